@@ -1,0 +1,293 @@
+//! The non-interactive subcommands: `check`, `robots` (and, as they arrive, `lint`,
+//! `fix`, `compare`, `page`).
+//!
+//! Each subcommand writes to standard output and returns an [`Outcome`]; `main` turns
+//! the outcome into the exit status, in one place. Text from the file is escaped before
+//! it is printed ([`policy::escape`]), because standard output is often a terminal.
+
+use std::io::{self, BufRead, BufWriter, IsTerminal, LineWriter, Write};
+
+use clap::Args;
+use color_eyre::eyre::{Result, WrapErr, bail};
+use serde::Serialize;
+
+use crate::fetch::Source;
+use crate::policy::agent::{is_valid_token, suggest_token};
+use crate::policy::escape::sanitize;
+use crate::policy::{self, CompiledPolicy, Reading, Robot, RobotsTxt};
+use crate::robots_db::{RobotProfile, RobotsDb};
+
+/// What a subcommand found, which decides the exit status (like grep's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything asked about is allowed, or the file has no errors: exit 0.
+    Clean,
+    /// Something is disallowed, or the file has errors: exit 1.
+    Findings,
+}
+
+/// Options for every command that reads a SOURCE.
+#[derive(Debug, Clone, Args)]
+pub struct SourceOptions {
+    /// Seconds the whole fetch of a site's robots.txt may take.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    pub timeout: u64,
+    /// Bytes of a fetched robots.txt to read; the rest is never downloaded.
+    #[arg(long, value_name = "N", default_value_t = 512_000)]
+    pub max_bytes: usize,
+    /// The User-Agent header sent when fetching (default: robotscope/VERSION).
+    #[arg(long, value_name = "STRING")]
+    pub user_agent: Option<String>,
+}
+
+/// `robotscope check`: may these robots fetch these paths?
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// The robots.txt: a file, `-` for standard input, or a site (example.com).
+    #[arg(value_name = "SOURCE")]
+    pub source: String,
+    /// A robot's product token, taken exactly as Google's library takes it (no profile,
+    /// no fallback; reading rfc9309 unless -s says otherwise). Repeatable.
+    #[arg(short = 'a', long = "agent", value_name = "AGENT")]
+    pub agents: Vec<String>,
+    /// A robot profile from `robotscope robots`, by name or token: its fallback chain,
+    /// flags and default reading apply. Repeatable; checked after the -a robots.
+    #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
+    pub robots: Vec<String>,
+    /// The reading of the standard: rfc9309, draft1996 or koster1994.
+    #[arg(short = 's', long = "semantics", value_name = "SEMANTICS", value_parser = parse_reading)]
+    pub semantics: Option<Reading>,
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Write each result as soon as it is known, even into a pipe.
+    #[arg(long)]
+    pub line_buffered: bool,
+    /// Paths or URLs to check; without any, one per line is read from standard input.
+    #[arg(value_name = "PATH_OR_URL")]
+    pub paths: Vec<String>,
+    #[command(flatten)]
+    pub source_options: SourceOptions,
+}
+
+fn parse_reading(text: &str) -> Result<Reading, String> {
+    text.parse().map_err(|e: policy::reading::UnknownReading| e.to_string())
+}
+
+/// One robot to check for, with the name it is reported under.
+#[derive(Debug, Clone)]
+pub struct RobotQuery {
+    /// The name printed in results: the `-a` string or the profile's token.
+    pub label: String,
+    /// Who the policy layer evaluates for.
+    pub robot: Robot,
+    /// The reading to decide under.
+    pub reading: Reading,
+}
+
+/// Turns `-a` and `-r` into robots to check for; warns on standard error about `-a`
+/// strings that RFC 9309 readers cannot match.
+pub fn robot_queries(
+    agents: &[String],
+    robots: &[String],
+    semantics: Option<Reading>,
+    db: &RobotsDb,
+) -> Result<Vec<RobotQuery>> {
+    let mut queries = Vec::new();
+    for agent in agents {
+        let reading = semantics.unwrap_or_default();
+        if reading == Reading::Rfc9309 && !is_valid_token(agent) {
+            let hint = suggest_token(agent).map(|token| format!("; did you mean -a {token}?")).unwrap_or_default();
+            eprintln!(
+                "robotscope: warning: '{}' is not a product token, so RFC 9309 readers match it to no named group{hint}",
+                sanitize(agent.as_bytes())
+            );
+        }
+        queries.push(RobotQuery { label: agent.clone(), robot: Robot::from_agent(agent), reading });
+    }
+    for name in robots {
+        let Some(profile) = db.find(name) else {
+            bail!("no robot profile is called '{name}' (see `robotscope robots`)");
+        };
+        queries.push(RobotQuery {
+            label: profile.token.clone(),
+            robot: profile.robot(),
+            reading: semantics.unwrap_or(profile.reading),
+        });
+    }
+    if queries.is_empty() {
+        // No robot named: answer for a robot that no group names, which gets `*`.
+        queries.push(RobotQuery {
+            label: "*".to_owned(),
+            robot: Robot::from_agent("*"),
+            reading: semantics.unwrap_or_default(),
+        });
+    }
+    Ok(queries)
+}
+
+/// Loads a SOURCE into a parsed robots.txt.
+pub fn load(spec: &str, _options: &SourceOptions) -> Result<RobotsTxt> {
+    let source = Source::parse(spec)?;
+    let bytes = source.read_local().wrap_err_with(|| format!("reading {}", source.label()))?;
+    Ok(RobotsTxt::parse(bytes))
+}
+
+/// One result line of `check --json` (DESIGN.md §4).
+#[derive(Debug, Serialize)]
+struct CheckRecord<'a> {
+    agent: &'a str,
+    url: &'a str,
+    path: &'a str,
+    allowed: bool,
+    semantics: &'a str,
+    line: Option<usize>,
+    rule: Option<String>,
+    group_line: Option<usize>,
+}
+
+/// `robotscope check`.
+pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
+    if args.source == "-" && args.paths.is_empty() {
+        bail!("the robots.txt comes from standard input, so give the paths as arguments");
+    }
+    let queries = robot_queries(&args.agents, &args.robots, args.semantics, db)?;
+    let txt = load(&args.source, &args.source_options)?;
+    let compiled: Vec<CompiledPolicy> =
+        queries.iter().map(|q| CompiledPolicy::new(&txt, &q.robot, q.reading)).collect();
+    let stdout = io::stdout();
+    let mut out: Box<dyn Write> = if args.line_buffered || stdout.is_terminal() {
+        Box::new(LineWriter::new(stdout.lock()))
+    } else {
+        Box::new(BufWriter::with_capacity(64 * 1024, stdout.lock()))
+    };
+    let mut checker =
+        Checker { txt: &txt, queries: &queries, compiled: &compiled, json: args.json, any_disallowed: false };
+    let written = if args.paths.is_empty() {
+        checker.check_stream(io::stdin().lock(), &mut out)
+    } else {
+        args.paths.iter().try_for_each(|path| checker.check_one(path, &mut out))
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => {}
+        // A closed pipe (`| head`) ends the run quietly, as it does for grep and ripgrep.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(e).wrap_err("writing results"),
+    }
+    Ok(if checker.any_disallowed { Outcome::Findings } else { Outcome::Clean })
+}
+
+struct Checker<'a> {
+    txt: &'a RobotsTxt,
+    queries: &'a [RobotQuery],
+    compiled: &'a [CompiledPolicy],
+    json: bool,
+    any_disallowed: bool,
+}
+
+impl Checker<'_> {
+    /// Checks one path per input line, holding one line in memory at a time.
+    fn check_stream(&mut self, mut input: impl BufRead, out: &mut dyn Write) -> io::Result<()> {
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            if input.read_until(b'\n', &mut buffer)? == 0 {
+                return Ok(());
+            }
+            let line = String::from_utf8_lossy(&buffer);
+            let path = line.trim_end_matches(['\n', '\r']);
+            if !path.trim().is_empty() {
+                self.check_one(path, out)?;
+            }
+        }
+    }
+
+    fn check_one(&mut self, path_or_url: &str, out: &mut dyn Write) -> io::Result<()> {
+        for (query, policy) in self.queries.iter().zip(self.compiled) {
+            let decision = policy.check(path_or_url);
+            self.any_disallowed |= !decision.allowed;
+            let interpretation = self.txt.interpretation(query.reading);
+            let path = policy::pattern::request_path(path_or_url);
+            let rule = decision.rule.map(|at| &interpretation.groups[at.group].rules[at.rule]);
+            let group_line = decision
+                .rule
+                .map(|at| at.group)
+                .or_else(|| policy.selection().groups.first().copied())
+                .map(|group| interpretation.groups[group].first_line());
+            if self.json {
+                let record = CheckRecord {
+                    agent: &query.label,
+                    url: path_or_url,
+                    path: &path,
+                    allowed: decision.allowed,
+                    semantics: query.reading.name(),
+                    line: rule.map(|r| r.line),
+                    rule: rule.map(|r| self.txt.rule_text(r)),
+                    group_line,
+                };
+                serde_json::to_writer(&mut *out, &record).map_err(io::Error::other)?;
+                out.write_all(b"\n")?;
+            } else {
+                let verdict = if decision.allowed { "allowed" } else { "disallowed" };
+                let why = match rule {
+                    Some(rule) => format!("line {}: {}", rule.line, sanitize(self.txt.rule_text(rule).as_bytes())),
+                    None => match group_line {
+                        Some(line) => format!("no rule matches (group at line {line})"),
+                        None => "no group applies".to_owned(),
+                    },
+                };
+                let via = match &policy.selection().choice {
+                    policy::Choice::Fallback(token) => format!(" via {token}"),
+                    _ => String::new(),
+                };
+                writeln!(
+                    out,
+                    "{verdict:<10} {}{via} {}  {why}",
+                    sanitize(query.label.as_bytes()),
+                    sanitize(path.as_bytes())
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `robotscope robots`: the known profiles as a table.
+pub fn robots(db: &RobotsDb) -> Result<Outcome> {
+    let mut out = io::stdout().lock();
+    let width = |f: fn(&RobotProfile) -> usize| db.profiles().iter().map(f).max().unwrap_or(0);
+    let name_width = width(|p| p.name.len()).max(4);
+    let token_width = width(|p| p.token.len()).max(5);
+    let result = (|| -> io::Result<()> {
+        writeln!(out, "{:<name_width$}  {:<token_width$}  {:<5}  {:<10}  NOTE", "NAME", "TOKEN", "ERA", "READING")?;
+        for profile in db.profiles() {
+            let mut flags = Vec::new();
+            if !profile.fallback.is_empty() {
+                flags.push(format!("falls back to {}", profile.fallback.join(", ")));
+            }
+            if profile.ignores_star {
+                flags.push("ignores *".to_owned());
+            }
+            if profile.control_only {
+                flags.push("control token".to_owned());
+            }
+            let flags = if flags.is_empty() { String::new() } else { format!(" [{}]", flags.join("; ")) };
+            writeln!(
+                out,
+                "{:<name_width$}  {:<token_width$}  {:<5}  {:<10}  {} ({}){flags}",
+                profile.name,
+                profile.token,
+                profile.era.name(),
+                profile.reading.name(),
+                profile.note,
+                profile.operator
+            )?;
+        }
+        out.flush()
+    })();
+    match result {
+        Ok(()) => Ok(Outcome::Clean),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Outcome::Clean),
+        Err(e) => Err(e).wrap_err("writing the robot list"),
+    }
+}

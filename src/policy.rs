@@ -1,0 +1,32 @@
+//! The robots.txt domain, pure: bytes in, meaning and verdicts out.
+//!
+//! This module owns lexing, parsing, the three readings, agent selection, pattern
+//! matching, verdicts, diagnostics and fixes. It performs no I/O, spawns no tasks and
+//! knows nothing of terminals: callers hand it bytes and get values back, so every part
+//! can be tested with plain data (`tests/layering.rs` checks its imports).
+//!
+//! The low-level form is [`lex::Line`] (every line with its number and byte span); the
+//! high-level form is [`RobotsTxt`] with one [`Interpretation`] per [`Reading`].
+//!
+//! ```
+//! use robotscope::policy::{evaluate, Reading, Robot, RobotsTxt};
+//! let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /private/\n".to_vec());
+//! let verdict = evaluate(&txt, &Robot::from_agent("Googlebot"), "https://example.com/private/x", Reading::Rfc9309);
+//! assert!(!verdict.allowed);
+//! assert_eq!(verdict.decided_by.map(|m| m.line), Some(2));
+//! ```
+
+pub mod agent;
+pub mod compiled;
+pub mod escape;
+pub mod lex;
+pub mod parse;
+pub mod pattern;
+pub mod reading;
+pub mod verdict;
+
+pub use agent::{Choice, Robot, Selection};
+pub use compiled::{CompiledPolicy, Decision};
+pub use parse::{AgentName, FieldKind, Group, Interpretation, RobotsTxt, Rule, RuleKind};
+pub use reading::Reading;
+pub use verdict::{RuleMatch, Verdict, evaluate};

@@ -1,0 +1,226 @@
+//! Which group(s) apply to a robot under a reading, and why.
+//!
+//! A [`Robot`] is who asks: a product token for RFC 9309, a name for the classic
+//! readings' substring match, and, for robot profiles, a fallback chain and flags.
+//! [`select`] answers with the groups that apply and a [`Choice`] saying how they were
+//! chosen, which the verdict turns into words.
+
+use super::parse::{AgentName, Interpretation, product_token};
+use super::reading::Reading;
+
+/// The robot a question is asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Robot {
+    /// The product token compared, case-insensitively, with each group's tokens under
+    /// RFC 9309. Taken as given: `Scooter/3.0` is not a token and names no group.
+    pub token: String,
+    /// The name the classic readings look for record values in, by substring: lower-cased
+    /// and cut at its first `/`, as `urllib.robotparser` does.
+    pub classic_name: String,
+    /// Tokens to try, in order, when no group names this robot (Googlebot-Image falls
+    /// back to Googlebot); the `*` group comes after them.
+    pub fallbacks: Vec<String>,
+    /// True for robots that obey only groups naming them and ignore `*` (AdsBot-Google).
+    pub ignores_star: bool,
+}
+
+impl Robot {
+    /// The robot named on the command line with `-a`: the string is the product token
+    /// and, for the classic readings, the name; no fallbacks, no flags.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use robotscope::policy::Robot;
+    /// let robot = Robot::from_agent("Lycos_Spider_(T-Rex)/1.0 libwww/3.1");
+    /// assert_eq!(robot.classic_name, "lycos_spider_(t-rex)");
+    /// ```
+    #[must_use]
+    pub fn from_agent(agent: &str) -> Robot {
+        Robot { token: agent.to_owned(), classic_name: classic_name(agent), fallbacks: Vec::new(), ignores_star: false }
+    }
+}
+
+/// The name classic readers compare against: lower-cased, up to the first `/`.
+#[must_use]
+pub fn classic_name(name: &str) -> String {
+    name.split('/').next().unwrap_or_default().to_lowercase()
+}
+
+/// True when `token` is a product token RFC 9309 robots can obey: one or more ASCII
+/// letters, `_` or `-`, and nothing else (Google's `IsValidUserAgentToObey`).
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::agent::is_valid_token;
+/// assert!(is_valid_token("Googlebot-Image"));
+/// assert!(!is_valid_token("Scooter/3.0"));
+/// assert!(!is_valid_token(""));
+/// ```
+#[must_use]
+pub fn is_valid_token(token: &str) -> bool {
+    !token.is_empty() && product_token(token.as_bytes()).len() == token.len()
+}
+
+/// The product token to suggest for a string that is not one: its leading token
+/// (`Scooter/3.0` gives `Scooter`), or the first token-like word in it (`Mozilla/5.0
+/// (compatible; Googlebot/2.1)` gives `Mozilla`, which is why profiles are better).
+#[must_use]
+pub fn suggest_token(agent: &str) -> Option<String> {
+    agent
+        .split(|c: char| !(c.is_ascii_alphabetic() || c == '_' || c == '-'))
+        .find(|word| !word.is_empty())
+        .map(str::to_owned)
+}
+
+/// How the applicable groups were chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    /// Groups that name the robot's own token (RFC 9309), merged when there are several.
+    Token(String),
+    /// No group names the robot; groups naming a token from its fallback chain apply.
+    Fallback(String),
+    /// The first record whose User-agent value equals the robot's name (classic).
+    ExactName(String),
+    /// The first record whose User-agent value is found inside the robot's name
+    /// (classic: `charl` matches Charlotte).
+    Substring(String),
+    /// No group names the robot; the `*` group(s) apply.
+    Star,
+    /// No group names the robot and the file has no `*` group: no rule applies.
+    NoGroup,
+    /// No group names the robot, and the robot ignores the `*` group.
+    StarIgnored,
+}
+
+/// The groups that apply to a robot, as indices into [`Interpretation::groups`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// The groups, in file order. RFC 9309 merges them all; the classic readings take
+    /// one record at most.
+    pub groups: Vec<usize>,
+    /// How they were chosen.
+    pub choice: Choice,
+}
+
+impl Selection {
+    /// True when more than one group applies, so their rules were merged.
+    #[must_use]
+    pub fn is_merged(&self) -> bool {
+        self.groups.len() > 1
+    }
+}
+
+/// Chooses the groups that apply to `robot` under `reading`.
+///
+/// RFC 9309 §2.2.1: every group naming the robot's token applies, merged; failing that,
+/// every `*` group, merged. The classic readings take the first record that matches and
+/// otherwise the (first) `*` record. A robot profile's fallback tokens are tried before
+/// `*`, and a robot that ignores `*` gets no group instead.
+#[must_use]
+pub fn select(interpretation: &Interpretation, robot: &Robot, reading: Reading) -> Selection {
+    let names = std::iter::once(robot.token.as_str()).chain(robot.fallbacks.iter().map(String::as_str));
+    for (position, name) in names.enumerate() {
+        let found = if reading.is_classic() {
+            let wanted = if position == 0 { robot.classic_name.clone() } else { classic_name(name) };
+            first_record_for(interpretation, &wanted)
+        } else {
+            groups_for_token(interpretation, name)
+        };
+        if let Some(mut selection) = found {
+            if position > 0 {
+                selection.choice = Choice::Fallback(name.to_owned());
+            }
+            return selection;
+        }
+    }
+    if robot.ignores_star {
+        return Selection { groups: Vec::new(), choice: Choice::StarIgnored };
+    }
+    let stars =
+        interpretation.groups.iter().enumerate().filter(|(_, group)| group.names_star()).map(|(index, _)| index);
+    let groups: Vec<usize> = if reading.is_classic() { stars.take(1).collect() } else { stars.collect() };
+    let choice = if groups.is_empty() { Choice::NoGroup } else { Choice::Star };
+    Selection { groups, choice }
+}
+
+fn groups_for_token(interpretation: &Interpretation, token: &str) -> Option<Selection> {
+    let groups: Vec<usize> = interpretation
+        .groups
+        .iter()
+        .enumerate()
+        .filter(|(_, group)| {
+            group
+                .agents
+                .iter()
+                .any(|agent| matches!(&agent.name, AgentName::Name(name) if name.eq_ignore_ascii_case(token)))
+        })
+        .map(|(index, _)| index)
+        .collect();
+    (!groups.is_empty()).then(|| Selection { groups, choice: Choice::Token(token.to_owned()) })
+}
+
+fn first_record_for(interpretation: &Interpretation, name: &str) -> Option<Selection> {
+    interpretation.groups.iter().enumerate().find_map(|(index, group)| {
+        group
+            .agents
+            .iter()
+            .find_map(|agent| match &agent.name {
+                AgentName::Name(value) if value == name => Some(Choice::ExactName(value.clone())),
+                AgentName::Name(value) if name.contains(value.as_str()) => Some(Choice::Substring(value.clone())),
+                _ => None,
+            })
+            .map(|choice| Selection { groups: vec![index], choice })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::RobotsTxt;
+
+    fn choose(text: &str, robot: &Robot, reading: Reading) -> Selection {
+        let txt = RobotsTxt::parse(text.as_bytes().to_vec());
+        select(txt.interpretation(reading), robot, reading)
+    }
+
+    #[test]
+    fn merged_groups_under_rfc9309_first_record_under_classic() {
+        let text = "User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /y\n\nUser-agent: A\nDisallow: /z\n";
+        let robot = Robot::from_agent("A");
+        assert_eq!(choose(text, &robot, Reading::Rfc9309).groups, vec![0, 2]);
+        assert_eq!(choose(text, &robot, Reading::Draft1996).groups, vec![0]);
+    }
+
+    #[test]
+    fn substring_match_is_classic_only() {
+        let text = "User-agent: charl\nDisallow: /cgi-bin\n";
+        let robot = Robot::from_agent("Charlotte");
+        assert_eq!(choose(text, &robot, Reading::Koster1994).choice, Choice::Substring("charl".into()));
+        assert_eq!(choose(text, &robot, Reading::Rfc9309).choice, Choice::NoGroup);
+    }
+
+    #[test]
+    fn fallback_chain_comes_before_star() {
+        let text = "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /nogoogle\n";
+        let robot = Robot { fallbacks: vec!["Googlebot".into()], ..Robot::from_agent("Googlebot-Image") };
+        let selection = choose(text, &robot, Reading::Rfc9309);
+        assert_eq!(selection.choice, Choice::Fallback("Googlebot".into()));
+        assert_eq!(selection.groups, vec![1]);
+    }
+
+    #[test]
+    fn robots_that_ignore_star_get_no_group() {
+        let text = "User-agent: *\nDisallow: /\n";
+        let robot = Robot { ignores_star: true, ..Robot::from_agent("AdsBot-Google") };
+        assert_eq!(choose(text, &robot, Reading::Rfc9309).choice, Choice::StarIgnored);
+    }
+
+    #[test]
+    fn token_suggestions() {
+        assert_eq!(suggest_token("Scooter/3.0").as_deref(), Some("Scooter"));
+        assert_eq!(suggest_token("Acme Crawler").as_deref(), Some("Acme"));
+        assert_eq!(suggest_token("123"), None);
+    }
+}

@@ -1,0 +1,127 @@
+//! Untrusted text made safe for a terminal.
+//!
+//! A robots.txt comes from a stranger's server. Written raw to a terminal, an ESC byte
+//! can move the cursor, retitle the window or, through OSC 52, write the user's
+//! clipboard; a bidi override can make text read differently from what it is. Every
+//! byte of file or server text passes through here before it is drawn or printed
+//! (DESIGN.md §7): C0 controls but tab become caret notation (`^[`), DEL becomes `^?`,
+//! C1 controls and bidi controls become `<U+XXXX>`, and bytes that are not UTF-8
+//! become `\xNN`.
+
+use std::borrow::Cow;
+
+/// A run of text, either safe as it is or the visible stand-in for unsafe bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// Text that may be written as it is.
+    Text(Cow<'a, str>),
+    /// The visible form of a control character or an invalid byte; the UI shows it in a
+    /// warning colour.
+    Escaped(String),
+}
+
+/// True for characters that must not reach a terminal raw: C0 controls but tab, DEL,
+/// C1 controls, and the bidi embedding, override and isolate controls.
+#[must_use]
+pub fn is_unsafe(c: char) -> bool {
+    matches!(c, '\0'..='\x08' | '\x0A'..='\x1F' | '\x7F' | '\u{80}'..='\u{9F}')
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The visible stand-in for an unsafe character.
+#[must_use]
+pub fn visible(c: char) -> String {
+    match c {
+        '\0'..='\x1F' => format!("^{}", char::from(c as u8 + 0x40)),
+        '\x7F' => "^?".to_owned(),
+        _ => format!("<U+{:04X}>", u32::from(c)),
+    }
+}
+
+/// Splits untrusted bytes into safe text and escapes.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::escape::{pieces, Piece};
+/// let parts = pieces(b"a\x1b]52;c;b3duZWQ=\x07b\xff");
+/// assert_eq!(parts[0], Piece::Text("a".into()));
+/// assert_eq!(parts[1], Piece::Escaped("^[".into()));
+/// assert!(parts.iter().all(|p| !matches!(p, Piece::Text(t) if t.contains('\x1b'))));
+/// assert_eq!(parts.last(), Some(&Piece::Escaped("\\xFF".into())));
+/// ```
+#[must_use]
+pub fn pieces(bytes: &[u8]) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid();
+        let mut safe_from = 0;
+        for (at, c) in valid.char_indices() {
+            if is_unsafe(c) {
+                if safe_from < at {
+                    out.push(Piece::Text(Cow::Borrowed(&valid[safe_from..at])));
+                }
+                out.push(Piece::Escaped(visible(c)));
+                safe_from = at + c.len_utf8();
+            }
+        }
+        if safe_from < valid.len() {
+            out.push(Piece::Text(Cow::Borrowed(&valid[safe_from..])));
+        }
+        for &byte in chunk.invalid() {
+            out.push(Piece::Escaped(format!("\\x{byte:02X}")));
+        }
+    }
+    out
+}
+
+/// Untrusted bytes as one safe string, escapes inline (for plain output such as the
+/// command line's).
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::escape::sanitize;
+/// assert_eq!(sanitize(b"/a\x1b[2J"), "/a^[[2J");
+/// assert_eq!(sanitize("caf\u{e9}".as_bytes()), "caf\u{e9}");
+/// ```
+#[must_use]
+pub fn sanitize(bytes: &[u8]) -> Cow<'_, str> {
+    if let Ok(text) = std::str::from_utf8(bytes)
+        && !text.chars().any(is_unsafe)
+    {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        pieces(bytes)
+            .into_iter()
+            .map(|piece| match piece {
+                Piece::Text(text) => text.into_owned(),
+                Piece::Escaped(escape) => escape,
+            })
+            .collect(),
+    )
+}
+
+/// [`sanitize`] for text that is already a `str`.
+#[must_use]
+pub fn sanitize_str(text: &str) -> Cow<'_, str> {
+    sanitize(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_control_is_escaped() {
+        for byte in (0u8..0x20).filter(|&b| b != b'\t').chain([0x7F]) {
+            let input = [b'a', byte, b'b'];
+            let out = sanitize(&input);
+            assert!(!out.bytes().any(|b| b < 0x20 && b != b'\t' || b == 0x7F), "{byte:#x} -> {out:?}");
+        }
+        assert_eq!(sanitize("\u{202E}evil".as_bytes()), "<U+202E>evil");
+        assert_eq!(sanitize("\u{9B}31m".as_bytes()), "<U+009B>31m");
+        assert_eq!(sanitize(b"tab\there"), "tab\there");
+    }
+}

@@ -1,0 +1,549 @@
+//! From lines to meaning: the fields each reading sees, and the groups they form.
+//!
+//! [`RobotsTxt::parse`] never fails. It lexes the bytes once and then builds one
+//! [`Interpretation`] per [`Reading`], because the readings disagree about what a line
+//! is (`Dissallow` is a rule only to Google; `Allow` is nothing to 1994 robots) and
+//! about where a group ends (a blank line ends a record only for the classic readings).
+//! Everything keeps its line number and byte span, so any answer can point at the text.
+
+use std::ops::Range;
+
+use super::lex::{self, FieldSplit, Line, Separator};
+use super::pattern::{decode_draft1996, normalise_rfc9309};
+use super::reading::Reading;
+
+/// The field a line holds, as one reading understands it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FieldKind {
+    /// `User-agent`: names the robots a group is for.
+    UserAgent,
+    /// `Allow`: a path robots may fetch.
+    Allow,
+    /// `Disallow`: a path robots must not fetch.
+    Disallow,
+    /// `Sitemap`: a sitemap's URL, for every robot (RFC 9309 §2.3.5).
+    Sitemap,
+    /// `Crawl-delay`: seconds between requests (honoured by Bing and Yandex, not Google).
+    CrawlDelay,
+    /// `Request-rate`: requests per period, from the 1996-era extensions.
+    RequestRate,
+    /// `Visit-time`: the hours a robot may visit, from the 1996-era extensions.
+    VisitTime,
+    /// `Host`: Yandex's preferred mirror.
+    Host,
+    /// `Clean-param`: Yandex's URL parameters to ignore.
+    CleanParam,
+    /// Any other field; kept so that lint and display can show it.
+    Unknown,
+}
+
+impl FieldKind {
+    /// The field's canonical spelling.
+    #[must_use]
+    pub fn canonical(self) -> &'static str {
+        match self {
+            FieldKind::UserAgent => "User-agent",
+            FieldKind::Allow => "Allow",
+            FieldKind::Disallow => "Disallow",
+            FieldKind::Sitemap => "Sitemap",
+            FieldKind::CrawlDelay => "Crawl-delay",
+            FieldKind::RequestRate => "Request-rate",
+            FieldKind::VisitTime => "Visit-time",
+            FieldKind::Host => "Host",
+            FieldKind::CleanParam => "Clean-param",
+            FieldKind::Unknown => "(unknown)",
+        }
+    }
+
+    /// True for Allow and Disallow.
+    #[must_use]
+    pub fn is_rule(self) -> bool {
+        matches!(self, FieldKind::Allow | FieldKind::Disallow)
+    }
+
+    /// True for the extension fields that belong to a group (Crawl-delay and friends).
+    #[must_use]
+    pub fn is_group_extension(self) -> bool {
+        matches!(self, FieldKind::CrawlDelay | FieldKind::RequestRate | FieldKind::VisitTime | FieldKind::CleanParam)
+    }
+}
+
+/// How a field name was written compared with its canonical spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spelling {
+    /// The canonical name, in any letter case.
+    Canonical,
+    /// A variant Google accepts: a typo it knows (`Dissallow`, `User agent`) or a longer
+    /// word that starts with the name (`Disallowed`).
+    Tolerated,
+}
+
+/// One line that holds a field, as one reading sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    /// 1-based line number.
+    pub line: usize,
+    /// What the field is to this reading.
+    pub kind: FieldKind,
+    /// Whether the name was written canonically.
+    pub spelling: Spelling,
+    /// How the name was separated from the value.
+    pub separator: Separator,
+    /// Byte span of the name.
+    pub key: Range<usize>,
+    /// Byte span of the value (trimmed; may be empty).
+    pub value: Range<usize>,
+}
+
+/// Allow or Disallow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RuleKind {
+    /// The path may be fetched.
+    Allow,
+    /// The path must not be fetched.
+    Disallow,
+}
+
+impl RuleKind {
+    /// "Allow" or "Disallow".
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleKind::Allow => "Allow",
+            RuleKind::Disallow => "Disallow",
+        }
+    }
+}
+
+/// One Allow or Disallow rule of a group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    /// 1-based line number.
+    pub line: usize,
+    /// Allow or Disallow.
+    pub kind: RuleKind,
+    /// Byte span of the value as written.
+    pub value: Range<usize>,
+    /// Span of the pattern in the interpretation's pattern store
+    /// ([`Interpretation::pattern`]), normalised for the reading.
+    pattern: Range<u32>,
+}
+
+/// What a `User-agent` line names, under one reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AgentName {
+    /// `*`: every robot without a group of its own. Under RFC 9309 `* text` counts too.
+    Star,
+    /// A robot's name: under RFC 9309 the product token (the value up to its first byte
+    /// that is not a letter, `_` or `-`); under the classic readings the whole value,
+    /// lower-cased, matched as a substring of the robot's name.
+    Name(String),
+}
+
+/// One `User-agent` line of a group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// Byte span of the value as written.
+    pub value: Range<usize>,
+    /// What the reading takes the line to name.
+    pub name: AgentName,
+}
+
+/// A group (RFC 9309) or record (1994, 1996): User-agent lines and the rules under them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Group {
+    /// The User-agent lines, in order.
+    pub agents: Vec<AgentLine>,
+    /// The Allow and Disallow rules, in order.
+    pub rules: Vec<Rule>,
+    /// Crawl-delay, Request-rate, Visit-time and Clean-param lines inside the group, as
+    /// indices into [`Interpretation::fields`].
+    pub extensions: Vec<usize>,
+    /// Line number of the last line that belongs to the group.
+    pub last_line: usize,
+}
+
+impl Group {
+    /// Line number of the group's first User-agent line.
+    #[must_use]
+    pub fn first_line(&self) -> usize {
+        self.agents.first().map_or(self.last_line, |agent| agent.line)
+    }
+
+    /// True when one of the group's User-agent lines is `*`.
+    #[must_use]
+    pub fn names_star(&self) -> bool {
+        self.agents.iter().any(|agent| agent.name == AgentName::Star)
+    }
+}
+
+/// What one reading makes of a file.
+#[derive(Debug, Clone, Default)]
+pub struct Interpretation {
+    /// Every line that holds a field, in order.
+    pub fields: Vec<Field>,
+    /// The groups, in order.
+    pub groups: Vec<Group>,
+    /// Allow and Disallow lines that belong to no group (before any User-agent line, or
+    /// after a blank line under the classic readings), as indices into `fields`.
+    pub orphan_rules: Vec<usize>,
+    /// Sitemap lines, as indices into `fields`.
+    pub sitemaps: Vec<usize>,
+    /// Extension lines outside any group (Host, or a Crawl-delay before the first
+    /// User-agent), as indices into `fields`.
+    pub loose_extensions: Vec<usize>,
+    /// Unknown fields, as indices into `fields`.
+    pub unknown: Vec<usize>,
+    /// Every rule's normalised pattern, back to back (one allocation for the file).
+    patterns: Vec<u8>,
+}
+
+impl Interpretation {
+    /// A rule's pattern, normalised for this reading: percent-encoded for RFC 9309,
+    /// percent-decoded for the 1996 draft, as written for the 1994 standard.
+    #[must_use]
+    pub fn pattern(&self, rule: &Rule) -> &[u8] {
+        &self.patterns[rule.pattern.start as usize..rule.pattern.end as usize]
+    }
+
+    /// The number of rules in all groups.
+    #[must_use]
+    pub fn rule_count(&self) -> usize {
+        self.groups.iter().map(|group| group.rules.len()).sum()
+    }
+}
+
+/// A parsed robots.txt: the bytes, their lines, and each reading's interpretation.
+#[derive(Debug, Clone)]
+pub struct RobotsTxt {
+    source: Vec<u8>,
+    lines: Vec<Line>,
+    interpretations: [Interpretation; 3],
+}
+
+impl Default for RobotsTxt {
+    fn default() -> Self {
+        RobotsTxt::parse(Vec::new())
+    }
+}
+
+impl RobotsTxt {
+    /// Parses any bytes. Never fails: what cannot be read as a field is kept as a line
+    /// and left to the diagnostics.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use robotscope::policy::{Reading, RobotsTxt};
+    /// let txt = RobotsTxt::parse(b"User-agent: *\n\nDisallow: /\n".to_vec());
+    /// // RFC 9309 ignores the blank line; the 1994 standard ends the record there.
+    /// assert_eq!(txt.interpretation(Reading::Rfc9309).groups[0].rules.len(), 1);
+    /// assert_eq!(txt.interpretation(Reading::Koster1994).groups[0].rules.len(), 0);
+    /// ```
+    #[must_use]
+    pub fn parse(source: Vec<u8>) -> RobotsTxt {
+        let lines = lex::lex(&source);
+        let interpretations = Reading::ALL.map(|reading| interpret(&source, &lines, reading));
+        RobotsTxt { source, lines, interpretations }
+    }
+
+    /// The bytes as given.
+    #[must_use]
+    pub fn source(&self) -> &[u8] {
+        &self.source
+    }
+
+    /// Every line, in order.
+    #[must_use]
+    pub fn lines(&self) -> &[Line] {
+        &self.lines
+    }
+
+    /// The line with 1-based number `number`, if there is one.
+    #[must_use]
+    pub fn line(&self, number: usize) -> Option<&Line> {
+        number.checked_sub(1).and_then(|index| self.lines.get(index))
+    }
+
+    /// The content of line `number` (without its line end), or an empty slice.
+    #[must_use]
+    pub fn line_text(&self, number: usize) -> &[u8] {
+        self.line(number).map_or(&[], |line| line.content(&self.source))
+    }
+
+    /// The bytes of a span.
+    #[must_use]
+    pub fn text(&self, span: &Range<usize>) -> &[u8] {
+        self.source.get(span.clone()).unwrap_or_default()
+    }
+
+    /// What `reading` makes of the file.
+    #[must_use]
+    pub fn interpretation(&self, reading: Reading) -> &Interpretation {
+        &self.interpretations[reading.index()]
+    }
+
+    /// The rule as a person would write it: `Disallow: /private/`, with the value as
+    /// written (invalid UTF-8 replaced).
+    #[must_use]
+    pub fn rule_text(&self, rule: &Rule) -> String {
+        format!("{}: {}", rule.kind.name(), String::from_utf8_lossy(self.text(&rule.value)))
+    }
+}
+
+/// Classifies a field name the way Google's reference does (`ParsedRobotsKey`): by
+/// case-insensitive prefix, with its list of frequent typos. Extension fields, which the
+/// reference passes on as unknown, are recognised by their exact names.
+fn classify_rfc9309(key: &[u8]) -> (FieldKind, Spelling) {
+    const PREFIXES: &[(&str, FieldKind)] = &[
+        ("user-agent", FieldKind::UserAgent),
+        ("useragent", FieldKind::UserAgent),
+        ("user agent", FieldKind::UserAgent),
+        ("allow", FieldKind::Allow),
+        ("disallow", FieldKind::Disallow),
+        ("dissallow", FieldKind::Disallow),
+        ("dissalow", FieldKind::Disallow),
+        ("disalow", FieldKind::Disallow),
+        ("diasllow", FieldKind::Disallow),
+        ("disallaw", FieldKind::Disallow),
+        ("sitemap", FieldKind::Sitemap),
+        ("site-map", FieldKind::Sitemap),
+    ];
+    for &(prefix, kind) in PREFIXES {
+        if key.len() >= prefix.len() && key[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes()) {
+            let spelling = if key.eq_ignore_ascii_case(kind.canonical().as_bytes()) {
+                Spelling::Canonical
+            } else {
+                Spelling::Tolerated
+            };
+            return (kind, spelling);
+        }
+    }
+    (classify_extension(key), Spelling::Canonical)
+}
+
+/// Classifies a field name the way the classic readings do: the exact name, in any
+/// letter case. `Allow` is known to the 1996 draft only.
+fn classify_classic(key: &[u8], reading: Reading) -> FieldKind {
+    let is = |name: &str| key.eq_ignore_ascii_case(name.as_bytes());
+    if is("user-agent") {
+        FieldKind::UserAgent
+    } else if is("disallow") {
+        FieldKind::Disallow
+    } else if is("allow") && reading.honours_allow() {
+        FieldKind::Allow
+    } else if is("sitemap") {
+        FieldKind::Sitemap
+    } else {
+        classify_extension(key)
+    }
+}
+
+fn classify_extension(key: &[u8]) -> FieldKind {
+    const EXTENSIONS: &[(&str, FieldKind)] = &[
+        ("crawl-delay", FieldKind::CrawlDelay),
+        ("request-rate", FieldKind::RequestRate),
+        ("visit-time", FieldKind::VisitTime),
+        ("host", FieldKind::Host),
+        ("clean-param", FieldKind::CleanParam),
+    ];
+    EXTENSIONS
+        .iter()
+        .find(|(name, _)| key.eq_ignore_ascii_case(name.as_bytes()))
+        .map_or(FieldKind::Unknown, |&(_, kind)| kind)
+}
+
+/// Google's `ExtractUserAgent`: the leading run of ASCII letters, `_` and `-`.
+#[must_use]
+pub fn product_token(value: &[u8]) -> &[u8] {
+    let end = value.iter().position(|&b| !(b.is_ascii_alphabetic() || b == b'_' || b == b'-')).unwrap_or(value.len());
+    &value[..end]
+}
+
+fn agent_name(value: &[u8], reading: Reading) -> AgentName {
+    if reading.is_classic() {
+        if value == b"*" { AgentName::Star } else { AgentName::Name(String::from_utf8_lossy(value).to_lowercase()) }
+    } else if value.first() == Some(&b'*') && value.get(1).is_none_or(|&b| lex::is_c_space(b)) {
+        // Google: "a '*' followed by space and more characters ... is still regarded a
+        // global rule".
+        AgentName::Star
+    } else {
+        AgentName::Name(String::from_utf8_lossy(product_token(value)).to_ascii_lowercase())
+    }
+}
+
+/// Builds one reading's view of the file.
+fn interpret(source: &[u8], lines: &[Line], reading: Reading) -> Interpretation {
+    let mut builder = Builder { source, reading, out: Interpretation::default(), current: None };
+    for line in lines {
+        if reading.blank_line_ends_record() && lex::is_blank(source, line) {
+            builder.close_group();
+            continue;
+        }
+        let split =
+            if reading.is_classic() { lex::split_classic(source, line) } else { lex::split_rfc9309(source, line) };
+        if let Some(split) = split {
+            builder.field(line.number, split);
+        }
+    }
+    builder.close_group();
+    builder.out
+}
+
+/// The group being built and whether it has seen a rule yet.
+struct OpenGroup {
+    group: Group,
+    has_rules: bool,
+}
+
+struct Builder<'a> {
+    source: &'a [u8],
+    reading: Reading,
+    out: Interpretation,
+    current: Option<OpenGroup>,
+}
+
+impl Builder<'_> {
+    fn field(&mut self, line: usize, split: FieldSplit) {
+        let key = &self.source[split.key.clone()];
+        let (kind, spelling) = if self.reading.is_classic() {
+            (classify_classic(key, self.reading), Spelling::Canonical)
+        } else {
+            classify_rfc9309(key)
+        };
+        let index = self.out.fields.len();
+        let value = split.value.clone();
+        self.out.fields.push(Field {
+            line,
+            kind,
+            spelling,
+            separator: split.separator,
+            key: split.key,
+            value: value.clone(),
+        });
+        match kind {
+            FieldKind::UserAgent => self.user_agent(line, value),
+            FieldKind::Allow => self.rule(index, line, RuleKind::Allow, value),
+            FieldKind::Disallow => self.rule(index, line, RuleKind::Disallow, value),
+            FieldKind::Sitemap => self.out.sitemaps.push(index),
+            FieldKind::Unknown => self.out.unknown.push(index),
+            kind if kind.is_group_extension() => match &mut self.current {
+                Some(open) => {
+                    open.group.extensions.push(index);
+                    open.group.last_line = line;
+                }
+                None => self.out.loose_extensions.push(index),
+            },
+            _ => self.out.loose_extensions.push(index),
+        }
+    }
+
+    fn user_agent(&mut self, line: usize, value: Range<usize>) {
+        // A User-agent line after rules starts a new group (RFC 9309 §2.1; urllib does
+        // the same for the classic readings when no blank line separates records).
+        if self.current.as_ref().is_some_and(|open| open.has_rules) {
+            self.close_group();
+        }
+        let name = agent_name(&self.source[value.clone()], self.reading);
+        let open = self.current.get_or_insert_with(|| OpenGroup { group: Group::default(), has_rules: false });
+        open.group.agents.push(AgentLine { line, value, name });
+        open.group.last_line = line;
+    }
+
+    fn rule(&mut self, field: usize, line: usize, kind: RuleKind, value: Range<usize>) {
+        let Some(open) = &mut self.current else {
+            self.out.orphan_rules.push(field);
+            return;
+        };
+        let raw = &self.source[value.clone()];
+        let normalised = match self.reading {
+            Reading::Rfc9309 => normalise_rfc9309(raw),
+            Reading::Draft1996 => decode_draft1996(raw),
+            Reading::Koster1994 => raw.into(),
+        };
+        let start = self.out.patterns.len();
+        self.out.patterns.extend_from_slice(&normalised);
+        // A file is capped well below 4 GiB by every source we read from (the fetch cap,
+        // and files are read whole into memory), so offsets fit in u32.
+        let pattern = start as u32..self.out.patterns.len() as u32;
+        open.group.rules.push(Rule { line, kind, value, pattern });
+        open.group.last_line = line;
+        open.has_rules = true;
+    }
+
+    fn close_group(&mut self) {
+        if let Some(open) = self.current.take() {
+            self.out.groups.push(open.group);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn groups(text: &str, reading: Reading) -> Vec<(Vec<AgentName>, Vec<usize>)> {
+        let txt = RobotsTxt::parse(text.as_bytes().to_vec());
+        txt.interpretation(reading)
+            .groups
+            .iter()
+            .map(|g| (g.agents.iter().map(|a| a.name.clone()).collect(), g.rules.iter().map(|r| r.line).collect()))
+            .collect()
+    }
+
+    fn name(s: &str) -> AgentName {
+        AgentName::Name(s.into())
+    }
+
+    #[test]
+    fn rfc9309_joins_user_agents_across_blank_lines() {
+        let text = "User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n";
+        assert_eq!(groups(text, Reading::Rfc9309), vec![(vec![name("webcrawler"), name("lycra")], vec![4])]);
+        assert_eq!(
+            groups(text, Reading::Koster1994),
+            vec![(vec![name("webcrawler")], vec![]), (vec![name("lycra")], vec![4])]
+        );
+    }
+
+    #[test]
+    fn extension_lines_do_not_close_a_group() {
+        let text = "User-agent: A\nCrawl-delay: 10\nUser-agent: *\nDisallow: /\n";
+        assert_eq!(groups(text, Reading::Rfc9309), vec![(vec![name("a"), AgentName::Star], vec![4])]);
+    }
+
+    #[test]
+    fn typos_are_rules_only_to_google() {
+        let text = "User-agent: *\nDissallow: /tmp/\n";
+        assert_eq!(groups(text, Reading::Rfc9309)[0].1, vec![2]);
+        assert_eq!(groups(text, Reading::Draft1996)[0].1, Vec::<usize>::new());
+    }
+
+    #[test]
+    fn allow_is_unknown_to_1994_robots() {
+        let text = "User-agent: *\nAllow: /a\nDisallow: /\n";
+        assert_eq!(groups(text, Reading::Draft1996)[0].1, vec![2, 3]);
+        assert_eq!(groups(text, Reading::Koster1994)[0].1, vec![3]);
+    }
+
+    #[test]
+    fn agent_names_per_reading() {
+        assert_eq!(agent_name(b"Googlebot/2.1", Reading::Rfc9309), name("googlebot"));
+        assert_eq!(agent_name(b"* Rex", Reading::Rfc9309), AgentName::Star);
+        assert_eq!(agent_name(b"* Rex", Reading::Draft1996), name("* rex"));
+        assert_eq!(agent_name(b"Acme2Bot", Reading::Rfc9309), name("acme"));
+    }
+
+    #[test]
+    fn patterns_are_normalised_per_reading() {
+        let txt = RobotsTxt::parse("User-agent: *\nDisallow: /caf%c3%a9é\n".as_bytes().to_vec());
+        let pattern = |reading| {
+            let interpretation = txt.interpretation(reading);
+            interpretation.pattern(&interpretation.groups[0].rules[0]).to_vec()
+        };
+        assert_eq!(pattern(Reading::Rfc9309), b"/caf%C3%A9%C3%A9");
+        assert_eq!(pattern(Reading::Draft1996), "/caféé".as_bytes());
+        assert_eq!(pattern(Reading::Koster1994), "/caf%c3%a9é".as_bytes());
+    }
+}

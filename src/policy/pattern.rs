@@ -1,0 +1,320 @@
+//! Path patterns: how a rule's value is normalised under each reading, how the tested
+//! URL becomes a path, and how one pattern matches one path.
+//!
+//! Matching is linear in the length of the path plus the pattern, whatever the pattern
+//! holds: thousands of `*` against a long path cost no more than one. (A backtracking
+//! matcher, or a regex built from the pattern, can be made to take exponential or
+//! quadratic time by a hostile robots.txt; robots-parser's issue 12 was such a `ReDoS`.)
+
+use std::borrow::Cow;
+
+/// How a pattern is read: with RFC 9309 wildcards, or as a literal prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatternSyntax {
+    /// `*` matches any run of bytes and a final `$` anchors the end (RFC 9309 §2.2.3).
+    Wildcards,
+    /// The pattern is a plain prefix: `*` and `$` are ordinary characters.
+    Literal,
+}
+
+/// Normalises a rule value the way Google's reference does (`MaybeEscapePattern`):
+/// octets of 0x80 and above are percent-encoded, and the hex digits of existing `%XX`
+/// escapes are upper-cased. RFC 9309 §2.2.2 asks for octets to be compared after
+/// percent-encoding; Google applies that to the rule only and takes the URL as sent,
+/// and so do we.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::pattern::normalise_rfc9309;
+/// assert_eq!(normalise_rfc9309("/café".as_bytes()).as_ref(), b"/caf%C3%A9");
+/// assert_eq!(normalise_rfc9309(b"/a%2fb").as_ref(), b"/a%2Fb");
+/// ```
+#[must_use]
+pub fn normalise_rfc9309(value: &[u8]) -> Cow<'_, [u8]> {
+    let needs_work = value.iter().enumerate().any(|(i, &b)| {
+        b >= 0x80
+            || (b == b'%'
+                && is_escape_at(value, i)
+                && (value[i + 1].is_ascii_lowercase() || value[i + 2].is_ascii_lowercase()))
+    });
+    if !needs_work {
+        return Cow::Borrowed(value);
+    }
+    let mut out = Vec::with_capacity(value.len() + 8);
+    let mut i = 0;
+    while i < value.len() {
+        let b = value[i];
+        if b == b'%' && is_escape_at(value, i) {
+            out.extend_from_slice(&[b'%', value[i + 1].to_ascii_uppercase(), value[i + 2].to_ascii_uppercase()]);
+            i += 3;
+        } else if b >= 0x80 {
+            push_escape(&mut out, b);
+            i += 1;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Decodes `%XX` escapes as the 1996 draft asks ("if a %xx encoded octet is
+/// encountered it is unencoded prior to comparison, unless it is the '/' character,
+/// which has special meaning in a path"). `%2F` is kept, upper-cased, so that it still
+/// differs from `/`. Applied to both the rule and the path.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::pattern::decode_draft1996;
+/// assert_eq!(decode_draft1996(b"/%7Ejoe/a%2fb").as_ref(), b"/~joe/a%2Fb");
+/// ```
+#[must_use]
+pub fn decode_draft1996(value: &[u8]) -> Cow<'_, [u8]> {
+    if memchr::memchr(b'%', value).is_none() {
+        return Cow::Borrowed(value);
+    }
+    let mut out = Vec::with_capacity(value.len());
+    let mut i = 0;
+    while i < value.len() {
+        if value[i] == b'%' && is_escape_at(value, i) {
+            let byte = hex_value(value[i + 1]) << 4 | hex_value(value[i + 2]);
+            if byte == b'/' {
+                out.extend_from_slice(b"%2F");
+            } else {
+                out.push(byte);
+            }
+            i += 3;
+        } else {
+            out.push(value[i]);
+            i += 1;
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn is_escape_at(bytes: &[u8], i: usize) -> bool {
+    bytes.len() > i + 2 && bytes[i + 1].is_ascii_hexdigit() && bytes[i + 2].is_ascii_hexdigit()
+}
+
+fn hex_value(digit: u8) -> u8 {
+    match digit {
+        b'0'..=b'9' => digit - b'0',
+        b'a'..=b'f' => digit - b'a' + 10,
+        // `is_escape_at` has checked that this is a hex digit, so only A-F is left.
+        _ => digit - b'A' + 10,
+    }
+}
+
+fn push_escape(out: &mut Vec<u8>, byte: u8) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    out.extend_from_slice(&[b'%', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xF)]]);
+}
+
+/// The path (with params and query, without the fragment) that robots.txt rules are
+/// matched against, taken from a full URL, a scheme-less URL or a path. This follows
+/// Google's `GetPathParamsQuery` exactly, so `example.com?a` gives `/?a` and a lone word
+/// is a host (path `/`). The result always starts with `/`.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::pattern::request_path;
+/// assert_eq!(request_path("https://example.com/a/b?c#d"), "/a/b?c");
+/// assert_eq!(request_path("/a/b"), "/a/b");
+/// assert_eq!(request_path("example.com"), "/");
+/// assert_eq!(request_path("https://example.com?x"), "/?x");
+/// ```
+#[must_use]
+pub fn request_path(url: &str) -> Cow<'_, str> {
+    let bytes = url.as_bytes();
+    // Initial two slashes introduce a host ("//host/path").
+    let search_start = if url.starts_with("//") { 2 } else { 0 };
+    let find_path_char = |from: usize| {
+        bytes[from.min(bytes.len())..].iter().position(|&b| matches!(b, b'/' | b'?' | b';')).map(|p| p + from)
+    };
+    let early_path = find_path_char(search_start);
+    let protocol_end = url[search_start..].find("://").map(|p| p + search_start);
+    let authority_start = match (protocol_end, early_path) {
+        // A path, param or query before "://" means "://" is not a scheme separator.
+        (Some(proto), Some(early)) if early < proto => search_start,
+        (Some(proto), _) => proto + 3,
+        (None, _) => search_start,
+    };
+    let Some(path_start) = find_path_char(authority_start) else {
+        return Cow::Borrowed("/");
+    };
+    let hash = url[search_start..].find('#').map(|p| p + search_start);
+    if hash.is_some_and(|h| h < path_start) {
+        return Cow::Borrowed("/");
+    }
+    let path = &url[path_start..hash.unwrap_or(url.len())];
+    if path.starts_with('/') { Cow::Borrowed(path) } else { Cow::Owned(format!("/{path}")) }
+}
+
+/// Whether `pattern` matches `path` from its start under RFC 9309 §2.2.3: `*` matches any
+/// run of bytes, `$` at the very end anchors the end of the path, and `$` anywhere else
+/// is an ordinary byte.
+///
+/// The pattern is cut at its `*`s into literal pieces; the first must start the path and
+/// each next one is found leftmost after the previous. Leftmost is always safe because a
+/// later piece can only gain room by an earlier piece ending sooner, so the match costs
+/// one pass of a substring search over the path.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::pattern::wildcard_match;
+/// assert!(wildcard_match(b"/*.pdf$", b"/docs/a.pdf"));
+/// assert!(!wildcard_match(b"/*.pdf$", b"/docs/a.pdf?dl=1"));
+/// assert!(wildcard_match(&[b'*'; 5000], b"/anything"));
+/// ```
+#[must_use]
+pub fn wildcard_match(pattern: &[u8], path: &[u8]) -> bool {
+    let (pattern, anchored) = match pattern.split_last() {
+        Some((b'$', rest)) => (rest, true),
+        _ => (pattern, false),
+    };
+    let mut pieces = pattern.split(|&b| b == b'*');
+    // `split` always yields at least one piece (possibly empty).
+    let first = pieces.next().unwrap_or_default();
+    if !path.starts_with(first) {
+        return false;
+    }
+    let Some(last) = pieces.next_back() else {
+        // No `*` at all: a plain prefix, or the whole path when anchored.
+        return !anchored || path.len() == first.len();
+    };
+    let mut at = first.len();
+    for piece in pieces {
+        if piece.is_empty() {
+            continue;
+        }
+        match memchr::memmem::find(&path[at..], piece) {
+            Some(found) => at += found + piece.len(),
+            None => return false,
+        }
+    }
+    if anchored {
+        path.len() >= at + last.len() && path.ends_with(last)
+    } else {
+        last.is_empty() || memchr::memmem::find(&path[at..], last).is_some()
+    }
+}
+
+/// Whether `pattern` matches `path` under `syntax`.
+#[must_use]
+pub fn matches(syntax: PatternSyntax, pattern: &[u8], path: &[u8]) -> bool {
+    match syntax {
+        PatternSyntax::Wildcards => wildcard_match(pattern, path),
+        PatternSyntax::Literal => path.starts_with(pattern),
+    }
+}
+
+/// The literal prefix of a wildcard pattern: the bytes before its first `*`, or before
+/// a final `$`. Every path the pattern matches starts with it.
+#[must_use]
+pub fn literal_prefix(pattern: &[u8]) -> &[u8] {
+    let end = memchr::memchr(b'*', pattern).unwrap_or_else(|| pattern.len() - usize::from(pattern.ends_with(b"$")));
+    &pattern[..end]
+}
+
+/// True when a wildcard pattern is a plain prefix (no `*`, no final `$`).
+#[must_use]
+pub fn is_plain_prefix(pattern: &[u8]) -> bool {
+    memchr::memchr(b'*', pattern).is_none() && !pattern.ends_with(b"$")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Google's own matcher (`RobotsMatchStrategy::Matches`), a position-set walk, as
+    /// the slow reference the fast one is checked against.
+    pub(crate) fn reference_match(pattern: &[u8], path: &[u8]) -> bool {
+        let mut positions = vec![0usize];
+        for (i, &p) in pattern.iter().enumerate() {
+            if p == b'$' && i + 1 == pattern.len() {
+                return positions.last() == Some(&path.len());
+            }
+            if p == b'*' {
+                positions = (positions[0]..=path.len()).collect();
+            } else {
+                positions =
+                    positions.into_iter().filter(|&at| at < path.len() && path[at] == p).map(|at| at + 1).collect();
+                if positions.is_empty() {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn wildcard_cases() {
+        let cases: &[(&str, &str, bool)] = &[
+            ("", "/x", true),
+            ("/", "/x", true),
+            ("/x", "/", false),
+            ("$", "/", false),
+            ("/$", "/", true),
+            ("/$", "/a", false),
+            ("/a*$", "/abc", true),
+            ("/**/x**", "/a/b/x", true),
+            ("/price$list", "/price", false),
+            ("/price$list", "/price$list/x", true),
+            ("/a*b*c$", "/abcbc", true),
+            ("/a*b*c$", "/abcb", false),
+            ("/*ab$", "/ab", true),
+            ("/*aa$", "/a", false),
+            ("*", "", true),
+        ];
+        for &(pattern, path, expected) in cases {
+            assert_eq!(wildcard_match(pattern.as_bytes(), path.as_bytes()), expected, "{pattern} vs {path}");
+            assert_eq!(reference_match(pattern.as_bytes(), path.as_bytes()), expected, "reference {pattern} vs {path}");
+        }
+    }
+
+    #[test]
+    fn request_path_follows_google() {
+        let cases = [
+            ("", "/"),
+            ("http://www.example.com", "/"),
+            ("http://www.example.com/a", "/a"),
+            ("http://www.example.com/a/", "/a/"),
+            ("http://www.example.com/a/b?c=http://d.e/", "/a/b?c=http://d.e/"),
+            ("http://www.example.com/a/b?c=d&e=f#fragment", "/a/b?c=d&e=f"),
+            ("example.com", "/"),
+            ("example.com/", "/"),
+            ("example.com/a", "/a"),
+            ("example.com/a/", "/a/"),
+            ("example.com/a/b?c=d&e=f#fragment", "/a/b?c=d&e=f"),
+            ("a", "/"),
+            ("a/", "/"),
+            ("/a", "/a"),
+            ("a/b", "/b"),
+            ("example.com?a", "/?a"),
+            ("example.com/a;b#c", "/a;b"),
+            ("//a/b/c", "/b/c"),
+            ("https://www.example.org#frag", "/"),
+        ];
+        for (url, path) in cases {
+            assert_eq!(request_path(url), path, "{url}");
+        }
+    }
+
+    #[test]
+    fn draft_decoding_keeps_slashes_apart() {
+        assert_eq!(decode_draft1996(b"/a%2F%2fb%41").as_ref(), b"/a%2F%2FbA" as &[u8]);
+        assert_eq!(decode_draft1996(b"/100%").as_ref(), b"/100%");
+    }
+
+    #[test]
+    fn literal_prefix_stops_at_wildcards() {
+        assert_eq!(literal_prefix(b"/a/*b"), b"/a/");
+        assert_eq!(literal_prefix(b"/a$"), b"/a");
+        assert_eq!(literal_prefix(b"/a"), b"/a");
+        assert_eq!(literal_prefix(b""), b"");
+    }
+}

@@ -1,0 +1,376 @@
+//! `evaluate`: may this robot fetch this path under this reading, which line decides,
+//! and why, in words.
+//!
+//! The verdict carries everything the explorer and the command line show: the deciding
+//! rule, the groups that applied and how they were chosen, the rules that matched and
+//! lost, and a one-line explanation.
+
+use std::fmt::Write as _;
+
+use super::agent::{self, Choice, Robot, Selection};
+use super::parse::{Interpretation, RobotsTxt, Rule, RuleKind};
+use super::pattern::{self, decode_draft1996, request_path};
+use super::reading::Reading;
+
+/// One rule that matched the path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleMatch {
+    /// Index of the rule's group in [`Interpretation::groups`].
+    pub group: usize,
+    /// Index of the rule in its group.
+    pub rule: usize,
+    /// 1-based line number of the rule.
+    pub line: usize,
+    /// Allow or Disallow.
+    pub kind: RuleKind,
+    /// The match's weight under RFC 9309: the pattern's length in octets, `*` and `$`
+    /// included, as Google counts it (RFC 9309 §2.2.2 says "most octets"; the reference
+    /// measures the pattern, not the part of the URL it covered). Zero for an empty
+    /// pattern, which matches but decides nothing. Unused by the classic readings.
+    pub priority: usize,
+    /// True when an `Allow: .../index.html` matched its directory (`.../`), a Google
+    /// tolerance.
+    pub via_index_html: bool,
+}
+
+/// The answer to "may this robot fetch this path?".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// Whether the robot may fetch the path.
+    pub allowed: bool,
+    /// The reading it was decided under.
+    pub reading: Reading,
+    /// The path that was matched (path, params and query of the URL).
+    pub path: String,
+    /// The groups that applied and why.
+    pub selection: Selection,
+    /// The rule that decided, if any rule matched.
+    pub decided_by: Option<RuleMatch>,
+    /// The other rules that matched and lost, in file order.
+    pub losers: Vec<RuleMatch>,
+    /// One line a person can read.
+    pub explanation: String,
+}
+
+impl Verdict {
+    /// The line number of the group the verdict came from: the deciding rule's group,
+    /// or else the first group that applied.
+    #[must_use]
+    pub fn group_line(&self, interpretation: &Interpretation) -> Option<usize> {
+        let group = self.decided_by.map(|m| m.group).or_else(|| self.selection.groups.first().copied())?;
+        interpretation.groups.get(group).map(super::parse::Group::first_line)
+    }
+
+    /// "allowed" or "disallowed".
+    #[must_use]
+    pub fn word(&self) -> &'static str {
+        if self.allowed { "allowed" } else { "disallowed" }
+    }
+}
+
+/// Decides whether `robot` may fetch `path_or_url` under `reading`.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::{evaluate, Reading, Robot, RobotsTxt};
+/// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /cgi-bin/\nAllow: /cgi-bin/public\n".to_vec());
+/// let slurp = Robot::from_agent("Slurp");
+/// let rfc = evaluate(&txt, &slurp, "/cgi-bin/public/form", Reading::Rfc9309);
+/// assert!(rfc.allowed);
+/// assert_eq!(rfc.decided_by.map(|m| m.line), Some(3));
+/// // The 1996 draft stops at the first matching line.
+/// let draft = evaluate(&txt, &slurp, "/cgi-bin/public/form", Reading::Draft1996);
+/// assert!(!draft.allowed);
+/// assert_eq!(draft.decided_by.map(|m| m.line), Some(2));
+/// ```
+#[must_use]
+pub fn evaluate(txt: &RobotsTxt, robot: &Robot, path_or_url: &str, reading: Reading) -> Verdict {
+    let interpretation = txt.interpretation(reading);
+    let path = request_path(path_or_url).into_owned();
+    let selection = agent::select(interpretation, robot, reading);
+    let matched = matching_rules(interpretation, &selection, path.as_bytes(), reading);
+    let (allowed, decided_by) = decide(interpretation, &matched, reading);
+    let losers = matched.iter().copied().filter(|m| Some(*m) != decided_by).collect();
+    let mut verdict = Verdict { allowed, reading, path, selection, decided_by, losers, explanation: String::new() };
+    verdict.explanation = explain(txt, interpretation, robot, &verdict);
+    verdict
+}
+
+/// Every rule of the selected groups that matches `path`, in file order.
+fn matching_rules(
+    interpretation: &Interpretation,
+    selection: &Selection,
+    path: &[u8],
+    reading: Reading,
+) -> Vec<RuleMatch> {
+    let decoded;
+    let path = if reading == Reading::Draft1996 {
+        decoded = decode_draft1996(path);
+        decoded.as_ref()
+    } else {
+        path
+    };
+    let mut found = Vec::new();
+    for &group in &selection.groups {
+        for (index, rule) in interpretation.groups[group].rules.iter().enumerate() {
+            let pattern = interpretation.pattern(rule);
+            let hit = match reading {
+                Reading::Rfc9309 => rfc9309_priority(rule, pattern, path),
+                // The 1994 standard: "any empty value, indicates that all URLs can be
+                // retrieved", so an empty Disallow matches nothing.
+                Reading::Koster1994 if pattern.is_empty() => None,
+                Reading::Draft1996 | Reading::Koster1994 => path.starts_with(pattern).then_some((0, false)),
+            };
+            if let Some((priority, via_index_html)) = hit {
+                found.push(RuleMatch {
+                    group,
+                    rule: index,
+                    line: rule.line,
+                    kind: rule.kind,
+                    priority,
+                    via_index_html,
+                });
+            }
+        }
+    }
+    found.sort_by_key(|m| m.line);
+    found
+}
+
+/// The RFC 9309 weight of a rule that matches `path`, and whether it matched through
+/// Google's index.html tolerance.
+fn rfc9309_priority(rule: &Rule, pattern: &[u8], path: &[u8]) -> Option<(usize, bool)> {
+    if pattern::wildcard_match(pattern, path) {
+        return Some((pattern.len(), false));
+    }
+    let directory = index_html_directory(rule, pattern)?;
+    pattern::wildcard_match(&directory, path).then_some((directory.len(), true))
+}
+
+/// Google's reference reads `Allow: /dir/index.htm...` as also allowing `/dir/`
+/// exactly: it retries a non-matching Allow whose last segment starts with `index.htm`
+/// as the pattern `/dir/$`.
+#[must_use]
+pub fn index_html_directory(rule: &Rule, pattern: &[u8]) -> Option<Vec<u8>> {
+    if rule.kind != RuleKind::Allow {
+        return None;
+    }
+    let slash = memchr::memrchr(b'/', pattern)?;
+    if !pattern[slash..].starts_with(b"/index.htm") {
+        return None;
+    }
+    let mut directory = pattern[..=slash].to_vec();
+    directory.push(b'$');
+    Some(directory)
+}
+
+/// Picks the deciding rule among the matches, per reading.
+fn decide(interpretation: &Interpretation, matched: &[RuleMatch], reading: Reading) -> (bool, Option<RuleMatch>) {
+    match reading {
+        Reading::Rfc9309 => {
+            // The longest pattern of each kind; the first in file order among equals.
+            let best = |kind| {
+                matched.iter().filter(|m| m.kind == kind).fold(None::<RuleMatch>, |best, m| match best {
+                    Some(b) if b.priority >= m.priority => Some(b),
+                    _ => Some(*m),
+                })
+            };
+            let (allow, disallow) = (best(RuleKind::Allow), best(RuleKind::Disallow));
+            // `None` sorts below every weight, so "no match" loses to any match.
+            let (allow_weight, disallow_weight) = (allow.map(|m| m.priority), disallow.map(|m| m.priority));
+            // Allow wins a tie (RFC 9309 §2.2.2: "the least restrictive rule").
+            let winner = if disallow_weight > allow_weight { disallow } else { allow.or(disallow) };
+            // A weight of zero is an empty pattern: it matches but decides nothing.
+            let disallowed = disallow_weight > allow_weight && disallow_weight > Some(0);
+            (!disallowed, winner)
+        }
+        Reading::Draft1996 => match matched.first() {
+            // An empty Disallow is an allow-everything rule at its place (urllib).
+            Some(first) => {
+                let empty = interpretation.groups[first.group].rules[first.rule].value.is_empty();
+                (first.kind == RuleKind::Allow || empty, Some(*first))
+            }
+            None => (true, None),
+        },
+        Reading::Koster1994 => {
+            let first = matched.iter().find(|m| m.kind == RuleKind::Disallow).copied();
+            (first.is_none(), first)
+        }
+    }
+}
+
+/// Describes the applicable groups: "the group for googlebot (line 2)".
+#[must_use]
+pub fn describe_selection(
+    interpretation: &Interpretation,
+    selection: &Selection,
+    robot: &Robot,
+    reading: Reading,
+) -> String {
+    let lines = |groups: &[usize]| {
+        let numbers: Vec<String> = groups.iter().map(|&g| interpretation.groups[g].first_line().to_string()).collect();
+        match numbers.as_slice() {
+            [one] => format!("line {one}"),
+            many => format!("lines {}", many.join(", ")),
+        }
+    };
+    let record = if reading.is_classic() { "record" } else { "group" };
+    let at = lines(&selection.groups);
+    let merged =
+        if selection.is_merged() { format!("the {} groups", selection.groups.len()) } else { format!("the {record}") };
+    match &selection.choice {
+        Choice::Token(token) => {
+            format!("{merged} for {token} ({at}{})", if selection.is_merged() { ", merged" } else { "" })
+        }
+        Choice::Fallback(token) => {
+            format!("{merged} for {token} ({at}), which {} falls back to", robot.token)
+        }
+        Choice::ExactName(name) => format!("the record for {name} ({at})"),
+        Choice::Substring(name) if name.is_empty() => {
+            format!("the record with an empty User-agent ({at}), whose empty value is found inside every name")
+        }
+        Choice::Substring(name) => {
+            format!("the record for {name} ({at}), found inside {} by substring", robot.classic_name)
+        }
+        Choice::Star if selection.is_merged() => format!("the {} * groups ({at}, merged)", selection.groups.len()),
+        Choice::Star => format!("the * {record} ({at})"),
+        Choice::NoGroup => "no group".to_owned(),
+        Choice::StarIgnored => "no group (this robot ignores *)".to_owned(),
+    }
+}
+
+fn explain(txt: &RobotsTxt, interpretation: &Interpretation, robot: &Robot, verdict: &Verdict) -> String {
+    let reading = verdict.reading;
+    let who = if reading.is_classic() { robot.classic_name.as_str() } else { robot.token.as_str() };
+    let verb = if verdict.allowed { "Allowed" } else { "Disallowed" };
+    let rule_at = |m: &RuleMatch| {
+        let rule = &interpretation.groups[m.group].rules[m.rule];
+        format!("line {} `{}`", m.line, txt.rule_text(rule))
+    };
+    let mut text = match (&verdict.selection.choice, verdict.decided_by) {
+        (Choice::NoGroup, _) => format!("{verb}: no group names {who} and the file has no * group."),
+        (Choice::StarIgnored, _) => format!("{verb}: no group names {who}, and {who} ignores the * group."),
+        (_, None) => format!(
+            "{verb}: no rule of {} matches {}.",
+            describe_selection(interpretation, &verdict.selection, robot, reading),
+            verdict.path
+        ),
+        (_, Some(decider)) => {
+            let group = describe_selection(interpretation, &verdict.selection, robot, reading);
+            let rule = &interpretation.groups[decider.group].rules[decider.rule];
+            let empty = rule.value.is_empty();
+            match reading {
+                Reading::Rfc9309 if decider.priority == 0 => {
+                    format!(
+                        "{verb}: {} is empty and blocks nothing, and no other rule of {group} matches.",
+                        rule_at(&decider)
+                    )
+                }
+                Reading::Rfc9309 if decider.via_index_html => format!(
+                    "{verb}: {} also allows its directory (Google reads index.html as /), in {group}.",
+                    rule_at(&decider)
+                ),
+                Reading::Rfc9309 => {
+                    let mut sentence = format!(
+                        "{verb}: {} is the longest match ({} octets) in {group}",
+                        rule_at(&decider),
+                        decider.priority
+                    );
+                    let rival = verdict.losers.iter().filter(|m| m.kind != decider.kind).max_by_key(|m| m.priority);
+                    if let Some(rival) = rival {
+                        if rival.priority == decider.priority {
+                            let _ = write!(sentence, "; it ties with {} and Allow wins a tie", rule_at(rival));
+                        } else {
+                            let _ = write!(sentence, "; it outweighs {} ({} octets)", rule_at(rival), rival.priority);
+                        }
+                    }
+                    sentence.push('.');
+                    sentence
+                }
+                Reading::Draft1996 if empty => format!(
+                    "{verb}: {} comes first in {group}, and an empty Disallow allows everything.",
+                    rule_at(&decider)
+                ),
+                Reading::Draft1996 => {
+                    format!(
+                        "{verb}: {} is the first matching line of {group}; the 1996 draft stops there.",
+                        rule_at(&decider)
+                    )
+                }
+                Reading::Koster1994 => format!(
+                    "{verb}: {} matches, in {group}; to the 1994 standard any matching Disallow excludes the path.",
+                    rule_at(&decider)
+                ),
+            }
+        }
+    };
+    if reading == Reading::Rfc9309
+        && matches!(verdict.selection.choice, Choice::Star | Choice::NoGroup)
+        && !agent::is_valid_token(&robot.token)
+    {
+        let _ = write!(
+            text,
+            " ('{}' is not a product token, so RFC 9309 readers match it to no named group.)",
+            robot.token
+        );
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(text: &str, agent: &str, path: &str, reading: Reading) -> Verdict {
+        evaluate(&RobotsTxt::parse(text.as_bytes().to_vec()), &Robot::from_agent(agent), path, reading)
+    }
+
+    #[test]
+    fn longest_match_with_tie_to_allow() {
+        let v = verdict("User-agent: *\nDisallow: /*\nAllow: /a\n", "x", "/a/b", Reading::Rfc9309);
+        assert!(v.allowed);
+        assert_eq!(v.decided_by.map(|m| m.line), Some(3));
+        assert_eq!(v.losers.len(), 1);
+        assert!(v.explanation.contains("Allow wins a tie"), "{}", v.explanation);
+    }
+
+    #[test]
+    fn empty_disallow_decides_nothing_but_is_reported() {
+        let v = verdict("User-agent: scooter\nDisallow:\n", "scooter", "/x", Reading::Rfc9309);
+        assert!(v.allowed);
+        assert_eq!(v.decided_by.map(|m| (m.line, m.priority)), Some((2, 0)));
+        assert!(v.explanation.contains("empty"), "{}", v.explanation);
+    }
+
+    #[test]
+    fn classic_first_match_and_empty_disallow() {
+        let v = verdict("User-agent: *\nDisallow:\nDisallow: /x\n", "bot", "/x", Reading::Draft1996);
+        assert!(v.allowed);
+        assert_eq!(v.decided_by.map(|m| m.line), Some(2));
+        let v = verdict("User-agent: *\nDisallow:\nDisallow: /x\n", "bot", "/x", Reading::Koster1994);
+        assert!(!v.allowed);
+        assert_eq!(v.decided_by.map(|m| m.line), Some(3));
+    }
+
+    #[test]
+    fn index_html_allows_its_directory() {
+        let text = "User-Agent: *\nAllow: /members/index.html\nDisallow: /\n";
+        let v = verdict(text, "acmebot", "/members/", Reading::Rfc9309);
+        assert!(v.allowed);
+        assert!(v.decided_by.is_some_and(|m| m.via_index_html));
+        assert!(!verdict(text, "acmebot", "/members/?page=2", Reading::Rfc9309).allowed);
+    }
+
+    #[test]
+    fn explanation_names_the_bad_token() {
+        let v = verdict(
+            "User-agent: scooter\nDisallow:\n\nUser-agent: *\nDisallow: /\n",
+            "Scooter/3.0",
+            "/a",
+            Reading::Rfc9309,
+        );
+        assert!(!v.allowed);
+        assert!(v.explanation.contains("not a product token"), "{}", v.explanation);
+    }
+}

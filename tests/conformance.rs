@@ -1,0 +1,141 @@
+//! The conformance vectors: the seeds under all three readings, Google's reference
+//! matcher's verdicts (`rfc9309.json`), and Google's verdicts on real files.
+//!
+//! Every vector is checked through both the explaining path (`evaluate`) and the batch
+//! path (`CompiledPolicy`), which must agree on the verdict and the deciding line.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use robotscope::policy::{CompiledPolicy, Reading, Robot, RobotsTxt, evaluate};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct SeedCase {
+    id: String,
+    robots_txt: String,
+    user_agent: String,
+    url: String,
+    expect: BTreeMap<String, bool>,
+}
+
+#[derive(Deserialize)]
+struct GoogleCase {
+    id: String,
+    robots_txt: String,
+    user_agent: String,
+    url: String,
+    allowed: bool,
+}
+
+fn data(path: &str) -> String {
+    fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Checks one question both ways; returns a failure message if either disagrees.
+fn check(id: &str, txt: &RobotsTxt, agent: &str, url: &str, reading: Reading, expected: bool) -> Option<String> {
+    let robot = Robot::from_agent(agent);
+    check_with(id, txt, &CompiledPolicy::new(txt, &robot, reading), &robot, url, expected)
+}
+
+/// [`check`] with the batch matcher already compiled for `robot`.
+fn check_with(id: &str, txt: &RobotsTxt, compiled: &CompiledPolicy, robot: &Robot, url: &str, expected: bool) -> Option<String> {
+    let (agent, reading) = (&robot.token, compiled.reading());
+    let verdict = evaluate(txt, robot, url, reading);
+    let decision = compiled.check(url);
+    if verdict.allowed != expected {
+        return Some(format!("{id} [{reading}] {agent} {url}: expected {expected}, got {} ({})", verdict.allowed, verdict.explanation));
+    }
+    if decision.allowed != expected || decision.rule.map(|r| r.line) != verdict.decided_by.map(|m| m.line) {
+        return Some(format!("{id} [{reading}] {agent} {url}: the batch matcher disagrees: {decision:?} vs {:?}", verdict.decided_by));
+    }
+    None
+}
+
+fn assert_no_failures(failures: &[String], total: usize) {
+    assert!(failures.is_empty(), "{} of {total} cases failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn seeds_under_all_three_readings() {
+    let cases: Vec<SeedCase> = serde_json::from_str(&data("conformance/seeds.json")).expect("seeds.json parses");
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for case in &cases {
+        let txt = RobotsTxt::parse(case.robots_txt.as_bytes().to_vec());
+        for reading in Reading::ALL {
+            let expected = case.expect[reading.name()];
+            total += 1;
+            failures.extend(check(&case.id, &txt, &case.user_agent, &case.url, reading, expected));
+        }
+    }
+    assert_eq!(total, 165, "every seed has a verdict for each reading");
+    assert_no_failures(&failures, total);
+}
+
+#[test]
+fn rfc9309_vectors_match_googles_reference() {
+    let cases: Vec<GoogleCase> = serde_json::from_str(&data("conformance/rfc9309.json")).expect("rfc9309.json parses");
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| {
+            let txt = RobotsTxt::parse(case.robots_txt.as_bytes().to_vec());
+            check(&case.id, &txt, &case.user_agent, &case.url, Reading::Rfc9309, case.allowed)
+        })
+        .collect();
+    assert_no_failures(&failures, cases.len());
+}
+
+/// Checks every `HOST__AGENT.tsv` in `verdicts` against `corpus/HOST.txt`; returns the
+/// number of questions and the failures.
+fn check_real_files(corpus: &Path, verdicts: &Path, only: impl Fn(&str) -> bool) -> (usize, Vec<String>) {
+    let mut entries: Vec<_> = fs::read_dir(verdicts).expect("verdict directory").map(|e| e.expect("entry").path()).collect();
+    entries.sort();
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for tsv in entries {
+        let name = tsv.file_stem().and_then(|s| s.to_str()).expect("utf-8 file name").to_owned();
+        let Some((host, agent)) = name.split_once("__") else { continue };
+        if !only(host) {
+            continue;
+        }
+        let bytes = fs::read(corpus.join(format!("{host}.txt"))).unwrap_or_else(|e| panic!("{host}.txt: {e}"));
+        let txt = RobotsTxt::parse(bytes);
+        let robot = Robot::from_agent(agent);
+        let compiled = CompiledPolicy::new(&txt, &robot, Reading::Rfc9309);
+        for row in fs::read_to_string(&tsv).expect("tsv").lines() {
+            let (path, allowed) = row.rsplit_once('\t').expect("path<TAB>verdict");
+            // The verdicts were taken for URLs on the file's own host; a path such as
+            // `//x` is a path there, while on its own it would name the host `x`.
+            let url = format!("https://{}{path}", host.split("--").next().unwrap_or(host));
+            total += 1;
+            failures.extend(check_with(&name, &txt, &compiled, &robot, &url, allowed == "1"));
+        }
+    }
+    (total, failures)
+}
+
+#[test]
+fn real_files_agree_with_google() {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let (total, failures) = check_real_files(&base.join("corpus"), &base.join("real-google"), |_| true);
+    assert_eq!(total, 72 * 5 * 100, "72 files x 5 robots x 100 paths");
+    assert_no_failures(&failures, total);
+}
+
+/// The 20 real files whose source repository states no licence cannot be copied into
+/// this repository; this test reads them from the shared workspace when it is present:
+/// `cargo test --test conformance -- --ignored`.
+#[test]
+#[ignore = "reads ../shared, which only the development workspace has"]
+fn real_google_unlicensed_files() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let copied = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let (total, failures) = check_real_files(&shared.join("corpus/real"), &shared.join("conformance/real-google"), |host| {
+        !copied.join(format!("{host}.txt")).exists()
+    });
+    assert_eq!(total, 20 * 5 * 100, "20 files x 5 robots x 100 paths");
+    assert_no_failures(&failures, total);
+}
