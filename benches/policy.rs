@@ -1,1 +1,148 @@
-fn main() {}
+//! Speed of the policy layer, measured with criterion (`cargo bench --bench policy`).
+//!
+//! * `batch_check/<file>/robotscope` and `.../texting_robots`: parse once, then check a
+//!   fixed set of paths (each rule of the file turned into paths that hit it, plus
+//!   random paths, all from a fixed seed). Criterion reports paths per second; the
+//!   README turns that into ns per path. Before timing, every robotscope verdict is
+//!   checked against `evaluate` (which the conformance tests hold to Google's), and the
+//!   number of paths where `texting_robots` disagrees is printed.
+//! * `parse/rfc9309/<file>` and `parse/all_readings/<file>`: lexing and building the
+//!   default reading, or all three, of a large file. The 3.7 MB
+//!   `www.xuexi.cn.txt` may not be copied into this repository (its source states no
+//!   licence); it is read from `$ROBOTSCOPE_CORPUS` or the workspace's
+//!   `../shared/corpus/real` when present, and otherwise replaced by a generated file of
+//!   the same shape (47,063 Allow lines and one Disallow).
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use robotscope::policy::{CompiledPolicy, Reading, Robot, RobotsTxt, evaluate};
+
+/// A small deterministic generator (xorshift64*), so every run checks the same paths.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn word(&mut self, alphabet: &[u8], len: usize) -> String {
+        (0..len).map(|_| char::from(alphabet[(self.next() % alphabet.len() as u64) as usize])).collect()
+    }
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus")
+}
+
+/// Paths that exercise a file: for every rule, the pattern with its wildcards filled in
+/// and a few continuations, and as many random paths again.
+fn paths_for(txt: &RobotsTxt, seed: u64) -> Vec<String> {
+    let mut rng = Rng(seed);
+    let interpretation = txt.interpretation(Reading::Rfc9309);
+    let mut paths = Vec::new();
+    for group in &interpretation.groups {
+        for rule in &group.rules {
+            let pattern = String::from_utf8_lossy(txt.text(&rule.value)).replace('*', "x");
+            let pattern = pattern.trim_end_matches('$');
+            if !pattern.starts_with('/') {
+                continue;
+            }
+            paths.push(pattern.to_owned());
+            paths.push(format!("{pattern}{}", rng.word(b"abcdef/", 6)));
+            paths.push(format!("{pattern}?id={}", rng.word(b"0123456789", 4)));
+        }
+    }
+    let random_count = paths.len().max(200);
+    for _ in 0..random_count {
+        let depth = 1 + rng.next() % 4;
+        let mut path = String::new();
+        for _ in 0..depth {
+            let len = 1 + (rng.next() % 10) as usize;
+            let _ = write!(path, "/{}", rng.word(b"abcdefghijklmnopqrstuvwxyz-_", len));
+        }
+        paths.push(path);
+    }
+    paths
+}
+
+fn batch_check(c: &mut Criterion) {
+    let mut group = c.benchmark_group("batch_check");
+    for file in ["en.wikipedia.org.txt", "www.google.com.txt", "github.com.txt"] {
+        let bytes = std::fs::read(corpus_dir().join(file)).expect("corpus file");
+        let txt = RobotsTxt::parse(bytes.clone());
+        let paths = paths_for(&txt, 0x5EED_0000 + bytes.len() as u64);
+        let robot = Robot::from_agent("Googlebot");
+        let ours = CompiledPolicy::new(&txt, &robot, Reading::Rfc9309);
+        let theirs = texting_robots::Robot::new("Googlebot", &bytes).expect("texting_robots parses the file");
+        let mut disagreements = 0;
+        for path in &paths {
+            let reference = evaluate(&txt, &robot, path, Reading::Rfc9309);
+            assert_eq!(ours.check(path).allowed, reference.allowed, "{file} {path}");
+            disagreements += usize::from(theirs.allowed(path) != reference.allowed);
+        }
+        println!("{file}: {} paths; texting_robots differs from Google's verdict on {disagreements}", paths.len());
+        group.throughput(Throughput::Elements(paths.len() as u64));
+        group.bench_function(BenchmarkId::new(file, "robotscope"), |b| {
+            b.iter(|| paths.iter().filter(|path| ours.check(black_box(path)).allowed).count());
+        });
+        group.bench_function(BenchmarkId::new(file, "texting_robots"), |b| {
+            b.iter(|| paths.iter().filter(|path| theirs.allowed(black_box(path))).count());
+        });
+    }
+    group.finish();
+}
+
+/// The 3.7 MB file, or a generated one of the same shape.
+fn large_file() -> (String, Vec<u8>) {
+    let candidates = [
+        std::env::var_os("ROBOTSCOPE_CORPUS").map(PathBuf::from),
+        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/real")),
+    ];
+    for dir in candidates.into_iter().flatten() {
+        if let Ok(bytes) = std::fs::read(dir.join("www.xuexi.cn.txt")) {
+            return ("www.xuexi.cn.txt".to_owned(), bytes);
+        }
+    }
+    let mut rng = Rng(0x0078_7565_7869);
+    let mut text = String::from("User-Agent: *\n");
+    for _ in 0..47_063 {
+        let (directory, file) = (rng.word(b"0123456789abcdef", 32), rng.word(b"0123456789abcdef", 32));
+        let _ = writeln!(text, "Allow: /{directory}/{file}.html");
+    }
+    text.push_str("Disallow: /");
+    ("generated-3.7MB.txt".to_owned(), text.into_bytes())
+}
+
+/// Parsing as a caller pays for it: lexing plus the RFC 9309 reading (what a check
+/// under the default reading needs), and lexing plus all three readings (what lint
+/// and the explorer's reading comparison need).
+fn parse(c: &mut Criterion) {
+    let mut group = c.benchmark_group("parse");
+    group.sample_size(30);
+    let github = std::fs::read(corpus_dir().join("github.com.txt")).expect("corpus file");
+    for (name, bytes) in [large_file(), ("github.com.txt".to_owned(), github)] {
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function(BenchmarkId::new("rfc9309", &name), |b| {
+            b.iter(|| {
+                let txt = RobotsTxt::parse(black_box(bytes.clone()));
+                txt.interpretation(Reading::Rfc9309).groups.len()
+            });
+        });
+        group.bench_function(BenchmarkId::new("all_readings", &name), |b| {
+            b.iter(|| {
+                let txt = RobotsTxt::parse(black_box(bytes.clone()));
+                Reading::ALL.map(|reading| txt.interpretation(reading).groups.len())
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, batch_check, parse);
+criterion_main!(benches);

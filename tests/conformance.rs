@@ -41,15 +41,28 @@ fn check(id: &str, txt: &RobotsTxt, agent: &str, url: &str, reading: Reading, ex
 }
 
 /// [`check`] with the batch matcher already compiled for `robot`.
-fn check_with(id: &str, txt: &RobotsTxt, compiled: &CompiledPolicy, robot: &Robot, url: &str, expected: bool) -> Option<String> {
+fn check_with(
+    id: &str,
+    txt: &RobotsTxt,
+    compiled: &CompiledPolicy,
+    robot: &Robot,
+    url: &str,
+    expected: bool,
+) -> Option<String> {
     let (agent, reading) = (&robot.token, compiled.reading());
     let verdict = evaluate(txt, robot, url, reading);
     let decision = compiled.check(url);
     if verdict.allowed != expected {
-        return Some(format!("{id} [{reading}] {agent} {url}: expected {expected}, got {} ({})", verdict.allowed, verdict.explanation));
+        return Some(format!(
+            "{id} [{reading}] {agent} {url}: expected {expected}, got {} ({})",
+            verdict.allowed, verdict.explanation
+        ));
     }
     if decision.allowed != expected || decision.rule.map(|r| r.line) != verdict.decided_by.map(|m| m.line) {
-        return Some(format!("{id} [{reading}] {agent} {url}: the batch matcher disagrees: {decision:?} vs {:?}", verdict.decided_by));
+        return Some(format!(
+            "{id} [{reading}] {agent} {url}: the batch matcher disagrees: {decision:?} vs {:?}",
+            verdict.decided_by
+        ));
     }
     None
 }
@@ -91,7 +104,8 @@ fn rfc9309_vectors_match_googles_reference() {
 /// Checks every `HOST__AGENT.tsv` in `verdicts` against `corpus/HOST.txt`; returns the
 /// number of questions and the failures.
 fn check_real_files(corpus: &Path, verdicts: &Path, only: impl Fn(&str) -> bool) -> (usize, Vec<String>) {
-    let mut entries: Vec<_> = fs::read_dir(verdicts).expect("verdict directory").map(|e| e.expect("entry").path()).collect();
+    let mut entries: Vec<_> =
+        fs::read_dir(verdicts).expect("verdict directory").map(|e| e.expect("entry").path()).collect();
     entries.sort();
     let mut total = 0;
     let mut failures = Vec::new();
@@ -133,9 +147,10 @@ fn real_files_agree_with_google() {
 fn real_google_unlicensed_files() {
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
     let copied = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
-    let (total, failures) = check_real_files(&shared.join("corpus/real"), &shared.join("conformance/real-google"), |host| {
-        !copied.join(format!("{host}.txt")).exists()
-    });
+    let (total, failures) =
+        check_real_files(&shared.join("corpus/real"), &shared.join("conformance/real-google"), |host| {
+            !copied.join(format!("{host}.txt")).exists()
+        });
     assert_eq!(total, 20 * 5 * 100, "20 files x 5 robots x 100 paths");
     assert_no_failures(&failures, total);
 }

@@ -6,13 +6,20 @@
 //! [`CompiledPolicy`] decides the same way (a property test holds the two together) but
 //! answers only the verdict and the deciding line:
 //!
-//! * Plain prefix rules (most rules in real files) are kept sorted. The rules that are
-//!   prefixes of a path are found with one binary search and a walk up a precomputed
-//!   "longest prefix in the set" chain; see [`PrefixSet`].
-//! * Rules with `*` or a final `$` are tried one by one, longest first, and the walk
-//!   stops once no remaining rule can outweigh what has been found.
+//! * Plain prefix rules (most rules in real files) are kept in a [`PrefixSet`]: the
+//!   rules that are prefixes of a path are found with one binary search and a walk up
+//!   a precomputed "longest prefix in the set" chain.
+//! * Rules with `*` or a final `$` whose literal prefix says something (`/books?*q=`)
+//!   sit in a second prefix set keyed by that prefix, so only rules whose prefix the
+//!   path starts with are tried.
+//! * The rest (`/*/*/pulse`) are indexed by their longest literal piece (`/pulse`): one
+//!   Aho-Corasick scan of the path tells which pieces occur, and only the rules of those
+//!   pieces are tried.
+//!
+//! A rule is run only when it could still change the answer ([`Best::could_change`]),
+//! which is why each list is ordered heaviest first.
 
-use std::cmp::Ordering;
+use aho_corasick::AhoCorasick;
 
 use super::agent::{self, Robot, Selection};
 use super::parse::{RobotsTxt, RuleKind};
@@ -52,14 +59,40 @@ struct Entry {
     allows_all: bool,
 }
 
+/// A rule with `*` or a final `$`.
+#[derive(Debug, Clone)]
+struct WildcardRule {
+    pattern: Vec<u8>,
+    entry: Entry,
+    /// Length of the literal prefix (before the first `*`), which every matching path
+    /// starts with.
+    prefix_len: usize,
+    /// Index of the rule's longest literal piece in the prefilter, for rules whose
+    /// literal prefix is too short to reject paths by itself (`/*/*/pulse`).
+    required_piece: Option<usize>,
+}
+
+/// Literal prefixes and pieces shorter than this (a lone `/`) occur in nearly every
+/// path and filter nothing.
+const MIN_FILTER_BYTES: usize = 2;
+
 /// Rules of one robot under one reading, ready to check paths.
 #[derive(Debug, Clone)]
 pub struct CompiledPolicy {
     reading: Reading,
     selection: Selection,
-    prefixes: PrefixSet,
-    /// Wildcard rules with their pattern, longest first.
-    wildcards: Vec<(Vec<u8>, Entry)>,
+    /// Plain prefix rules.
+    prefixes: PrefixSet<Entry>,
+    /// Wildcard rules with a useful literal prefix, as indices into `wildcards`.
+    anchored: PrefixSet<usize>,
+    /// The other wildcard rules, as indices into `wildcards`, by the index of their
+    /// longest literal piece in `prefilter`...
+    by_piece: Vec<Vec<usize>>,
+    /// ...or, for rules without a piece worth looking for (`/*`), unfiltered.
+    unfiltered: Vec<usize>,
+    wildcards: Vec<WildcardRule>,
+    /// Finds which pieces a path contains; `None` when no rule has one.
+    prefilter: Option<AhoCorasick>,
 }
 
 impl CompiledPolicy {
@@ -72,13 +105,13 @@ impl CompiledPolicy {
         let mut wildcards = Vec::new();
         for &group in &selection.groups {
             for (index, rule) in interpretation.groups[group].rules.iter().enumerate() {
-                let pattern = interpretation.pattern(rule);
+                let pattern = txt.pattern(reading, rule);
                 let at = RuleRef { group, rule: index, line: rule.line, kind: rule.kind };
                 let entry = Entry { at, priority: pattern.len(), allows_all: false };
                 match reading {
                     Reading::Rfc9309 => {
                         if pattern::is_plain_prefix(pattern) {
-                            plain.push((pattern.to_vec(), entry));
+                            plain.push((pattern, entry, rule.line));
                         } else {
                             wildcards.push((pattern.to_vec(), entry));
                         }
@@ -89,16 +122,39 @@ impl CompiledPolicy {
                     }
                     Reading::Draft1996 => {
                         let allows_all = pattern.is_empty() && rule.kind == RuleKind::Disallow;
-                        plain.push((pattern.to_vec(), Entry { allows_all, ..entry }));
+                        plain.push((pattern, Entry { allows_all, ..entry }, rule.line));
                     }
                     // Allow is no rule to 1994 robots and an empty Disallow matches nothing.
                     Reading::Koster1994 if pattern.is_empty() => {}
-                    Reading::Koster1994 => plain.push((pattern.to_vec(), entry)),
+                    Reading::Koster1994 => plain.push((pattern, entry, rule.line)),
                 }
             }
         }
-        wildcards.sort_by(|a, b| b.1.priority.cmp(&a.1.priority).then(a.1.at.line.cmp(&b.1.at.line)));
-        CompiledPolicy { reading, selection, prefixes: PrefixSet::new(plain), wildcards }
+        let (wildcards, prefilter) = compile_wildcards(wildcards);
+        let anchored = wildcards
+            .iter()
+            .enumerate()
+            .filter(|(_, rule)| rule.prefix_len >= MIN_FILTER_BYTES)
+            .map(|(index, rule)| (&rule.pattern[..rule.prefix_len], index, rule.entry.at.line))
+            .collect();
+        let mut by_piece = vec![Vec::new(); prefilter.as_ref().map_or(0, AhoCorasick::patterns_len)];
+        let mut unfiltered = Vec::new();
+        for (index, rule) in wildcards.iter().enumerate().filter(|(_, rule)| rule.prefix_len < MIN_FILTER_BYTES) {
+            match rule.required_piece {
+                Some(piece) if prefilter.is_some() => by_piece[piece].push(index),
+                _ => unfiltered.push(index),
+            }
+        }
+        CompiledPolicy {
+            reading,
+            selection,
+            prefixes: PrefixSet::new(plain),
+            anchored: PrefixSet::new(anchored),
+            by_piece,
+            unfiltered,
+            wildcards,
+            prefilter,
+        }
     }
 
     /// The groups that apply and why.
@@ -135,21 +191,99 @@ impl CompiledPolicy {
         }
     }
 
+    /// Offers each of `rules` that could change the answer and matches `path`.
+    fn try_rules<'a>(&'a self, rules: &[usize], path: &[u8], best: &mut Best<'a>) {
+        for &index in rules {
+            let rule = &self.wildcards[index];
+            if best.could_change(&rule.entry) && pattern::wildcard_match(&rule.pattern, path) {
+                best.offer(&rule.entry);
+            }
+        }
+    }
+
     fn check_rfc9309(&self, path: &[u8]) -> Decision {
         let mut best = Best::default();
         for entry in self.prefixes.matches(path) {
             best.offer(entry);
         }
-        for (pattern, entry) in &self.wildcards {
-            // Sorted longest first: once a rule cannot outweigh either best, none can.
-            if entry.priority < best.floor() {
-                break;
-            }
-            if pattern::wildcard_match(pattern, path) {
-                best.offer(entry);
+        for &index in self.anchored.matches(path) {
+            self.try_rules(&[index], path, &mut best);
+        }
+        if let Some(prefilter) = &self.prefilter {
+            let present = PieceSet::scan(prefilter, path);
+            for piece in present.iter() {
+                self.try_rules(&self.by_piece[piece], path, &mut best);
             }
         }
+        self.try_rules(&self.unfiltered, path, &mut best);
         best.decision()
+    }
+}
+
+/// Sorts the wildcard rules heaviest first and builds the prefilter of their longest
+/// literal pieces.
+fn compile_wildcards(mut rules: Vec<(Vec<u8>, Entry)>) -> (Vec<WildcardRule>, Option<AhoCorasick>) {
+    rules.sort_by(|a, b| b.1.priority.cmp(&a.1.priority).then(a.1.at.line.cmp(&b.1.at.line)));
+    let mut pieces: Vec<Vec<u8>> = Vec::new();
+    let compiled = rules
+        .into_iter()
+        .map(|(pattern, entry)| {
+            let prefix_len = pattern::literal_prefix(&pattern).len();
+            let longest = pattern::literal_pieces(&pattern).max_by_key(|piece| piece.len()).unwrap_or_default();
+            let worth_prefiltering = prefix_len < MIN_FILTER_BYTES && longest.len() >= MIN_FILTER_BYTES;
+            let required_piece = worth_prefiltering.then(|| {
+                pieces.iter().position(|known| known == longest).unwrap_or_else(|| {
+                    pieces.push(longest.to_vec());
+                    pieces.len() - 1
+                })
+            });
+            WildcardRule { pattern, entry, prefix_len, required_piece }
+        })
+        .collect();
+    // Building can fail only for automata too large for the chosen configuration; then
+    // every rule is simply tried, which is slower and still right.
+    let prefilter = if pieces.is_empty() { None } else { AhoCorasick::new(&pieces).ok() };
+    (compiled, prefilter)
+}
+
+/// Which prefilter pieces occur in one path: a bit set, on the stack for up to 512
+/// pieces.
+enum PieceSet {
+    Small([u64; 8]),
+    Large(Vec<u64>),
+}
+
+impl PieceSet {
+    fn scan(prefilter: &AhoCorasick, path: &[u8]) -> PieceSet {
+        let words = prefilter.patterns_len().div_ceil(64);
+        let mut set = if words <= 8 { PieceSet::Small([0; 8]) } else { PieceSet::Large(vec![0; words]) };
+        let bits = match &mut set {
+            PieceSet::Small(bits) => &mut bits[..],
+            PieceSet::Large(bits) => &mut bits[..],
+        };
+        for found in prefilter.find_overlapping_iter(path) {
+            let index = found.pattern().as_usize();
+            bits[index / 64] |= 1 << (index % 64);
+        }
+        set
+    }
+
+    /// The indices of the pieces present, each once.
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let bits = match self {
+            PieceSet::Small(bits) => &bits[..],
+            PieceSet::Large(bits) => &bits[..],
+        };
+        bits.iter().enumerate().flat_map(|(word_index, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    word_index * 64 + bit
+                })
+            })
+        })
     }
 }
 
@@ -161,6 +295,28 @@ struct Best<'a> {
 }
 
 impl<'a> Best<'a> {
+    /// Weights as options: `None` (no match) sorts below every weight.
+    fn weights(&self) -> (Option<usize>, Option<usize>) {
+        (self.allow.map(|e| e.priority), self.disallow.map(|e| e.priority))
+    }
+
+    /// True when `entry` would change the decision or its deciding line: a Disallow must
+    /// outweigh the best Allow (Allow wins ties), an Allow must at least equal the best
+    /// Disallow, and either must beat the best of its own kind (or tie it earlier in
+    /// the file).
+    fn could_change(&self, entry: &Entry) -> bool {
+        let (allow, disallow) = self.weights();
+        let weight = Some(entry.priority);
+        let (rival_ok, own) = match entry.at.kind {
+            RuleKind::Allow => (weight >= disallow, self.allow),
+            RuleKind::Disallow => (weight > allow, self.disallow),
+        };
+        rival_ok
+            && own.is_none_or(|own| {
+                entry.priority > own.priority || (entry.priority == own.priority && entry.at.line < own.at.line)
+            })
+    }
+
     fn offer(&mut self, entry: &'a Entry) {
         let slot = match entry.at.kind {
             RuleKind::Allow => &mut self.allow,
@@ -174,17 +330,8 @@ impl<'a> Best<'a> {
         }
     }
 
-    /// The weight a rule needs to change anything: at least the lighter of the two bests.
-    fn floor(&self) -> usize {
-        match (self.allow, self.disallow) {
-            (Some(a), Some(d)) => a.priority.min(d.priority),
-            _ => 0,
-        }
-    }
-
     fn decision(&self) -> Decision {
-        // `None` sorts below every weight, so "no match" loses to any match.
-        let (allow, disallow) = (self.allow.map(|e| e.priority), self.disallow.map(|e| e.priority));
+        let (allow, disallow) = self.weights();
         let winner = if disallow > allow { self.disallow } else { self.allow.or(self.disallow) };
         // A weight of zero is an empty pattern: it matches but decides nothing.
         let disallowed = disallow > allow && disallow > Some(0);
@@ -192,65 +339,107 @@ impl<'a> Best<'a> {
     }
 }
 
-/// A set of literal patterns that finds, for a path, every pattern that is a prefix of
-/// it.
+/// A set of literal patterns, each carrying items, that finds for a path every pattern
+/// that is a prefix of it.
 ///
-/// The patterns are sorted, and each knows its `parent`: the longest other pattern in
-/// the set that is a prefix of it. For a path `p`, let `s` be the greatest pattern
-/// `<= p`. Every pattern `q` that is a prefix of `p` sorts between `q` and `p`, hence
-/// `q <= s`, and every string between `q` and `p` starts with `q`, so `q` is a prefix of
-/// `s` too: the answers are `s` and its ancestors no longer than the common prefix of
-/// `s` and `p`.
-#[derive(Debug, Clone, Default)]
-struct PrefixSet {
-    /// Distinct patterns, sorted.
-    patterns: Vec<Vec<u8>>,
-    /// For each pattern, the rules written with it (duplicates share a pattern).
-    entries: Vec<Vec<Entry>>,
-    /// For each pattern, the index of its longest proper prefix in the set.
-    parent: Vec<Option<usize>>,
+/// The patterns are sorted, and each knows its parent: the longest other pattern in the
+/// set that is a prefix of it. For a path `p`, let `s` be the greatest pattern `<= p`.
+/// Every pattern `q` that is a prefix of `p` sorts between `q` and `p`, hence `q <= s`,
+/// and every string between `q` and `p` starts with `q`, so `q` is a prefix of `s` too:
+/// the answers are `s` and its ancestors no longer than the common prefix of `s` and
+/// `p`. The patterns live back to back in one buffer, for locality.
+#[derive(Debug, Clone)]
+struct PrefixSet<T> {
+    /// Every distinct pattern, back to back, in sorted order.
+    bytes: Vec<u8>,
+    /// Each pattern's span in `bytes`.
+    spans: Vec<(u32, u32)>,
+    /// Each pattern's first eight bytes as a big-endian number (zero-padded), so that
+    /// the binary search compares integers and reads the bytes only on a tie.
+    keys: Vec<u64>,
+    /// Each pattern's parent, or `NO_PARENT`.
+    parent: Vec<u32>,
+    /// Each pattern's span in `items` (rules written with the same pattern share it).
+    item_spans: Vec<(u32, u32)>,
+    items: Vec<T>,
 }
 
-impl PrefixSet {
-    fn new(mut rules: Vec<(Vec<u8>, Entry)>) -> PrefixSet {
-        rules.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.at.line.cmp(&b.1.at.line)));
-        let mut set = PrefixSet::default();
-        for (pattern, entry) in rules {
-            if set.patterns.last() == Some(&pattern) {
-                if let Some(last) = set.entries.last_mut() {
-                    last.push(entry);
-                }
+const NO_PARENT: u32 = u32::MAX;
+
+impl<T> PrefixSet<T> {
+    /// Builds the set from (pattern, item, line) triples; items of one pattern keep
+    /// file order.
+    fn new(mut rules: Vec<(&[u8], T, usize)>) -> PrefixSet<T> {
+        rules.sort_by(|a, b| a.0.cmp(b.0).then(a.2.cmp(&b.2)));
+        let mut set = PrefixSet {
+            bytes: Vec::new(),
+            spans: Vec::new(),
+            keys: Vec::new(),
+            parent: Vec::new(),
+            item_spans: Vec::new(),
+            items: Vec::with_capacity(rules.len()),
+        };
+        // Offsets are u32: a robots.txt is held in memory whole, far below 4 GiB.
+        for (pattern, item, _) in rules {
+            let index = set.spans.len();
+            if index > 0 && set.pattern(index - 1) == pattern {
+                set.items.push(item);
+                set.item_spans[index - 1].1 += 1;
                 continue;
             }
             // The parent is the deepest pattern on the previous pattern's chain that is
             // a prefix of this one (sorted order puts every prefix before us).
-            let mut candidate = set.patterns.len().checked_sub(1);
-            while let Some(index) = candidate {
-                if pattern.starts_with(&set.patterns[index]) {
-                    break;
-                }
-                candidate = set.parent[index];
+            let mut candidate = index.checked_sub(1).map_or(NO_PARENT, |i| i as u32);
+            while candidate != NO_PARENT && !pattern.starts_with(set.pattern(candidate as usize)) {
+                candidate = set.parent[candidate as usize];
             }
-            set.patterns.push(pattern);
-            set.entries.push(vec![entry]);
+            let start = set.bytes.len() as u32;
+            set.bytes.extend_from_slice(pattern);
+            set.spans.push((start, pattern.len() as u32));
+            set.keys.push(key_of(pattern));
             set.parent.push(candidate);
+            set.item_spans.push((set.items.len() as u32, 1));
+            set.items.push(item);
         }
         set
     }
 
-    /// Every rule whose pattern is a prefix of `path`, longest pattern first.
-    fn matches<'a>(&'a self, path: &[u8]) -> impl Iterator<Item = &'a Entry> + 'a {
-        let greatest = match self.patterns.binary_search_by(|pattern| pattern.as_slice().cmp(path)) {
-            Ok(index) => Some(index),
-            Err(insert_at) => insert_at.checked_sub(1),
-        };
-        let common = greatest.map_or(0, |index| common_prefix_len(&self.patterns[index], path));
-        let mut next = greatest;
+    fn pattern(&self, index: usize) -> &[u8] {
+        let (start, len) = self.spans[index];
+        &self.bytes[start as usize..(start + len) as usize]
+    }
+
+    /// How many patterns sort at or before `path`: a binary search that compares the
+    /// eight-byte keys and reads the bytes only when the keys are equal. (Zero-padding
+    /// keeps key order consistent with byte order, except that equal keys can hide a
+    /// difference after the eighth byte or in trailing zero bytes.)
+    fn count_not_greater(&self, path: &[u8]) -> usize {
+        let path_key = key_of(path);
+        let (mut low, mut high) = (0, self.keys.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            let key = self.keys[middle];
+            if key < path_key || (key == path_key && self.pattern(middle) <= path) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        low
+    }
+
+    /// The items of every pattern that is a prefix of `path`, longest pattern first.
+    fn matches<'a>(&'a self, path: &[u8]) -> impl Iterator<Item = &'a T> + 'a {
+        let greatest = self.count_not_greater(path).checked_sub(1);
+        let common = greatest.map_or(0, |index| common_prefix_len(self.pattern(index), path));
+        let mut next = greatest.map_or(NO_PARENT, |index| index as u32);
         std::iter::from_fn(move || {
-            while let Some(index) = next {
+            while next != NO_PARENT {
+                let index = next as usize;
                 next = self.parent[index];
-                if self.patterns[index].len() <= common {
-                    return Some(&self.entries[index]);
+                if self.spans[index].1 as usize <= common {
+                    let (start, len) = self.item_spans[index];
+                    return Some(&self.items[start as usize..(start + len) as usize]);
                 }
             }
             None
@@ -259,8 +448,16 @@ impl PrefixSet {
     }
 }
 
+/// The first eight bytes of `bytes` as a big-endian number, zero-padded.
+fn key_of(bytes: &[u8]) -> u64 {
+    let mut key = [0u8; 8];
+    let len = bytes.len().min(8);
+    key[..len].copy_from_slice(&bytes[..len]);
+    u64::from_be_bytes(key)
+}
+
 fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x.cmp(y) == Ordering::Equal).count()
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 #[cfg(test)]

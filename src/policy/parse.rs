@@ -1,12 +1,15 @@
 //! From lines to meaning: the fields each reading sees, and the groups they form.
 //!
-//! [`RobotsTxt::parse`] never fails. It lexes the bytes once and then builds one
-//! [`Interpretation`] per [`Reading`], because the readings disagree about what a line
-//! is (`Dissallow` is a rule only to Google; `Allow` is nothing to 1994 robots) and
-//! about where a group ends (a blank line ends a record only for the classic readings).
-//! Everything keeps its line number and byte span, so any answer can point at the text.
+//! [`RobotsTxt::parse`] never fails. It lexes the bytes once; each [`Reading`] then gets
+//! its own [`Interpretation`], built the first time it is asked for, because the
+//! readings disagree about what a line is (`Dissallow` is a rule only to Google; `Allow`
+//! is nothing to 1994 robots) and about where a group ends (a blank line ends a record
+//! only for the classic readings). Everything keeps its line number and byte span, so
+//! any answer can point at the text.
 
+use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use super::lex::{self, FieldSplit, Line, Separator};
 use super::pattern::{decode_draft1996, normalise_rfc9309};
@@ -124,9 +127,19 @@ pub struct Rule {
     pub kind: RuleKind,
     /// Byte span of the value as written.
     pub value: Range<usize>,
-    /// Span of the pattern in the interpretation's pattern store
-    /// ([`Interpretation::pattern`]), normalised for the reading.
-    pattern: Range<u32>,
+    /// Where the pattern, normalised for the reading, is kept: the value itself when
+    /// normalising changed nothing (nearly always), else a span of the
+    /// interpretation's own store. Read it with [`RobotsTxt::pattern`].
+    pattern: PatternSpan,
+}
+
+/// Where a rule's normalised pattern is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PatternSpan {
+    /// The pattern is the value as written (the rule's `value` span of the source).
+    AsWritten,
+    /// The pattern differs from the value and sits in [`Interpretation`]'s store.
+    Normalised { start: u32, end: u32 },
 }
 
 /// What a `User-agent` line names, under one reading.
@@ -196,18 +209,11 @@ pub struct Interpretation {
     pub loose_extensions: Vec<usize>,
     /// Unknown fields, as indices into `fields`.
     pub unknown: Vec<usize>,
-    /// Every rule's normalised pattern, back to back (one allocation for the file).
-    patterns: Vec<u8>,
+    /// The normalised patterns that differ from their values, back to back.
+    normalised_patterns: Vec<u8>,
 }
 
 impl Interpretation {
-    /// A rule's pattern, normalised for this reading: percent-encoded for RFC 9309,
-    /// percent-decoded for the 1996 draft, as written for the 1994 standard.
-    #[must_use]
-    pub fn pattern(&self, rule: &Rule) -> &[u8] {
-        &self.patterns[rule.pattern.start as usize..rule.pattern.end as usize]
-    }
-
     /// The number of rules in all groups.
     #[must_use]
     pub fn rule_count(&self) -> usize {
@@ -220,7 +226,9 @@ impl Interpretation {
 pub struct RobotsTxt {
     source: Vec<u8>,
     lines: Vec<Line>,
-    interpretations: [Interpretation; 3],
+    /// Built on first use: a 3.7 MB file takes milliseconds per reading, and most
+    /// questions need only one.
+    interpretations: [OnceLock<Interpretation>; 3],
 }
 
 impl Default for RobotsTxt {
@@ -245,8 +253,7 @@ impl RobotsTxt {
     #[must_use]
     pub fn parse(source: Vec<u8>) -> RobotsTxt {
         let lines = lex::lex(&source);
-        let interpretations = Reading::ALL.map(|reading| interpret(&source, &lines, reading));
-        RobotsTxt { source, lines, interpretations }
+        RobotsTxt { source, lines, interpretations: Default::default() }
     }
 
     /// The bytes as given.
@@ -282,7 +289,20 @@ impl RobotsTxt {
     /// What `reading` makes of the file.
     #[must_use]
     pub fn interpretation(&self, reading: Reading) -> &Interpretation {
-        &self.interpretations[reading.index()]
+        self.interpretations[reading.index()].get_or_init(|| interpret(&self.source, &self.lines, reading))
+    }
+
+    /// A rule's pattern, normalised for `reading` (the reading whose interpretation the
+    /// rule comes from): percent-encoded for RFC 9309, percent-decoded for the 1996
+    /// draft, as written for the 1994 standard.
+    #[must_use]
+    pub fn pattern(&self, reading: Reading, rule: &Rule) -> &[u8] {
+        match rule.pattern {
+            PatternSpan::AsWritten => self.text(&rule.value),
+            PatternSpan::Normalised { start, end } => {
+                &self.interpretation(reading).normalised_patterns[start as usize..end as usize]
+            }
+        }
     }
 
     /// The rule as a person would write it: `Disallow: /private/`, with the value as
@@ -311,6 +331,10 @@ fn classify_rfc9309(key: &[u8]) -> (FieldKind, Spelling) {
         ("sitemap", FieldKind::Sitemap),
         ("site-map", FieldKind::Sitemap),
     ];
+    // Every prefix starts with u, a, d or s; anything else is an extension or unknown.
+    if !matches!(key.first().map(u8::to_ascii_lowercase), Some(b'u' | b'a' | b'd' | b's')) {
+        return (classify_extension(key), Spelling::Canonical);
+    }
     for &(prefix, kind) in PREFIXES {
         if key.len() >= prefix.len() && key[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes()) {
             let spelling = if key.eq_ignore_ascii_case(kind.canonical().as_bytes()) {
@@ -376,7 +400,8 @@ fn agent_name(value: &[u8], reading: Reading) -> AgentName {
 
 /// Builds one reading's view of the file.
 fn interpret(source: &[u8], lines: &[Line], reading: Reading) -> Interpretation {
-    let mut builder = Builder { source, reading, out: Interpretation::default(), current: None };
+    let out = Interpretation { fields: Vec::with_capacity(lines.len()), ..Interpretation::default() };
+    let mut builder = Builder { source, reading, out, current: None };
     for line in lines {
         if reading.blank_line_ends_record() && lex::is_blank(source, line) {
             builder.close_group();
@@ -461,13 +486,17 @@ impl Builder<'_> {
         let normalised = match self.reading {
             Reading::Rfc9309 => normalise_rfc9309(raw),
             Reading::Draft1996 => decode_draft1996(raw),
-            Reading::Koster1994 => raw.into(),
+            Reading::Koster1994 => Cow::Borrowed(raw),
         };
-        let start = self.out.patterns.len();
-        self.out.patterns.extend_from_slice(&normalised);
-        // A file is capped well below 4 GiB by every source we read from (the fetch cap,
-        // and files are read whole into memory), so offsets fit in u32.
-        let pattern = start as u32..self.out.patterns.len() as u32;
+        let pattern = match normalised {
+            Cow::Borrowed(_) => PatternSpan::AsWritten,
+            Cow::Owned(bytes) => {
+                let start = self.out.normalised_patterns.len();
+                self.out.normalised_patterns.extend_from_slice(&bytes);
+                // A file is held in memory whole, far below 4 GiB, so offsets fit in u32.
+                PatternSpan::Normalised { start: start as u32, end: self.out.normalised_patterns.len() as u32 }
+            }
+        };
         open.group.rules.push(Rule { line, kind, value, pattern });
         open.group.last_line = line;
         open.has_rules = true;
@@ -540,7 +569,7 @@ mod tests {
         let txt = RobotsTxt::parse("User-agent: *\nDisallow: /caf%c3%a9é\n".as_bytes().to_vec());
         let pattern = |reading| {
             let interpretation = txt.interpretation(reading);
-            interpretation.pattern(&interpretation.groups[0].rules[0]).to_vec()
+            txt.pattern(reading, &interpretation.groups[0].rules[0]).to_vec()
         };
         assert_eq!(pattern(Reading::Rfc9309), b"/caf%C3%A9%C3%A9");
         assert_eq!(pattern(Reading::Draft1996), "/caféé".as_bytes());

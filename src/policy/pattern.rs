@@ -32,12 +32,9 @@ pub enum PatternSyntax {
 /// ```
 #[must_use]
 pub fn normalise_rfc9309(value: &[u8]) -> Cow<'_, [u8]> {
-    let needs_work = value.iter().enumerate().any(|(i, &b)| {
-        b >= 0x80
-            || (b == b'%'
-                && is_escape_at(value, i)
-                && (value[i + 1].is_ascii_lowercase() || value[i + 2].is_ascii_lowercase()))
-    });
+    let lowercase_escape =
+        |i: usize| is_escape_at(value, i) && (value[i + 1].is_ascii_lowercase() || value[i + 2].is_ascii_lowercase());
+    let needs_work = !value.is_ascii() || memchr::memchr_iter(b'%', value).any(lowercase_escape);
     if !needs_work {
         return Cow::Borrowed(value);
     }
@@ -129,6 +126,11 @@ fn push_escape(out: &mut Vec<u8>, byte: u8) {
 #[must_use]
 pub fn request_path(url: &str) -> Cow<'_, str> {
     let bytes = url.as_bytes();
+    // The common case, a path: everything up to the fragment (what the general rules
+    // below give for any input that starts with one `/`).
+    if bytes.first() == Some(&b'/') && bytes.get(1) != Some(&b'/') {
+        return Cow::Borrowed(&url[..memchr::memchr(b'#', bytes).unwrap_or(url.len())]);
+    }
     // Initial two slashes introduce a host ("//host/path").
     let search_start = if url.starts_with("//") { 2 } else { 0 };
     let find_path_char = |from: usize| {
@@ -191,7 +193,7 @@ pub fn wildcard_match(pattern: &[u8], path: &[u8]) -> bool {
         if piece.is_empty() {
             continue;
         }
-        match memchr::memmem::find(&path[at..], piece) {
+        match find(&path[at..], piece) {
             Some(found) => at += found + piece.len(),
             None => return false,
         }
@@ -199,7 +201,22 @@ pub fn wildcard_match(pattern: &[u8], path: &[u8]) -> bool {
     if anchored {
         path.len() >= at + last.len() && path.ends_with(last)
     } else {
-        last.is_empty() || memchr::memmem::find(&path[at..], last).is_some()
+        last.is_empty() || find(&path[at..], last).is_some()
+    }
+}
+
+/// Leftmost position of `needle` in `haystack`. Short haystacks (most URL paths) are
+/// searched directly, which costs less than setting up a substring searcher; long ones
+/// use `memchr::memmem`, which is linear whatever the input.
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    const SHORT_HAYSTACK_BYTES: usize = 256;
+    if needle.is_empty() {
+        Some(0)
+    } else if haystack.len() <= SHORT_HAYSTACK_BYTES {
+        let last_start = haystack.len().checked_sub(needle.len())?;
+        memchr::memchr_iter(needle[0], &haystack[..=last_start]).find(|&at| haystack[at..].starts_with(needle))
+    } else {
+        memchr::memmem::find(haystack, needle)
     }
 }
 
@@ -218,6 +235,12 @@ pub fn matches(syntax: PatternSyntax, pattern: &[u8], path: &[u8]) -> bool {
 pub fn literal_prefix(pattern: &[u8]) -> &[u8] {
     let end = memchr::memchr(b'*', pattern).unwrap_or_else(|| pattern.len() - usize::from(pattern.ends_with(b"$")));
     &pattern[..end]
+}
+
+/// The literal pieces every path matching a wildcard pattern contains: the pattern
+/// without a final `$`, cut at its `*`s.
+pub fn literal_pieces(pattern: &[u8]) -> impl Iterator<Item = &[u8]> {
+    pattern.strip_suffix(b"$").unwrap_or(pattern).split(|&b| b == b'*').filter(|piece| !piece.is_empty())
 }
 
 /// True when a wildcard pattern is a plain prefix (no `*`, no final `$`).

@@ -89,7 +89,7 @@ pub fn evaluate(txt: &RobotsTxt, robot: &Robot, path_or_url: &str, reading: Read
     let interpretation = txt.interpretation(reading);
     let path = request_path(path_or_url).into_owned();
     let selection = agent::select(interpretation, robot, reading);
-    let matched = matching_rules(interpretation, &selection, path.as_bytes(), reading);
+    let matched = matching_rules(txt, &selection, path.as_bytes(), reading);
     let (allowed, decided_by) = decide(interpretation, &matched, reading);
     let losers = matched.iter().copied().filter(|m| Some(*m) != decided_by).collect();
     let mut verdict = Verdict { allowed, reading, path, selection, decided_by, losers, explanation: String::new() };
@@ -98,12 +98,8 @@ pub fn evaluate(txt: &RobotsTxt, robot: &Robot, path_or_url: &str, reading: Read
 }
 
 /// Every rule of the selected groups that matches `path`, in file order.
-fn matching_rules(
-    interpretation: &Interpretation,
-    selection: &Selection,
-    path: &[u8],
-    reading: Reading,
-) -> Vec<RuleMatch> {
+fn matching_rules(txt: &RobotsTxt, selection: &Selection, path: &[u8], reading: Reading) -> Vec<RuleMatch> {
+    let interpretation = txt.interpretation(reading);
     let decoded;
     let path = if reading == Reading::Draft1996 {
         decoded = decode_draft1996(path);
@@ -114,7 +110,7 @@ fn matching_rules(
     let mut found = Vec::new();
     for &group in &selection.groups {
         for (index, rule) in interpretation.groups[group].rules.iter().enumerate() {
-            let pattern = interpretation.pattern(rule);
+            let pattern = txt.pattern(reading, rule);
             let hit = match reading {
                 Reading::Rfc9309 => rfc9309_priority(rule, pattern, path),
                 // The 1994 standard: "any empty value, indicates that all URLs can be

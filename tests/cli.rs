@@ -1,0 +1,219 @@
+//! The command line, driven through the real binary: exit codes, output formats,
+//! streaming, and the messages for bad input.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command as StdCommand, Stdio};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use tempfile::NamedTempFile;
+
+const ENGINES: &str = "# Infoseek robot (SideWinder) can visit Infoseek-optimized dir,
+User-agent: sidewinder
+Disallow: /northernlight_optimised_directory/
+
+User-agent: gulliver
+Disallow: /infoseek_optimised_directory/
+
+User-agent: *
+Disallow: /infoseek_optimised_directory/
+Disallow: /northernlight_optimised_directory/
+";
+
+fn robots_file(text: &str) -> NamedTempFile {
+    let mut file = NamedTempFile::new().expect("temp file");
+    file.write_all(text.as_bytes()).expect("write");
+    file
+}
+
+fn robotscope() -> Command {
+    Command::cargo_bin("robotscope").expect("binary")
+}
+
+#[test]
+fn check_exit_status_follows_the_verdicts() {
+    let file = robots_file(ENGINES);
+    robotscope()
+        .args(["check", file.path().to_str().expect("path"), "-a", "gulliver", "/northernlight_optimised_directory/a"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("allowed"));
+    robotscope()
+        .args(["check", file.path().to_str().expect("path"), "-a", "gulliver", "/infoseek_optimised_directory/a"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("line 6: Disallow: /infoseek_optimised_directory/"));
+}
+
+#[test]
+fn check_json_has_the_contract_fields() {
+    let file = robots_file(ENGINES);
+    let output = robotscope()
+        .args([
+            "check",
+            file.path().to_str().expect("path"),
+            "-a",
+            "Slurp",
+            "--json",
+            "https://example.com/infoseek_optimised_directory/x",
+            "/index.html",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    let records: Vec<serde_json::Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("json line"))
+        .collect();
+    assert_eq!(records.len(), 2);
+    let first = &records[0];
+    assert_eq!(first["agent"], "Slurp");
+    assert_eq!(first["url"], "https://example.com/infoseek_optimised_directory/x");
+    assert_eq!(first["path"], "/infoseek_optimised_directory/x");
+    assert_eq!(first["allowed"], false);
+    assert_eq!(first["semantics"], "rfc9309");
+    assert_eq!(first["line"], 9);
+    assert_eq!(first["rule"], "Disallow: /infoseek_optimised_directory/");
+    assert_eq!(first["group_line"], 8);
+    let second = &records[1];
+    assert_eq!(second["allowed"], true);
+    assert!(second["line"].is_null() && second["rule"].is_null());
+    assert_eq!(second["group_line"], 8);
+}
+
+#[test]
+fn check_reads_paths_from_standard_input_for_every_agent() {
+    let file = robots_file(ENGINES);
+    let paths = "/infoseek_optimised_directory/\n\n/northernlight_optimised_directory/\r\n/other\n";
+    let output = robotscope()
+        .args(["check", file.path().to_str().expect("path"), "-a", "sidewinder", "-a", "gulliver"])
+        .write_stdin(paths)
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let verdicts: Vec<&str> = text.lines().map(|line| line.split_whitespace().next().unwrap_or_default()).collect();
+    assert_eq!(verdicts, ["allowed", "disallowed", "disallowed", "allowed", "allowed", "allowed"]);
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn check_streams_one_result_per_path_as_it_reads() {
+    let file = robots_file(ENGINES);
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("robotscope"))
+        .args(["check", file.path().to_str().expect("path"), "-a", "gulliver", "--line-buffered"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    // Each answer arrives while standard input is still open: nothing waits for the end.
+    for (path, expected) in [("/infoseek_optimised_directory/a", "disallowed"), ("/a", "allowed")] {
+        writeln!(stdin, "{path}").expect("write path");
+        stdin.flush().expect("flush");
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("read result");
+        assert!(line.starts_with(expected), "{line}");
+    }
+    drop(stdin);
+    assert_eq!(child.wait().expect("wait").code(), Some(1));
+}
+
+#[test]
+fn check_under_each_semantics() {
+    let file = robots_file("User-agent: *\nDisallow: /cgi-bin/\nAllow: /cgi-bin/public\n");
+    let path = file.path().to_str().expect("path");
+    let run = |semantics: &str| {
+        robotscope().args(["check", path, "-a", "Slurp", "-s", semantics, "/cgi-bin/public/form"]).assert()
+    };
+    run("rfc9309").code(0);
+    run("draft1996").code(1).stdout(predicate::str::contains("line 2"));
+    run("koster1994").code(1);
+}
+
+#[test]
+fn robot_profiles_bring_fallbacks_and_readings() {
+    let file = robots_file("User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n");
+    let path = file.path().to_str().expect("path");
+    robotscope()
+        .args(["check", path, "-r", "googlebot-image", "/images/a.png", "/nogoogle/x"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("Googlebot-Image via Googlebot /images/a.png"))
+        .stdout(predicate::str::contains("disallowed Googlebot-Image via Googlebot /nogoogle/x"));
+    robotscope()
+        .args(["check", path, "-r", "Scooter", "--json", "/x"])
+        .assert()
+        .stdout(predicate::str::contains("\"semantics\":\"draft1996\""));
+}
+
+#[test]
+fn agents_that_are_not_tokens_are_warned_about() {
+    let file = robots_file("User-agent: scooter\nDisallow:\n\nUser-agent: *\nDisallow: /\n");
+    robotscope()
+        .args(["check", file.path().to_str().expect("path"), "-a", "Scooter/3.0", "/a"])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("'Scooter/3.0' is not a product token")
+                .and(predicate::str::contains("-a Scooter")),
+        );
+    robotscope()
+        .args(["check", file.path().to_str().expect("path"), "-a", "Scooter/3.0", "-s", "draft1996", "/a"])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::is_empty());
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message() {
+    robotscope()
+        .args(["check", "no-such-file.txt", "/a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no such file"));
+    let file = robots_file(ENGINES);
+    let path = file.path().to_str().expect("path");
+    robotscope()
+        .args(["check", path, "-s", "1997", "/a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown reading"));
+    robotscope()
+        .args(["check", path, "-r", "NoSuchBot", "/a"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("NoSuchBot"));
+    robotscope()
+        .args(["check", "-", "-a", "x"])
+        .write_stdin(ENGINES)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("standard input"));
+    robotscope().args(["check", "ftp://example.com/robots.txt", "/a"]).assert().code(2);
+}
+
+#[test]
+fn robots_from_standard_input_with_paths_as_arguments() {
+    robotscope().args(["check", "-", "-a", "lycra", "/"]).write_stdin(ENGINES).assert().code(0);
+}
+
+#[test]
+fn control_characters_from_the_file_are_escaped_in_text_output() {
+    let file = robots_file("User-agent: *\nDisallow: /\x1b]52;c;aGk=\x07\n");
+    let output = robotscope()
+        .args(["check", file.path().to_str().expect("path"), "/\x1b]52;c;aGk=\x07x"])
+        .output()
+        .expect("run");
+    assert!(!output.stdout.contains(&0x1b), "{:?}", String::from_utf8_lossy(&output.stdout));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("^["));
+}
+
+#[test]
+fn robots_lists_the_profiles() {
+    robotscope().arg("robots").assert().code(0).stdout(
+        predicate::str::contains("Scooter")
+            .and(predicate::str::contains("GPTBot"))
+            .and(predicate::str::contains("ignores *")),
+    );
+}
