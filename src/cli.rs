@@ -127,10 +127,15 @@ pub fn robot_queries(
 }
 
 /// Loads a SOURCE into a parsed robots.txt.
-pub fn load(spec: &str, _options: &SourceOptions) -> Result<RobotsTxt> {
+pub fn load(spec: &str, options: &SourceOptions) -> Result<RobotsTxt> {
+    load_with_label(spec, options).map(|(txt, _)| txt)
+}
+
+/// Loads a SOURCE into a parsed robots.txt, with a label for it.
+pub fn load_with_label(spec: &str, _options: &SourceOptions) -> Result<(RobotsTxt, String)> {
     let source = Source::parse(spec)?;
     let bytes = source.read_local().wrap_err_with(|| format!("reading {}", source.label()))?;
-    Ok(RobotsTxt::parse(bytes))
+    Ok((RobotsTxt::parse(bytes), source.label()))
 }
 
 /// One result line of `check --json` (DESIGN.md §4).

@@ -6,7 +6,10 @@
 //! * [`robots_db`]: the robot profiles from `assets/robots.toml`.
 //! * [`cli`]: the non-interactive subcommands.
 
+pub mod app;
 pub mod cli;
 pub mod fetch;
 pub mod policy;
 pub mod robots_db;
+pub mod tui;
+pub mod ui;

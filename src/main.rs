@@ -5,6 +5,8 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use color_eyre::eyre::Result;
+use robotscope::app::App;
 use robotscope::cli::{self, CheckArgs, Outcome, SourceOptions};
 use robotscope::robots_db::RobotsDb;
 
@@ -32,15 +34,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Installed before the terminal is touched, so that the explorer's panic hook can
+    // chain to it and a panic prints a readable report on a restored screen.
+    let _ = color_eyre::install();
     let args = Cli::parse();
     let db = RobotsDb::embedded();
     let result = match &args.command {
         Some(Command::Check(check)) => cli::check(check, &db),
         Some(Command::Robots) => cli::robots(&db),
-        None => {
-            eprintln!("robotscope: the explorer is not built yet; try `robotscope check --help`");
-            return ExitCode::from(2);
-        }
+        None => explore(args.source.as_deref(), &args.source_options, &db),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
@@ -50,4 +52,17 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Opens the explorer on a source, or on the embedded example.
+fn explore(source: Option<&str>, options: &SourceOptions, db: &RobotsDb) -> Result<Outcome> {
+    let app = match source {
+        None => App::example(),
+        Some(spec) => {
+            let (txt, label) = cli::load_with_label(spec, options)?;
+            App::new(txt, label, db)
+        }
+    };
+    robotscope::tui::run(app)?;
+    Ok(Outcome::Clean)
 }

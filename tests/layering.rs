@@ -73,3 +73,46 @@ fn robot_profiles_import_only_policy() {
     );
     assert!(found.is_empty(), "robots_db may import only the policy layer:\n{}", found.join("\n"));
 }
+
+#[test]
+fn app_does_no_io_and_knows_no_terminal() {
+    let found = offences(
+        &["app.rs", "app"],
+        &[
+            "tokio",
+            "reqwest",
+            "std::fs",
+            "std::net",
+            "std::io",
+            "std::process",
+            "crossterm::terminal",
+            "crossterm::execute",
+            "crossterm::cursor",
+            "EventStream",
+            "crate::tui",
+            "crate::ui",
+            "crate::cli",
+        ],
+    );
+    assert!(found.is_empty(), "the app layer must stay free of I/O and terminal control:\n{}", found.join("\n"));
+}
+
+#[test]
+fn ui_only_draws() {
+    let found = offences(
+        &["ui.rs", "ui"],
+        &[
+            "tokio",
+            "reqwest",
+            "std::fs",
+            "std::net",
+            "std::io",
+            "crossterm",
+            "crate::tui",
+            "crate::cli",
+            "&mut App",
+            ".update(",
+        ],
+    );
+    assert!(found.is_empty(), "the ui layer only draws the app's state:\n{}", found.join("\n"));
+}

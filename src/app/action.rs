@@ -1,0 +1,80 @@
+//! What can happen to the explorer: the user's intents, and results coming back from
+//! background work. Everything that changes the app is an [`Action`] passed to
+//! [`App::update`](super::App::update).
+
+use super::focus::Pane;
+use super::input::Edit;
+
+/// One thing that happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Move focus to the next pane (Tab).
+    FocusNext,
+    /// Move focus to the previous pane (Shift-Tab).
+    FocusPrev,
+    /// Move the focused pane's cursor up one line.
+    Up,
+    /// Move the focused pane's cursor down one line.
+    Down,
+    /// Move up a page.
+    PageUp,
+    /// Move down a page.
+    PageDown,
+    /// Go to the first line.
+    Top,
+    /// Go to the last line.
+    Bottom,
+    /// Select the next robot (`]`).
+    NextRobot,
+    /// Select the previous robot (`[`).
+    PrevRobot,
+    /// Cycle the reading: rfc9309, draft1996, koster1994 (`s`).
+    CycleReading,
+    /// Go back to each robot's default reading (`S`).
+    FollowRobotReading,
+    /// Start typing a path in the tester (`/`).
+    EditPath,
+    /// An edit to the tester's path while typing it.
+    PathEdit(Edit),
+    /// Test the typed path and keep it in the history (Enter).
+    SubmitPath,
+    /// Start typing the name of a robot to add (`a`).
+    AddRobot,
+    /// An edit to the robot name being typed.
+    RobotNameEdit(Edit),
+    /// Add the typed robot and select it (Enter).
+    SubmitRobotName,
+    /// Jump the source to the line under the records cursor (Enter in records).
+    ShowInSource,
+    /// Show or hide the key help (`?`).
+    ToggleHelp,
+    /// Leave the current mode or cancel (Esc).
+    Cancel,
+    /// A mouse click at a screen position: focuses the pane there.
+    Click {
+        /// Screen column.
+        column: u16,
+        /// Screen row.
+        row: u16,
+    },
+    /// The mouse wheel turned over a screen position.
+    Scroll {
+        /// Screen column.
+        column: u16,
+        /// Screen row.
+        row: u16,
+        /// True for down (towards the end).
+        down: bool,
+    },
+    /// Focus a pane directly.
+    Focus(Pane),
+    /// The terminal changed size.
+    Resize {
+        /// New width in columns.
+        width: u16,
+        /// New height in rows.
+        height: u16,
+    },
+    /// Quit (`q`, Ctrl-C, a signal).
+    Quit,
+}

@@ -1,0 +1,51 @@
+//! The robot switcher: every robot, a mark on those the file names, the selected one
+//! highlighted.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use super::pane_block;
+use super::text::safe_span;
+use super::theme::THEME;
+use crate::app::{App, Pane, RobotOrigin};
+use crate::robots_db::Era;
+
+/// The robots pane, drawn from the app's state.
+#[derive(Debug)]
+pub struct RobotsPane<'a> {
+    /// The state to draw.
+    pub app: &'a App,
+}
+
+impl Widget for RobotsPane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.app;
+        let robots = app.robots();
+        let title = format!(" Robots {}/{} ", app.robot_index() + 1, robots.len());
+        let block = pane_block(&title, app.focus() == Pane::Robots);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let view = app.robots_view();
+        for (row, (index, entry)) in
+            robots.iter().enumerate().skip(view.offset).take(usize::from(inner.height)).enumerate()
+        {
+            let mark = if entry.named_in_file { "●" } else { " " };
+            let tag = match (entry.origin, entry.profile.era) {
+                (RobotOrigin::NamedInFile, _) => " file",
+                (RobotOrigin::AddedByUser, _) => " added",
+                (RobotOrigin::Profile, Era::Nineties) => " 90s",
+                (RobotOrigin::Profile, Era::Today) => "",
+            };
+            let mut spans = vec![Span::styled(mark, THEME.group_mark), Span::raw(" ")];
+            spans.extend(safe_span(&entry.profile.name, THEME.value, THEME.escape));
+            spans.push(Span::styled(tag, THEME.dim));
+            let y = inner.y + row as u16;
+            buf.set_line(inner.x, y, &Line::from(spans), inner.width);
+            if index == app.robot_index() {
+                buf.set_style(Rect::new(inner.x, y, inner.width, 1), THEME.selected);
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! The source pane: the file, numbered, with fields, values and comments coloured, the
+//! group that applies marked in the gutter, and the deciding line highlighted.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Widget};
+
+use super::text::{safe_spans, visible_prefix};
+use super::theme::THEME;
+use super::{pane_block, size_label};
+use crate::app::{App, Pane};
+
+/// The source pane, drawn from the app's state.
+#[derive(Debug)]
+pub struct SourcePane<'a> {
+    /// The state to draw.
+    pub app: &'a App,
+}
+
+impl Widget for SourcePane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.app;
+        let txt = &app.document().txt;
+        let lines = txt.lines();
+        let title = format!(" Source · {} · {} lines ", size_label(txt.source().len()), lines.len());
+        let block: Block = pane_block(&title, app.focus() == Pane::Source);
+        let inner = block.inner(area);
+        block.render(area, buf);
+
+        let verdict = &app.evaluation().verdict;
+        let interpretation = txt.interpretation(app.reading());
+        let applied: Vec<(usize, usize)> = verdict
+            .selection
+            .groups
+            .iter()
+            .map(|&g| (interpretation.groups[g].first_line(), interpretation.groups[g].last_line))
+            .collect();
+        let deciding = verdict.decided_by.map(|m| m.line);
+        let number_width = lines.len().max(1).to_string().len();
+        let view = app.source_view();
+        let focused = app.focus() == Pane::Source;
+        let text_width = usize::from(inner.width).saturating_sub(number_width + 2);
+
+        for (row, index) in (view.offset..lines.len()).take(usize::from(inner.height)).enumerate() {
+            let number = index + 1;
+            let in_group = applied.iter().any(|&(first, last)| (first..=last).contains(&number));
+            let number_style = if focused && index == view.cursor { THEME.cursor } else { THEME.line_number };
+            let mut spans = vec![
+                Span::styled(format!("{number:>number_width$}"), number_style),
+                Span::styled(if in_group { "▌" } else { " " }, THEME.group_mark),
+                Span::raw(" "),
+            ];
+            spans.extend(highlight(lines[index].content(txt.source()), text_width));
+            let y = inner.y + row as u16;
+            buf.set_line(inner.x, y, &Line::from(spans), inner.width);
+            if deciding == Some(number) {
+                let style = if verdict.allowed { THEME.decides_allowed } else { THEME.decides_disallowed };
+                let start = inner.x + number_width as u16 + 2;
+                buf.set_style(Rect::new(start, y, inner.right().saturating_sub(start), 1), style);
+            }
+        }
+    }
+}
+
+/// Syntax colours for one line: the field name, the colon, the value, the comment.
+fn highlight(content: &[u8], width: usize) -> Vec<Span<'static>> {
+    let content = visible_prefix(content, width);
+    let (code, comment) = match memchr::memchr(b'#', content) {
+        Some(at) => content.split_at(at),
+        None => (content, &[][..]),
+    };
+    let mut column = 0;
+    let mut spans = Vec::new();
+    match memchr::memchr(b':', code) {
+        Some(colon) => {
+            spans.extend(safe_spans(&code[..colon], THEME.field, THEME.escape, &mut column));
+            spans.extend(safe_spans(b":", THEME.dim, THEME.escape, &mut column));
+            spans.extend(safe_spans(&code[colon + 1..], THEME.value, THEME.escape, &mut column));
+        }
+        None => spans.extend(safe_spans(code, THEME.value, THEME.escape, &mut column)),
+    }
+    spans.extend(safe_spans(comment, THEME.comment, THEME.escape, &mut column));
+    spans
+}

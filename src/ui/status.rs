@@ -1,0 +1,49 @@
+//! The status bar: the source, its size, the reading, the robot, and key hints from the
+//! keymap (or a message).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use super::size_label;
+use super::text::safe_span;
+use super::theme::THEME;
+use crate::app::{App, keymap};
+
+/// The status bar, drawn from the app's state.
+#[derive(Debug)]
+pub struct StatusBar<'a> {
+    /// The state to draw.
+    pub app: &'a App,
+}
+
+impl Widget for StatusBar<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.app;
+        let document = app.document();
+        let robot = &app.robot().profile;
+        let reading = app.reading();
+        let whose = if app.reading_is_chosen() { "chosen".to_owned() } else { format!("{}'s default", robot.name) };
+        let mut spans = vec![Span::raw(" ")];
+        spans.extend(safe_span(&document.label, THEME.status, THEME.escape));
+        spans.push(Span::raw(format!(
+            " · {} │ {} ({whose}) │ ",
+            size_label(document.txt.source().len()),
+            reading.title()
+        )));
+        spans.extend(safe_span(&robot.name, THEME.status, THEME.escape));
+        spans.push(Span::raw(" │ "));
+        match app.message() {
+            Some(message) => spans.extend(safe_span(message, THEME.status, THEME.escape)),
+            None => {
+                for (key, label) in keymap::hints() {
+                    spans.push(Span::styled(key, THEME.key.bg(THEME.status.bg.unwrap_or_default())));
+                    spans.push(Span::raw(format!(" {label}  ")));
+                }
+            }
+        }
+        buf.set_style(area, THEME.status);
+        buf.set_line(area.x, area.y, &Line::from(spans).style(THEME.status), area.width);
+    }
+}

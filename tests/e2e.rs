@@ -1,0 +1,211 @@
+//! The release binary in a real pseudo-terminal: start on the embedded example, switch
+//! to Slurp, test a path, read the verdict and the highlighted line off the screen, quit,
+//! and check that the terminal was restored. Also: a hostile file's escape sequences
+//! never reach the terminal, and SIGTERM and a panic restore it too.
+//!
+//! The screen is read with the `vt100` crate, which interprets what the program writes
+//! the way a terminal does.
+
+#![cfg(unix)]
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+const ROWS: u16 = 40;
+const COLS: u16 = 120;
+
+/// A program running in a pseudo-terminal, with everything it wrote.
+struct Session {
+    parser: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Session {
+    /// Runs `script` with `sh -c` in a 120x40 terminal.
+    fn start(script: &str) -> Session {
+        let pair = native_pty_system()
+            .openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 })
+            .expect("a pseudo-terminal");
+        let mut command = CommandBuilder::new("sh");
+        command.args(["-c", script]);
+        command.env("TERM", "xterm-256color");
+        command.env("RUST_BACKTRACE", "0");
+        let child = pair.slave.spawn_command(command).expect("spawn");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("reader");
+        let writer = pair.master.take_writer().expect("writer");
+        let size = |n| std::num::NonZeroU16::new(n).expect("a non-zero size");
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(size(ROWS), size(COLS), 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (parser_in, raw_in) = (Arc::clone(&parser), Arc::clone(&raw));
+        std::thread::spawn(move || {
+            let _master = pair.master;
+            let mut buffer = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                parser_in.lock().expect("parser").process(&buffer[..n]);
+                raw_in.lock().expect("raw").extend_from_slice(&buffer[..n]);
+            }
+        });
+        Session { parser, raw, writer, child }
+    }
+
+    fn screen_text(&self) -> String {
+        self.parser.lock().expect("parser").screen().contents()
+    }
+
+    /// Waits until the screen shows `needle`.
+    fn wait_for(&self, needle: &str) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if self.screen_text().contains(needle) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the screen never showed {needle:?}:\n{}", self.screen_text());
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).expect("write keys");
+        self.writer.flush().expect("flush");
+        // A lone ESC followed at once by a key reads as Alt+key; real typing has gaps.
+        std::thread::sleep(Duration::from_millis(120));
+    }
+
+    fn wait_exit(&mut self) -> u32 {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.exit_code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the program did not exit:\n{}", self.screen_text());
+    }
+
+    /// The terminal modes are back to normal: main screen, cursor shown, no mouse
+    /// reporting, no bracketed paste, and (from `stty -a`, printed after the program)
+    /// canonical mode and echo back on.
+    fn assert_restored(&self) {
+        let parser = self.parser.lock().expect("parser");
+        let screen = parser.screen();
+        assert!(!screen.alternate_screen(), "still on the alternate screen");
+        assert!(!screen.hide_cursor(), "the cursor is still hidden");
+        assert_eq!(screen.mouse_protocol_mode(), vt100::MouseProtocolMode::None, "mouse reporting is still on");
+        assert!(!screen.bracketed_paste(), "bracketed paste is still on");
+        let text = screen.contents();
+        let stty = text.split_once("STTY:").map(|(_, after)| after.to_owned()).expect("stty output");
+        let words: Vec<&str> = stty.split_whitespace().collect();
+        assert!(words.contains(&"icanon") && words.contains(&"echo"), "raw mode is still on: {stty}");
+    }
+}
+
+fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_robotscope"))
+}
+
+fn quoted(path: &Path) -> String {
+    format!("'{}'", path.display())
+}
+
+#[test]
+fn switch_robot_test_a_path_and_quit() {
+    let mut session = Session::start(&format!("{}; echo STATUS:$?; echo STTY:; stty -a", quoted(&binary())));
+    session.wait_for("Robots");
+    session.send("a");
+    session.wait_for("Add a robot");
+    session.send("Slurp\r");
+    session.wait_for("Selected Slurp");
+    session.send("/");
+    session.send("\x15/infoseek_optimised_directory/x");
+    session.wait_for("DISALLOWED  Slurp");
+
+    {
+        let parser = session.parser.lock().expect("parser");
+        let screen = parser.screen();
+        let text = screen.contents();
+        assert!(text.contains(
+            "✗ DISALLOWED  Slurp · 1996 draft, its default  line 38: Disallow: /infoseek_optimised_directory/"
+        ));
+        // The deciding line is highlighted in the source pane: find "38▌" and check
+        // the background of the rule text after it.
+        let (row, col) = screen
+            .rows(0, COLS)
+            .enumerate()
+            .find_map(|(row, line)| {
+                line.find("38▌ Disallow").map(|at| (row as u16, line[..at].chars().count() as u16 + 4))
+            })
+            .unwrap_or_else(|| panic!("line 38 on screen:\n{text}"));
+        let cell = screen.cell(row, col).expect("cell");
+        assert_eq!(cell.contents(), "D");
+        assert_eq!(cell.bgcolor(), vt100::Color::Idx(1), "the deciding line has a red background");
+    }
+
+    session.send("\x1b");
+    session.send("q");
+    assert_eq!(session.wait_exit(), 0);
+    session.wait_for("STTY:");
+    assert!(session.screen_text().contains("STATUS:0"));
+    session.assert_restored();
+}
+
+#[test]
+fn escape_sequences_in_the_file_never_reach_the_terminal() {
+    let mut file = tempfile::NamedTempFile::new().expect("temp file");
+    // OSC 52 would write the clipboard, OSC 0 retitle the window, CSI 2J clear the
+    // screen, CSI 6n ask the terminal to answer, ESC c reset it.
+    let payload = b"User-agent: *\nDisallow: /\x1b]52;c;cHduZWQ=\x07\nDisallow: /\x1b]0;pwned\x07\x1b[2J\x1b[6n\x1bc\n# \x9b31m comment\n";
+    file.write_all(payload).expect("write");
+    let mut session = Session::start(&format!("{} {}; echo STTY:; stty -a", quoted(&binary()), quoted(file.path())));
+    session.wait_for("Robots");
+    session.wait_for("^[]52;c;cHduZWQ=^G");
+    session.send("q");
+    assert_eq!(session.wait_exit(), 0);
+    session.wait_for("STTY:");
+    let raw = session.raw.lock().expect("raw").clone();
+    for injected in [&b"\x1b]52;"[..], b"\x1b]0;pwned", b"\x1b[6n", b"\x1bc", b"\xc2\x9b"] {
+        assert!(!raw.windows(injected.len()).any(|w| w == injected), "{injected:?} reached the terminal");
+    }
+    session.assert_restored();
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let script = format!(
+        "{} & pid=$!; sleep 1.5; kill -TERM $pid; wait $pid; echo STATUS:$?; echo STTY:; stty -a",
+        quoted(&binary())
+    );
+    let mut session = Session::start(&script);
+    session.wait_for("STTY:");
+    session.wait_exit();
+    assert!(session.screen_text().contains("STATUS:0"), "{}", session.screen_text());
+    session.assert_restored();
+}
+
+#[test]
+fn a_panic_in_the_background_restores_the_terminal_and_ends_the_process() {
+    let example = binary().parent().expect("target dir").join("examples/panic_in_background");
+    // `cargo test` builds the examples, `cargo test --test e2e` alone does not: make sure
+    // it exists and is up to date (a no-op when it is).
+    let built = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "--example", "panic_in_background"])
+        .status()
+        .expect("cargo runs");
+    assert!(built.success() && example.exists(), "building {}", example.display());
+    let mut session = Session::start(&format!("{}; echo STATUS:$?; echo STTY:; stty -a", quoted(&example)));
+    session.wait_for("STTY:");
+    session.wait_exit();
+    let text = session.screen_text();
+    assert!(text.contains("STATUS:101"), "{text}");
+    assert!(text.contains("a background task failed"), "the panic is reported on the restored screen: {text}");
+    session.assert_restored();
+}

@@ -1,0 +1,88 @@
+//! The event loop itself, driven by a stream of terminal events into `TestBackend`:
+//! keys become actions in order (each translated in the mode the previous one left),
+//! and the screen shows the result.
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use robotscope::app::{App, Pane};
+use tokio::sync::mpsc;
+
+fn key(code: KeyCode) -> Event {
+    Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn typed(text: &str) -> Vec<Event> {
+    text.chars().map(|c| key(KeyCode::Char(c))).collect()
+}
+
+async fn run(events: Vec<Event>) -> (App, Terminal<TestBackend>) {
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let (actions, inbox) = mpsc::unbounded_channel();
+    let app = robotscope::tui::event_loop(
+        &mut terminal,
+        futures::stream::iter(events.into_iter().map(Ok)),
+        actions,
+        inbox,
+        App::example(),
+    )
+    .await
+    .expect("the loop ends when the events do");
+    (app, terminal)
+}
+
+fn screen(terminal: &Terminal<TestBackend>) -> String {
+    let buffer = terminal.backend().buffer();
+    (0..buffer.area.height)
+        .map(|y| (0..buffer.area.width).map(|x| buffer[(x, y)].symbol()).collect::<String>() + "\n")
+        .collect()
+}
+
+#[tokio::test]
+async fn a_burst_of_keys_is_applied_in_order() {
+    // `a` opens the name prompt, so the following letters are typed, not commands: the
+    // `s` of "Slurp" must not cycle the reading.
+    let mut events = typed("aSlurp");
+    events.push(key(KeyCode::Enter));
+    events.extend(typed("/"));
+    events.push(Event::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)));
+    events.extend(typed("/tmp/x"));
+    let (app, terminal) = run(events).await;
+    assert_eq!(app.robot().profile.name, "Slurp");
+    assert!(!app.reading_is_chosen());
+    assert_eq!(app.path().text(), "/tmp/x");
+    let text = screen(&terminal);
+    assert!(text.contains("✗ DISALLOWED  Slurp"), "{text}");
+    assert!(text.contains("line 41: Disallow: /tmp/"), "{text}");
+}
+
+#[tokio::test]
+async fn mouse_and_resize_events_reach_the_app() {
+    let events = vec![
+        Event::Resize(80, 24),
+        Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: 2,
+            row: 3,
+            modifiers: KeyModifiers::NONE,
+        }),
+    ];
+    let (app, _) = run(events).await;
+    assert_eq!(app.areas().status.y, 23);
+    assert_eq!(app.focus(), Pane::Robots);
+    assert_eq!(app.robot_index(), app.robots_view().offset + 2, "the third row of the robots pane was clicked");
+}
+
+#[tokio::test]
+async fn q_quits_and_pasted_text_lands_in_the_path() {
+    let events = vec![
+        key(KeyCode::Char('/')),
+        Event::Paste("/pasted\nsecond line".to_owned()),
+        key(KeyCode::Esc),
+        key(KeyCode::Char('q')),
+        key(KeyCode::Char('s')),
+    ];
+    let (app, _) = run(events).await;
+    assert_eq!(app.path().text(), "//pasted", "the paste stops at its first line break");
+    assert!(!app.reading_is_chosen(), "nothing after q was applied");
+}

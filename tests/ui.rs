@@ -1,0 +1,140 @@
+//! The explorer drawn with ratatui's `TestBackend`: whole screens as insta snapshots at
+//! 120x40 and 60x20, and cell-style checks for what snapshots cannot see (colours): the
+//! deciding line and the applied group are highlighted, escapes are marked.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::Color;
+use robotscope::app::{Action, App, Edit, Pane};
+use robotscope::ui;
+
+fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    app.update(Action::Resize { width, height });
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal.draw(|frame| ui::render(app, frame)).expect("draw");
+    terminal
+}
+
+fn select(app: &mut App, name: &str) {
+    app.update(Action::AddRobot);
+    for c in name.chars() {
+        app.update(Action::RobotNameEdit(Edit::Insert(c)));
+    }
+    app.update(Action::SubmitRobotName);
+}
+
+fn test_path(app: &mut App, path: &str) {
+    app.update(Action::EditPath);
+    app.update(Action::PathEdit(Edit::Clear));
+    for c in path.chars() {
+        app.update(Action::PathEdit(Edit::Insert(c)));
+    }
+    app.update(Action::SubmitPath);
+}
+
+/// The text of row `y`.
+fn row(buffer: &Buffer, y: u16) -> String {
+    (0..buffer.area.width).map(|x| buffer[(x, y)].symbol()).collect()
+}
+
+/// The text of row `y` between columns `from` and `to`.
+fn row_part(buffer: &Buffer, y: u16, from: u16, to: u16) -> String {
+    (from..to).map(|x| buffer[(x, y)].symbol()).collect()
+}
+
+/// The first row whose text contains `needle`, searched inside `area`'s rows.
+fn find_row(buffer: &Buffer, needle: &str) -> Option<u16> {
+    (0..buffer.area.height).find(|&y| row(buffer, y).contains(needle))
+}
+
+#[test]
+fn example_at_120_by_40() {
+    let mut app = App::example();
+    insta::assert_snapshot!(draw(&mut app, 120, 40).backend());
+}
+
+#[test]
+fn example_at_60_by_20() {
+    let mut app = App::example();
+    insta::assert_snapshot!(draw(&mut app, 60, 20).backend());
+}
+
+#[test]
+fn slurp_on_the_infoseek_directory() {
+    let mut app = App::example();
+    select(&mut app, "Slurp");
+    test_path(&mut app, "/infoseek_optimised_directory/x");
+    app.update(Action::Cancel);
+    let terminal = draw(&mut app, 120, 40);
+    insta::assert_snapshot!(terminal.backend());
+
+    let buffer = terminal.backend().buffer();
+    let areas = app.areas();
+    // The deciding line, 38, is drawn on a red background across the source pane.
+    let y = (areas.source.y..areas.source.bottom())
+        .find(|&y| row_part(buffer, y, areas.source.x, areas.source.right()).contains("38▌ Disallow: /infoseek"))
+        .expect("line 38 is visible");
+    let text_x =
+        (areas.source.x + 1..areas.source.right()).find(|&x| buffer[(x, y)].symbol() == "D").expect("rule text");
+    assert_eq!(buffer[(text_x, y)].bg, Color::Red, "the deciding line is highlighted");
+    // The lines of the applied group carry the gutter mark in the group colour.
+    let mark_x = text_x - 2;
+    for line_y in y - 1..=y + 3 {
+        assert_eq!(buffer[(mark_x, line_y)].symbol(), "▌", "row {line_y} is marked as the applied group");
+        assert_eq!(buffer[(mark_x, line_y)].fg, Color::Cyan);
+    }
+    assert_ne!(buffer[(mark_x, y - 3)].symbol(), "▌", "lines outside the group are not marked");
+    // The records pane marks the applied record and highlights the deciding rule.
+    let record = find_row(buffer, "▶ Record 8").expect("the applied record is marked");
+    assert!(record > areas.records.y);
+    let rule_y = (record..areas.records.bottom())
+        .find(|&y| row(buffer, y).contains("Disallow /infoseek"))
+        .expect("the deciding rule in the records");
+    let rule_x =
+        (areas.records.x..areas.records.right()).find(|&x| buffer[(x, rule_y)].symbol() == "/").expect("rule value");
+    assert_eq!(buffer[(rule_x, rule_y)].bg, Color::Red);
+    // The verdict is in words.
+    assert!(find_row(buffer, "✗ DISALLOWED  Slurp").is_some());
+}
+
+#[test]
+fn help_overlay_lists_the_keymap() {
+    let mut app = App::example();
+    app.update(Action::ToggleHelp);
+    let terminal = draw(&mut app, 120, 40);
+    insta::assert_snapshot!(terminal.backend());
+    let buffer = terminal.backend().buffer();
+    assert!(find_row(buffer, "next robot").is_some());
+    assert!(find_row(buffer, "Typing a path").is_some());
+}
+
+#[test]
+fn control_characters_never_reach_the_screen_raw() {
+    let hostile = "User-agent: *\nDisallow: /\x1b]52;c;aGFja2Vk\x07\x1b[2J\u{202e}x\u{9b}31m\nAllow: /ok\n";
+    let mut app = App::from_text(hostile);
+    app.update(Action::Focus(Pane::Source));
+    let terminal = draw(&mut app, 120, 40);
+    let buffer = terminal.backend().buffer();
+    for cell in buffer.content() {
+        for c in cell.symbol().chars() {
+            assert!(!robotscope::policy::escape::is_unsafe(c), "{c:?} reached the screen");
+        }
+    }
+    let y = find_row(buffer, "Disallow: /^[]52;c;aGFja2Vk^G^[[2J<U+202E>").expect("escapes shown visibly");
+    let x = (0..buffer.area.width).find(|&x| buffer[(x, y)].symbol() == "^").expect("escape");
+    assert_eq!(buffer[(x, y)].bg, Color::Yellow, "escapes are drawn in the warning style");
+}
+
+#[test]
+fn a_large_file_draws_only_what_is_visible() {
+    let mut text = String::from("User-agent: *\n");
+    text.extend((0..50_000).map(|i| format!("Allow: /page/{i}\n")));
+    text.push_str(&"x".repeat(2_000_000));
+    let mut app = App::from_text(&text);
+    app.update(Action::Focus(Pane::Source));
+    app.update(Action::Bottom);
+    let terminal = draw(&mut app, 200, 60);
+    let buffer = terminal.backend().buffer();
+    assert!(find_row(buffer, "50002  xxxxxxxx").is_some(), "the last, 2 MB line is drawn, cut at the pane");
+}
