@@ -567,8 +567,13 @@ impl App {
             self.source_view.bring_into_view(line - 1, txt.lines().len(), areas.inner_height(Pane::Source));
         }
         if let Some(group) = group {
+            // The deciding rule's row, or else the group's heading.
+            let decider = self.evaluation.verdict.decided_by.map(|m| RecordRow::Rule { group, rule: m.rule });
             let rows = self.document.rows(reading);
-            if let Some(row) = rows.iter().position(|row| row.group() == Some(group)) {
+            let row = decider
+                .and_then(|target| rows.iter().position(|&row| row == target))
+                .or_else(|| rows.iter().position(|row| row.group() == Some(group)));
+            if let Some(row) = row {
                 self.records_view.bring_into_view(row, rows.len(), areas.inner_height(Pane::Records));
             }
         }

@@ -236,6 +236,11 @@ pub fn describe_selection(
     }
 }
 
+/// "1 octet", "9 octets".
+fn octets(count: usize) -> String {
+    if count == 1 { "1 octet".to_owned() } else { format!("{count} octets") }
+}
+
 fn explain(txt: &RobotsTxt, interpretation: &Interpretation, robot: &Robot, verdict: &Verdict) -> String {
     let reading = verdict.reading;
     let who = if reading.is_classic() { robot.classic_name.as_str() } else { robot.token.as_str() };
@@ -247,6 +252,10 @@ fn explain(txt: &RobotsTxt, interpretation: &Interpretation, robot: &Robot, verd
     let mut text = match (&verdict.selection.choice, verdict.decided_by) {
         (Choice::NoGroup, _) => format!("{verb}: no group names {who} and the file has no * group."),
         (Choice::StarIgnored, _) => format!("{verb}: no group names {who}, and {who} ignores the * group."),
+        (_, None) if verdict.selection.groups.iter().all(|&g| interpretation.groups[g].rules.is_empty()) => format!(
+            "{verb}: {} has no rules, so {who} may fetch anything.",
+            describe_selection(interpretation, &verdict.selection, robot, reading)
+        ),
         (_, None) => format!(
             "{verb}: no rule of {} matches {}.",
             describe_selection(interpretation, &verdict.selection, robot, reading),
@@ -268,17 +277,14 @@ fn explain(txt: &RobotsTxt, interpretation: &Interpretation, robot: &Robot, verd
                     rule_at(&decider)
                 ),
                 Reading::Rfc9309 => {
-                    let mut sentence = format!(
-                        "{verb}: {} is the longest match ({} octets) in {group}",
-                        rule_at(&decider),
-                        decider.priority
-                    );
+                    let mut sentence =
+                        format!("{verb}: {} is the longest match ({}) in {group}", rule_at(&decider), octets(decider.priority));
                     let rival = verdict.losers.iter().filter(|m| m.kind != decider.kind).max_by_key(|m| m.priority);
                     if let Some(rival) = rival {
                         if rival.priority == decider.priority {
                             let _ = write!(sentence, "; it ties with {} and Allow wins a tie", rule_at(rival));
                         } else {
-                            let _ = write!(sentence, "; it outweighs {} ({} octets)", rule_at(rival), rival.priority);
+                            let _ = write!(sentence, "; it outweighs {} ({})", rule_at(rival), octets(rival.priority));
                         }
                     }
                     sentence.push('.');

@@ -27,8 +27,14 @@ impl Widget for RecordsPane<'_> {
         let txt = &app.document().txt;
         let reading = app.reading();
         let interpretation = txt.interpretation(reading);
-        let kind = if reading.is_classic() { "records" } else { "groups" };
-        let title = format!(" Records · {} {kind} · {} ", interpretation.groups.len(), reading.title());
+        let count = interpretation.groups.len();
+        let kind = match (reading.is_classic(), count) {
+            (true, 1) => "record",
+            (true, _) => "records",
+            (false, 1) => "group",
+            (false, _) => "groups",
+        };
+        let title = format!(" Records · {count} {kind} · {} ", reading.title());
         let block = pane_block(&title, app.focus() == Pane::Records);
         let inner = block.inner(area);
         block.render(area, buf);

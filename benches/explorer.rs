@@ -1,0 +1,83 @@
+//! Speed of the explorer, measured with criterion (`cargo bench --bench explorer`):
+//!
+//! * `first_frame/<file>`: from the bytes in memory to the first frame drawn: parse,
+//!   build the robot list, evaluate, lay out and draw at 120x40.
+//! * `robot_switch/<file>`: select the next robot (evaluate under all three readings)
+//!   and redraw at 200x60.
+//!
+//! The large file is `www.xuexi.cn.txt` (3.7 MB) when `$ROBOTSCOPE_CORPUS` or the
+//! workspace's `../shared/corpus/real` has it, else a generated file of the same shape
+//! (its source states no licence, so it is not in this repository).
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use robotscope::app::{Action, App};
+use robotscope::policy::RobotsTxt;
+use robotscope::robots_db::RobotsDb;
+use robotscope::ui;
+
+fn large_file() -> (String, Vec<u8>) {
+    let candidates = [
+        std::env::var_os("ROBOTSCOPE_CORPUS").map(PathBuf::from),
+        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/real")),
+    ];
+    for dir in candidates.into_iter().flatten() {
+        if let Ok(bytes) = std::fs::read(dir.join("www.xuexi.cn.txt")) {
+            return ("www.xuexi.cn.txt".to_owned(), bytes);
+        }
+    }
+    let mut text = String::from("User-Agent: *\n");
+    for i in 0..47_063u64 {
+        let hash = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let _ = writeln!(text, "Allow: /{hash:032x}/{:032x}.html", hash.rotate_left(17));
+    }
+    text.push_str("Disallow: /");
+    ("generated-3.7MB.txt".to_owned(), text.into_bytes())
+}
+
+fn first_frame(c: &mut Criterion) {
+    let mut group = c.benchmark_group("first_frame");
+    group.sample_size(20);
+    let db = RobotsDb::embedded();
+    let (name, large) = large_file();
+    let files = [("embedded example".to_owned(), robotscope::app::EXAMPLE.as_bytes().to_vec()), (name, large)];
+    for (name, bytes) in files {
+        group.bench_function(BenchmarkId::from_parameter(&name), |b| {
+            b.iter_batched(
+                || bytes.clone(),
+                |bytes| {
+                    let mut app = App::new(RobotsTxt::parse(bytes), name.clone(), &db);
+                    app.update(Action::Resize { width: 120, height: 40 });
+                    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+                    terminal.draw(|frame| ui::render(&app, frame)).expect("draw");
+                    black_box(terminal);
+                },
+                criterion::BatchSize::LargeInput,
+            );
+        });
+    }
+    group.finish();
+}
+
+fn robot_switch(c: &mut Criterion) {
+    let mut group = c.benchmark_group("robot_switch");
+    let (name, bytes) = large_file();
+    let mut app = App::new(RobotsTxt::parse(bytes), name.clone(), &RobotsDb::embedded());
+    app.update(Action::Resize { width: 200, height: 60 });
+    let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    group.bench_function(BenchmarkId::new("200x60", &name), |b| {
+        b.iter(|| {
+            app.update(Action::NextRobot);
+            terminal.draw(|frame| ui::render(&app, frame)).expect("draw");
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, first_frame, robot_switch);
+criterion_main!(benches);
