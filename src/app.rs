@@ -10,6 +10,7 @@
 //! key types (in `keymap`); never tokio, reqwest or terminal I/O.
 
 pub mod action;
+pub mod document;
 pub mod effect;
 pub mod focus;
 pub mod input;
@@ -17,19 +18,21 @@ pub mod keymap;
 pub mod layout;
 pub mod records;
 
-use std::sync::OnceLock;
+use std::time::Duration;
 
 use ratatui::layout::Rect;
 
 pub use action::Action;
+pub use document::{Document, Origin};
 pub use effect::Effect;
 pub use focus::Pane;
 pub use input::{Edit, LineInput};
 pub use layout::Areas;
 pub use records::RecordRow;
 
+use crate::fetch::{Limits, Retrieved, Source};
 use crate::policy::parse::product_token;
-use crate::policy::{AgentName, Reading, RobotsTxt, Verdict, evaluate};
+use crate::policy::{AgentName, Reading, RobotsTxt, Verdict, evaluate_fetched};
 use crate::robots_db::{RobotProfile, RobotsDb};
 
 /// The example the explorer opens with no argument: the standard's own examples from
@@ -52,8 +55,31 @@ pub enum Mode {
     EditingPath,
     /// Keys type the name of a robot to add.
     AddingRobot(LineInput),
+    /// Keys type a source to open: a file, `-` or a site.
+    OpeningSource(LineInput),
     /// The key help is shown.
     Help,
+    /// How the file was fetched: hops, status, what it means.
+    FetchDetails,
+}
+
+/// Whether a source is being loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum LoadState {
+    /// Nothing is being loaded.
+    #[default]
+    Idle,
+    /// A load is running in the background.
+    Loading {
+        /// The load's id; results with another id are stale and dropped.
+        id: u64,
+        /// What is being loaded.
+        source: Source,
+        /// How long it has run, from the last progress tick.
+        elapsed: Duration,
+        /// Progress ticks so far (for the spinner).
+        ticks: usize,
+    },
 }
 
 /// A cursor in a list and the first visible row.
@@ -126,31 +152,6 @@ pub struct RobotEntry {
     pub named_in_file: bool,
 }
 
-/// The loaded robots.txt and what is derived from it.
-#[derive(Debug)]
-pub struct Document {
-    /// The parsed file.
-    pub txt: RobotsTxt,
-    /// Where it came from, for the status bar.
-    pub label: String,
-    /// The records pane's rows per reading, built on first use.
-    rows: [OnceLock<Vec<RecordRow>>; 3],
-}
-
-impl Document {
-    /// Wraps a parsed file.
-    #[must_use]
-    pub fn new(txt: RobotsTxt, label: String) -> Document {
-        Document { txt, label, rows: Default::default() }
-    }
-
-    /// The records pane's rows under `reading`.
-    #[must_use]
-    pub fn rows(&self, reading: Reading) -> &[RecordRow] {
-        self.rows[reading.index()].get_or_init(|| records::rows(self.txt.interpretation(reading)))
-    }
-}
-
 /// The verdict for the selected robot, reading and path, and how the other readings
 /// answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -186,14 +187,44 @@ pub struct App {
     evaluation: Evaluation,
     area: Rect,
     message: Option<String>,
+    load: LoadState,
+    next_load_id: u64,
+    limits: Limits,
+    /// Send the selected robot's User-Agent when fetching (`--as-robot`).
+    as_robot: bool,
 }
 
 impl App {
     /// An explorer on `txt`, with the robots of `db` and those the file names.
     #[must_use]
     pub fn new(txt: RobotsTxt, label: String, db: &RobotsDb) -> App {
-        let document = Document::new(txt, label);
-        let robots = robot_entries(&document.txt, db);
+        App::with_document(Document::new(txt, label, Origin::Text), db)
+    }
+
+    /// An explorer on what a load retrieved (a file, standard input, a fetched site);
+    /// a site's page, if the user named one, goes into the tester.
+    #[must_use]
+    pub fn from_retrieved(retrieved: Retrieved, limits: Limits, db: &RobotsDb) -> App {
+        let document = Document::from_retrieved(retrieved, &limits);
+        let mut app = App::with_document(document, db);
+        app.limits = limits;
+        app.put_page_in_tester();
+        app
+    }
+
+    /// An explorer that starts by loading `source` in the background (see
+    /// [`App::start`]); `as_robot` sends the selected robot's User-Agent.
+    #[must_use]
+    pub fn loading(source: Source, limits: Limits, as_robot: bool, db: &RobotsDb) -> App {
+        let mut app = App::with_document(Document::pending(source), db);
+        app.limits = limits;
+        app.as_robot = as_robot;
+        app.put_page_in_tester();
+        app
+    }
+
+    fn with_document(document: Document, db: &RobotsDb) -> App {
+        let robots = robot_entries(&document.txt, db, &[]);
         let robot = robots.iter().position(|entry| entry.profile.token == "Googlebot").unwrap_or(0);
         let mut app = App {
             document,
@@ -208,11 +239,20 @@ impl App {
             path: LineInput::with_text(DEFAULT_PATH),
             // Replaced at once by `reevaluate`; a verdict needs a document to exist.
             evaluation: Evaluation {
-                verdict: evaluate(&RobotsTxt::default(), &crate::policy::Robot::from_agent("*"), "/", Reading::Rfc9309),
+                verdict: crate::policy::evaluate(
+                    &RobotsTxt::default(),
+                    &crate::policy::Robot::from_agent("*"),
+                    "/",
+                    Reading::Rfc9309,
+                ),
                 allowed_by_reading: [true; 3],
             },
             area: Rect::new(0, 0, 120, 40),
             message: None,
+            load: LoadState::Idle,
+            next_load_id: 0,
+            limits: Limits::default(),
+            as_robot: false,
         };
         app.reevaluate();
         app
@@ -221,7 +261,8 @@ impl App {
     /// The explorer on the embedded example.
     #[must_use]
     pub fn example() -> App {
-        App::new(RobotsTxt::parse(EXAMPLE.as_bytes().to_vec()), "embedded example".to_owned(), &RobotsDb::embedded())
+        let txt = RobotsTxt::parse(EXAMPLE.as_bytes().to_vec());
+        App::with_document(Document::new(txt, "embedded example".to_owned(), Origin::Embedded), &RobotsDb::embedded())
     }
 
     /// The explorer on `text`, with the embedded profiles (for tests and examples).
@@ -322,6 +363,12 @@ impl App {
         self.message.as_deref()
     }
 
+    /// Whether a load is running.
+    #[must_use]
+    pub fn load_state(&self) -> &LoadState {
+        &self.load
+    }
+
     /// The records pane's rows under the current reading.
     #[must_use]
     pub fn record_rows(&self) -> &[RecordRow] {
@@ -375,7 +422,27 @@ impl App {
             Action::ToggleHelp => {
                 self.mode = if self.mode == Mode::Help { self.typing_mode() } else { Mode::Help };
             }
-            Action::Cancel => self.cancel(),
+            Action::Cancel => return self.cancel(),
+            Action::Reload => return self.reload(),
+            Action::OpenSource => self.mode = Mode::OpeningSource(LineInput::default()),
+            Action::SourceEdit(edit) => {
+                if let Mode::OpeningSource(input) = &mut self.mode {
+                    input.apply(edit);
+                }
+            }
+            Action::SubmitSource => return self.open_typed_source(),
+            Action::ToggleFetchDetails => {
+                self.mode = if self.mode == Mode::FetchDetails { self.typing_mode() } else { Mode::FetchDetails };
+            }
+            Action::LoadProgress { id, elapsed } => {
+                if let LoadState::Loading { id: current, elapsed: shown, ticks, .. } = &mut self.load
+                    && *current == id
+                {
+                    *shown = elapsed;
+                    *ticks += 1;
+                }
+            }
+            Action::Loaded { id, result } => self.loaded(id, *result),
             Action::Click { column, row } => self.click(column, row),
             Action::Scroll { column, row, down } => self.wheel(column, row, down),
             Action::Resize { width, height } => {
@@ -403,12 +470,131 @@ impl App {
         self.mode = self.typing_mode();
     }
 
-    fn cancel(&mut self) {
+    fn cancel(&mut self) -> Vec<Effect> {
         match self.mode {
             Mode::EditingPath => self.set_focus(Pane::Source),
-            Mode::AddingRobot(_) | Mode::Help => self.mode = self.typing_mode(),
-            Mode::Normal => self.message = None,
+            Mode::AddingRobot(_) | Mode::OpeningSource(_) | Mode::Help | Mode::FetchDetails => {
+                self.mode = self.typing_mode();
+            }
+            Mode::Normal => {
+                if let LoadState::Loading { id, source, .. } = std::mem::take(&mut self.load) {
+                    self.message = Some(format!("Cancelled loading {}", source.label()));
+                    return vec![Effect::CancelLoad { id }];
+                }
+                self.message = None;
+            }
         }
+        Vec::new()
+    }
+
+    /// Effects to run when the explorer starts: the first load of a source given on the
+    /// command line.
+    pub fn start(&mut self) -> Vec<Effect> {
+        match &self.document.origin {
+            Origin::Pending(source) => {
+                let source = source.clone();
+                self.begin_load(source)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn reload(&mut self) -> Vec<Effect> {
+        match self.document.origin.source().cloned() {
+            Some(Source::Stdin) => {
+                self.message =
+                    Some("Standard input was read once and cannot be read again; o opens another source".into());
+                Vec::new()
+            }
+            Some(source) => self.begin_load(source),
+            None => {
+                self.message = Some("The embedded example has no source to load again; o opens one".into());
+                Vec::new()
+            }
+        }
+    }
+
+    fn open_typed_source(&mut self) -> Vec<Effect> {
+        let Mode::OpeningSource(input) = &self.mode else { return Vec::new() };
+        let spec = input.text().trim().to_owned();
+        self.mode = self.typing_mode();
+        if spec.is_empty() {
+            return Vec::new();
+        }
+        match Source::parse(&spec) {
+            Ok(Source::Stdin) => {
+                self.message = Some("Standard input holds the keys here; give a file or a site".into());
+                Vec::new()
+            }
+            Ok(source) => self.begin_load(source),
+            Err(error) => {
+                self.message = Some(error.to_string());
+                Vec::new()
+            }
+        }
+    }
+
+    /// Starts loading `source`, replacing any load that is running.
+    fn begin_load(&mut self, source: Source) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        if let LoadState::Loading { id, .. } = self.load {
+            effects.push(Effect::CancelLoad { id });
+        }
+        self.next_load_id += 1;
+        let id = self.next_load_id;
+        let mut limits = self.limits.clone();
+        if self.as_robot && !self.robot().profile.control_only {
+            limits.user_agent.clone_from(&self.robot().profile.user_agent);
+        }
+        self.load = LoadState::Loading { id, source: source.clone(), elapsed: Duration::ZERO, ticks: 0 };
+        self.message = None;
+        effects.push(Effect::Load { id, source, limits });
+        effects
+    }
+
+    /// A load finished; stale results (a cancelled or replaced load) are dropped.
+    fn loaded(&mut self, id: u64, result: Result<Retrieved, crate::fetch::SourceError>) {
+        if !matches!(self.load, LoadState::Loading { id: current, .. } if current == id) {
+            return;
+        }
+        self.load = LoadState::Idle;
+        match result {
+            Ok(retrieved) => {
+                let document = Document::from_retrieved(retrieved, &self.limits);
+                self.message = Some(load_summary(&document));
+                self.replace_document(document);
+            }
+            Err(error) => self.message = Some(error.to_string()),
+        }
+    }
+
+    /// Shows a new document, keeping the selected robot (by token), the robots the user
+    /// added, the reading and the tester's path.
+    fn replace_document(&mut self, document: Document) {
+        let token = self.robot().profile.token.clone();
+        let added: Vec<RobotEntry> =
+            self.robots.iter().filter(|e| e.origin == RobotOrigin::AddedByUser).cloned().collect();
+        let db_profiles: Vec<RobotProfile> =
+            self.robots.iter().filter(|e| e.origin == RobotOrigin::Profile).map(|e| e.profile.clone()).collect();
+        self.document = document;
+        self.robots = robot_entries_from(&self.document.txt, &db_profiles, &added);
+        self.robot = self.robots.iter().position(|e| e.profile.token.eq_ignore_ascii_case(&token)).unwrap_or(0);
+        self.robots_view = ScrollView { cursor: self.robot, offset: 0 };
+        self.source_view = ScrollView::default();
+        self.records_view = ScrollView::default();
+        self.put_page_in_tester();
+        self.reevaluate();
+    }
+
+    /// A site named with a page (`example.com/shop/item`) puts the page in the tester.
+    fn put_page_in_tester(&mut self) {
+        let page = match &self.document.origin {
+            Origin::Pending(Source::Site { page: Some(page), .. })
+            | Origin::Site { source: Source::Site { page: Some(page), .. }, .. } => page.clone(),
+            _ => return,
+        };
+        self.path.set_text(&page);
+        self.path.commit_to_history();
     }
 
     fn page(&self) -> isize {
@@ -533,9 +719,15 @@ impl App {
         let reading = self.reading();
         let path = if self.path.text().trim().is_empty() { DEFAULT_PATH } else { self.path.text() };
         let txt = &self.document.txt;
-        let verdict = evaluate(txt, &robot, path, reading);
-        let allowed_by_reading = Reading::ALL
-            .map(|other| if other == reading { verdict.allowed } else { evaluate(txt, &robot, path, other).allowed });
+        let availability = self.document.availability;
+        let verdict = evaluate_fetched(txt, availability, &robot, path, reading);
+        let allowed_by_reading = Reading::ALL.map(|other| {
+            if other == reading {
+                verdict.allowed
+            } else {
+                evaluate_fetched(txt, availability, &robot, path, other).allowed
+            }
+        });
         self.evaluation = Evaluation { verdict, allowed_by_reading };
         self.reveal_verdict();
     }
@@ -594,10 +786,13 @@ fn names_token(txt: &RobotsTxt, token: &str) -> bool {
 }
 
 /// The switcher's robots: every profile, then the robots the file names that have no
-/// profile (by their product token as the file writes it).
-fn robot_entries(txt: &RobotsTxt, db: &RobotsDb) -> Vec<RobotEntry> {
-    let mut entries: Vec<RobotEntry> = db
-        .profiles()
+/// profile (by their product token as the file writes it), then those the user added.
+fn robot_entries(txt: &RobotsTxt, db: &RobotsDb, added: &[RobotEntry]) -> Vec<RobotEntry> {
+    robot_entries_from(txt, db.profiles(), added)
+}
+
+fn robot_entries_from(txt: &RobotsTxt, profiles: &[RobotProfile], added: &[RobotEntry]) -> Vec<RobotEntry> {
+    let mut entries: Vec<RobotEntry> = profiles
         .iter()
         .map(|profile| RobotEntry {
             profile: profile.clone(),
@@ -616,7 +811,30 @@ fn robot_entries(txt: &RobotsTxt, db: &RobotsDb) -> Vec<RobotEntry> {
             named_in_file: true,
         });
     }
+    for entry in added {
+        if !entries.iter().any(|e| e.profile.is_named(&entry.profile.token)) {
+            let named_in_file = names_token(txt, &entry.profile.token);
+            entries.push(RobotEntry { named_in_file, ..entry.clone() });
+        }
+    }
     entries
+}
+
+/// The status-bar line after a load: where, what status, how big, how long.
+fn load_summary(document: &Document) -> String {
+    let size = document.txt.source().len();
+    match document.fetched() {
+        Some(Ok(fetched)) => format!(
+            "Fetched {} · {} {} · {size} bytes · {} ms{}",
+            fetched.final_url,
+            fetched.status,
+            crate::fetch::status_name(fetched.status),
+            fetched.elapsed.as_millis(),
+            if fetched.hops.is_empty() { String::new() } else { format!(" · {} redirect(s)", fetched.hops.len()) }
+        ),
+        Some(Err(error)) => format!("Fetch failed: {error}"),
+        None => format!("Loaded {} · {size} bytes", document.label),
+    }
 }
 
 #[cfg(test)]
@@ -756,6 +974,114 @@ mod tests {
         assert!(app.records_view().cursor < app.record_rows().len());
         app.update(Action::ShowInSource);
         assert_eq!(app.focus(), Pane::Source);
+    }
+
+    fn site(page: &str) -> Source {
+        Source::parse(&format!("http://127.0.0.1:9{page}")).expect("a site")
+    }
+
+    fn fetched(status: u16, body: &str) -> crate::fetch::Fetched {
+        let url = url::Url::parse("http://127.0.0.1:9/robots.txt").expect("url");
+        crate::fetch::Fetched {
+            requested: url.clone(),
+            hops: Vec::new(),
+            final_url: url,
+            status,
+            headers: vec![("content-type".into(), "text/plain".into())],
+            body: body.as_bytes().to_vec(),
+            truncated: false,
+            redirect_loop: false,
+            elapsed: Duration::from_millis(12),
+        }
+    }
+
+    fn loaded(id: u64, source: Source, status: u16, body: &str) -> Action {
+        let url = url::Url::parse("http://127.0.0.1:9/robots.txt").expect("url");
+        let retrieved = Retrieved::Site { source, url, outcome: Ok(fetched(status, body)) };
+        Action::Loaded { id, result: Box::new(Ok(retrieved)) }
+    }
+
+    #[test]
+    fn a_site_loads_in_the_background_and_its_page_goes_to_the_tester() {
+        let db = RobotsDb::embedded();
+        let mut app = App::loading(site("/private/page"), Limits::default(), false, &db);
+        assert_eq!(app.path().text(), "/private/page");
+        let effects = app.start();
+        let [Effect::Load { id, source, .. }] = effects.as_slice() else { panic!("{effects:?}") };
+        assert_eq!(*id, 1);
+        assert!(matches!(app.load_state(), LoadState::Loading { id: 1, .. }));
+        app.update(Action::LoadProgress { id: 1, elapsed: Duration::from_millis(300) });
+        assert!(matches!(app.load_state(), LoadState::Loading { elapsed, ticks: 1, .. } if elapsed.as_millis() == 300));
+        app.update(loaded(1, source.clone(), 200, "User-agent: *\nDisallow: /private/\n"));
+        assert_eq!(*app.load_state(), LoadState::Idle);
+        assert!(!app.evaluation().verdict.allowed);
+        assert_eq!(app.evaluation().verdict.decided_by.map(|m| m.line), Some(2));
+        assert!(app.message().is_some_and(|m| m.contains("200 OK")));
+    }
+
+    #[test]
+    fn error_statuses_decide_for_every_path() {
+        let db = RobotsDb::embedded();
+        let mut app = App::loading(site("/x"), Limits::default(), false, &db);
+        let source = site("/x");
+        app.start();
+        app.update(loaded(1, source, 503, "<html>busy</html>"));
+        assert!(!app.evaluation().verdict.allowed);
+        assert!(app.evaluation().verdict.explanation.contains("503"));
+        app.update(Action::CycleReading);
+        assert!(!app.evaluation().verdict.allowed, "the 1996 draft defers too");
+    }
+
+    #[test]
+    fn esc_cancels_a_load_and_stale_results_are_dropped() {
+        let db = RobotsDb::embedded();
+        let mut app = App::loading(site("/"), Limits::default(), false, &db);
+        app.start();
+        assert_eq!(app.update(Action::Cancel), vec![Effect::CancelLoad { id: 1 }]);
+        assert_eq!(*app.load_state(), LoadState::Idle);
+        app.update(loaded(1, site("/"), 200, "User-agent: *\nDisallow: /\n"));
+        assert!(app.document().txt.source().is_empty(), "a cancelled load's result is ignored");
+        // A reload replaces a running load, whose late result is ignored too.
+        let first = app.update(Action::Reload);
+        assert!(matches!(first.as_slice(), [Effect::Load { id: 2, .. }]));
+        let second = app.update(Action::Reload);
+        assert!(matches!(second.as_slice(), [Effect::CancelLoad { id: 2 }, Effect::Load { id: 3, .. }]));
+        app.update(loaded(2, site("/"), 200, "User-agent: *\nDisallow: /\n"));
+        assert!(app.document().txt.source().is_empty());
+        app.update(loaded(3, site("/"), 200, "User-agent: *\nDisallow: /\n"));
+        assert!(!app.evaluation().verdict.allowed);
+    }
+
+    #[test]
+    fn opening_and_reloading_sources() {
+        let mut app = App::example();
+        assert!(app.update(Action::Reload).is_empty());
+        assert!(app.message().is_some_and(|m| m.contains("embedded example")));
+        app.update(Action::OpenSource);
+        for c in "no-such-file.txt".chars() {
+            app.update(Action::SourceEdit(Edit::Insert(c)));
+        }
+        assert!(app.update(Action::SubmitSource).is_empty());
+        assert!(app.message().is_some_and(|m| m.contains("no such file")));
+        app.update(Action::OpenSource);
+        for c in "example.com/a".chars() {
+            app.update(Action::SourceEdit(Edit::Insert(c)));
+        }
+        let effects = app.update(Action::SubmitSource);
+        let [Effect::Load { source: Source::Site { robots_url, page }, .. }] = effects.as_slice() else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(robots_url.as_str(), "https://example.com/robots.txt");
+        assert_eq!(page.as_deref(), Some("/a"));
+    }
+
+    #[test]
+    fn as_robot_sends_the_selected_robots_user_agent() {
+        let db = RobotsDb::embedded();
+        let mut app = App::loading(site("/"), Limits::default(), true, &db);
+        let effects = app.start();
+        let [Effect::Load { limits, .. }] = effects.as_slice() else { panic!("{effects:?}") };
+        assert!(limits.user_agent.contains("Googlebot/2.1"), "{}", limits.user_agent);
     }
 
     #[test]

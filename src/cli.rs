@@ -11,10 +11,12 @@ use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::Serialize;
 
-use crate::fetch::Source;
+use std::time::Duration;
+
+use crate::fetch::{self, Limits, Retrieved, Source};
 use crate::policy::agent::{is_valid_token, suggest_token};
-use crate::policy::escape::sanitize;
-use crate::policy::{self, CompiledPolicy, Reading, Robot, RobotsTxt};
+use crate::policy::escape::{sanitize, sanitize_str};
+use crate::policy::{self, Access, Availability, CompiledPolicy, Decision, Reading, Robot, RobotsTxt};
 use crate::robots_db::{RobotProfile, RobotsDb};
 
 /// What a subcommand found, which decides the exit status (like grep's).
@@ -38,6 +40,29 @@ pub struct SourceOptions {
     /// The User-Agent header sent when fetching (default: robotscope/VERSION).
     #[arg(long, value_name = "STRING")]
     pub user_agent: Option<String>,
+    /// Send the User-Agent of the robot being checked (the first -r robot, or the
+    /// explorer's selected robot) instead of robotscope's own.
+    #[arg(long, conflicts_with = "user_agent")]
+    pub as_robot: bool,
+}
+
+impl SourceOptions {
+    /// The fetch limits; `robot_user_agent` is the User-Agent of the robot being
+    /// checked, sent when `--as-robot` asks for it.
+    #[must_use]
+    pub fn limits(&self, robot_user_agent: Option<&str>) -> Limits {
+        let user_agent = match (&self.user_agent, self.as_robot, robot_user_agent) {
+            (Some(agent), _, _) => agent.clone(),
+            (None, true, Some(agent)) => agent.to_owned(),
+            _ => fetch::default_user_agent(),
+        };
+        Limits {
+            timeout: Duration::from_secs(self.timeout.max(1)),
+            max_bytes: self.max_bytes.max(1),
+            user_agent,
+            ..Limits::default()
+        }
+    }
 }
 
 /// `robotscope check`: may these robots fetch these paths?
@@ -126,16 +151,63 @@ pub fn robot_queries(
     Ok(queries)
 }
 
-/// Loads a SOURCE into a parsed robots.txt.
-pub fn load(spec: &str, options: &SourceOptions) -> Result<RobotsTxt> {
-    load_with_label(spec, options).map(|(txt, _)| txt)
+/// A SOURCE, read or fetched, parsed.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The parsed file (empty when the fetch failed).
+    pub txt: RobotsTxt,
+    /// What the fetch outcome means for the rules.
+    pub availability: Availability,
+    /// The bytes and how they were had.
+    pub retrieved: Retrieved,
 }
 
-/// Loads a SOURCE into a parsed robots.txt, with a label for it.
-pub fn load_with_label(spec: &str, _options: &SourceOptions) -> Result<(RobotsTxt, String)> {
+/// Reads or fetches a SOURCE and parses it. Fetch outcomes that are not errors (a
+/// 404, a server that cannot be reached) are reported on standard error and carried in
+/// [`Loaded::availability`], because every reading has an answer for them.
+pub fn load(spec: &str, options: &SourceOptions, robot_user_agent: Option<&str>) -> Result<Loaded> {
     let source = Source::parse(spec)?;
-    let bytes = source.read_local().wrap_err_with(|| format!("reading {}", source.label()))?;
-    Ok((RobotsTxt::parse(bytes), source.label()))
+    let retrieved = if let Some(bytes) = source.read_local() {
+        Retrieved::Local { bytes: bytes?, source }
+    } else {
+        let limits = options.limits(robot_user_agent);
+        let runtime =
+            tokio::runtime::Builder::new_current_thread().enable_all().build().wrap_err("starting the runtime")?;
+        let retrieved = runtime.block_on(fetch::retrieve(source, limits.clone()))?;
+        report_fetch(&retrieved, &limits);
+        retrieved
+    };
+    let txt = RobotsTxt::parse(retrieved.bytes().to_vec());
+    Ok(Loaded { txt, availability: retrieved.availability(), retrieved })
+}
+
+/// Tells standard error how a fetch went, when there is something to tell.
+fn report_fetch(retrieved: &Retrieved, limits: &Limits) {
+    let Retrieved::Site { url, outcome, .. } = retrieved else { return };
+    let url = sanitize_str(url.as_str());
+    match outcome {
+        Ok(fetched) => {
+            if !fetched.hops.is_empty() {
+                eprintln!(
+                    "robotscope: {url} redirected {} time(s) to {}",
+                    fetched.hops.len(),
+                    sanitize_str(fetched.final_url.as_str())
+                );
+            }
+            for warning in fetched.warnings(limits) {
+                eprintln!("robotscope: warning: {}", sanitize_str(&warning));
+            }
+            if fetched.availability() != Availability::Available {
+                eprintln!("robotscope: {url}: {}", sanitize_str(&fetched.meaning()));
+            }
+        }
+        Err(error) => {
+            let reasons: Vec<String> = Reading::ALL
+                .map(|reading| format!("{}: {}", reading.title(), error.availability().reason(reading)))
+                .into();
+            eprintln!("robotscope: cannot fetch {url}: {}. {}.", sanitize_str(&error.to_string()), reasons.join(". "));
+        }
+    }
 }
 
 /// One result line of `check --json` (DESIGN.md §4).
@@ -157,7 +229,8 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
         bail!("the robots.txt comes from standard input, so give the paths as arguments");
     }
     let queries = robot_queries(&args.agents, &args.robots, args.semantics, db)?;
-    let txt = load(&args.source, &args.source_options)?;
+    let robot_user_agent = args.robots.first().and_then(|name| db.find(name)).map(|p| p.user_agent.as_str());
+    let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, robot_user_agent)?;
     let compiled: Vec<CompiledPolicy> =
         queries.iter().map(|q| CompiledPolicy::new(&txt, &q.robot, q.reading)).collect();
     let stdout = io::stdout();
@@ -166,8 +239,14 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     } else {
         Box::new(BufWriter::with_capacity(64 * 1024, stdout.lock()))
     };
-    let mut checker =
-        Checker { txt: &txt, queries: &queries, compiled: &compiled, json: args.json, any_disallowed: false };
+    let mut checker = Checker {
+        txt: &txt,
+        availability,
+        queries: &queries,
+        compiled: &compiled,
+        json: args.json,
+        any_disallowed: false,
+    };
     let written = if args.paths.is_empty() {
         checker.check_stream(io::stdin().lock(), &mut out)
     } else {
@@ -184,6 +263,7 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
 
 struct Checker<'a> {
     txt: &'a RobotsTxt,
+    availability: Availability,
     queries: &'a [RobotQuery],
     compiled: &'a [CompiledPolicy],
     json: bool,
@@ -209,7 +289,10 @@ impl Checker<'_> {
 
     fn check_one(&mut self, path_or_url: &str, out: &mut dyn Write) -> io::Result<()> {
         for (query, policy) in self.queries.iter().zip(self.compiled) {
-            let decision = policy.check(path_or_url);
+            let decision = match self.availability.access(query.reading) {
+                Access::Rules => policy.check(path_or_url),
+                access => Decision { allowed: access == Access::AllowAll, rule: None },
+            };
             self.any_disallowed |= !decision.allowed;
             let interpretation = self.txt.interpretation(query.reading);
             let path = policy::pattern::request_path(path_or_url);
@@ -218,6 +301,7 @@ impl Checker<'_> {
                 .rule
                 .map(|at| at.group)
                 .or_else(|| policy.selection().groups.first().copied())
+                .filter(|_| self.availability.access(query.reading) == Access::Rules)
                 .map(|group| interpretation.groups[group].first_line());
             if self.json {
                 let record = CheckRecord {
@@ -236,6 +320,9 @@ impl Checker<'_> {
                 let verdict = if decision.allowed { "allowed" } else { "disallowed" };
                 let why = match rule {
                     Some(rule) => format!("line {}: {}", rule.line, sanitize(self.txt.rule_text(rule).as_bytes())),
+                    None if self.availability.access(query.reading) != Access::Rules => {
+                        format!("the file was not read: {}", self.availability.reason(query.reading))
+                    }
                     None => match group_line {
                         Some(line) => format!("no rule matches (group at line {line})"),
                         None => "no group applies".to_owned(),

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
 use robotscope::cli::{self, CheckArgs, Outcome, SourceOptions};
+use robotscope::fetch::{Retrieved, Source, SourceError};
 use robotscope::robots_db::RobotsDb;
 
 /// A terminal explorer for a site's robots.txt: which robot may fetch which path, under
@@ -54,13 +55,15 @@ fn main() -> ExitCode {
     }
 }
 
-/// Opens the explorer on a source, or on the embedded example.
-fn explore(source: Option<&str>, options: &SourceOptions, db: &RobotsDb) -> Result<Outcome> {
-    let app = match source {
+/// Opens the explorer on a source, or on the embedded example. A site is fetched in
+/// the background, so the explorer opens at once and shows the fetch's progress.
+fn explore(spec: Option<&str>, options: &SourceOptions, db: &RobotsDb) -> Result<Outcome> {
+    let app = match spec.map(Source::parse).transpose()? {
         None => App::example(),
-        Some(spec) => {
-            let (txt, label) = cli::load_with_label(spec, options)?;
-            App::new(txt, label, db)
+        Some(source @ Source::Site { .. }) => App::loading(source, options.limits(None), options.as_robot, db),
+        Some(source) => {
+            let bytes = source.read_local().unwrap_or(Err(SourceError::StdinAgain))?;
+            App::from_retrieved(Retrieved::Local { source, bytes }, options.limits(None), db)
         }
     };
     robotscope::tui::run(app)?;

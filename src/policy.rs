@@ -17,6 +17,7 @@
 //! ```
 
 pub mod agent;
+pub mod availability;
 pub mod compiled;
 pub mod escape;
 pub mod lex;
@@ -26,7 +27,8 @@ pub mod reading;
 pub mod verdict;
 
 pub use agent::{Choice, Robot, Selection};
+pub use availability::{Access, Availability};
 pub use compiled::{CompiledPolicy, Decision};
 pub use parse::{AgentName, FieldKind, Group, Interpretation, RobotsTxt, Rule, RuleKind};
 pub use reading::Reading;
-pub use verdict::{RuleMatch, Verdict, evaluate};
+pub use verdict::{RuleMatch, Verdict, evaluate, evaluate_fetched};

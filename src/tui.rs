@@ -12,7 +12,7 @@
 //! SIGTERM or SIGHUP.
 
 use std::io;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use color_eyre::eyre::{Result, WrapErr};
 use crossterm::cursor::Show;
@@ -24,9 +24,10 @@ use futures::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
 use crate::app::{Action, App, Edit, Effect, Mode, keymap};
-use crate::ui;
+use crate::{fetch, ui};
 
 /// Runs the explorer until the user quits, then restores the terminal.
 pub fn run(app: App) -> Result<()> {
@@ -94,19 +95,21 @@ where
     B::Error: Send + Sync + 'static,
     S: Stream<Item = io::Result<Event>> + Unpin,
 {
-    // Background tasks send their results through `actions`; effects spawn them.
-    let _sender = actions;
+    let mut shell = Shell { actions, load: None };
     let size = terminal.size().wrap_err("reading the terminal size")?;
     app.update(Action::Resize { width: size.width, height: size.height });
+    if shell.run_all(app.start()) {
+        return Ok(app);
+    }
     terminal.draw(|frame| ui::render(&app, frame)).wrap_err("drawing")?;
     loop {
         let quit = tokio::select! {
             biased;
             event = events.next() => match event {
-                Some(event) => handle_event(&mut app, event.wrap_err("reading the terminal")?),
+                Some(event) => shell.handle_event(&mut app, event.wrap_err("reading the terminal")?),
                 None => true,
             },
-            Some(action) = inbox.recv() => apply(&mut app, action),
+            Some(action) = inbox.recv() => shell.apply(&mut app, action),
         };
         if quit {
             return Ok(app);
@@ -117,12 +120,12 @@ where
         // zero timeout polls the stream with this task's waker; polling it with a no-op
         // waker (`now_or_never`) would lose crossterm's wake-up.
         while let Ok(Some(event)) = tokio::time::timeout(Duration::ZERO, events.next()).await {
-            if handle_event(&mut app, event.wrap_err("reading the terminal")?) {
+            if shell.handle_event(&mut app, event.wrap_err("reading the terminal")?) {
                 return Ok(app);
             }
         }
         while let Ok(action) = inbox.try_recv() {
-            if apply(&mut app, action) {
+            if shell.apply(&mut app, action) {
                 return Ok(app);
             }
         }
@@ -130,21 +133,83 @@ where
     }
 }
 
-/// Applies a terminal event; returns true when the app is to quit.
-fn handle_event(app: &mut App, event: Event) -> bool {
-    for action in translate(app, event) {
-        if apply(app, action) {
-            return true;
-        }
-    }
-    false
+/// How often a running load reports progress (the spinner and the timer).
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// Runs the app's effects: background loads, cancellation, quitting.
+struct Shell {
+    /// Where background tasks send their results.
+    actions: mpsc::UnboundedSender<Action>,
+    /// The running load, if any: its id and task.
+    load: Option<(u64, JoinHandle<()>)>,
 }
 
-/// Applies an action and runs its effects; returns true when the app is to quit.
-fn apply(app: &mut App, action: Action) -> bool {
-    app.update(action).into_iter().any(|effect| match effect {
-        Effect::Quit => true,
-    })
+impl Shell {
+    /// Applies a terminal event; returns true when the app is to quit.
+    fn handle_event(&mut self, app: &mut App, event: Event) -> bool {
+        for action in translate(app, event) {
+            if self.apply(app, action) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Applies an action and runs its effects; returns true when the app is to quit.
+    fn apply(&mut self, app: &mut App, action: Action) -> bool {
+        self.run_all(app.update(action))
+    }
+
+    fn run_all(&mut self, effects: Vec<Effect>) -> bool {
+        effects.into_iter().fold(false, |quit, effect| quit | self.run(effect))
+    }
+
+    fn run(&mut self, effect: Effect) -> bool {
+        match effect {
+            Effect::Quit => {
+                self.stop_load();
+                return true;
+            }
+            Effect::Load { id, source, limits } => {
+                self.stop_load();
+                let actions = self.actions.clone();
+                let task = tokio::spawn(async move {
+                    let started = Instant::now();
+                    let load = fetch::retrieve(source, limits);
+                    tokio::pin!(load);
+                    let mut progress = tokio::time::interval(PROGRESS_EVERY);
+                    let result = loop {
+                        tokio::select! {
+                            result = &mut load => break result,
+                            _ = progress.tick() => {
+                                let _ = actions.send(Action::LoadProgress { id, elapsed: started.elapsed() });
+                            }
+                        }
+                    };
+                    let _ = actions.send(Action::Loaded { id, result: Box::new(result) });
+                });
+                self.load = Some((id, task));
+            }
+            Effect::CancelLoad { id } => {
+                if self.load.as_ref().is_some_and(|(running, _)| *running == id) {
+                    self.stop_load();
+                }
+            }
+        }
+        false
+    }
+
+    fn stop_load(&mut self) {
+        if let Some((_, task)) = self.load.take() {
+            task.abort();
+        }
+    }
+}
+
+impl Drop for Shell {
+    fn drop(&mut self) {
+        self.stop_load();
+    }
 }
 
 /// The actions a terminal event means in the app's current state.
@@ -162,7 +227,8 @@ fn translate(app: &App, event: Event) -> Vec<Action> {
             let edit = |c| match app.mode() {
                 Mode::EditingPath => Some(Action::PathEdit(Edit::Insert(c))),
                 Mode::AddingRobot(_) => Some(Action::RobotNameEdit(Edit::Insert(c))),
-                Mode::Normal | Mode::Help => None,
+                Mode::OpeningSource(_) => Some(Action::SourceEdit(Edit::Insert(c))),
+                Mode::Normal | Mode::Help | Mode::FetchDetails => None,
             };
             // A pasted line ends at its first line break.
             text.chars().take_while(|&c| c != '\n' && c != '\r').filter_map(edit).collect()

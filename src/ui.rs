@@ -6,6 +6,7 @@
 //! file draws as fast as a small one. Every byte from the file passes through
 //! [`text::safe_spans`] on its way to the screen.
 
+pub mod fetch;
 pub mod help;
 pub mod records;
 pub mod robots;
@@ -20,7 +21,7 @@ use ratatui::layout::{Constraint, Flex, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use crate::app::{App, Areas, Mode};
+use crate::app::{App, Areas, LineInput, Mode};
 use theme::THEME;
 
 /// Draws the whole explorer.
@@ -36,32 +37,40 @@ pub fn render(app: &App, frame: &mut Frame) {
     frame.render_widget(status::StatusBar { app }, areas.status);
     match app.mode() {
         Mode::Help => frame.render_widget(help::HelpOverlay, centered(area, 100, 40)),
-        Mode::AddingRobot(input) => {
-            let popup = centered(area, 56, 5);
-            let [line] = Layout::vertical([Constraint::Length(1)]).areas(Rect::new(
-                popup.x + 1,
-                popup.y + 1,
-                popup.width.saturating_sub(2),
-                1,
-            ));
-            Clear.render(popup, frame.buffer_mut());
-            let mut spans = vec![Span::styled("Name or token: ", THEME.dim)];
-            spans.extend(text::safe_span(input.text(), THEME.value, THEME.escape));
-            Paragraph::new(vec![
-                Line::from(spans),
-                Line::styled("Enter selects a known robot or adds a new one; Esc cancels.", THEME.dim),
-            ])
-            .block(pane_block(" Add a robot ", true))
-            .render(popup, frame.buffer_mut());
-            let x = line.x + "Name or token: ".len() as u16 + input.cursor() as u16;
-            frame.set_cursor_position(Position::new(x.min(popup.right().saturating_sub(2)), line.y));
-        }
+        Mode::FetchDetails => frame.render_widget(fetch::FetchDetails { app }, centered(area, 100, 24)),
+        Mode::AddingRobot(input) => prompt(
+            frame,
+            " Add a robot ",
+            "Name or token: ",
+            input,
+            "Enter selects a known robot or adds a new one; Esc cancels.",
+        ),
+        Mode::OpeningSource(input) => prompt(
+            frame,
+            " Open ",
+            "File or site: ",
+            input,
+            "A file, or a site (example.com, https://example.com/page); Esc cancels.",
+        ),
         Mode::Normal | Mode::EditingPath => {
             if let Some(position) = cursor {
                 frame.set_cursor_position(position);
             }
         }
     }
+}
+
+/// A one-line text prompt in a small box in the middle of the screen.
+fn prompt(frame: &mut Frame, title: &str, label: &str, input: &LineInput, hint: &str) {
+    let popup = centered(frame.area(), 64, 5);
+    Clear.render(popup, frame.buffer_mut());
+    let mut spans = vec![Span::styled(label.to_owned(), THEME.dim)];
+    spans.extend(text::safe_span(input.text(), THEME.value, THEME.escape));
+    Paragraph::new(vec![Line::from(spans), Line::styled(hint.to_owned(), THEME.dim)])
+        .block(pane_block(title, true))
+        .render(popup, frame.buffer_mut());
+    let x = popup.x + 1 + label.chars().count() as u16 + input.cursor() as u16;
+    frame.set_cursor_position(Position::new(x.min(popup.right().saturating_sub(2)), popup.y + 1));
 }
 
 /// A bordered pane with a title; the border is brighter when the pane has focus.

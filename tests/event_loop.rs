@@ -2,10 +2,18 @@
 //! keys become actions in order (each translated in the mode the previous one left),
 //! and the screen shows the result.
 
+mod support;
+
+use std::time::Duration;
+
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use robotscope::app::{App, Pane};
+use robotscope::fetch::{Limits, Source};
+use robotscope::robots_db::RobotsDb;
+use support::{Reply, Server};
 use tokio::sync::mpsc;
 
 fn key(code: KeyCode) -> Event {
@@ -85,4 +93,41 @@ async fn q_quits_and_pasted_text_lands_in_the_path() {
     let (app, _) = run(events).await;
     assert_eq!(app.path().text(), "//pasted", "the paste stops at its first line break");
     assert!(!app.reading_is_chosen(), "nothing after q was applied");
+}
+
+/// Runs the loop on `app` with keys that arrive after `delay`, so background work can
+/// finish first.
+async fn run_later(app: App, delay: Duration, keys: Vec<Event>) -> App {
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let (actions, inbox) = mpsc::unbounded_channel();
+    let later = futures::stream::once(tokio::time::sleep(delay))
+        .flat_map(move |()| futures::stream::iter(keys.clone().into_iter().map(Ok)));
+    robotscope::tui::event_loop(&mut terminal, Box::pin(later), actions, inbox, app).await.expect("loop")
+}
+
+#[tokio::test]
+async fn a_site_is_fetched_in_the_background() {
+    let server = Server::start(|_| Reply::text("User-agent: *\nDisallow: /private/\n"));
+    let source = Source::parse(&server.url("/private/page")).expect("a site");
+    let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
+    let app = run_later(app, Duration::from_millis(1500), vec![key(KeyCode::Char('q'))]).await;
+    assert!(!app.evaluation().verdict.allowed, "{}", app.evaluation().verdict.explanation);
+    assert_eq!(app.path().text(), "/private/page");
+}
+
+#[tokio::test]
+async fn esc_cancels_a_slow_fetch_and_the_ui_keeps_answering() {
+    let server =
+        Server::start(|_| Reply::Slow { body: b"User-agent: *\nDisallow: /\n".to_vec(), gap: Duration::from_secs(1) });
+    let source = Source::parse(&server.url("/")).expect("a site");
+    let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
+    let app = run_later(
+        app,
+        Duration::from_millis(600),
+        vec![key(KeyCode::Esc), key(KeyCode::Char(']')), key(KeyCode::Char('q'))],
+    )
+    .await;
+    assert_eq!(*app.load_state(), robotscope::app::LoadState::Idle);
+    assert!(app.message().is_some_and(|m| m.contains("Cancelled")), "{:?}", app.message());
+    assert!(app.document().txt.source().is_empty(), "the cancelled fetch never delivered");
 }

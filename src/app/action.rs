@@ -2,8 +2,11 @@
 //! background work. Everything that changes the app is an [`Action`] passed to
 //! [`App::update`](super::App::update).
 
+use std::time::Duration;
+
 use super::focus::Pane;
 use super::input::Edit;
+use crate::fetch::{Retrieved, SourceError};
 
 /// One thing that happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,6 +77,30 @@ pub enum Action {
         width: u16,
         /// New height in rows.
         height: u16,
+    },
+    /// Load the source again (`r`): refetch a site, reread a file.
+    Reload,
+    /// Start typing another source to open (`o`).
+    OpenSource,
+    /// An edit to the source being typed.
+    SourceEdit(Edit),
+    /// Open the typed source (Enter).
+    SubmitSource,
+    /// Show or hide how the file was fetched (`i`).
+    ToggleFetchDetails,
+    /// A load is still running (sent by the load's task, for the spinner and timer).
+    LoadProgress {
+        /// The load's id.
+        id: u64,
+        /// How long it has run.
+        elapsed: Duration,
+    },
+    /// A load finished.
+    Loaded {
+        /// The load's id.
+        id: u64,
+        /// The bytes and how they were had, or why there are none.
+        result: Box<Result<Retrieved, SourceError>>,
     },
     /// Quit (`q`, Ctrl-C, a signal).
     Quit,

@@ -26,6 +26,8 @@ pub enum Context {
     TypingPath,
     /// While the help overlay is shown.
     Help,
+    /// While the fetch details are shown.
+    FetchDetails,
 }
 
 impl Context {
@@ -37,9 +39,10 @@ impl Context {
             Context::Navigation => "In a pane",
             Context::Pane(Pane::Records) => "Records pane",
             Context::Pane(_) => "Pane",
-            Context::Typing => "Typing a path or robot name",
+            Context::Typing => "Typing a path, robot or source",
             Context::TypingPath => "Typing a path",
             Context::Help => "Help",
+            Context::FetchDetails => "Fetch details",
         }
     }
 }
@@ -108,9 +111,12 @@ pub static BINDINGS: &[Binding] = &[
     bind(Global, &[ch('s')], Do(Action::CycleReading), "next reading", true),
     bind(Global, &[ch('S')], Do(Action::FollowRobotReading), "each robot's own reading", false),
     bind(Global, &[ch('a')], Do(Action::AddRobot), "add a robot by name", false),
+    bind(Global, &[ch('o')], Do(Action::OpenSource), "open a file or site", false),
+    bind(Global, &[ch('r')], Do(Action::Reload), "fetch or read again", false),
+    bind(Global, &[ch('i')], Do(Action::ToggleFetchDetails), "fetch details", false),
     bind(Global, &[key(KeyCode::Tab)], Do(Action::FocusNext), "next pane", false),
     bind(Global, &[key(KeyCode::BackTab)], Do(Action::FocusPrev), "previous pane", false),
-    bind(Global, &[key(KeyCode::Esc)], Do(Action::Cancel), "cancel", false),
+    bind(Global, &[key(KeyCode::Esc)], Do(Action::Cancel), "cancel a load", false),
     bind(Navigation, &[ch('j'), key(KeyCode::Down)], Do(Action::Down), "down", false),
     bind(Navigation, &[ch('k'), key(KeyCode::Up)], Do(Action::Up), "up", false),
     bind(Navigation, &[key(KeyCode::PageDown), ctrl('d')], Do(Action::PageDown), "page down", false),
@@ -135,6 +141,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(TypingPath, &[key(KeyCode::Tab)], Do(Action::FocusNext), "next pane", false),
     bind(TypingPath, &[key(KeyCode::BackTab)], Do(Action::FocusPrev), "previous pane", false),
     bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Do(Action::ToggleHelp), "close help", false),
+    bind(Context::FetchDetails, &[key(KeyCode::Esc), ch('i'), ch('q')], Do(Action::ToggleFetchDetails), "close", false),
 ];
 
 /// The action for a key press in the app's current state, if the key means anything.
@@ -150,18 +157,18 @@ pub fn action_for(app: &App, event: KeyEvent) -> Option<Action> {
     let pressed = normalise(event);
     let contexts: &[Context] = match app.mode() {
         Mode::Help => &[Help],
+        Mode::FetchDetails => &[Context::FetchDetails],
         Mode::EditingPath => &[TypingPath, Typing],
-        Mode::AddingRobot(_) => &[Typing],
+        Mode::AddingRobot(_) | Mode::OpeningSource(_) => &[Typing],
         Mode::Normal => &[Context::Pane(app.focus()), Navigation, Global],
     };
     let binding = contexts
         .iter()
         .find_map(|&context| BINDINGS.iter().find(|b| b.context == context && b.keys.contains(&pressed)));
-    let typing_path = *app.mode() == Mode::EditingPath;
     let command = match binding {
         Some(binding) => binding.command.clone(),
         None => match (app.mode(), pressed.code) {
-            (Mode::EditingPath | Mode::AddingRobot(_), KeyCode::Char(c))
+            (Mode::EditingPath | Mode::AddingRobot(_) | Mode::OpeningSource(_), KeyCode::Char(c))
                 if !pressed.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
             {
                 E(Edit::Insert(c))
@@ -169,12 +176,14 @@ pub fn action_for(app: &App, event: KeyEvent) -> Option<Action> {
             _ => return None,
         },
     };
-    Some(match command {
-        Do(action) => action,
-        E(edit) if typing_path => Action::PathEdit(edit),
-        E(edit) => Action::RobotNameEdit(edit),
-        Command::Submit if typing_path => Action::SubmitPath,
-        Command::Submit => Action::SubmitRobotName,
+    Some(match (command, app.mode()) {
+        (Do(action), _) => action,
+        (E(edit), Mode::AddingRobot(_)) => Action::RobotNameEdit(edit),
+        (E(edit), Mode::OpeningSource(_)) => Action::SourceEdit(edit),
+        (E(edit), _) => Action::PathEdit(edit),
+        (Command::Submit, Mode::AddingRobot(_)) => Action::SubmitRobotName,
+        (Command::Submit, Mode::OpeningSource(_)) => Action::SubmitSource,
+        (Command::Submit, _) => Action::SubmitPath,
     })
 }
 

@@ -92,6 +92,9 @@ pub enum Choice {
     NoGroup,
     /// No group names the robot, and the robot ignores the `*` group.
     StarIgnored,
+    /// The file could not be read, so no group applies and the fetch outcome decides
+    /// (see [`Availability`](super::availability::Availability)).
+    FileNotRead,
 }
 
 /// The groups that apply to a robot, as indices into [`Interpretation::groups`].

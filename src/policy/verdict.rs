@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 
 use super::agent::{self, Choice, Robot, Selection};
+use super::availability::{Access, Availability};
 use super::parse::{Interpretation, RobotsTxt, Rule, RuleKind};
 use super::pattern::{self, decode_draft1996, request_path};
 use super::reading::Reading;
@@ -66,6 +67,45 @@ impl Verdict {
     pub fn word(&self) -> &'static str {
         if self.allowed { "allowed" } else { "disallowed" }
     }
+}
+
+/// Decides whether `robot` may fetch `path_or_url` under `reading`, given how the file
+/// was obtained: when it could not be read, the fetch outcome decides for every path
+/// ([`Availability::access`]).
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::{evaluate_fetched, Availability, Reading, Robot, RobotsTxt};
+/// let nothing = RobotsTxt::default();
+/// let robot = Robot::from_agent("Googlebot");
+/// let verdict = evaluate_fetched(&nothing, Availability::Status(503), &robot, "/a", Reading::Rfc9309);
+/// assert!(!verdict.allowed);
+/// assert!(verdict.explanation.contains("503"));
+/// ```
+#[must_use]
+pub fn evaluate_fetched(
+    txt: &RobotsTxt,
+    availability: Availability,
+    robot: &Robot,
+    path_or_url: &str,
+    reading: Reading,
+) -> Verdict {
+    let access = availability.access(reading);
+    if access == Access::Rules {
+        return evaluate(txt, robot, path_or_url, reading);
+    }
+    let mut verdict = Verdict {
+        allowed: access == Access::AllowAll,
+        reading,
+        path: request_path(path_or_url).into_owned(),
+        selection: Selection { groups: Vec::new(), choice: Choice::FileNotRead },
+        decided_by: None,
+        losers: Vec::new(),
+        explanation: availability.reason(reading),
+    };
+    verdict.explanation = explain(txt, txt.interpretation(reading), robot, &verdict);
+    verdict
 }
 
 /// Decides whether `robot` may fetch `path_or_url` under `reading`.
@@ -233,6 +273,7 @@ pub fn describe_selection(
         Choice::Star => format!("the * {record} ({at})"),
         Choice::NoGroup => "no group".to_owned(),
         Choice::StarIgnored => "no group (this robot ignores *)".to_owned(),
+        Choice::FileNotRead => "no group (the file was not read)".to_owned(),
     }
 }
 
@@ -252,6 +293,7 @@ fn explain(txt: &RobotsTxt, interpretation: &Interpretation, robot: &Robot, verd
     let mut text = match (&verdict.selection.choice, verdict.decided_by) {
         (Choice::NoGroup, _) => format!("{verb}: no group names {who} and the file has no * group."),
         (Choice::StarIgnored, _) => format!("{verb}: no group names {who}, and {who} ignores the * group."),
+        (Choice::FileNotRead, _) => format!("{verb}: {}.", verdict.explanation),
         (_, None) if verdict.selection.groups.iter().all(|&g| interpretation.groups[g].rules.is_empty()) => format!(
             "{verb}: {} has no rules, so {who} may fetch anything.",
             describe_selection(interpretation, &verdict.selection, robot, reading)
@@ -277,8 +319,11 @@ fn explain(txt: &RobotsTxt, interpretation: &Interpretation, robot: &Robot, verd
                     rule_at(&decider)
                 ),
                 Reading::Rfc9309 => {
-                    let mut sentence =
-                        format!("{verb}: {} is the longest match ({}) in {group}", rule_at(&decider), octets(decider.priority));
+                    let mut sentence = format!(
+                        "{verb}: {} is the longest match ({}) in {group}",
+                        rule_at(&decider),
+                        octets(decider.priority)
+                    );
                     let rival = verdict.losers.iter().filter(|m| m.kind != decider.kind).max_by_key(|m| m.priority);
                     if let Some(rival) = rival {
                         if rival.priority == decider.priority {

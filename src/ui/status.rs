@@ -9,7 +9,8 @@ use ratatui::widgets::Widget;
 use super::size_label;
 use super::text::safe_span;
 use super::theme::THEME;
-use crate::app::{App, keymap};
+use crate::app::{App, LoadState, keymap};
+use crate::fetch::status_name;
 
 /// The status bar, drawn from the app's state.
 #[derive(Debug)]
@@ -26,7 +27,24 @@ impl Widget for StatusBar<'_> {
         let reading = app.reading();
         let whose = if app.reading_is_chosen() { "chosen".to_owned() } else { format!("{}'s default", robot.name) };
         let mut spans = vec![Span::raw(" ")];
+        if let LoadState::Loading { source, elapsed, ticks, .. } = app.load_state() {
+            const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+            let spinner = format!("{} loading ", SPINNER[ticks % SPINNER.len()]);
+            spans.push(Span::styled(spinner, THEME.key.bg(THEME.status.bg.unwrap_or_default())));
+            spans.extend(safe_span(&source.label(), THEME.status, THEME.escape));
+            spans.push(Span::raw(format!(" · {:.1} s · Esc cancels │ ", elapsed.as_secs_f32())));
+        }
         spans.extend(safe_span(&document.label, THEME.status, THEME.escape));
+        match document.fetched() {
+            Some(Ok(fetched)) => spans.push(Span::raw(format!(
+                " · {} {} · {} ms",
+                fetched.status,
+                status_name(fetched.status),
+                fetched.elapsed.as_millis()
+            ))),
+            Some(Err(_)) => spans.push(Span::raw(" · fetch failed (i for details)")),
+            None => {}
+        }
         spans.push(Span::raw(format!(
             " · {} │ {} ({whose}) │ ",
             size_label(document.txt.source().len()),

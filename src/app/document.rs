@@ -1,0 +1,109 @@
+//! The loaded robots.txt: the parsed file, where it came from, what the fetch outcome
+//! means for the rules, and the records pane's rows, built once per reading.
+
+use std::sync::OnceLock;
+
+use url::Url;
+
+use super::records::{self, RecordRow};
+use crate::fetch::{FetchError, Fetched, Limits, Retrieved, Source};
+use crate::policy::{Availability, Reading, RobotsTxt};
+
+/// Where the document came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant, reason = "one per document; boxing would only add a pointer chase")]
+pub enum Origin {
+    /// The embedded example.
+    Embedded,
+    /// Text given directly (tests, examples).
+    Text,
+    /// A source whose first load has not finished.
+    Pending(Source),
+    /// A local file or standard input.
+    Local(Source),
+    /// A site's robots.txt, fetched.
+    Site {
+        /// The source as the user named it.
+        source: Source,
+        /// The robots.txt URL.
+        url: Url,
+        /// The response, or why there was none.
+        outcome: Result<Fetched, FetchError>,
+        /// What looked wrong with the response.
+        warnings: Vec<String>,
+    },
+}
+
+impl Origin {
+    /// The source to load again with `r`, if there is one.
+    #[must_use]
+    pub fn source(&self) -> Option<&Source> {
+        match self {
+            Origin::Embedded | Origin::Text => None,
+            Origin::Pending(source) | Origin::Local(source) | Origin::Site { source, .. } => Some(source),
+        }
+    }
+}
+
+/// The loaded robots.txt and what is derived from it.
+#[derive(Debug)]
+pub struct Document {
+    /// The parsed file (the response body for a site; empty if the fetch failed).
+    pub txt: RobotsTxt,
+    /// Where it came from, for the status bar.
+    pub label: String,
+    /// Where it came from, in full.
+    pub origin: Origin,
+    /// What the fetch outcome means for the rules.
+    pub availability: Availability,
+    /// The records pane's rows per reading, built on first use.
+    rows: [OnceLock<Vec<RecordRow>>; 3],
+}
+
+impl Document {
+    /// A document from text, with its origin.
+    #[must_use]
+    pub fn new(txt: RobotsTxt, label: String, origin: Origin) -> Document {
+        Document { txt, label, origin, availability: Availability::Available, rows: Default::default() }
+    }
+
+    /// An empty document standing for a source that is being loaded.
+    #[must_use]
+    pub fn pending(source: Source) -> Document {
+        Document::new(RobotsTxt::default(), source.label(), Origin::Pending(source))
+    }
+
+    /// The document for what a load retrieved.
+    #[must_use]
+    pub fn from_retrieved(retrieved: Retrieved, limits: &Limits) -> Document {
+        let availability = retrieved.availability();
+        let txt = RobotsTxt::parse(retrieved.bytes().to_vec());
+        let (label, origin) = match retrieved {
+            Retrieved::Local { source, .. } => (source.label(), Origin::Local(source)),
+            Retrieved::Site { source, url, outcome } => {
+                let warnings = outcome.as_ref().map(|fetched| fetched.warnings(limits)).unwrap_or_default();
+                let label = match &outcome {
+                    Ok(fetched) => fetched.final_url.to_string(),
+                    Err(_) => url.to_string(),
+                };
+                (label, Origin::Site { source, url, outcome, warnings })
+            }
+        };
+        Document { txt, label, origin, availability, rows: Default::default() }
+    }
+
+    /// The records pane's rows under `reading`.
+    #[must_use]
+    pub fn rows(&self, reading: Reading) -> &[RecordRow] {
+        self.rows[reading.index()].get_or_init(|| records::rows(self.txt.interpretation(reading)))
+    }
+
+    /// The fetch outcome, for a site.
+    #[must_use]
+    pub fn fetched(&self) -> Option<&Result<Fetched, FetchError>> {
+        match &self.origin {
+            Origin::Site { outcome, .. } => Some(outcome),
+            _ => None,
+        }
+    }
+}

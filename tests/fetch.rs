@@ -1,0 +1,285 @@
+//! Fetching a site's robots.txt from a real HTTP server on 127.0.0.1, one scenario per
+//! fault, through the library (`fetch::fetch`) and through the binary (`check`).
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use robotscope::fetch::{self, FetchError, Limits};
+use robotscope::policy::{Availability, Reading, Robot, RobotsTxt, evaluate_fetched};
+use support::{Reply, Server, refused_port};
+use url::Url;
+
+const RULES: &str = "User-agent: *\nDisallow: /private/\n";
+
+fn limits() -> Limits {
+    Limits { timeout: Duration::from_secs(10), ..Limits::default() }
+}
+
+async fn get(url: &str, limits: &Limits) -> Result<fetch::Fetched, FetchError> {
+    fetch::fetch(&Url::parse(url).expect("url"), limits).await
+}
+
+/// The verdict for `path` under `reading` after fetching `url`.
+async fn verdict(url: &str, path: &str, reading: Reading) -> bool {
+    let (txt, availability) = match get(url, &limits()).await {
+        Ok(fetched) => (RobotsTxt::parse(fetched.body.clone()), fetched.availability()),
+        Err(error) => (RobotsTxt::default(), error.availability()),
+    };
+    evaluate_fetched(&txt, availability, &Robot::from_agent("Googlebot"), path, reading).allowed
+}
+
+fn robotscope() -> Command {
+    Command::cargo_bin("robotscope").expect("binary")
+}
+
+#[tokio::test]
+async fn status_200_uses_the_rules() {
+    let server = Server::start(|_| Reply::text(RULES));
+    let fetched = get(&server.url("/robots.txt"), &limits()).await.expect("fetched");
+    assert_eq!((fetched.status, fetched.body.as_slice()), (200, RULES.as_bytes()));
+    assert!(fetched.warnings(&limits()).is_empty());
+    assert!(!verdict(&server.url("/robots.txt"), "/private/a", Reading::Rfc9309).await);
+    assert!(verdict(&server.url("/robots.txt"), "/public", Reading::Rfc9309).await);
+}
+
+#[tokio::test]
+async fn status_404_allows_everything() {
+    let server = Server::start(|_| Reply::status(404));
+    for reading in Reading::ALL {
+        assert!(verdict(&server.url("/robots.txt"), "/private/a", reading).await, "{reading}");
+    }
+}
+
+#[tokio::test]
+async fn status_403_allows_under_rfc9309_and_closes_the_site_for_1996_robots() {
+    let server = Server::start(|_| Reply::status(403));
+    let url = server.url("/robots.txt");
+    assert!(verdict(&url, "/a", Reading::Rfc9309).await);
+    assert!(!verdict(&url, "/a", Reading::Draft1996).await);
+    assert!(!verdict(&url, "/a", Reading::Koster1994).await);
+}
+
+#[tokio::test]
+async fn status_503_and_429_disallow_under_rfc9309() {
+    let server = Server::start(|path| Reply::status(if path.starts_with("/busy") { 429 } else { 503 }));
+    for reading in Reading::ALL {
+        assert!(!verdict(&server.url("/robots.txt"), "/a", reading).await, "503 under {reading}");
+    }
+    assert!(!verdict(&server.url("/busy/robots.txt"), "/a", Reading::Rfc9309).await);
+    assert!(verdict(&server.url("/busy/robots.txt"), "/a", Reading::Draft1996).await);
+}
+
+#[tokio::test]
+async fn a_three_hop_chain_is_followed_and_recorded() {
+    let server = Server::start(|path| match path {
+        "/robots.txt" => Reply::Redirect { status: 301, location: "/one".into() },
+        "/one" => Reply::Redirect { status: 302, location: "/two".into() },
+        "/two" => Reply::Redirect { status: 307, location: "/final.txt".into() },
+        _ => Reply::text(RULES),
+    });
+    let fetched = get(&server.url("/robots.txt"), &limits()).await.expect("fetched");
+    let statuses: Vec<u16> = fetched.hops.iter().map(|hop| hop.status).collect();
+    assert_eq!(statuses, [301, 302, 307]);
+    assert_eq!(fetched.final_url.path(), "/final.txt");
+    assert_eq!(fetched.availability(), Availability::Available);
+    assert!(!verdict(&server.url("/robots.txt"), "/private/x", Reading::Rfc9309).await);
+}
+
+#[tokio::test]
+async fn a_redirect_loop_stops_and_counts_as_too_many_redirects() {
+    let server = Server::start(|path| match path {
+        "/robots.txt" => Reply::Redirect { status: 301, location: "/b".into() },
+        _ => Reply::Redirect { status: 301, location: "/robots.txt".into() },
+    });
+    let fetched = get(&server.url("/robots.txt"), &limits()).await.expect("an outcome");
+    assert!(fetched.redirect_loop);
+    assert_eq!(fetched.availability(), Availability::TooManyRedirects);
+    assert!(verdict(&server.url("/robots.txt"), "/a", Reading::Rfc9309).await, "RFC 9309 §2.3.1.2: unavailable");
+    assert!(!verdict(&server.url("/robots.txt"), "/a", Reading::Draft1996).await);
+}
+
+#[tokio::test]
+async fn more_than_five_redirects_give_up() {
+    let server = Server::start(|path| {
+        let n: u32 = path.trim_start_matches("/r").parse().unwrap_or(0);
+        Reply::Redirect { status: 302, location: format!("/r{}", n + 1) }
+    });
+    let fetched = get(&server.url("/r0"), &limits()).await.expect("an outcome");
+    assert_eq!(fetched.hops.len(), 6, "five redirects followed, the sixth refused");
+    assert!(!fetched.redirect_loop);
+    assert_eq!(fetched.availability(), Availability::TooManyRedirects);
+}
+
+#[tokio::test]
+async fn a_cross_host_redirect_is_followed() {
+    let server = Server::start(|path| match path {
+        "/robots.txt" => Reply::Redirect { status: 301, location: String::new() },
+        _ => Reply::text(RULES),
+    });
+    let other = server.other_host_url("/moved.txt");
+    let server = Server::start(move |path| match path {
+        "/robots.txt" => Reply::Redirect { status: 301, location: other.clone() },
+        _ => Reply::text(RULES),
+    });
+    let fetched = get(&server.url("/robots.txt"), &limits()).await.expect("fetched");
+    assert_eq!(fetched.final_url.host_str(), Some("localhost"));
+    assert_eq!(fetched.body, RULES.as_bytes());
+}
+
+#[tokio::test]
+async fn a_22_megabyte_body_is_read_only_to_the_cap() {
+    let mut head = b"User-agent: *\nDisallow: /early\n".to_vec();
+    head.extend(b"# filler\n".repeat(70_000));
+    head.extend(b"Disallow: /late\n");
+    let server = Server::start(move |_| Reply::Huge {
+        head: head.clone(),
+        filler: b"# more\n".repeat(1000),
+        bytes: 22 * 1024 * 1024,
+    });
+    let url = server.url("/robots.txt");
+    let fetched = get(&url, &limits()).await.expect("fetched");
+    assert_eq!(fetched.body.len(), 500 * 1024);
+    assert!(fetched.truncated);
+    assert!(fetched.warnings(&limits()).iter().any(|w| w.contains("only the first 512000 bytes")));
+    assert!(!verdict(&url, "/early", Reading::Rfc9309).await);
+    assert!(verdict(&url, "/late", Reading::Rfc9309).await, "the rule past 500 KiB was never read");
+    // The client hung up after 500 KiB: no response could push the whole body through
+    // (what got out filled the loopback socket buffers: 4 to 6 MB here).
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(server.body_bytes_sent() < 10 * 1024 * 1024, "{} bytes sent", server.body_bytes_sent());
+}
+
+#[tokio::test]
+async fn a_body_at_one_byte_per_second_times_out() {
+    let server = Server::start(|_| Reply::Slow { body: RULES.as_bytes().to_vec(), gap: Duration::from_secs(1) });
+    let started = Instant::now();
+    let quick = Limits { timeout: Duration::from_secs(2), ..Limits::default() };
+    let error = get(&server.url("/robots.txt"), &quick).await.expect_err("too slow");
+    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    assert_eq!(error, FetchError::Timeout(Duration::from_secs(2)));
+    assert_eq!(error.to_string(), "no complete answer within 2 s (--timeout)");
+    assert_eq!(error.availability(), Availability::Unreachable);
+}
+
+#[tokio::test]
+async fn an_html_soft_404_is_flagged() {
+    let server = Server::start(|_| Reply::Status {
+        status: 200,
+        headers: vec![("Content-Type", "text/html; charset=utf-8".into())],
+        body: b"<!DOCTYPE html>\n<html><head><title>Page not found</title></head></html>".to_vec(),
+    });
+    let fetched = get(&server.url("/robots.txt"), &limits()).await.expect("fetched");
+    let warnings = fetched.warnings(&limits());
+    assert!(warnings.iter().any(|w| w.contains("HTML page")), "{warnings:?}");
+    assert!(warnings.iter().any(|w| w.contains("text/html")), "{warnings:?}");
+    assert!(verdict(&server.url("/robots.txt"), "/anything", Reading::Rfc9309).await);
+}
+
+#[tokio::test]
+async fn a_refused_port_is_unreachable() {
+    let port = refused_port();
+    let error = get(&format!("http://127.0.0.1:{port}/robots.txt"), &limits()).await.expect_err("refused");
+    assert_eq!(error, FetchError::Refused { host: "127.0.0.1".into(), port });
+    assert!(!verdict(&format!("http://127.0.0.1:{port}/robots.txt"), "/a", Reading::Rfc9309).await);
+}
+
+#[tokio::test]
+async fn an_unknown_host_is_a_dns_failure() {
+    // `.invalid` is reserved (RFC 2606) and never resolves.
+    let error = get("http://no-such-host.invalid/robots.txt", &limits()).await.expect_err("no such host");
+    assert_eq!(error, FetchError::Dns { host: "no-such-host.invalid".into() });
+    assert!(error.to_string().contains("DNS lookup failed"));
+}
+
+// --- The same through the binary -------------------------------------------------------
+
+#[test]
+fn check_fetches_a_site_and_applies_its_rules() {
+    let server = Server::start(|_| Reply::text(RULES));
+    robotscope()
+        .args(["check", &server.url("/any/page"), "-a", "Googlebot", "/private/a", "/public"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("disallowed Googlebot /private/a  line 2: Disallow: /private/"))
+        .stdout(predicate::str::contains("allowed    Googlebot /public"));
+}
+
+#[test]
+fn check_reports_error_statuses_per_reading() {
+    let server = Server::start(|_| Reply::status(503));
+    robotscope()
+        .args(["check", &server.url("/"), "-a", "Googlebot", "/a"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("disallowed Googlebot /a  the file was not read"))
+        .stderr(predicate::str::contains("503 Service Unavailable").and(predicate::str::contains("2.3.1.4")));
+    let server = Server::start(|_| Reply::status(403));
+    robotscope().args(["check", &server.url("/"), "-a", "Googlebot", "/a"]).assert().code(0);
+    robotscope().args(["check", &server.url("/"), "-a", "Googlebot", "-s", "draft1996", "/a"]).assert().code(1);
+}
+
+#[test]
+fn check_on_an_unreachable_site_disallows_with_the_reason() {
+    let port = refused_port();
+    robotscope()
+        .args(["check", &format!("http://127.0.0.1:{port}"), "-a", "Googlebot", "--json", "/a"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("\"allowed\":false"))
+        .stderr(predicate::str::contains("refused the connection").and(predicate::str::contains("unreachable")));
+}
+
+#[test]
+fn check_times_out_within_the_timeout() {
+    let server = Server::start(|_| Reply::Slow { body: RULES.as_bytes().to_vec(), gap: Duration::from_secs(1) });
+    let started = Instant::now();
+    robotscope()
+        .args(["check", &server.url("/"), "--timeout", "2", "-a", "Googlebot", "/a"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no complete answer within 2 s"));
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn check_warns_about_redirects_size_and_html() {
+    let server = Server::start(|path| match path {
+        "/robots.txt" => Reply::Redirect { status: 301, location: "/real".into() },
+        _ => Reply::Status {
+            status: 200,
+            headers: vec![("Content-Type", "text/html".into())],
+            body: b"<html>soft 404</html>".to_vec(),
+        },
+    });
+    robotscope()
+        .args(["check", &server.url("/"), "-a", "x", "/a"])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains("redirected 1 time(s)").and(predicate::str::contains("HTML page")));
+    let mut head = b"User-agent: *\nDisallow: /early\n".to_vec();
+    head.extend(b"#\n".repeat(1000));
+    head.extend(b"Disallow: /late\n");
+    let server =
+        Server::start(move |_| Reply::Huge { head: head.clone(), filler: b"#\n".repeat(100), bytes: 22 * 1024 * 1024 });
+    robotscope()
+        .args(["check", &server.url("/"), "--max-bytes", "1000", "-a", "x", "/early", "/late"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("allowed    x /late"))
+        .stderr(predicate::str::contains("only the first 1000 bytes"));
+}
+
+#[test]
+fn the_request_carries_the_chosen_user_agent() {
+    let server = Server::start(|_| Reply::text(RULES));
+    robotscope().args(["check", &server.url("/"), "-a", "x", "/a"]).assert().code(0);
+    robotscope().args(["check", &server.url("/"), "--user-agent", "TestBot/1.0", "-a", "x", "/a"]).assert().code(0);
+    robotscope().args(["check", &server.url("/"), "--as-robot", "-r", "GPTBot", "/a"]).assert().code(0);
+    let agents = server.user_agents();
+    assert_eq!(agents[0], format!("robotscope/{}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(agents[1], "TestBot/1.0");
+    assert!(agents[2].contains("GPTBot/1.1"), "{agents:?}");
+}
