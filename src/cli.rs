@@ -16,7 +16,8 @@ use std::time::Duration;
 use crate::fetch::{self, Limits, Retrieved, Source};
 use crate::policy::agent::{is_valid_token, suggest_token};
 use crate::policy::escape::{sanitize, sanitize_str};
-use crate::policy::{self, Access, Availability, CompiledPolicy, Decision, Reading, Robot, RobotsTxt};
+use crate::policy::lint::{Edit, Fix};
+use crate::policy::{self, Access, Availability, CompiledPolicy, Decision, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{RobotProfile, RobotsDb};
 
 /// What a subcommand found, which decides the exit status (like grep's).
@@ -341,6 +342,160 @@ impl Checker<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// `robotscope lint`: what is wrong with a robots.txt.
+#[derive(Debug, Clone, Args)]
+pub struct LintArgs {
+    /// The robots.txt: a file, `-` for standard input, or a site (example.com).
+    #[arg(value_name = "SOURCE")]
+    pub source: String,
+    /// One JSON object per diagnostic instead of text.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub source_options: SourceOptions,
+}
+
+/// `robotscope fix`: the file with every fix applied.
+#[derive(Debug, Clone, Args)]
+pub struct FixArgs {
+    /// The robots.txt: a file, `-` for standard input, or a site (example.com).
+    #[arg(value_name = "SOURCE")]
+    pub source: String,
+    /// Print a unified diff against the original instead of the fixed file.
+    #[arg(long)]
+    pub diff: bool,
+    #[command(flatten)]
+    pub source_options: SourceOptions,
+}
+
+/// One line of `lint --json` (DESIGN.md §4).
+#[derive(Debug, Serialize)]
+struct LintRecord<'a> {
+    line: usize,
+    column: usize,
+    code: &'a str,
+    severity: &'a str,
+    message: &'a str,
+    fix: Option<FixRecord>,
+}
+
+/// A fix as one replacement of one span (byte offsets, end exclusive), with its title.
+#[derive(Debug, Serialize)]
+struct FixRecord {
+    title: String,
+    span: [usize; 2],
+    replacement: String,
+}
+
+/// A fix's edits as one replacement: the span from the first edit's start to the last
+/// edit's end, and what that span becomes.
+fn single_edit(source: &[u8], fix: &Fix) -> FixRecord {
+    let start = fix.edits.iter().map(|e| e.span.start).min().unwrap_or(0);
+    let end = fix.edits.iter().map(|e| e.span.end).max().unwrap_or(start);
+    let shifted: Vec<Edit> = fix
+        .edits
+        .iter()
+        .map(|e| Edit { span: e.span.start - start..e.span.end - start, replacement: e.replacement.clone() })
+        .collect();
+    let replacement = String::from_utf8_lossy(&policy::fix::apply_edits(&source[start..end], &shifted)).into_owned();
+    FixRecord { title: fix.title.clone(), span: [start, end], replacement }
+}
+
+/// `robotscope lint`.
+pub fn lint(args: &LintArgs) -> Result<Outcome> {
+    let Loaded { txt, .. } = load(&args.source, &args.source_options, None)?;
+    let diagnostics = policy::lint(&txt);
+    let mut out = BufWriter::new(io::stdout().lock());
+    let result = (|| -> io::Result<()> {
+        for d in &diagnostics {
+            let line = txt.line(d.line).copied();
+            let column = line.map_or(1, |l| {
+                String::from_utf8_lossy(&txt.source()[l.start..d.span.start.max(l.start).min(l.content_end)])
+                    .chars()
+                    .count()
+                    + 1
+            });
+            if args.json {
+                let record = LintRecord {
+                    line: d.line,
+                    column,
+                    code: d.code,
+                    severity: d.severity.name(),
+                    message: &d.message,
+                    fix: d.fix.as_ref().map(|fix| single_edit(txt.source(), fix)),
+                };
+                serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
+                writeln!(out)?;
+            } else {
+                writeln!(out, "{}:{column}: {} {}: {}", d.line, d.severity, d.code, sanitize_str(&d.message))?;
+                if let Some(fix) = &d.fix {
+                    writeln!(out, "    fix: {}", sanitize_str(&fix.title))?;
+                }
+            }
+        }
+        if !args.json {
+            let count = |severity| diagnostics.iter().filter(|d| d.severity == severity).count();
+            let fixable = diagnostics.iter().filter(|d| d.fix.is_some()).count();
+            writeln!(
+                out,
+                "{}, {}, {}; {fixable} can be fixed with `robotscope fix`",
+                plural(count(Severity::Error), "error"),
+                plural(count(Severity::Warning), "warning"),
+                plural(count(Severity::Info), "note")
+            )?;
+        }
+        out.flush()
+    })();
+    finish_output(result)?;
+    Ok(if diagnostics.iter().any(|d| d.severity == Severity::Error) { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// `robotscope fix`.
+pub fn fix(args: &FixArgs) -> Result<Outcome> {
+    let Loaded { txt, .. } = load(&args.source, &args.source_options, None)?;
+    let report = policy::fix::fix_all(txt.source());
+    let mut out = io::stdout().lock();
+    let result = if args.diff {
+        let name = args.source.clone();
+        let diff = unified_diff(txt.source(), &report.text, &name);
+        out.write_all(diff.as_bytes()).and_then(|()| out.flush())
+    } else {
+        out.write_all(&report.text).and_then(|()| out.flush())
+    };
+    finish_output(result)?;
+    eprintln!(
+        "robotscope: applied {}; {} left (see `robotscope lint`)",
+        plural(report.applied, "fix"),
+        plural(report.remaining.len(), "diagnostic")
+    );
+    Ok(Outcome::Clean)
+}
+
+/// "1 error", "2 errors".
+fn plural(count: usize, noun: &str) -> String {
+    let plural = if noun.ends_with('x') { format!("{noun}es") } else { format!("{noun}s") };
+    if count == 1 { format!("1 {noun}") } else { format!("{count} {plural}") }
+}
+
+/// A unified diff of two versions of a file (`--- a/NAME`, `+++ b/NAME`).
+#[must_use]
+pub fn unified_diff(old: &[u8], new: &[u8], name: &str) -> String {
+    let (old, new) = (String::from_utf8_lossy(old), String::from_utf8_lossy(new));
+    similar::TextDiff::from_lines(old.as_ref(), new.as_ref())
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .to_string()
+}
+
+/// A closed pipe (`| head`) ends output quietly, as it does for grep and ripgrep.
+fn finish_output(result: io::Result<()>) -> Result<()> {
+    match result {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).wrap_err("writing the output"),
+        _ => Ok(()),
     }
 }
 

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
-use robotscope::cli::{self, CheckArgs, Outcome, SourceOptions};
+use robotscope::cli::{self, CheckArgs, FixArgs, LintArgs, Outcome, SourceOptions};
 use robotscope::fetch::{Retrieved, Source, SourceError};
 use robotscope::robots_db::RobotsDb;
 
@@ -30,6 +30,10 @@ struct Cli {
 enum Command {
     /// May these robots fetch these paths? One result per line; exit 1 if any is disallowed.
     Check(CheckArgs),
+    /// What is wrong with the file, what each reading does with it, and the fixes; exit 1 on errors.
+    Lint(LintArgs),
+    /// Print the file with every fix applied (or, with --diff, what the fixes change).
+    Fix(FixArgs),
     /// List the known robot profiles.
     Robots,
 }
@@ -42,6 +46,8 @@ fn main() -> ExitCode {
     let db = RobotsDb::embedded();
     let result = match &args.command {
         Some(Command::Check(check)) => cli::check(check, &db),
+        Some(Command::Lint(lint)) => cli::lint(lint),
+        Some(Command::Fix(fix)) => cli::fix(fix),
         Some(Command::Robots) => cli::robots(&db),
         None => explore(args.source.as_deref(), &args.source_options, &db),
     };

@@ -217,3 +217,65 @@ fn robots_lists_the_profiles() {
             .and(predicate::str::contains("ignores *")),
     );
 }
+
+// --- lint and fix ------------------------------------------------------------------------
+
+const MISTAKES: &str = "User-Agent: *\n\nDisallow: /\n\nUser-Agent: Lycos\n\nDisallow: /cgi-bin/ /tmp/\n";
+
+#[test]
+fn lint_exits_1_on_errors_and_0_without() {
+    let file = robots_file(MISTAKES);
+    robotscope().args(["lint", file.path().to_str().expect("path")]).assert().code(1).stdout(
+        predicate::str::contains("2:1: error blank-line-in-group")
+            .and(predicate::str::contains("7:11: error several-paths")),
+    );
+    let clean = robots_file("User-agent: *\nDisallow: /private/\n");
+    robotscope()
+        .args(["lint", clean.path().to_str().expect("path")])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("0 errors"));
+}
+
+#[test]
+fn lint_json_has_the_contract_fields() {
+    let file = robots_file("User-agent: *\nDisallow: ~ # home dirs\n");
+    let output = robotscope().args(["lint", file.path().to_str().expect("path"), "--json"]).output().expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    let records: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&output.stdout).lines().map(|line| serde_json::from_str(line).expect("json")).collect();
+    let record = records.iter().find(|r| r["code"] == "path-without-slash").expect("the diagnostic");
+    assert_eq!(record["line"], 2);
+    assert_eq!(record["column"], 11);
+    assert_eq!(record["severity"], "error");
+    assert!(record["message"].as_str().is_some_and(|m| m.contains("does not start with `/`")));
+    assert_eq!(record["fix"]["replacement"], "/~");
+    assert_eq!(record["fix"]["span"], serde_json::json!([24, 25]));
+    let noted = records.iter().filter(|r| r["fix"].is_null()).count();
+    assert_eq!(noted + 1, records.len());
+}
+
+#[test]
+fn fix_prints_the_fixed_file_and_diff_prints_the_change() {
+    let file = robots_file(MISTAKES);
+    robotscope()
+        .args(["fix", file.path().to_str().expect("path")])
+        .assert()
+        .code(0)
+        .stdout("User-Agent: *\nDisallow: /\n\nUser-Agent: Lycos\nDisallow: /cgi-bin/\nDisallow: /tmp/\n")
+        .stderr(predicate::str::contains("applied 3 fixes"));
+    robotscope()
+        .args(["fix", file.path().to_str().expect("path"), "--diff"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("-Disallow: /cgi-bin/ /tmp/\n+Disallow: /cgi-bin/\n+Disallow: /tmp/\n"));
+}
+
+#[test]
+fn fix_keeps_crlf_line_ends_and_comments() {
+    let file = robots_file("User-agent: *\r\nDisallow: cgi-bin/ # scripts\r\n");
+    robotscope()
+        .args(["fix", file.path().to_str().expect("path")])
+        .assert()
+        .stdout("User-agent: *\r\nDisallow: /cgi-bin/ # scripts\r\n");
+}

@@ -1,10 +1,13 @@
 //! Property tests of the policy layer: the lexer loses nothing and never panics,
 //! evaluation never panics, the fast wildcard matcher agrees with Google's slow one, and
-//! the batch matcher agrees with `evaluate`.
+//! the batch matcher agrees with `evaluate`, lint never panics, and fixing twice is
+//! fixing once.
 
 use proptest::prelude::*;
 use robotscope::policy::escape::{is_unsafe, sanitize};
+use robotscope::policy::fix::fix_all;
 use robotscope::policy::lex::lex;
+use robotscope::policy::lint::lint;
 use robotscope::policy::pattern::wildcard_match;
 use robotscope::policy::{CompiledPolicy, Reading, Robot, RobotsTxt, evaluate};
 
@@ -140,6 +143,23 @@ proptest! {
             let decision = CompiledPolicy::new(&txt, &robot, reading).check(&path);
             prop_assert_eq!(decision.allowed, verdict.allowed, "{} {}", reading, verdict.explanation);
             prop_assert_eq!(decision.rule.map(|r| r.line), verdict.decided_by.map(|m| m.line));
+        }
+    }
+
+    #[test]
+    fn fixing_twice_is_fixing_once(text in robots_like()) {
+        let once = fix_all(&text).text;
+        let twice = fix_all(&once).text;
+        prop_assert_eq!(String::from_utf8_lossy(&twice), String::from_utf8_lossy(&once));
+    }
+
+    #[test]
+    fn lint_never_panics_and_its_spans_lie_in_the_file(bytes in prop::collection::vec(any::<u8>(), 0..800)) {
+        for diagnostic in lint(&RobotsTxt::parse(bytes.clone())) {
+            prop_assert!(diagnostic.span.end <= bytes.len());
+            for edit in diagnostic.fix.iter().flat_map(|f| &f.edits) {
+                prop_assert!(edit.span.start <= edit.span.end && edit.span.end <= bytes.len());
+            }
         }
     }
 

@@ -1,0 +1,1299 @@
+//! Diagnostics: what is wrong with a robots.txt, what each reading does with it, and
+//! the fix where there is one.
+//!
+//! Every diagnostic has a code, a severity, a line and byte span, a message that says
+//! what each reading makes of the line, and, where a fix can be known, the text edits
+//! that make the file mean under all three readings what its author evidently meant.
+//! The catalogue is DESIGN.md §3; [`CATALOGUE`] lists the codes. Diagnostics are found
+//! in time roughly linear in the file: rule-against-rule checks go through a prefix set,
+//! never through all pairs.
+//!
+//! Severity: an error is a line some reading ignores or misreads so that verdicts
+//! change (or that does nothing at all); a warning is a line that works but is fragile
+//! or read differently by the classic readings in a way that is often intended; info is
+//! a note.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::ops::Range;
+
+use super::agent::is_valid_token;
+use super::lex::{self, ByteOrderMark, Line, LineEnd, RFC9309_MAX_LINE_BYTES, Separator};
+use super::parse::{
+    AgentName, Field, FieldKind, Group, Interpretation, RobotsTxt, Rule, RuleKind, Spelling, product_token,
+};
+use super::prefix_set::PrefixSet;
+use super::reading::Reading;
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Some reading ignores or misreads the line, so verdicts change.
+    Error,
+    /// The line works but is fragile, or the classic readings differ.
+    Warning,
+    /// A note.
+    Info,
+}
+
+impl Severity {
+    /// "error", "warning" or "info".
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One text edit: replace a byte span of the source with new text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// The span replaced (empty for an insertion).
+    pub span: Range<usize>,
+    /// The new text.
+    pub replacement: String,
+}
+
+/// A fix: edits that are applied together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does, for people ("Split into one line per path").
+    pub title: String,
+    /// The edits, which never overlap.
+    pub edits: Vec<Edit>,
+}
+
+/// One problem found in a robots.txt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// A stable code, e.g. `path-without-slash`.
+    pub code: &'static str,
+    /// How serious it is.
+    pub severity: Severity,
+    /// 1-based line number.
+    pub line: usize,
+    /// The byte span it is about.
+    pub span: Range<usize>,
+    /// What is wrong and what each reading does with it.
+    pub message: String,
+    /// The fix, if one can be known.
+    pub fix: Option<Fix>,
+}
+
+/// Every diagnostic code with a one-line description (for documentation and tests).
+pub const CATALOGUE: &[(&str, &str)] = &[
+    ("path-without-slash", "a path that does not start with / matches no URL"),
+    ("several-paths", "several paths on one line are one odd path"),
+    ("several-fields", "several fields on one line are one odd value"),
+    ("several-agents", "several robot names on one User-agent line"),
+    ("blank-line-in-group", "a blank line inside a group ends the record for 1994/1996 robots"),
+    ("several-star-groups", "more than one * group: classic robots read only the first"),
+    ("robot-in-several-groups", "the same robot named in several groups: classic robots read only the first"),
+    ("star-path", "Disallow: * (or Allow: *) is a wildcard only to RFC 9309 robots"),
+    ("wildcard-for-classic-robots", "* and $ are literal characters to 1994/1996 robots"),
+    ("dollar-inside-pattern", "a $ that is not at the end is an ordinary character"),
+    ("rule-outside-group", "a rule before any User-agent line applies to no robot"),
+    ("missing-colon", "a field without a colon is read only by Google"),
+    ("misspelt-field", "a misspelt field name is read only by Google, or by no one"),
+    ("unsupported-field", "a field no robot honours in robots.txt (noindex)"),
+    ("unknown-field", "a field no reading knows, ignored"),
+    ("empty-user-agent", "an empty User-agent names no robot, or every robot"),
+    ("user-agent-version", "a version after the robot's name hides it from 1994/1996 robots"),
+    ("token-cut", "RFC 9309 cuts a robot's name at its first digit or dot"),
+    ("sitemap-not-absolute", "a Sitemap must be an absolute URL"),
+    ("bad-extension-value", "a Crawl-delay, Request-rate or Visit-time that does not parse"),
+    ("extension-support", "which robots honour an extension field"),
+    ("path-with-space", "a space in a path matches only a literal space"),
+    ("shadowed-rule", "a rule that 1996 robots never reach, because an earlier rule matches first"),
+    ("redundant-rule", "a rule that never changes a verdict, because an earlier one covers it"),
+    ("duplicate-rule", "the same rule twice in one group"),
+    ("dead-disallow", "a Disallow with the same pattern as an Allow never wins"),
+    ("html-file", "the file is an HTML page, not a robots.txt"),
+    ("binary-file", "the file is not text"),
+    ("utf16-file", "the file is UTF-16, which no robot decodes"),
+    ("utf8-bom", "a byte order mark: Google skips it, classic robots see it in the first field"),
+    ("invalid-utf8", "bytes that are not UTF-8"),
+    ("content-past-500kib", "content past 500 KiB, which RFC 9309 readers may ignore"),
+    ("nul-byte", "a NUL byte ends the line for Google's parser"),
+    ("control-character", "a control character in the file"),
+    ("long-line", "a line longer than Google reads"),
+];
+
+/// RFC 9309 §2.5: crawlers must read at least 500 KiB; Google reads exactly that.
+const PARSE_LIMIT_BYTES: usize = 500 * 1024;
+
+/// Fields robots are told about in robots.txt that no major robot honours there.
+const UNSUPPORTED_FIELDS: &[&str] = &["noindex", "nofollow", "noarchive", "nosnippet", "index", "follow"];
+
+/// Finds every diagnostic in a file, sorted by line.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::{RobotsTxt, lint::lint};
+/// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: ~\n".to_vec());
+/// let diagnostics = lint(&txt);
+/// assert_eq!(diagnostics[0].code, "path-without-slash");
+/// assert_eq!(diagnostics[0].line, 2);
+/// ```
+#[must_use]
+pub fn lint(txt: &RobotsTxt) -> Vec<Diagnostic> {
+    let mut linter = Linter::new(txt);
+    linter.file();
+    if !linter.file_is_not_robots_txt {
+        linter.lines();
+        linter.groups();
+        linter.classic_records();
+    }
+    let mut out = linter.out;
+    out.sort_by(|a, b| a.line.cmp(&b.line).then(a.span.start.cmp(&b.span.start)).then(a.code.cmp(b.code)));
+    out
+}
+
+struct Linter<'a> {
+    txt: &'a RobotsTxt,
+    rfc: &'a Interpretation,
+    classic: &'a Interpretation,
+    /// For each line index, the index of its field in each interpretation.
+    rfc_field: Vec<Option<usize>>,
+    classic_field: Vec<Option<usize>>,
+    out: Vec<Diagnostic>,
+    /// True for HTML, binary and UTF-16 files, whose lines are not worth examining.
+    file_is_not_robots_txt: bool,
+}
+
+impl<'a> Linter<'a> {
+    fn new(txt: &'a RobotsTxt) -> Linter<'a> {
+        let rfc = txt.interpretation(Reading::Rfc9309);
+        let classic = txt.interpretation(Reading::Draft1996);
+        let index = |interpretation: &Interpretation| {
+            let mut at = vec![None; txt.lines().len()];
+            for (i, field) in interpretation.fields.iter().enumerate() {
+                at[field.line - 1] = Some(i);
+            }
+            at
+        };
+        Linter {
+            txt,
+            rfc,
+            classic,
+            rfc_field: index(rfc),
+            classic_field: index(classic),
+            out: Vec::new(),
+            file_is_not_robots_txt: false,
+        }
+    }
+
+    fn push(
+        &mut self,
+        code: &'static str,
+        severity: Severity,
+        line: usize,
+        span: Range<usize>,
+        message: String,
+        fix: Option<Fix>,
+    ) {
+        self.out.push(Diagnostic { code, severity, line, span, message, fix });
+    }
+
+    fn line(&self, number: usize) -> &'a Line {
+        &self.txt.lines()[number - 1]
+    }
+
+    fn text(&self, span: &Range<usize>) -> String {
+        String::from_utf8_lossy(self.txt.text(span)).into_owned()
+    }
+
+    /// The line end to use for lines inserted next to `number`: its own, or LF.
+    fn eol(&self, number: usize) -> &'static str {
+        match self.line(number).line_end(self.txt.source()) {
+            LineEnd::CrLf => "\r\n",
+            LineEnd::Cr => "\r",
+            LineEnd::Lf | LineEnd::None => "\n",
+        }
+    }
+
+    /// An edit inserting whole lines after line `number`.
+    fn insert_after(&self, number: usize, lines: &[String]) -> Edit {
+        let line = self.line(number);
+        let eol = self.eol(number);
+        let mut text = String::new();
+        if line.line_end(self.txt.source()) == LineEnd::None {
+            text.push_str(eol);
+        }
+        for new in lines {
+            text.push_str(new);
+            text.push_str(eol);
+        }
+        if line.line_end(self.txt.source()) == LineEnd::None {
+            text.truncate(text.len() - eol.len());
+        }
+        Edit { span: line.end..line.end, replacement: text }
+    }
+
+    /// An edit deleting line `number` with its line end.
+    fn delete_line(&self, number: usize) -> Edit {
+        let line = self.line(number);
+        Edit { span: line.start..line.end, replacement: String::new() }
+    }
+
+    // --- The whole file ---------------------------------------------------------------------
+
+    fn file(&mut self) {
+        let source = self.txt.source();
+        let head = &source[..source.len().min(1024)];
+        let lower = String::from_utf8_lossy(head).to_ascii_lowercase();
+        let start = lower.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+        let whole = 0..source.len().min(head.len());
+        match lex::byte_order_mark(source) {
+            Some(ByteOrderMark::Utf16Le | ByteOrderMark::Utf16Be) => {
+                self.file_is_not_robots_txt = true;
+                let fix = utf16_to_utf8(source).map(|text| Fix {
+                    title: "Convert the file to UTF-8".to_owned(),
+                    edits: vec![Edit { span: 0..source.len(), replacement: text }],
+                });
+                self.push(
+                    "utf16-file",
+                    Severity::Error,
+                    1,
+                    0..2,
+                    "The file is UTF-16. RFC 9309 asks for UTF-8 and no robot decodes UTF-16: every robot reads \
+                     a NUL byte between the characters, so Google finds no rules at all and the 1994/1996 robots \
+                     see no field names they know."
+                        .to_owned(),
+                    fix,
+                );
+                return;
+            }
+            Some(ByteOrderMark::Utf8) => {
+                let first_is_field = self.rfc_field.first().copied().flatten().is_some();
+                let (severity, effect) = if first_is_field {
+                    (Severity::Warning, "1994/1996 robots read it as part of the first field's name and ignore line 1")
+                } else {
+                    (Severity::Info, "line 1 holds no field, so no robot loses anything")
+                };
+                self.push(
+                    "utf8-bom",
+                    severity,
+                    1,
+                    0..3,
+                    format!("The file starts with a UTF-8 byte order mark. Google skips it; {effect}."),
+                    Some(Fix {
+                        title: "Remove the byte order mark".to_owned(),
+                        edits: vec![Edit { span: 0..3, replacement: String::new() }],
+                    }),
+                );
+            }
+            None => {}
+        }
+        if start.starts_with("<!doctype html") || start.starts_with("<html") || lower.contains("<html") {
+            self.file_is_not_robots_txt = true;
+            self.push(
+                "html-file",
+                Severity::Error,
+                1,
+                whole,
+                "The file is an HTML page, not a robots.txt (a server answering every URL with a page?). \
+                 No reading finds rules in it, so every robot may fetch everything."
+                    .to_owned(),
+                None,
+            );
+            return;
+        }
+        let controls = head.iter().filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C)).count();
+        if head.contains(&0) && controls * 10 > head.len() {
+            self.file_is_not_robots_txt = true;
+            self.push(
+                "binary-file",
+                Severity::Error,
+                1,
+                whole,
+                "The file is not text (an image or other binary data?). No reading finds rules in it, so every \
+                 robot may fetch everything."
+                    .to_owned(),
+                None,
+            );
+            return;
+        }
+        if source.len() > PARSE_LIMIT_BYTES {
+            let line = self.txt.lines().iter().find(|l| l.end > PARSE_LIMIT_BYTES).map_or(1, |l| l.number);
+            self.push(
+                "content-past-500kib",
+                Severity::Warning,
+                line,
+                PARSE_LIMIT_BYTES..source.len(),
+                format!(
+                    "The file is {} bytes. RFC 9309 §2.5 lets robots stop at 500 KiB and Google does, so rules \
+                     from line {line} on may be ignored; 1994/1996 robots set no limit.",
+                    source.len()
+                ),
+                None,
+            );
+        }
+    }
+
+    // --- Line by line -----------------------------------------------------------------------
+
+    fn lines(&mut self) {
+        for index in 0..self.txt.lines().len() {
+            let line = self.txt.lines()[index];
+            self.bytes_of_line(&line);
+            let rfc = self.rfc_field[index].map(|f| &self.rfc.fields[f]);
+            let classic = self.classic_field[index].map(|f| &self.classic.fields[f]);
+            // A line only the classic readings read as a field is one Google cut short
+            // (a NUL, or past its line limit): the byte checks above said so already.
+            if let Some(field) = rfc {
+                self.field(field, classic);
+            }
+        }
+    }
+
+    fn bytes_of_line(&mut self, line: &Line) {
+        let content = line.content(self.txt.source());
+        if content.len() > RFC9309_MAX_LINE_BYTES {
+            self.push(
+                "long-line",
+                Severity::Warning,
+                line.number,
+                line.start + RFC9309_MAX_LINE_BYTES..line.content_end,
+                format!(
+                    "Line {} is {} bytes long. Google reads the first {RFC9309_MAX_LINE_BYTES} bytes of a line and \
+                     drops the rest; 1994/1996 robots read it whole.",
+                    line.number,
+                    content.len()
+                ),
+                None,
+            );
+        }
+        if let Some(nul) = memchr::memchr(0, content) {
+            let edits = memchr::memchr_iter(0, content)
+                .map(|at| Edit { span: line.start + at..line.start + at + 1, replacement: String::new() })
+                .collect();
+            self.push(
+                "nul-byte",
+                Severity::Warning,
+                line.number,
+                line.start + nul..line.start + nul + 1,
+                "A NUL byte: Google's parser ends the line there and reads nothing after it; 1994/1996 robots keep \
+                 it as a character."
+                    .to_owned(),
+                Some(Fix { title: "Remove the NUL bytes".to_owned(), edits }),
+            );
+        }
+        let mut unsafe_spans = Vec::new();
+        let mut invalid = None;
+        let mut offset = 0;
+        for chunk in content.utf8_chunks() {
+            for (at, c) in chunk.valid().char_indices() {
+                if c != '\0' && super::escape::is_unsafe(c) {
+                    unsafe_spans.push(line.start + offset + at..line.start + offset + at + c.len_utf8());
+                }
+            }
+            offset += chunk.valid().len();
+            if !chunk.invalid().is_empty() && invalid.is_none() {
+                invalid = Some(line.start + offset..line.start + offset + chunk.invalid().len());
+            }
+            offset += chunk.invalid().len();
+        }
+        if let Some(first) = unsafe_spans.first().cloned() {
+            let edits =
+                unsafe_spans.iter().map(|span| Edit { span: span.clone(), replacement: String::new() }).collect();
+            self.push(
+                "control-character",
+                Severity::Warning,
+                line.number,
+                first,
+                "A control character (shown as ^X or <U+XXXX>): it means nothing to any robot, can make the line \
+                 read differently from what it is, and is never shown raw."
+                    .to_owned(),
+                Some(Fix { title: "Remove the control characters".to_owned(), edits }),
+            );
+        }
+        if let Some(span) = invalid {
+            self.push(
+                "invalid-utf8",
+                Severity::Warning,
+                line.number,
+                span,
+                "Bytes that are not UTF-8 (Latin-1?). RFC 9309 expects UTF-8. Google percent-encodes such bytes as \
+                 they are (é in Latin-1 becomes %E9, not %C3%A9), so a rule with them matches only URLs written \
+                 the same way."
+                    .to_owned(),
+                None,
+            );
+        }
+    }
+
+    /// A line RFC 9309 reads as a field (`classic` is the same line to the classic
+    /// readings, if they read a field there).
+    fn field(&mut self, field: &Field, classic: Option<&Field>) {
+        let key = self.text(&field.key);
+        if field.separator == Separator::Whitespace {
+            self.push(
+                "missing-colon",
+                Severity::Error,
+                field.line,
+                field.key.clone(),
+                format!(
+                    "No colon after `{key}`. Google accepts a space instead on a two-word line and reads it as {}; \
+                     1994/1996 robots need the colon and ignore the line.",
+                    field.kind.canonical()
+                ),
+                Some(Fix {
+                    title: "Add the colon".to_owned(),
+                    edits: vec![Edit { span: field.key.end..field.key.end, replacement: ":".to_owned() }],
+                }),
+            );
+        } else if field.spelling == Spelling::Tolerated && classic.is_none_or(|c| c.kind != field.kind) {
+            self.push(
+                "misspelt-field",
+                Severity::Error,
+                field.line,
+                field.key.clone(),
+                format!(
+                    "`{key}` is not a field name. Google tolerates it and reads {}; 1994/1996 robots do not know \
+                     the field and ignore the line.",
+                    field.kind.canonical()
+                ),
+                Some(rename_key(field, field.kind)),
+            );
+        }
+        match field.kind {
+            FieldKind::UserAgent => self.user_agent(field),
+            FieldKind::Allow | FieldKind::Disallow => self.rule_value(field),
+            FieldKind::Sitemap => self.sitemap(field),
+            FieldKind::CrawlDelay | FieldKind::RequestRate | FieldKind::VisitTime => self.extension(field),
+            FieldKind::Host | FieldKind::CleanParam => {}
+            FieldKind::Unknown => self.unknown_field(field),
+        }
+    }
+
+    fn unknown_field(&mut self, field: &Field) {
+        let key = self.text(&field.key);
+        let lower = key.to_ascii_lowercase();
+        if UNSUPPORTED_FIELDS.contains(&lower.as_str()) {
+            self.push(
+                "unsupported-field",
+                Severity::Warning,
+                field.line,
+                field.key.clone(),
+                format!(
+                    "`{key}:` in robots.txt is honoured by no major robot (Google stopped in 2019): every reading \
+                     ignores the line. To keep pages out of the index, use a robots META tag or an X-Robots-Tag \
+                     header, and let robots fetch the page so they can see it."
+                ),
+                None,
+            );
+            return;
+        }
+        if let Some(kind) = near_miss(&lower) {
+            self.push(
+                "misspelt-field",
+                Severity::Error,
+                field.line,
+                field.key.clone(),
+                format!(
+                    "`{key}` looks like a misspelt {}. No reading knows it, so every robot ignores the line.",
+                    kind.canonical()
+                ),
+                Some(rename_key(field, kind)),
+            );
+            return;
+        }
+        self.push(
+            "unknown-field",
+            Severity::Info,
+            field.line,
+            field.key.clone(),
+            format!("`{key}` is not a field any reading knows; every robot ignores the line."),
+            None,
+        );
+    }
+
+    fn user_agent(&mut self, field: &Field) {
+        let value = self.text(&field.value);
+        if value.is_empty() {
+            self.push(
+                "empty-user-agent",
+                Severity::Warning,
+                field.line,
+                field.key.start..field.value.end,
+                "An empty User-agent. RFC 9309 robots find no robot named by it; 1994/1996 robots look for the \
+                 value inside their name, and an empty value is inside every name, so this record applies to \
+                 every one of them."
+                    .to_owned(),
+                None,
+            );
+            return;
+        }
+        let words: Vec<(usize, &str)> = split_words(&value);
+        if let Some(embedded) = words.iter().skip(1).position(|(_, word)| starts_with_field(word)) {
+            let split_at = words[embedded + 1].0;
+            self.split_fields(field, &value, split_at);
+            return;
+        }
+        if words.len() > 1 {
+            let first = words[0].1;
+            let rfc_reads = if first == "*" {
+                "the * group".to_owned()
+            } else {
+                format!("the robot `{}`", String::from_utf8_lossy(product_token(first.as_bytes())))
+            };
+            let names: Vec<String> = words.iter().map(|(_, w)| format!("User-agent: {w}")).collect();
+            let key = self.text(&field.key);
+            let lines: Vec<String> = words.iter().skip(1).map(|(_, w)| format!("{key}: {w}")).collect();
+            self.push(
+                "several-agents",
+                Severity::Error,
+                field.line,
+                field.value.clone(),
+                format!(
+                    "Several robots on one line (`{value}`). RFC 9309 robots read only {rfc_reads}; 1994/1996 \
+                     robots look for the whole text `{}` inside their name and find it in none. Write one line \
+                     each: {}.",
+                    value.to_lowercase(),
+                    names.join(", ")
+                ),
+                Some(Fix {
+                    title: "One User-agent line per robot".to_owned(),
+                    edits: vec![
+                        Edit { span: field.value.clone(), replacement: first.to_owned() },
+                        self.insert_after(field.line, &lines),
+                    ],
+                }),
+            );
+            return;
+        }
+        if value == "*" {
+            return;
+        }
+        let token = String::from_utf8_lossy(product_token(value.as_bytes())).into_owned();
+        let rest = &value[token.len()..];
+        if !token.is_empty() && rest.starts_with('/') && is_valid_token(&token) {
+            self.push(
+                "user-agent-version",
+                Severity::Warning,
+                field.line,
+                field.value.start + token.len()..field.value.end,
+                format!(
+                    "`{value}` names a version. RFC 9309 robots cut it to `{token}` and match; 1994/1996 robots \
+                     look for `{}` inside their name, which they cut at its first /, so they find it in none.",
+                    value.to_lowercase()
+                ),
+                Some(Fix {
+                    title: format!("Write `{token}`"),
+                    edits: vec![Edit {
+                        span: field.value.start + token.len()..field.value.end,
+                        replacement: String::new(),
+                    }],
+                }),
+            );
+        } else if !rest.is_empty() && !token.is_empty() && rest.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+            self.push(
+                "token-cut",
+                Severity::Warning,
+                field.line,
+                field.value.clone(),
+                format!(
+                    "RFC 9309 robots read a name up to its first character that is not a letter, `_` or `-`, so \
+                     they read `{value}` as `{token}`: a robot whose token is `{value}` is not matched, and one \
+                     called `{token}` is. 1994/1996 robots compare the whole name."
+                ),
+                None,
+            );
+        }
+    }
+
+    /// `User-agent: charlotte Disallow: /cgi-bin`: split before the embedded field.
+    fn split_fields(&mut self, field: &Field, value: &str, split_at: usize) {
+        let first = value[..split_at].trim_end().to_owned();
+        let words = split_words(value);
+        let mut rest: Vec<String> = Vec::new();
+        for (i, &(at, word)) in words.iter().enumerate() {
+            if at < split_at {
+                continue;
+            }
+            if starts_with_field(word) || rest.is_empty() {
+                let end =
+                    words[i + 1..].iter().find(|(_, w)| starts_with_field(w)).map_or(value.len(), |(next, _)| *next);
+                rest.push(value[at..end].trim_end().to_owned());
+            }
+        }
+        let key = self.text(&field.key);
+        self.push(
+            "several-fields",
+            Severity::Error,
+            field.line,
+            field.value.clone(),
+            format!(
+                "Two fields on one line. RFC 9309 robots read `{key}: {first}` and nothing of `{}`; 1994/1996 \
+                 robots take the whole rest of the line as the value, which names no robot. No reading sees the \
+                 rule.",
+                rest.join(" ")
+            ),
+            Some(Fix {
+                title: "Put each field on its own line".to_owned(),
+                edits: vec![
+                    Edit { span: field.value.clone(), replacement: first },
+                    self.insert_after(field.line, &rest),
+                ],
+            }),
+        );
+    }
+
+    fn rule_value(&mut self, field: &Field) {
+        let value = self.text(&field.value);
+        if value.is_empty() {
+            return;
+        }
+        let words = split_words(&value);
+        if value == "*" {
+            self.star_path(field);
+        } else if words.len() > 1 {
+            self.several_words_in_rule(field, &value, &words);
+        } else if !value.starts_with(['/', '*']) {
+            self.path_without_slash(field, &value);
+        } else {
+            self.wildcards_in_rule(field, &value);
+        }
+    }
+
+    fn star_path(&mut self, field: &Field) {
+        let kind = field.kind.canonical();
+        let effect = if field.kind == FieldKind::Disallow {
+            "RFC 9309 robots read `*` as any path and keep out; 1994/1996 robots look for a path starting with `*`, \
+             find none, and go everywhere"
+        } else {
+            "RFC 9309 robots read `*` as any path; 1994/1996 robots look for a path starting with `*` and find none"
+        };
+        self.push(
+            "star-path",
+            Severity::Error,
+            field.line,
+            field.value.clone(),
+            format!("`{kind}: *`: {effect}. `/` means every path to every reading."),
+            Some(Fix {
+                title: format!("Write `{kind}: /`"),
+                edits: vec![Edit { span: field.value.clone(), replacement: "/".to_owned() }],
+            }),
+        );
+    }
+
+    fn several_words_in_rule(&mut self, field: &Field, value: &str, words: &[(usize, &str)]) {
+        let (key, kind) = (self.text(&field.key), field.kind.canonical());
+        let all_paths = words.iter().all(|(_, w)| w.starts_with(['/', '*']) || w.starts_with("http"));
+        if !all_paths && value.starts_with('/') {
+            self.push(
+                "path-with-space",
+                Severity::Warning,
+                field.line,
+                field.value.clone(),
+                "A space in a path: it matches only URLs with a literal space, which browsers send as %20. \
+                 Write %20 if that is meant."
+                    .to_owned(),
+                None,
+            );
+            return;
+        }
+        let lines: Vec<String> = words.iter().skip(1).map(|(_, w)| format!("{key}: {w}")).collect();
+        self.push(
+            "several-paths",
+            Severity::Error,
+            field.line,
+            field.value.clone(),
+            format!(
+                "Several paths on one line. Every reading takes `{value}` as one path (with spaces), which no URL \
+                 starts with, so the line blocks nothing. Write one {kind} line per path."
+            ),
+            Some(Fix {
+                title: "One line per path".to_owned(),
+                edits: vec![
+                    Edit { span: field.value.clone(), replacement: words[0].1.to_owned() },
+                    self.insert_after(field.line, &lines),
+                ],
+            }),
+        );
+    }
+
+    fn path_without_slash(&mut self, field: &Field, value: &str) {
+        let kind = field.kind.canonical();
+        let suggestion = url::Url::parse(value)
+            .ok()
+            .filter(|url| matches!(url.scheme(), "http" | "https"))
+            .map_or_else(|| format!("/{value}"), |url| url[url::Position::BeforePath..].to_owned());
+        self.push(
+            "path-without-slash",
+            Severity::Error,
+            field.line,
+            field.value.clone(),
+            format!(
+                "`{value}` does not start with `/`. Every URL path does, so under every reading this rule matches \
+                 nothing and the robots it is for may go everywhere. Did you mean `{suggestion}`?"
+            ),
+            Some(Fix {
+                title: format!("Write `{kind}: {suggestion}`"),
+                edits: vec![Edit { span: field.value.clone(), replacement: suggestion }],
+            }),
+        );
+    }
+
+    fn wildcards_in_rule(&mut self, field: &Field, value: &str) {
+        let body = value.strip_suffix('$').unwrap_or(value);
+        if body.contains('$') {
+            self.push(
+                "dollar-inside-pattern",
+                Severity::Warning,
+                field.line,
+                field.value.clone(),
+                "A `$` inside a pattern is an ordinary character to every reading; only a final `$` anchors the \
+                 end (RFC 9309 §2.2.3)."
+                    .to_owned(),
+                None,
+            );
+        }
+        if value.contains('*') || value.ends_with('$') {
+            self.push(
+                "wildcard-for-classic-robots",
+                Severity::Warning,
+                field.line,
+                field.value.clone(),
+                format!(
+                    "`{value}` uses wildcards. RFC 9309 robots read `*` as any characters and a final `$` as the \
+                     end of the path; 1994/1996 robots look for these characters literally, so for them the rule \
+                     matches almost nothing."
+                ),
+                None,
+            );
+        }
+    }
+
+    fn sitemap(&mut self, field: &Field) {
+        let value = self.text(&field.value);
+        let absolute = url::Url::parse(&value).is_ok_and(|url| matches!(url.scheme(), "http" | "https"));
+        if !absolute {
+            self.push(
+                "sitemap-not-absolute",
+                Severity::Warning,
+                field.line,
+                field.value.clone(),
+                format!(
+                    "`{value}` is not an absolute http(s) URL. RFC 9309 §2.3.5 and sitemaps.org ask for the full \
+                     URL (https://host/sitemap.xml); robots may ignore a relative one."
+                ),
+                None,
+            );
+        }
+    }
+
+    fn extension(&mut self, field: &Field) {
+        let value = self.text(&field.value);
+        let (ok, support, form) = match field.kind {
+            FieldKind::CrawlDelay => (
+                value.parse::<f64>().is_ok_and(|seconds| seconds.is_finite() && seconds >= 0.0),
+                "Bing, Yandex and many smaller robots wait that many seconds between requests; Google ignores it",
+                "a number of seconds (10, 0.5)",
+            ),
+            FieldKind::RequestRate => (
+                parse_request_rate(&value),
+                "Seznam and some others honour it (urllib reads it); Google and Bing ignore it",
+                "requests/period, such as 1/10s or 30/1m, optionally followed by a time window",
+            ),
+            _ => (
+                parse_visit_time(&value),
+                "only a few 1990s-era robots honour it; Google and Bing ignore it",
+                "a UTC time window, such as 0100-0500",
+            ),
+        };
+        let name = field.kind.canonical();
+        if ok {
+            self.push(
+                "extension-support",
+                Severity::Info,
+                field.line,
+                field.key.start..field.value.end,
+                format!("{name}: {support}. It is no rule: no reading changes a verdict for it."),
+                None,
+            );
+        } else {
+            self.push(
+                "bad-extension-value",
+                Severity::Warning,
+                field.line,
+                field.value.clone(),
+                format!("`{value}` is not a valid {name} value ({form}); robots that honour {name} will ignore it."),
+                None,
+            );
+        }
+    }
+
+    // --- Groups -----------------------------------------------------------------------------
+
+    fn groups(&mut self) {
+        for &field in &self.rfc.orphan_rules {
+            let field = &self.rfc.fields[field];
+            let has_star = self.rfc.groups.iter().any(Group::names_star);
+            let fix = (!has_star).then(|| Fix {
+                title: "Add `User-agent: *` above".to_owned(),
+                edits: vec![Edit {
+                    span: self.line(field.line).start..self.line(field.line).start,
+                    replacement: format!("User-agent: *{}", self.eol(field.line)),
+                }],
+            });
+            // Only the first orphan of a run gets the fix; the rest join its new group.
+            let first_of_run =
+                field.line == 1 || self.rfc_field[field.line - 2].is_none_or(|f| !self.rfc.fields[f].kind.is_rule());
+            self.push(
+                "rule-outside-group",
+                Severity::Error,
+                field.line,
+                field.key.start..field.value.end,
+                "A rule before any User-agent line: it belongs to no group, and every reading ignores it.".to_owned(),
+                if first_of_run { fix } else { None },
+            );
+        }
+        for (index, group) in self.rfc.groups.iter().enumerate() {
+            self.blank_lines_in(group);
+            self.rules_against_each_other(index, group);
+        }
+        self.repeated_groups();
+    }
+
+    /// Blank lines between a group's User-agent lines, or between them and the rules, or
+    /// between the rules: RFC 9309 ignores them; the classic readings end the record.
+    fn blank_lines_in(&mut self, group: &Group) {
+        let first = group.first_line();
+        let last = group.last_line;
+        let agents_line = |n: usize| group.agents.iter().any(|a| a.line == n);
+        let names: Vec<String> = group.agents.iter().map(|a| self.text(&a.value)).collect();
+        let mut n = first;
+        while n < last {
+            if !lex::is_blank(self.txt.source(), self.line(n)) {
+                n += 1;
+                continue;
+            }
+            let run_start = n;
+            while n < last && lex::is_blank(self.txt.source(), self.line(n)) {
+                n += 1;
+            }
+            let before: Vec<&String> =
+                group.agents.iter().zip(&names).filter(|(a, _)| a.line < run_start).map(|(_, name)| name).collect();
+            let after_is_agent = agents_line(n);
+            let rules_before = group.rules.iter().any(|r| r.line < run_start);
+            let span = self.line(run_start).start..self.line(n - 1).end;
+            let who = before.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+            let (message, fix) = if after_is_agent && !rules_before {
+                // "User-agent: webcrawler", blank, "User-agent: lycra", rules: the first
+                // record was most likely meant to stand alone and allow everything.
+                let later: Vec<&String> = names.iter().skip(before.len()).collect();
+                let later = later.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+                let verdict = self.group_gist(group);
+                (
+                    format!(
+                        "A blank line between User-agent lines. RFC 9309 robots ignore it and join {who} to the \
+                         group of {later}, so {who} {verdict}; 1994/1996 robots end the record at the blank line, \
+                         and a record without rules lets {who} go anywhere. If {who} is meant to go anywhere, say so \
+                         with an empty `Disallow:`; if not, remove the blank line."
+                    ),
+                    Some(Fix {
+                        title: format!("Add `Disallow:` so that {who} may go anywhere under every reading"),
+                        edits: vec![self.insert_after(run_start - 1, &["Disallow:".to_owned()])],
+                    }),
+                )
+            } else if !rules_before {
+                (
+                    format!(
+                        "A blank line between User-agent and its rules. RFC 9309 robots ignore it and apply the \
+                         rules below to {who}; 1994/1996 robots end the record at the blank line, so {who} may go \
+                         anywhere for them and the rules below belong to no one."
+                    ),
+                    Some(Fix {
+                        title: "Remove the blank line".to_owned(),
+                        edits: vec![Edit { span, replacement: String::new() }],
+                    }),
+                )
+            } else {
+                (
+                    format!(
+                        "A blank line inside the group of {who}. RFC 9309 robots read on; 1994/1996 robots end the \
+                         record here, so for them the rules below it apply to no one."
+                    ),
+                    Some(Fix {
+                        title: "Remove the blank line".to_owned(),
+                        edits: vec![Edit { span, replacement: String::new() }],
+                    }),
+                )
+            };
+            self.push(
+                "blank-line-in-group",
+                Severity::Error,
+                run_start,
+                self.line(run_start).start..self.line(run_start).end,
+                message,
+                fix,
+            );
+        }
+    }
+
+    /// What a group does to its robots, in a few words, for messages.
+    fn group_gist(&self, group: &Group) -> String {
+        let blocks_all =
+            group.rules.iter().any(|r| r.kind == RuleKind::Disallow && self.txt.pattern(Reading::Rfc9309, r) == b"/");
+        if blocks_all { "is blocked from /".to_owned() } else { "gets that group's rules".to_owned() }
+    }
+
+    /// Shadowed (1996 draft, first match), duplicate and redundant rules, and Disallows
+    /// that lose every tie.
+    fn rules_against_each_other(&mut self, _index: usize, group: &Group) {
+        let patterns: Vec<&[u8]> = group.rules.iter().map(|r| self.txt.pattern(Reading::Rfc9309, r)).collect();
+        // Duplicates, and a Disallow with the same pattern as an Allow.
+        let mut seen: HashMap<(RuleKind, &[u8]), usize> = HashMap::new();
+        for (i, rule) in group.rules.iter().enumerate() {
+            if let Some(&first) = seen.get(&(rule.kind, patterns[i])) {
+                self.push(
+                    "duplicate-rule",
+                    Severity::Info,
+                    rule.line,
+                    rule.value.clone(),
+                    format!("The same rule as line {first}; it changes nothing under any reading."),
+                    Some(Fix { title: "Remove the duplicate".to_owned(), edits: vec![self.delete_line(rule.line)] }),
+                );
+                continue;
+            }
+            seen.insert((rule.kind, patterns[i]), rule.line);
+        }
+        for (i, rule) in group.rules.iter().enumerate() {
+            if rule.kind == RuleKind::Disallow
+                && !patterns[i].is_empty()
+                && let Some(&allow) = seen.get(&(RuleKind::Allow, patterns[i]))
+                && seen.get(&(RuleKind::Disallow, patterns[i])) == Some(&rule.line)
+            {
+                self.push(
+                    "dead-disallow",
+                    Severity::Warning,
+                    rule.line,
+                    rule.value.clone(),
+                    format!(
+                        "Line {allow} allows the same pattern. RFC 9309 robots let Allow win a tie, so this \
+                         Disallow never applies for them; 1996 robots take whichever comes first."
+                    ),
+                    None,
+                );
+            }
+        }
+        // Earlier rules whose pattern is a prefix of a later one's (plain patterns only:
+        // wildcards make "covers" undecidable by prefix).
+        let plain: Vec<usize> = (0..group.rules.len())
+            .filter(|&i| super::pattern::is_plain_prefix(patterns[i]) && !patterns[i].is_empty())
+            .collect();
+        let set = PrefixSet::new(plain.iter().map(|&i| (patterns[i], i, group.rules[i].line)).collect());
+        let mut opposite_sorted: [Vec<&[u8]>; 2] = [Vec::new(), Vec::new()];
+        for &i in &plain {
+            opposite_sorted[kind_index(group.rules[i].kind)].push(patterns[i]);
+        }
+        for list in &mut opposite_sorted {
+            list.sort_unstable();
+        }
+        let has_wildcards = plain.len() < group.rules.iter().filter(|r| !r.value.is_empty()).count();
+        let mut reported: HashSet<usize> = HashSet::new();
+        for &j in &plain {
+            let rule = &group.rules[j];
+            let covering = set
+                .matches(patterns[j])
+                .copied()
+                .filter(|&i| i != j && group.rules[i].line < rule.line)
+                .min_by_key(|&i| group.rules[i].line);
+            let Some(i) = covering else { continue };
+            let earlier = &group.rules[i];
+            if patterns[i] == patterns[j] {
+                continue; // Reported as a duplicate or dead Disallow above.
+            }
+            if earlier.kind == rule.kind {
+                // Same kind: the later rule never changes a verdict, unless a rule of the
+                // other kind sits between the two patterns (or wildcards might).
+                let other = &opposite_sorted[1 - kind_index(rule.kind)];
+                let start = other.partition_point(|p| *p < patterns[i]);
+                let something_between = other.get(start).is_some_and(|p| p.starts_with(patterns[i]));
+                if !something_between && !has_wildcards && reported.insert(j) {
+                    self.push(
+                        "redundant-rule",
+                        Severity::Info,
+                        rule.line,
+                        rule.value.clone(),
+                        format!(
+                            "Line {} already {}s every path this rule matches, and no rule in between says \
+                             otherwise: it never changes a verdict under any reading.",
+                            earlier.line,
+                            earlier.kind.name().to_ascii_lowercase()
+                        ),
+                        Some(Fix {
+                            title: "Remove the redundant rule".to_owned(),
+                            edits: vec![self.delete_line(rule.line)],
+                        }),
+                    );
+                }
+            } else if reported.insert(j) {
+                // The 1996 draft stops at the first match: `earlier` always decides.
+                self.shadowed(rule, earlier);
+            }
+        }
+    }
+
+    fn shadowed(&mut self, rule: &Rule, earlier: &Rule) {
+        // Moving the rule above the one that shadows it changes nothing for RFC 9309
+        // (longest match does not depend on order) and lets 1996 robots reach it.
+        let line = self.line(rule.line);
+        let text = String::from_utf8_lossy(line.content(self.txt.source())).into_owned();
+        let target = self.line(earlier.line).start;
+        let eol = self.eol(rule.line);
+        self.push(
+            "shadowed-rule",
+            Severity::Warning,
+            rule.line,
+            rule.value.clone(),
+            format!(
+                "1996 robots take the first rule that matches, and line {} matches every path this rule does, so \
+                 for them this {} never decides; RFC 9309 robots take the longest match and honour it. (1994 \
+                 robots know only Disallow.) Moving it above line {} makes both agree.",
+                earlier.line,
+                rule.kind.name(),
+                earlier.line
+            ),
+            Some(Fix {
+                title: format!("Move it above line {}", earlier.line),
+                edits: vec![
+                    Edit { span: target..target, replacement: format!("{text}{eol}") },
+                    self.delete_line(rule.line),
+                ],
+            }),
+        );
+    }
+
+    /// More than one `*` group, and robots named in more than one group.
+    fn repeated_groups(&mut self) {
+        let mut first_for: HashMap<String, usize> = HashMap::new();
+        let groups = &self.rfc.groups;
+        for (index, group) in groups.iter().enumerate() {
+            for agent in &group.agents {
+                let key = match &agent.name {
+                    AgentName::Star => "*".to_owned(),
+                    AgentName::Name(name) if !name.is_empty() => name.clone(),
+                    AgentName::Name(_) => continue,
+                };
+                let Some(&first) = first_for.get(&key) else {
+                    first_for.insert(key, index);
+                    continue;
+                };
+                if first == index {
+                    continue;
+                }
+                let earlier = &groups[first];
+                let code = if key == "*" { "several-star-groups" } else { "robot-in-several-groups" };
+                let who = if key == "*" { "every other robot".to_owned() } else { self.text(&agent.value) };
+                let fix = (group.agents.len() == 1 && !group.rules.is_empty()).then(|| self.merge_into(group, earlier));
+                self.push(
+                    code,
+                    Severity::Warning,
+                    agent.line,
+                    agent.value.clone(),
+                    format!(
+                        "The group at line {} already names {who}. RFC 9309 robots merge the two groups; 1994/1996 \
+                         robots read only the first record that names them, so they miss the rules below.",
+                        earlier.first_line()
+                    ),
+                    fix,
+                );
+            }
+        }
+    }
+
+    /// Moves a group's rules (and the lines among them) to the end of `into`, and
+    /// removes the group.
+    fn merge_into(&self, group: &Group, into: &Group) -> Fix {
+        let first_rule = group.agents.last().map_or(group.first_line(), |a| a.line) + 1;
+        let body_start = self.line(first_rule).start;
+        let body_end = self.line(group.last_line).end;
+        let mut body = String::from_utf8_lossy(&self.txt.source()[body_start..body_end]).into_owned();
+        let target = self.line(into.last_line);
+        if target.line_end(self.txt.source()) == LineEnd::None {
+            body.insert_str(0, self.eol(into.last_line));
+        }
+        if !body.ends_with(['\n', '\r']) {
+            body.push_str(self.eol(into.last_line));
+        }
+        Fix {
+            title: format!("Move these rules into the group at line {}", into.first_line()),
+            edits: vec![
+                Edit { span: target.end..target.end, replacement: body },
+                Edit { span: self.line(group.first_line()).start..body_end, replacement: String::new() },
+            ],
+        }
+    }
+
+    // --- Classic records --------------------------------------------------------------------
+
+    /// What only the classic readings see: an empty Disallow that ends the rules of a
+    /// record for 1996 robots.
+    fn classic_records(&mut self) {
+        for record in &self.classic.groups {
+            let Some(empty) = record.rules.iter().position(|r| r.kind == RuleKind::Disallow && r.value.is_empty())
+            else {
+                continue;
+            };
+            if empty + 1 < record.rules.len() {
+                let rule = &record.rules[empty];
+                self.push(
+                    "shadowed-rule",
+                    Severity::Warning,
+                    rule.line,
+                    self.line(rule.line).span(),
+                    "An empty Disallow allows everything to 1996 robots, which stop at the first matching line, \
+                     so they never reach the rules after it; RFC 9309 and 1994 robots read it as no rule at all."
+                        .to_owned(),
+                    Some(Fix {
+                        title: "Remove the empty Disallow".to_owned(),
+                        edits: vec![self.delete_line(rule.line)],
+                    }),
+                );
+            }
+        }
+    }
+}
+
+/// The fix that writes a field's canonical name.
+fn rename_key(field: &Field, kind: FieldKind) -> Fix {
+    Fix {
+        title: format!("Write `{}`", kind.canonical()),
+        edits: vec![Edit { span: field.key.clone(), replacement: kind.canonical().to_owned() }],
+    }
+}
+
+fn kind_index(kind: RuleKind) -> usize {
+    match kind {
+        RuleKind::Allow => 0,
+        RuleKind::Disallow => 1,
+    }
+}
+
+/// Whitespace-separated words with their byte offsets.
+fn split_words(text: &str) -> Vec<(usize, &str)> {
+    let mut words = Vec::new();
+    let mut start = None;
+    for (at, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                words.push((s, &text[s..at]));
+                start = None;
+            }
+            (false, None) => start = Some(at),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        words.push((s, &text[s..]));
+    }
+    words
+}
+
+/// True for a word that starts a field: `Disallow:`, `allow:`, `User-agent:`, `Sitemap:`.
+fn starts_with_field(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    ["user-agent:", "disallow:", "allow:", "sitemap:", "crawl-delay:"].iter().any(|field| lower.starts_with(field))
+}
+
+/// A known field name within two edits of `key`, if any.
+fn near_miss(key: &str) -> Option<FieldKind> {
+    const NAMES: &[(&str, FieldKind)] = &[
+        ("user-agent", FieldKind::UserAgent),
+        ("disallow", FieldKind::Disallow),
+        ("allow", FieldKind::Allow),
+        ("sitemap", FieldKind::Sitemap),
+        ("crawl-delay", FieldKind::CrawlDelay),
+    ];
+    let limit = |name: &str| if name.len() <= 5 { 1 } else { 2 };
+    NAMES.iter().find(|(name, _)| edit_distance(key, name) <= limit(name)).map(|&(_, kind)| kind)
+}
+
+/// Levenshtein distance, for short field names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            current.push((previous[j] + usize::from(ca != cb)).min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// `1/10s`, `30/1m`, `1/5` (seconds), optionally followed by a window `0600-0845`.
+fn parse_request_rate(value: &str) -> bool {
+    let mut parts = value.split_whitespace();
+    let Some(rate) = parts.next() else { return false };
+    let Some((requests, period)) = rate.split_once('/') else { return false };
+    let period = period.trim_end_matches(['s', 'm', 'h', 'S', 'M', 'H']);
+    let rate_ok = requests.parse::<u32>().is_ok_and(|n| n > 0) && period.parse::<u32>().is_ok_and(|n| n > 0);
+    rate_ok && parts.next().is_none_or(parse_visit_time)
+}
+
+/// `0100-0500` (UTC), `01:00-05:00` also seen.
+fn parse_visit_time(value: &str) -> bool {
+    let clock = |t: &str| {
+        let digits: String = t.chars().filter(|c| *c != ':').collect();
+        digits.len() == 4
+            && digits.chars().all(|c| c.is_ascii_digit())
+            && digits[..2].parse::<u32>().is_ok_and(|h| h < 24)
+            && digits[2..].parse::<u32>().is_ok_and(|m| m < 60)
+    };
+    value.trim().split_once('-').is_some_and(|(from, to)| clock(from.trim()) && clock(to.trim()))
+}
+
+/// The text of a UTF-16 file with a BOM, as UTF-8 without one.
+fn utf16_to_utf8(source: &[u8]) -> Option<String> {
+    let little = source.starts_with(b"\xFF\xFE");
+    let units: Vec<u16> = source[2..]
+        .chunks_exact(2)
+        .map(
+            |pair| if little { u16::from_le_bytes([pair[0], pair[1]]) } else { u16::from_be_bytes([pair[0], pair[1]]) },
+        )
+        .collect();
+    String::from_utf16(&units).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogue_codes_are_unique() {
+        let codes: HashSet<&str> = CATALOGUE.iter().map(|(code, _)| *code).collect();
+        assert_eq!(codes.len(), CATALOGUE.len());
+    }
+
+    #[test]
+    fn edit_distance_and_near_misses() {
+        assert_eq!(edit_distance("disalow", "disallow"), 1);
+        assert_eq!(near_miss("useragent"), Some(FieldKind::UserAgent));
+        assert_eq!(near_miss("alow"), Some(FieldKind::Allow));
+        assert_eq!(near_miss("host"), None);
+    }
+
+    #[test]
+    fn extension_values() {
+        assert!(parse_request_rate("1/10s"));
+        assert!(parse_request_rate("30/1m 0600-0845"));
+        assert!(!parse_request_rate("fast"));
+        assert!(parse_visit_time("0100-0500"));
+        assert!(!parse_visit_time("2500-0100"));
+    }
+}

@@ -1,0 +1,243 @@
+//! The diagnostics catalogue, one table case per entry (the seed's example, or a real
+//! file's), the fixes, and what the fixed files mean under all three readings.
+
+use std::fs;
+use std::path::Path;
+
+use robotscope::policy::fix::{apply_fix, fix_all};
+use robotscope::policy::lint::{CATALOGUE, Severity, lint};
+use robotscope::policy::{Reading, Robot, RobotsTxt, evaluate};
+
+/// Lints `text`, expects a diagnostic `code` on `line` with `severity`, and, when
+/// `fixed` is given, that applying that diagnostic's fix gives exactly `fixed`.
+fn expect(text: &str, code: &str, line: usize, severity: Severity, fixed: Option<&str>) {
+    let txt = RobotsTxt::parse(text.as_bytes().to_vec());
+    let diagnostics = lint(&txt);
+    let found = diagnostics
+        .iter()
+        .find(|d| d.code == code && d.line == line)
+        .unwrap_or_else(|| panic!("no {code} on line {line} in {text:?}; found {diagnostics:#?}"));
+    assert_eq!(found.severity, severity, "{code}");
+    assert!(!found.message.is_empty());
+    match fixed {
+        Some(fixed) => {
+            let fix = found.fix.as_ref().unwrap_or_else(|| panic!("{code} has no fix"));
+            assert_eq!(String::from_utf8_lossy(&apply_fix(text.as_bytes(), fix)), fixed, "{code}: {}", fix.title);
+        }
+        None => assert!(found.fix.is_none(), "{code} should have no fix"),
+    }
+}
+
+macro_rules! cases {
+    ($($name:ident: $text:expr, $code:literal, $line:literal, $severity:ident, $fixed:expr;)*) => {
+        $(
+            #[test]
+            fn $name() {
+                expect($text, $code, $line, Severity::$severity, $fixed);
+            }
+        )*
+
+        /// Every catalogue entry has a case above, or a test of its own below.
+        #[test]
+        fn every_catalogue_entry_has_a_case() {
+            let covered = [$($code,)* "utf16-file", "invalid-utf8", "long-line", "content-past-500kib"];
+            for (code, _) in CATALOGUE {
+                assert!(covered.contains(code), "{code} has no table case");
+            }
+        }
+    };
+}
+
+cases! {
+    tilde_without_slash: "User-agent: *\nDisallow: ~\n", "path-without-slash", 2, Error, Some("User-agent: *\nDisallow: /~\n");
+    directory_without_slash: "User-agent: *\nDisallow: cgi-bin/ # scripts\n", "path-without-slash", 2, Error,
+        Some("User-agent: *\nDisallow: /cgi-bin/ # scripts\n");
+    full_url_as_path: "User-agent: *\nDisallow: https://example.com/private/\n", "path-without-slash", 2, Error,
+        Some("User-agent: *\nDisallow: /private/\n");
+    two_paths: "User-Agent: Lycos\nDisallow: /cgi-bin/ /tmp/\n", "several-paths", 2, Error,
+        Some("User-Agent: Lycos\nDisallow: /cgi-bin/\nDisallow: /tmp/\n");
+    two_paths_crlf: "User-agent: *\r\nDisallow: /a /b\r\n", "several-paths", 2, Error, Some("User-agent: *\r\nDisallow: /a\r\nDisallow: /b\r\n");
+    two_fields: "# Sample robots.txt file\n\nUser-agent: charlotte Disallow: /cgi-bin\n", "several-fields", 3, Error,
+        Some("# Sample robots.txt file\n\nUser-agent: charlotte\nDisallow: /cgi-bin\n");
+    two_agents: "User-Agent: Copernicus Fred\nDisallow: /\n", "several-agents", 1, Error,
+        Some("User-Agent: Copernicus\nUser-Agent: Fred\nDisallow: /\n");
+    star_and_rex: "User-Agent: * Rex\nDisallow: /t\n", "several-agents", 1, Error, Some("User-Agent: *\nUser-Agent: Rex\nDisallow: /t\n");
+    blank_between_agents: "User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n", "blank-line-in-group", 2, Error,
+        Some("User-agent: webcrawler\nDisallow:\n\nUser-agent: lycra\nDisallow: /\n");
+    blank_before_rules: "User-Agent: *\n\nDisallow: /\n", "blank-line-in-group", 2, Error, Some("User-Agent: *\nDisallow: /\n");
+    blank_between_rules: "User-agent: *\nDisallow: /a\n\nDisallow: /b\n", "blank-line-in-group", 3, Error,
+        Some("User-agent: *\nDisallow: /a\nDisallow: /b\n");
+    two_star_groups: "User-agent: *\nDisallow: /a/\n\nUser-agent: bot\nDisallow: /\n\nUser-agent: *\nDisallow: /b/\n",
+        "several-star-groups", 7, Warning,
+        Some("User-agent: *\nDisallow: /a/\nDisallow: /b/\n\nUser-agent: bot\nDisallow: /\n\n");
+    robot_twice: "User-agent: bot\nDisallow: /a\n\nUser-agent: Bot\nDisallow: /b\n", "robot-in-several-groups", 4, Warning,
+        Some("User-agent: bot\nDisallow: /a\nDisallow: /b\n\n");
+    disallow_star: "User-agent: *\nDisallow: *\n", "star-path", 2, Error, Some("User-agent: *\nDisallow: /\n");
+    wildcard: "User-agent: *\nDisallow: /*.pdf$\n", "wildcard-for-classic-robots", 2, Warning, None;
+    dollar_inside: "User-agent: *\nDisallow: /price$list\n", "dollar-inside-pattern", 2, Warning, None;
+    orphan_rule: "Disallow: /orphan\nUser-agent: bot\nDisallow: /\n", "rule-outside-group", 1, Error,
+        Some("User-agent: *\nDisallow: /orphan\nUser-agent: bot\nDisallow: /\n");
+    missing_colon: "User-agent: *\nDisallow /private\n", "missing-colon", 2, Error, Some("User-agent: *\nDisallow: /private\n");
+    google_typo: "User-agent: *\nDissallow: /tmp/\n", "misspelt-field", 2, Error, Some("User-agent: *\nDisallow: /tmp/\n");
+    user_agent_with_space: "User agent: *\nDisallow: /\n", "misspelt-field", 1, Error, Some("User-agent: *\nDisallow: /\n");
+    unknown_typo: "User-agent: *\nDisalow: /tmp/\n", "misspelt-field", 2, Error, Some("User-agent: *\nDisallow: /tmp/\n");
+    noindex: "User-agent: *\nNoindex: /private/\n", "unsupported-field", 2, Warning, None;
+    unknown: "User-agent: *\nRobot-version: 2.0\n", "unknown-field", 2, Info, None;
+    empty_agent: "User-agent:\nDisallow: /\n", "empty-user-agent", 1, Warning, None;
+    versioned_agent: "User-agent: Googlebot/2.1\nDisallow: /\n", "user-agent-version", 1, Warning, Some("User-agent: Googlebot\nDisallow: /\n");
+    digits_in_token: "User-agent: MJ12bot\nDisallow: /\n", "token-cut", 1, Warning, None;
+    relative_sitemap: "Sitemap: /sitemap.xml\n", "sitemap-not-absolute", 1, Warning, None;
+    bad_crawl_delay: "User-agent: *\nCrawl-delay: soon\n", "bad-extension-value", 2, Warning, None;
+    crawl_delay_support: "User-agent: *\nCrawl-delay: 10\n", "extension-support", 2, Info, None;
+    space_in_path: "User-agent: *\nDisallow: /my documents/\n", "path-with-space", 2, Warning, None;
+    shadowed_allow: "User-agent: *\nDisallow: /cgi-bin/\nAllow: /cgi-bin/public\n", "shadowed-rule", 3, Warning,
+        Some("User-agent: *\nAllow: /cgi-bin/public\nDisallow: /cgi-bin/\n");
+    empty_disallow_first: "User-agent: *\nDisallow:\nDisallow: /private/\n", "shadowed-rule", 2, Warning,
+        Some("User-agent: *\nDisallow: /private/\n");
+    redundant: "User-agent: *\nDisallow: /a\nDisallow: /a/b\n", "redundant-rule", 3, Info, Some("User-agent: *\nDisallow: /a\n");
+    duplicate: "User-agent: *\nDisallow: /a\nDisallow: /a\n", "duplicate-rule", 3, Info, Some("User-agent: *\nDisallow: /a\n");
+    dead_disallow: "User-agent: *\nAllow: /a\nDisallow: /a\n", "dead-disallow", 3, Warning, None;
+    html: "<!DOCTYPE html>\n<html><body>Not Found</body></html>\n", "html-file", 1, Error, None;
+    binary: "\0\0\x01\0\x02\0\x10\x10\0\0\x01\0\x08\0h\x05\0\0\x16\0\0\0(\0\0\0\x10\0\0\0", "binary-file", 1, Error, None;
+    bom: "\u{feff}User-agent: *\nDisallow: /\n", "utf8-bom", 1, Warning, Some("User-agent: *\nDisallow: /\n");
+    nul: "User-agent: *\nDisallow: /a\0b\n", "nul-byte", 2, Warning, Some("User-agent: *\nDisallow: /ab\n");
+    escape: "User-agent: *\nDisallow: /\x1b[2Jx\n", "control-character", 2, Warning, Some("User-agent: *\nDisallow: /[2Jx\n");
+}
+
+#[test]
+fn utf16_files_are_converted() {
+    let text = "User-agent: *\r\nDisallow: /private/\r\n";
+    let mut bytes = vec![0xFF, 0xFE];
+    bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let diagnostics = lint(&RobotsTxt::parse(bytes.clone()));
+    let found = diagnostics.iter().find(|d| d.code == "utf16-file").expect("utf16-file");
+    assert_eq!(found.severity, Severity::Error);
+    assert_eq!(apply_fix(&bytes, found.fix.as_ref().expect("a fix")), text.as_bytes());
+}
+
+#[test]
+fn invalid_utf8_and_long_lines_and_size() {
+    let latin1 = b"User-agent: *\nDisallow: /caf\xe9\n";
+    assert!(lint(&RobotsTxt::parse(latin1.to_vec())).iter().any(|d| d.code == "invalid-utf8" && d.line == 2));
+    let long = format!("User-agent: *\nDisallow: /{}\n", "a".repeat(20_000));
+    assert!(lint(&RobotsTxt::parse(long.into_bytes())).iter().any(|d| d.code == "long-line" && d.line == 2));
+    let big = format!("User-agent: *\n{}Disallow: /late\n", "# padding padding padding\n".repeat(21_000));
+    let diagnostics = lint(&RobotsTxt::parse(big.into_bytes()));
+    assert!(diagnostics.iter().any(|d| d.code == "content-past-500kib" && d.severity == Severity::Warning));
+}
+
+/// Messages say what each reading does with the line.
+#[test]
+fn messages_speak_for_each_reading() {
+    let txt = RobotsTxt::parse(b"User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n".to_vec());
+    let message = &lint(&txt)[0].message;
+    assert!(
+        message.contains(
+            "RFC 9309 robots ignore it and join webcrawler to the group of lycra, so webcrawler is blocked from /"
+        ),
+        "{message}"
+    );
+    assert!(message.contains("1994/1996 robots end the record at the blank line"), "{message}");
+}
+
+// --- Fixed files mean what their authors meant -------------------------------------------
+
+/// `(file, robot, path, verdict under every reading after the fixes)`.
+const INTENT: &[(&str, &str, &str, bool)] = &[
+    ("User-agent: *\nDisallow: ~\n", "Slurp", "/~chuck/index.html", false),
+    ("User-agent: *\nDisallow: ~\n", "Slurp", "/index.html", true),
+    ("# Sample robots.txt file\n\nUser-agent: charlotte Disallow: /cgi-bin\n", "Charlotte", "/cgi-bin/search", false),
+    ("# Sample robots.txt file\n\nUser-agent: charlotte Disallow: /cgi-bin\n", "Charlotte", "/index.html", true),
+    ("User-agent: *\nDisallow: *\n", "Scooter", "/index.html", false),
+    (
+        "User-Agent: *\n\nDisallow: /\n\nUser-Agent: Lycos\n\nDisallow: /cgi-bin/ /tmp/\n",
+        "Scooter",
+        "/index.html",
+        false,
+    ),
+    ("User-Agent: *\n\nDisallow: /\n\nUser-Agent: Lycos\n\nDisallow: /cgi-bin/ /tmp/\n", "Lycos", "/tmp/x", false),
+    ("User-Agent: *\n\nDisallow: /\n\nUser-Agent: Lycos\n\nDisallow: /cgi-bin/ /tmp/\n", "Lycos", "/cgi-bin/x", false),
+    ("User-Agent: *\n\nDisallow: /\n\nUser-Agent: Lycos\n\nDisallow: /cgi-bin/ /tmp/\n", "Lycos", "/index.html", true),
+    (FAQ, "WebCrawler", "/index.html", true),
+    (FAQ, "WebCrawler", "/tmp/x", true),
+    (FAQ, "lycra", "/index.html", false),
+    (FAQ, "Scooter", "/logs.html", false),
+    ("User-Agent: Copernicus Fred\nDisallow: /\n", "Fred", "/a", false),
+    ("User-Agent: Copernicus Fred\nDisallow: /\n", "Copernicus", "/a", false),
+    ("User-agent: *\nDisallow: /a/\n\nUser-agent: *\nDisallow: /b/\n", "Slurp", "/b/x", false),
+    ("User-agent: *\nDisallow: /a/\n\nUser-agent: *\nDisallow: /b/\n", "Slurp", "/a/x", false),
+];
+
+const FAQ: &str = "# /robots.txt file for http://webcrawler.com/\n# mail webmaster@webcrawler.com for constructive criticism\n\nUser-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp\nDisallow: /logs\n";
+
+#[test]
+fn fixed_files_mean_what_their_authors_meant_under_every_reading() {
+    for &(text, robot, path, allowed) in INTENT {
+        let fixed = RobotsTxt::parse(fix_all(text.as_bytes()).text);
+        for reading in Reading::ALL {
+            let verdict = evaluate(&fixed, &Robot::from_agent(robot), path, reading);
+            assert_eq!(
+                verdict.allowed,
+                allowed,
+                "{robot} {path} under {reading} after fixing {text:?}:\n{}\n{}",
+                String::from_utf8_lossy(fixed.source()),
+                verdict.explanation
+            );
+        }
+    }
+}
+
+#[test]
+fn the_seeds_own_mistakes_are_caught() {
+    #[derive(serde::Deserialize)]
+    struct Seed {
+        robots_txt: String,
+    }
+    let seeds: Vec<Seed> = serde_json::from_str(&data("conformance/seeds.json")).expect("seeds");
+    let mistaken =
+        ["Disallow: ~", "/cgi-bin/ /tmp/", "charlotte Disallow", "Disallow: *", "User-agent: webcrawler\n\n"];
+    for mistake in mistaken {
+        let seed =
+            seeds.iter().find(|s| s.robots_txt.contains(mistake)).unwrap_or_else(|| panic!("a seed with {mistake:?}"));
+        let diagnostics = lint(&RobotsTxt::parse(seed.robots_txt.clone().into_bytes()));
+        assert!(
+            diagnostics.iter().any(|d| d.severity == Severity::Error && d.fix.is_some()),
+            "{mistake:?}: {diagnostics:#?}"
+        );
+    }
+}
+
+#[test]
+fn fixing_twice_is_fixing_once() {
+    for &(text, ..) in INTENT {
+        let once = fix_all(text.as_bytes()).text;
+        let twice = fix_all(&once).text;
+        assert_eq!(String::from_utf8_lossy(&twice), String::from_utf8_lossy(&once), "{text:?}");
+    }
+}
+
+fn data(path: &str) -> String {
+    fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(path)).expect("test data")
+}
+
+/// Lint and fix run on every file of the real corpus without panicking; fixing twice
+/// equals fixing once there too.
+#[test]
+fn the_real_corpus_lints_and_fixes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let mut files: Vec<_> = fs::read_dir(dir).expect("corpus").map(|e| e.expect("entry").path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "txt"));
+    files.sort();
+    let mut total = 0;
+    for path in files {
+        let bytes = fs::read(&path).expect("file");
+        let diagnostics = lint(&RobotsTxt::parse(bytes.clone()));
+        total += diagnostics.len();
+        for d in &diagnostics {
+            assert!(d.line >= 1 && d.span.end <= bytes.len(), "{}: {d:?}", path.display());
+        }
+        let once = fix_all(&bytes);
+        assert_eq!(fix_all(&once.text).text, once.text, "{}: fixing twice differs", path.display());
+    }
+    assert!(total > 100, "the real files have plenty to say: {total}");
+}
