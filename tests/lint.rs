@@ -62,6 +62,8 @@ cases! {
     two_agents: "User-Agent: Copernicus Fred\nDisallow: /\n", "several-agents", 1, Error,
         Some("User-Agent: Copernicus\nUser-Agent: Fred\nDisallow: /\n");
     star_and_rex: "User-Agent: * Rex\nDisallow: /t\n", "several-agents", 1, Error, Some("User-Agent: *\nUser-Agent: Rex\nDisallow: /t\n");
+    known_name_with_space: "User-agent: Offline Explorer\nDisallow: /\n", "agent-name-with-spaces", 1, Warning, None;
+    name_with_version: "User-agent: Xenu's Link Sleuth 1.1c\nDisallow: /\n", "agent-name-with-spaces", 1, Warning, None;
     blank_between_agents: "User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n", "blank-line-in-group", 2, Error,
         Some("User-agent: webcrawler\nDisallow:\n\nUser-agent: lycra\nDisallow: /\n");
     blank_before_rules: "User-Agent: *\n\nDisallow: /\n", "blank-line-in-group", 2, Error, Some("User-Agent: *\nDisallow: /\n");

@@ -95,6 +95,7 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("several-paths", "several paths on one line are one odd path"),
     ("several-fields", "several fields on one line are one odd value"),
     ("several-agents", "several robot names on one User-agent line"),
+    ("agent-name-with-spaces", "one robot's name with spaces, of which RFC 9309 reads the first word"),
     ("blank-line-in-group", "a blank line inside a group ends the record for 1994/1996 robots"),
     ("several-star-groups", "more than one * group: classic robots read only the first"),
     ("robot-in-several-groups", "the same robot named in several groups: classic robots read only the first"),
@@ -127,6 +128,9 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     ("control-character", "a control character in the file"),
     ("long-line", "a line longer than Google reads"),
 ];
+
+/// Robot names known to contain spaces (`assets/multi-word-robots.txt`), one per line.
+const MULTI_WORD_ROBOTS: &str = include_str!("../../assets/multi-word-robots.txt");
 
 /// RFC 9309 §2.5: crawlers must read at least 500 KiB; Google reads exactly that.
 const PARSE_LIMIT_BYTES: usize = 500 * 1024;
@@ -542,35 +546,7 @@ impl<'a> Linter<'a> {
             return;
         }
         if words.len() > 1 {
-            let first = words[0].1;
-            let rfc_reads = if first == "*" {
-                "the * group".to_owned()
-            } else {
-                format!("the robot `{}`", String::from_utf8_lossy(product_token(first.as_bytes())))
-            };
-            let names: Vec<String> = words.iter().map(|(_, w)| format!("User-agent: {w}")).collect();
-            let key = self.text(&field.key);
-            let lines: Vec<String> = words.iter().skip(1).map(|(_, w)| format!("{key}: {w}")).collect();
-            self.push(
-                "several-agents",
-                Severity::Error,
-                field.line,
-                field.value.clone(),
-                format!(
-                    "Several robots on one line (`{value}`). RFC 9309 robots read only {rfc_reads}; 1994/1996 \
-                     robots look for the whole text `{}` inside their name and find it in none. Write one line \
-                     each: {}.",
-                    value.to_lowercase(),
-                    names.join(", ")
-                ),
-                Some(Fix {
-                    title: "One User-agent line per robot".to_owned(),
-                    edits: vec![
-                        Edit { span: field.value.clone(), replacement: first.to_owned() },
-                        self.insert_after(field.line, &lines),
-                    ],
-                }),
-            );
+            self.several_words_in_agent(field, &value, &words);
             return;
         }
         if value == "*" {
@@ -611,6 +587,59 @@ impl<'a> Linter<'a> {
                 None,
             );
         }
+    }
+
+    /// `User-agent: Copernicus Fred` is two robots, or one robot's name with a space: a
+    /// name known to hold spaces, a version, or more than two words is one name;
+    /// otherwise the fix splits it, and the message says what else it could be.
+    fn several_words_in_agent(&mut self, field: &Field, value: &str, words: &[(usize, &str)]) {
+        let first = words[0].1;
+        let lower = value.to_lowercase();
+        let rfc_reads = if first == "*" {
+            "the * group".to_owned()
+        } else {
+            format!("the robot `{}`", String::from_utf8_lossy(product_token(first.as_bytes())))
+        };
+        let one_name = first != "*"
+            && (words.len() > 2
+                || words.iter().any(|(_, w)| w.contains(|c: char| c.is_ascii_digit()))
+                || MULTI_WORD_ROBOTS.lines().any(|name| name == lower));
+        if one_name {
+            self.push(
+                "agent-name-with-spaces",
+                Severity::Warning,
+                field.line,
+                field.value.clone(),
+                format!(
+                    "`{value}` is one robot's name with spaces. RFC 9309 robots read only {rfc_reads}, the name up \
+                     to its first space; 1994/1996 robots look for `{lower}` inside their own name."
+                ),
+                None,
+            );
+            return;
+        }
+        let key = self.text(&field.key);
+        let names: Vec<String> = words.iter().map(|(_, w)| format!("User-agent: {w}")).collect();
+        let lines: Vec<String> = words.iter().skip(1).map(|(_, w)| format!("{key}: {w}")).collect();
+        self.push(
+            "several-agents",
+            Severity::Error,
+            field.line,
+            field.value.clone(),
+            format!(
+                "Several robots on one line (`{value}`). RFC 9309 robots read only {rfc_reads}; 1994/1996 robots \
+                 look for the whole text `{lower}` inside their name and find it in none. Write one line each: {}. \
+                 (If `{value}` is one robot's name, RFC 9309 robots can only match its first word.)",
+                names.join(", ")
+            ),
+            Some(Fix {
+                title: "One User-agent line per robot".to_owned(),
+                edits: vec![
+                    Edit { span: field.value.clone(), replacement: first.to_owned() },
+                    self.insert_after(field.line, &lines),
+                ],
+            }),
+        );
     }
 
     /// `User-agent: charlotte Disallow: /cgi-bin`: split before the embedded field.
