@@ -11,6 +11,8 @@
 
 pub mod action;
 pub mod document;
+pub mod editor;
+pub mod edits;
 pub mod effect;
 pub mod focus;
 pub mod input;
@@ -22,7 +24,7 @@ use std::time::Duration;
 
 use ratatui::layout::Rect;
 
-pub use action::Action;
+pub use action::{Action, CopyWhat};
 pub use document::{Document, Origin};
 pub use effect::Effect;
 pub use focus::Pane;
@@ -61,6 +63,18 @@ pub enum Mode {
     Help,
     /// How the file was fetched: hops, status, what it means.
     FetchDetails,
+    /// The editor has the keys.
+    Editing,
+    /// The list of diagnostics is shown.
+    Diagnostics,
+    /// What the edits changed is shown.
+    Changes,
+    /// Choosing what to copy.
+    CopyMenu,
+    /// Keys type where to save.
+    SavingAs(LineInput),
+    /// Asking whether to quit with unsaved edits.
+    ConfirmQuit,
 }
 
 /// Whether a source is being loaded.
@@ -192,6 +206,21 @@ pub struct App {
     limits: Limits,
     /// Send the selected robot's User-Agent when fetching (`--as-robot`).
     as_robot: bool,
+    /// The text as loaded (or last saved), for the diff and the flipped verdicts.
+    original: RobotsTxt,
+    original_availability: crate::policy::Availability,
+    diagnostics: Vec<crate::policy::Diagnostic>,
+    diagnostics_view: ScrollView,
+    editor: Option<editor::Editor>,
+    /// The user pressed `e` again after being told the text is not UTF-8.
+    lossy_edit_confirmed: bool,
+    /// Tokens of the robots the user selected, in order, for the changes view.
+    looked_at: Vec<String>,
+    text_generation: u64,
+    clipboard: crate::clipboard::ClipboardMode,
+    environment: crate::clipboard::Environment,
+    /// Quit once the save asked for on quitting succeeds.
+    quit_after_save: bool,
 }
 
 impl App {
@@ -253,9 +282,38 @@ impl App {
             next_load_id: 0,
             limits: Limits::default(),
             as_robot: false,
+            original: RobotsTxt::default(),
+            original_availability: crate::policy::Availability::Available,
+            diagnostics: Vec::new(),
+            diagnostics_view: ScrollView::default(),
+            editor: None,
+            lossy_edit_confirmed: false,
+            looked_at: Vec::new(),
+            text_generation: 0,
+            clipboard: crate::clipboard::ClipboardMode::Auto,
+            // The shell tells the app about the real environment (`set_clipboard`).
+            environment: crate::clipboard::Environment::default(),
+            quit_after_save: false,
         };
+        app.adopt_loaded_text();
+        app.note_robot_looked_at();
         app.reevaluate();
         app
+    }
+
+    /// Takes the document's text as the loaded one: the baseline for diffs and changes.
+    fn adopt_loaded_text(&mut self) {
+        self.original = self.document.txt.clone();
+        self.original_availability = self.document.availability;
+        self.editor = None;
+        self.relint();
+    }
+
+    fn note_robot_looked_at(&mut self) {
+        let token = self.robot().profile.token.clone();
+        if !self.looked_at.contains(&token) {
+            self.looked_at.push(token);
+        }
     }
 
     /// The explorer on the embedded example.
@@ -363,6 +421,12 @@ impl App {
         self.message.as_deref()
     }
 
+    /// The diagnostics list's scroll position.
+    #[must_use]
+    pub fn diagnostics_view(&self) -> ScrollView {
+        self.diagnostics_view
+    }
+
     /// Whether a load is running.
     #[must_use]
     pub fn load_state(&self) -> &LoadState {
@@ -380,8 +444,11 @@ impl App {
     /// Applies an action and returns what the shell must do.
     #[allow(clippy::needless_pass_by_value, reason = "actions are values; results from background work own their data")]
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        let action = match self.update_edits(action) {
+            Ok(effects) => return effects,
+            Err(action) => action,
+        };
         match action {
-            Action::Quit => return vec![Effect::Quit],
             Action::FocusNext => self.set_focus(self.focus.next()),
             Action::FocusPrev => self.set_focus(self.focus.prev()),
             Action::Focus(pane) => self.set_focus(pane),
@@ -402,11 +469,7 @@ impl App {
                 self.reevaluate();
             }
             Action::EditPath => self.set_focus(Pane::Tester),
-            Action::PathEdit(edit) => {
-                if self.path.apply(edit) {
-                    self.reevaluate();
-                }
-            }
+            Action::PathEdit(edit) => self.edit_path(edit),
             Action::SubmitPath => {
                 self.path.commit_to_history();
                 self.reevaluate();
@@ -457,15 +520,32 @@ impl App {
                     self.reveal_verdict();
                 }
             }
+            // The editing, copying, saving and quitting actions: `update_edits`.
+            _ => {}
         }
         Vec::new()
     }
 
+    fn edit_path(&mut self, edit: Edit) {
+        if self.path.apply(edit) {
+            self.reevaluate();
+        }
+    }
+
     fn typing_mode(&self) -> Mode {
-        if self.focus == Pane::Tester { Mode::EditingPath } else { Mode::Normal }
+        if self.editor.is_some() {
+            Mode::Editing
+        } else if self.focus == Pane::Tester {
+            Mode::EditingPath
+        } else {
+            Mode::Normal
+        }
     }
 
     fn set_focus(&mut self, pane: Pane) {
+        if pane != Pane::Source {
+            self.editor = None;
+        }
         self.focus = pane;
         self.mode = self.typing_mode();
     }
@@ -473,7 +553,18 @@ impl App {
     fn cancel(&mut self) -> Vec<Effect> {
         match self.mode {
             Mode::EditingPath => self.set_focus(Pane::Source),
-            Mode::AddingRobot(_) | Mode::OpeningSource(_) | Mode::Help | Mode::FetchDetails => {
+            Mode::Editing => self.close_editor(),
+            Mode::ConfirmQuit | Mode::SavingAs(_) => {
+                self.quit_after_save = false;
+                self.mode = self.typing_mode();
+            }
+            Mode::AddingRobot(_)
+            | Mode::OpeningSource(_)
+            | Mode::Help
+            | Mode::FetchDetails
+            | Mode::Diagnostics
+            | Mode::Changes
+            | Mode::CopyMenu => {
                 self.mode = self.typing_mode();
             }
             Mode::Normal => {
@@ -577,6 +668,7 @@ impl App {
         let db_profiles: Vec<RobotProfile> =
             self.robots.iter().filter(|e| e.origin == RobotOrigin::Profile).map(|e| e.profile.clone()).collect();
         self.document = document;
+        self.adopt_loaded_text();
         self.robots = robot_entries_from(&self.document.txt, &db_profiles, &added);
         self.robot = self.robots.iter().position(|e| e.profile.token.eq_ignore_ascii_case(&token)).unwrap_or(0);
         self.robots_view = ScrollView { cursor: self.robot, offset: 0 };
@@ -603,6 +695,10 @@ impl App {
 
     fn move_cursor(&mut self, delta: isize) {
         let height = self.areas().inner_height(self.focus);
+        if self.mode == Mode::Diagnostics {
+            self.diagnostics_view.move_by(delta, self.diagnostics.len(), height);
+            return;
+        }
         match self.focus {
             Pane::Robots => {
                 let target = self.robot.saturating_add_signed(delta).min(self.robots.len() - 1);
@@ -616,6 +712,7 @@ impl App {
 
     fn select_robot(&mut self, index: usize) {
         self.robot = index;
+        self.note_robot_looked_at();
         self.robots_view.cursor = index;
         let height = self.areas().inner_height(Pane::Robots);
         self.robots_view.reveal(index, self.robots.len(), height);
@@ -641,6 +738,16 @@ impl App {
     }
 
     fn show_record_in_source(&mut self) {
+        if self.mode == Mode::Diagnostics {
+            if let Some(line) = self.diagnostics.get(self.diagnostics_view.cursor).map(|d| d.line) {
+                let (len, height) = (self.document.txt.lines().len(), self.areas().inner_height(Pane::Source));
+                self.source_view.cursor = line - 1;
+                self.source_view.bring_into_view(line - 1, len, height);
+                self.focus = Pane::Source;
+                self.mode = self.typing_mode();
+            }
+            return;
+        }
         let interpretation = self.document.txt.interpretation(self.reading());
         let line = self.record_rows().get(self.records_view.cursor).and_then(|row| row.line(interpretation));
         if let Some(line) = line {

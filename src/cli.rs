@@ -460,7 +460,7 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
     let mut out = io::stdout().lock();
     let result = if args.diff {
         let name = args.source.clone();
-        let diff = unified_diff(txt.source(), &report.text, &name);
+        let diff = policy::fix::unified_diff(txt.source(), &report.text, &name);
         out.write_all(diff.as_bytes()).and_then(|()| out.flush())
     } else {
         out.write_all(&report.text).and_then(|()| out.flush())
@@ -478,17 +478,6 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
 fn plural(count: usize, noun: &str) -> String {
     let plural = if noun.ends_with('x') { format!("{noun}es") } else { format!("{noun}s") };
     if count == 1 { format!("1 {noun}") } else { format!("{count} {plural}") }
-}
-
-/// A unified diff of two versions of a file (`--- a/NAME`, `+++ b/NAME`).
-#[must_use]
-pub fn unified_diff(old: &[u8], new: &[u8], name: &str) -> String {
-    let (old, new) = (String::from_utf8_lossy(old), String::from_utf8_lossy(new));
-    similar::TextDiff::from_lines(old.as_ref(), new.as_ref())
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{name}"), &format!("b/{name}"))
-        .to_string()
 }
 
 /// A closed pipe (`| head`) ends output quietly, as it does for grep and ripgrep.

@@ -8,8 +8,10 @@
 
 pub mod app;
 pub mod cli;
+pub mod clipboard;
 pub mod fetch;
 pub mod policy;
 pub mod robots_db;
+pub mod save;
 pub mod tui;
 pub mod ui;

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
 use robotscope::cli::{self, CheckArgs, FixArgs, LintArgs, Outcome, SourceOptions};
+use robotscope::clipboard::ClipboardMode;
 use robotscope::fetch::{Retrieved, Source, SourceError};
 use robotscope::robots_db::RobotsDb;
 
@@ -24,6 +25,10 @@ struct Cli {
     source: Option<String>,
     #[command(flatten)]
     source_options: SourceOptions,
+    /// How the explorer copies (y): auto (the system clipboard, or OSC 52 over SSH,
+    /// in tmux or without a display), system, or osc52.
+    #[arg(long, value_name = "HOW", default_value = "auto")]
+    clipboard: ClipboardMode,
 }
 
 #[derive(Debug, Subcommand)]
@@ -49,7 +54,7 @@ fn main() -> ExitCode {
         Some(Command::Lint(lint)) => cli::lint(lint),
         Some(Command::Fix(fix)) => cli::fix(fix),
         Some(Command::Robots) => cli::robots(&db),
-        None => explore(args.source.as_deref(), &args.source_options, &db),
+        None => explore(args.source.as_deref(), &args.source_options, args.clipboard, &db),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
@@ -63,7 +68,7 @@ fn main() -> ExitCode {
 
 /// Opens the explorer on a source, or on the embedded example. A site is fetched in
 /// the background, so the explorer opens at once and shows the fetch's progress.
-fn explore(spec: Option<&str>, options: &SourceOptions, db: &RobotsDb) -> Result<Outcome> {
+fn explore(spec: Option<&str>, options: &SourceOptions, clipboard: ClipboardMode, db: &RobotsDb) -> Result<Outcome> {
     let app = match spec.map(Source::parse).transpose()? {
         None => App::example(),
         Some(source @ Source::Site { .. }) => App::loading(source, options.limits(None), options.as_robot, db),
@@ -72,6 +77,6 @@ fn explore(spec: Option<&str>, options: &SourceOptions, db: &RobotsDb) -> Result
             App::from_retrieved(Retrieved::Local { source, bytes }, options.limits(None), db)
         }
     };
-    robotscope::tui::run(app)?;
+    robotscope::tui::run(app, clipboard)?;
     Ok(Outcome::Clean)
 }

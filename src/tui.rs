@@ -11,7 +11,9 @@
 //! reports, and ends the process, so a dead task never leaves a live UI behind), and
 //! SIGTERM or SIGHUP.
 
-use std::io;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use color_eyre::eyre::{Result, WrapErr};
@@ -27,10 +29,13 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::app::{Action, App, Edit, Effect, Mode, keymap};
+use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
+use crate::save::save_atomically;
 use crate::{fetch, ui};
 
 /// Runs the explorer until the user quits, then restores the terminal.
-pub fn run(app: App) -> Result<()> {
+pub fn run(mut app: App, clipboard: ClipboardMode) -> Result<()> {
+    app.set_clipboard(clipboard, Environment::current());
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().wrap_err("starting the runtime")?;
     runtime.block_on(async {
         let mut terminal = ratatui::init();
@@ -38,7 +43,8 @@ pub fn run(app: App) -> Result<()> {
         install_panic_exit();
         let (actions, inbox) = mpsc::unbounded_channel();
         watch_signals(actions.clone());
-        let result = event_loop(&mut terminal, EventStream::new(), actions, inbox, app).await;
+        let mut stdout = io::stdout();
+        let result = event_loop(&mut terminal, EventStream::new(), actions, inbox, app, &mut stdout).await;
         restore();
         result.map(drop)
     })
@@ -61,11 +67,13 @@ fn install_panic_exit() {
     std::panic::set_hook(Box::new(move |info| {
         let _ = crossterm::execute!(io::stdout(), DisableMouseCapture, DisableBracketedPaste, Show);
         report(info);
+        save_recovery_copy();
         std::process::exit(101);
     }));
 }
 
-/// Turns SIGTERM and SIGHUP into a quit, so the terminal is restored on the way out.
+/// Turns SIGTERM and SIGHUP into [`Action::Terminate`]: unsaved edits are written to a
+/// recovery file, and the terminal is restored on the way out.
 fn watch_signals(actions: mpsc::UnboundedSender<Action>) {
     #[cfg(unix)]
     tokio::spawn(async move {
@@ -77,30 +85,62 @@ fn watch_signals(actions: mpsc::UnboundedSender<Action>) {
             _ = term.recv() => {}
             _ = hangup.recv() => {}
         }
-        let _ = actions.send(Action::Quit);
+        let _ = actions.send(Action::Terminate);
     });
 }
 
+/// The text with unsaved edits, and where it goes if a panic ends the process. The loop
+/// refreshes it whenever the text changes; the panic hook writes it.
+static RECOVERY: Mutex<Option<(PathBuf, Vec<u8>)>> = Mutex::new(None);
+
+/// Writes the unsaved edits, if any, to their recovery file (from the panic hook).
+fn save_recovery_copy() {
+    let Ok(recovery) = RECOVERY.lock() else { return };
+    if let Some((path, text)) = recovery.as_ref() {
+        match crate::save::save_atomically(path, text) {
+            Ok(()) => eprintln!("robotscope: your unsaved edits were saved to {}", path.display()),
+            Err(error) => eprintln!("robotscope: your unsaved edits could not be saved: {error}"),
+        }
+    }
+}
+
+/// Keeps the recovery copy in step with the app's text.
+fn refresh_recovery_copy(app: &App, generation: &mut u64) {
+    if app.text_generation() == *generation {
+        return;
+    }
+    *generation = app.text_generation();
+    if let Ok(mut recovery) = RECOVERY.lock() {
+        *recovery = app.is_dirty().then(|| (app.recovery_path(), app.document().txt.source().to_vec()));
+    }
+}
+
 /// The event loop, over any terminal backend and any stream of terminal events, so that
-/// tests can drive it with `TestBackend` and a list of keys. Returns the final state.
+/// tests can drive it with `TestBackend` and a list of keys. `out` is where escape
+/// sequences for the terminal itself go (OSC 52 copies): standard output in the real
+/// explorer, a buffer in tests. Returns the final state.
 pub async fn event_loop<B, S>(
     terminal: &mut Terminal<B>,
     mut events: S,
     actions: mpsc::UnboundedSender<Action>,
     mut inbox: mpsc::UnboundedReceiver<Action>,
     mut app: App,
+    out: &mut dyn Write,
 ) -> Result<App>
 where
     B: Backend,
     B::Error: Send + Sync + 'static,
     S: Stream<Item = io::Result<Event>> + Unpin,
 {
-    let mut shell = Shell { actions, load: None };
+    let mut shell = Shell { actions, load: None, out, system_clipboard: SystemClipboard::default() };
+    // Not 0: an app that starts with edits (none does from the command line) is saved too.
+    let mut generation = u64::MAX;
     let size = terminal.size().wrap_err("reading the terminal size")?;
     app.update(Action::Resize { width: size.width, height: size.height });
     if shell.run_all(app.start()) {
         return Ok(app);
     }
+    refresh_recovery_copy(&app, &mut generation);
     terminal.draw(|frame| ui::render(&app, frame)).wrap_err("drawing")?;
     loop {
         let quit = tokio::select! {
@@ -129,6 +169,7 @@ where
                 return Ok(app);
             }
         }
+        refresh_recovery_copy(&app, &mut generation);
         terminal.draw(|frame| ui::render(&app, frame)).wrap_err("drawing")?;
     }
 }
@@ -136,15 +177,19 @@ where
 /// How often a running load reports progress (the spinner and the timer).
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
-/// Runs the app's effects: background loads, cancellation, quitting.
-struct Shell {
+/// Runs the app's effects: background loads, cancellation, copying, saving, quitting.
+struct Shell<'a> {
     /// Where background tasks send their results.
     actions: mpsc::UnboundedSender<Action>,
     /// The running load, if any: its id and task.
     load: Option<(u64, JoinHandle<()>)>,
+    /// The terminal, for OSC 52.
+    out: &'a mut dyn Write,
+    /// Kept open for as long as the explorer runs (see [`SystemClipboard`]).
+    system_clipboard: SystemClipboard,
 }
 
-impl Shell {
+impl Shell<'_> {
     /// Applies a terminal event; returns true when the app is to quit.
     fn handle_event(&mut self, app: &mut App, event: Event) -> bool {
         for action in translate(app, event) {
@@ -195,6 +240,37 @@ impl Shell {
                     self.stop_load();
                 }
             }
+            Effect::Copy { what, text, method } => {
+                // Written here, between two frames, so that the sequence never lands in
+                // the middle of one.
+                let result = match method {
+                    CopyMethod::Osc52 => self
+                        .out
+                        .write_all(osc52_sequence(&text).as_bytes())
+                        .and_then(|()| self.out.flush())
+                        .map(|()| CopyMethod::Osc52)
+                        .map_err(|e| ClipboardError::Terminal(e.to_string())),
+                    CopyMethod::System => self.system_clipboard.copy(&text).map(|()| CopyMethod::System),
+                };
+                let _ = self.actions.send(Action::Copied { what, text, result });
+            }
+            Effect::Save { path, text, then_quit: true } => {
+                // The process is stopping: write now, then go.
+                if let Err(error) = save_atomically(&path, &text) {
+                    let fallback = crate::save::recovery_path(None);
+                    let _ = save_atomically(&fallback, &text);
+                    eprintln!("robotscope: {error}; the edits went to {}", fallback.display());
+                }
+                self.stop_load();
+                return true;
+            }
+            Effect::Save { path, text, then_quit: false } => {
+                let actions = self.actions.clone();
+                tokio::task::spawn_blocking(move || {
+                    let result = save_atomically(&path, &text);
+                    let _ = actions.send(Action::Saved { path, text, result });
+                });
+            }
         }
         false
     }
@@ -206,7 +282,7 @@ impl Shell {
     }
 }
 
-impl Drop for Shell {
+impl Drop for Shell<'_> {
     fn drop(&mut self) {
         self.stop_load();
     }
@@ -223,12 +299,21 @@ fn translate(app: &App, event: Event) -> Vec<Action> {
             _ => Vec::new(),
         },
         Event::Resize(width, height) => vec![Action::Resize { width, height }],
+        Event::Paste(text) if *app.mode() == Mode::Editing => vec![Action::EditorPaste(text)],
         Event::Paste(text) => {
             let edit = |c| match app.mode() {
                 Mode::EditingPath => Some(Action::PathEdit(Edit::Insert(c))),
                 Mode::AddingRobot(_) => Some(Action::RobotNameEdit(Edit::Insert(c))),
                 Mode::OpeningSource(_) => Some(Action::SourceEdit(Edit::Insert(c))),
-                Mode::Normal | Mode::Help | Mode::FetchDetails => None,
+                Mode::SavingAs(_) => Some(Action::SavePathEdit(Edit::Insert(c))),
+                Mode::Normal
+                | Mode::Help
+                | Mode::FetchDetails
+                | Mode::Editing
+                | Mode::Diagnostics
+                | Mode::Changes
+                | Mode::CopyMenu
+                | Mode::ConfirmQuit => None,
             };
             // A pasted line ends at its first line break.
             text.chars().take_while(|&c| c != '\n' && c != '\r').filter_map(edit).collect()

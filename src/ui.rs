@@ -6,6 +6,7 @@
 //! file draws as fast as a small one. Every byte from the file passes through
 //! [`text::safe_spans`] on its way to the screen.
 
+pub mod edits;
 pub mod fetch;
 pub mod help;
 pub mod records;
@@ -52,7 +53,35 @@ pub fn render(app: &App, frame: &mut Frame) {
             input,
             "A file, or a site (example.com, https://example.com/page); Esc cancels.",
         ),
-        Mode::Normal | Mode::EditingPath => {
+        Mode::SavingAs(input) => prompt(
+            frame,
+            " Save ",
+            "Save to: ",
+            input,
+            "Written to a temporary file, then renamed over this one; Esc cancels.",
+        ),
+        Mode::Diagnostics => frame.render_widget(edits::DiagnosticsOverlay { app }, centered(area, 110, 30)),
+        Mode::Changes => frame.render_widget(edits::ChangesOverlay { app }, centered(area, 110, 34)),
+        Mode::CopyMenu => frame.render_widget(
+            edits::Question {
+                title: " Copy ",
+                choices: &[
+                    ("f", "the file, as it is now"),
+                    ("g", "the group that applies to the robot"),
+                    ("d", "the diff of your edits"),
+                    ("Esc", "nothing"),
+                ],
+            },
+            centered(area, 50, 6),
+        ),
+        Mode::ConfirmQuit => frame.render_widget(
+            edits::Question {
+                title: " Unsaved edits ",
+                choices: &[("w", "save, then quit"), ("q", "quit without saving"), ("Esc", "keep working")],
+            },
+            centered(area, 44, 5),
+        ),
+        Mode::Normal | Mode::EditingPath | Mode::Editing => {
             if let Some(position) = cursor {
                 frame.set_cursor_position(position);
             }

@@ -142,7 +142,9 @@ fn switch_robot_test_a_path_and_quit() {
             .rows(0, COLS)
             .enumerate()
             .find_map(|(row, line)| {
-                line.find("38▌ Disallow").map(|at| (row as u16, line[..at].chars().count() as u16 + 4))
+                // `38`, the diagnostics mark (none here), the group mark, a space.
+                let at = line.find("38 ▌ Disallow: /infoseek")?;
+                Some((row as u16, line[..at].chars().count() as u16 + 5))
             })
             .unwrap_or_else(|| panic!("line 38 on screen:\n{text}"));
         let cell = screen.cell(row, col).expect("cell");
@@ -207,5 +209,13 @@ fn a_panic_in_the_background_restores_the_terminal_and_ends_the_process() {
     let text = session.screen_text();
     assert!(text.contains("STATUS:101"), "{text}");
     assert!(text.contains("a background task failed"), "the panic is reported on the restored screen: {text}");
+    // The unsaved edits (the fix of `Disallow: ~`) went to a recovery file.
+    let saved = text
+        .split("your unsaved edits were saved to ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the recovery file is named");
+    assert_eq!(std::fs::read(saved).expect("the recovery file"), b"User-agent: *\nDisallow: /~\n");
+    let _ = std::fs::remove_file(saved);
     session.assert_restored();
 }

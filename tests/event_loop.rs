@@ -25,18 +25,21 @@ fn typed(text: &str) -> Vec<Event> {
 }
 
 async fn run(events: Vec<Event>) -> (App, Terminal<TestBackend>) {
+    let (app, terminal, _) = run_on(App::example(), events).await;
+    (app, terminal)
+}
+
+/// Runs the loop on `app` with `events`; returns the final state, the screen, and what
+/// was written to the terminal besides frames (OSC 52).
+async fn run_on(app: App, events: Vec<Event>) -> (App, Terminal<TestBackend>, Vec<u8>) {
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
     let (actions, inbox) = mpsc::unbounded_channel();
-    let app = robotscope::tui::event_loop(
-        &mut terminal,
-        futures::stream::iter(events.into_iter().map(Ok)),
-        actions,
-        inbox,
-        App::example(),
-    )
-    .await
-    .expect("the loop ends when the events do");
-    (app, terminal)
+    let mut out = Vec::new();
+    let stream = futures::stream::iter(events.into_iter().map(Ok));
+    let app = robotscope::tui::event_loop(&mut terminal, stream, actions, inbox, app, &mut out)
+        .await
+        .expect("the loop ends when the events do");
+    (app, terminal, out)
 }
 
 fn screen(terminal: &Terminal<TestBackend>) -> String {
@@ -102,7 +105,9 @@ async fn run_later(app: App, delay: Duration, keys: Vec<Event>) -> App {
     let (actions, inbox) = mpsc::unbounded_channel();
     let later = futures::stream::once(tokio::time::sleep(delay))
         .flat_map(move |()| futures::stream::iter(keys.clone().into_iter().map(Ok)));
-    robotscope::tui::event_loop(&mut terminal, Box::pin(later), actions, inbox, app).await.expect("loop")
+    robotscope::tui::event_loop(&mut terminal, Box::pin(later), actions, inbox, app, &mut Vec::new())
+        .await
+        .expect("loop")
 }
 
 #[tokio::test]
@@ -130,4 +135,26 @@ async fn esc_cancels_a_slow_fetch_and_the_ui_keeps_answering() {
     assert_eq!(*app.load_state(), robotscope::app::LoadState::Idle);
     assert!(app.message().is_some_and(|m| m.contains("Cancelled")), "{:?}", app.message());
     assert!(app.document().txt.source().is_empty(), "the cancelled fetch never delivered");
+}
+
+#[tokio::test]
+async fn copying_without_a_display_writes_osc_52_to_the_terminal() {
+    let app = App::from_text("User-agent: *\nDisallow: /private/\n");
+    let (app, _, out) = run_on(app, vec![key(KeyCode::Char('y')), key(KeyCode::Char('f'))]).await;
+    assert_eq!(out, b"\x1b]52;c;VXNlci1hZ2VudDogKgpEaXNhbGxvdzogL3ByaXZhdGUvCg==\x07");
+    assert!(app.message().is_some_and(|m| m.contains("OSC 52")), "{:?}", app.message());
+}
+
+#[tokio::test]
+async fn editing_in_the_editor_retests_at_every_key() {
+    let app = App::from_text("User-agent: *\nDisallow: /private/\n");
+    let mut events = vec![key(KeyCode::Char('e')), key(KeyCode::Down), key(KeyCode::End)];
+    events.extend(typed("x"));
+    events.extend([key(KeyCode::Esc), key(KeyCode::Char('/'))]);
+    events.push(Event::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)));
+    events.extend(typed("/private/a"));
+    let (app, _, _) = run_on(app, events).await;
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /private/x\n");
+    assert!(app.evaluation().verdict.allowed, "/private/a is no longer covered by /private/x");
+    assert!(app.is_dirty());
 }

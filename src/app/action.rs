@@ -2,11 +2,16 @@
 //! background work. Everything that changes the app is an [`Action`] passed to
 //! [`App::update`](super::App::update).
 
+use std::path::PathBuf;
 use std::time::Duration;
+
+use crossterm::event::KeyEvent;
 
 use super::focus::Pane;
 use super::input::Edit;
+use crate::clipboard::{ClipboardError, CopyMethod};
 use crate::fetch::{Retrieved, SourceError};
+use crate::save::SaveError;
 
 /// One thing that happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +107,78 @@ pub enum Action {
         /// The bytes and how they were had, or why there are none.
         result: Box<Result<Retrieved, SourceError>>,
     },
-    /// Quit (`q`, Ctrl-C, a signal).
+    /// Show or hide the list of diagnostics (`d`).
+    ToggleDiagnostics,
+    /// Apply the fixes of the diagnostics on the cursor's line (`f`).
+    FixHere,
+    /// Apply every fix, round after round (`F`).
+    FixAll,
+    /// Open the editor on the text (`e`).
+    OpenEditor,
+    /// A key typed into the editor.
+    EditorKey(KeyEvent),
+    /// Text pasted into the editor.
+    EditorPaste(String),
+    /// Show or hide what the edits changed: flipped verdicts and the diff (`v`).
+    ToggleChanges,
+    /// Open the copy menu (`y`).
+    CopyMenu,
+    /// Copy one of the texts.
+    Copy(CopyWhat),
+    /// A copy finished.
+    Copied {
+        /// What was copied, for the message.
+        what: CopyWhat,
+        /// The text, kept for a fallback.
+        text: String,
+        /// How it went.
+        result: Result<CopyMethod, ClipboardError>,
+    },
+    /// Start saving (`w`, Ctrl-S in the editor): asks where.
+    Save,
+    /// An edit to the path being typed for saving.
+    SavePathEdit(Edit),
+    /// Save to the typed path (Enter).
+    SubmitSavePath,
+    /// A save finished.
+    Saved {
+        /// Where it went.
+        path: PathBuf,
+        /// The text that was saved.
+        text: Vec<u8>,
+        /// How it went.
+        result: Result<(), SaveError>,
+    },
+    /// Save, then quit (asked on quitting with unsaved edits).
+    SaveThenQuit,
+    /// Quit without saving, after being asked.
+    QuitWithoutSaving,
+    /// The process is told to stop (SIGTERM, SIGHUP): unsaved edits go to a recovery
+    /// file, then the explorer quits.
+    Terminate,
+    /// Quit (`q`, Ctrl-C); asks first when there are unsaved edits.
     Quit,
+}
+
+/// What `y` copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyWhat {
+    /// The whole (corrected) file.
+    File,
+    /// The lines of the group that applies to the selected robot.
+    Group,
+    /// The diff of the edited text against the loaded one.
+    Diff,
+}
+
+impl CopyWhat {
+    /// How messages name it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            CopyWhat::File => "the file",
+            CopyWhat::Group => "the group",
+            CopyWhat::Diff => "the diff",
+        }
+    }
 }

@@ -6,7 +6,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::action::Action;
+use super::action::{Action, CopyWhat};
 use super::focus::Pane;
 use super::input::Edit;
 use super::{App, Mode};
@@ -28,6 +28,16 @@ pub enum Context {
     Help,
     /// While the fetch details are shown.
     FetchDetails,
+    /// In the editor (every other key edits the text).
+    Editing,
+    /// In the list of diagnostics.
+    Diagnostics,
+    /// In the changes view.
+    Changes,
+    /// Choosing what to copy.
+    CopyMenu,
+    /// Asked whether to quit with unsaved edits.
+    ConfirmQuit,
 }
 
 impl Context {
@@ -43,6 +53,11 @@ impl Context {
             Context::TypingPath => "Typing a path",
             Context::Help => "Help",
             Context::FetchDetails => "Fetch details",
+            Context::Editing => "Editor (other keys edit)",
+            Context::Diagnostics => "Diagnostics list",
+            Context::Changes => "Changes view",
+            Context::CopyMenu => "Copy menu",
+            Context::ConfirmQuit => "Quit with unsaved edits",
         }
     }
 }
@@ -114,6 +129,13 @@ pub static BINDINGS: &[Binding] = &[
     bind(Global, &[ch('o')], Do(Action::OpenSource), "open a file or site", false),
     bind(Global, &[ch('r')], Do(Action::Reload), "fetch or read again", false),
     bind(Global, &[ch('i')], Do(Action::ToggleFetchDetails), "fetch details", false),
+    bind(Global, &[ch('d')], Do(Action::ToggleDiagnostics), "list diagnostics", true),
+    bind(Global, &[ch('f')], Do(Action::FixHere), "fix this line", false),
+    bind(Global, &[ch('F')], Do(Action::FixAll), "fix everything", false),
+    bind(Global, &[ch('e')], Do(Action::OpenEditor), "edit the text", true),
+    bind(Global, &[ch('v')], Do(Action::ToggleChanges), "what the edits changed", false),
+    bind(Global, &[ch('y')], Do(Action::CopyMenu), "copy", false),
+    bind(Global, &[ch('w')], Do(Action::Save), "save", false),
     bind(Global, &[key(KeyCode::Tab)], Do(Action::FocusNext), "next pane", false),
     bind(Global, &[key(KeyCode::BackTab)], Do(Action::FocusPrev), "previous pane", false),
     bind(Global, &[key(KeyCode::Esc)], Do(Action::Cancel), "cancel a load", false),
@@ -142,6 +164,23 @@ pub static BINDINGS: &[Binding] = &[
     bind(TypingPath, &[key(KeyCode::BackTab)], Do(Action::FocusPrev), "previous pane", false),
     bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Do(Action::ToggleHelp), "close help", false),
     bind(Context::FetchDetails, &[key(KeyCode::Esc), ch('i'), ch('q')], Do(Action::ToggleFetchDetails), "close", false),
+    bind(Context::Editing, &[key(KeyCode::Esc)], Do(Action::Cancel), "leave the editor (edits stay)", false),
+    bind(Context::Editing, &[ctrl('s')], Do(Action::Save), "save", false),
+    bind(Context::Diagnostics, &[ch('j'), key(KeyCode::Down)], Do(Action::Down), "next", false),
+    bind(Context::Diagnostics, &[ch('k'), key(KeyCode::Up)], Do(Action::Up), "previous", false),
+    bind(Context::Diagnostics, &[key(KeyCode::Enter)], Do(Action::ShowInSource), "show in source", false),
+    bind(Context::Diagnostics, &[ch('f')], Do(Action::FixHere), "apply this fix", false),
+    bind(Context::Diagnostics, &[ch('F')], Do(Action::FixAll), "fix everything", false),
+    bind(Context::Diagnostics, &[key(KeyCode::Esc), ch('d'), ch('q')], Do(Action::ToggleDiagnostics), "close", false),
+    bind(Context::Changes, &[ch('y')], Do(Action::Copy(CopyWhat::Diff)), "copy the diff", false),
+    bind(Context::Changes, &[key(KeyCode::Esc), ch('v'), ch('q')], Do(Action::ToggleChanges), "close", false),
+    bind(Context::CopyMenu, &[ch('f')], Do(Action::Copy(CopyWhat::File)), "copy the file", false),
+    bind(Context::CopyMenu, &[ch('g')], Do(Action::Copy(CopyWhat::Group)), "copy the robot's group", false),
+    bind(Context::CopyMenu, &[ch('d')], Do(Action::Copy(CopyWhat::Diff)), "copy the diff", false),
+    bind(Context::CopyMenu, &[key(KeyCode::Esc)], Do(Action::Cancel), "cancel", false),
+    bind(Context::ConfirmQuit, &[ch('w')], Do(Action::SaveThenQuit), "save, then quit", false),
+    bind(Context::ConfirmQuit, &[ch('q'), ch('y')], Do(Action::QuitWithoutSaving), "quit without saving", false),
+    bind(Context::ConfirmQuit, &[key(KeyCode::Esc), ch('n')], Do(Action::Cancel), "keep working", false),
 ];
 
 /// The action for a key press in the app's current state, if the key means anything.
@@ -159,7 +198,12 @@ pub fn action_for(app: &App, event: KeyEvent) -> Option<Action> {
         Mode::Help => &[Help],
         Mode::FetchDetails => &[Context::FetchDetails],
         Mode::EditingPath => &[TypingPath, Typing],
-        Mode::AddingRobot(_) | Mode::OpeningSource(_) => &[Typing],
+        Mode::AddingRobot(_) | Mode::OpeningSource(_) | Mode::SavingAs(_) => &[Typing],
+        Mode::Editing => &[Context::Editing],
+        Mode::Diagnostics => &[Context::Diagnostics],
+        Mode::Changes => &[Context::Changes],
+        Mode::CopyMenu => &[Context::CopyMenu],
+        Mode::ConfirmQuit => &[Context::ConfirmQuit],
         Mode::Normal => &[Context::Pane(app.focus()), Navigation, Global],
     };
     let binding = contexts
@@ -168,11 +212,12 @@ pub fn action_for(app: &App, event: KeyEvent) -> Option<Action> {
     let command = match binding {
         Some(binding) => binding.command.clone(),
         None => match (app.mode(), pressed.code) {
-            (Mode::EditingPath | Mode::AddingRobot(_) | Mode::OpeningSource(_), KeyCode::Char(c))
-                if !pressed.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-            {
-                E(Edit::Insert(c))
-            }
+            // Every other key goes to the text area.
+            (Mode::Editing, _) => return Some(Action::EditorKey(event)),
+            (
+                Mode::EditingPath | Mode::AddingRobot(_) | Mode::OpeningSource(_) | Mode::SavingAs(_),
+                KeyCode::Char(c),
+            ) if !pressed.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => E(Edit::Insert(c)),
             _ => return None,
         },
     };
@@ -180,9 +225,11 @@ pub fn action_for(app: &App, event: KeyEvent) -> Option<Action> {
         (Do(action), _) => action,
         (E(edit), Mode::AddingRobot(_)) => Action::RobotNameEdit(edit),
         (E(edit), Mode::OpeningSource(_)) => Action::SourceEdit(edit),
+        (E(edit), Mode::SavingAs(_)) => Action::SavePathEdit(edit),
         (E(edit), _) => Action::PathEdit(edit),
         (Command::Submit, Mode::AddingRobot(_)) => Action::SubmitRobotName,
         (Command::Submit, Mode::OpeningSource(_)) => Action::SubmitSource,
+        (Command::Submit, Mode::SavingAs(_)) => Action::SubmitSavePath,
         (Command::Submit, _) => Action::SubmitPath,
     })
 }

@@ -108,6 +108,21 @@ pub fn fix_all(source: &[u8]) -> FixReport {
     FixReport { text, applied, remaining }
 }
 
+/// A unified diff of two versions of a file (`--- a/NAME`, `+++ b/NAME`), three lines
+/// of context; empty when they are equal.
+#[must_use]
+pub fn unified_diff(old: &[u8], new: &[u8], name: &str) -> String {
+    if old == new {
+        return String::new();
+    }
+    let (old, new) = (String::from_utf8_lossy(old), String::from_utf8_lossy(new));
+    similar::TextDiff::from_lines(old.as_ref(), new.as_ref())
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -902,7 +902,12 @@ impl<'a> Linter<'a> {
         let first = group.first_line();
         let last = group.last_line;
         let agents_line = |n: usize| group.agents.iter().any(|a| a.line == n);
-        let names: Vec<String> = group.agents.iter().map(|a| self.text(&a.value)).collect();
+        // `*` reads as "every other robot" in the messages.
+        let names: Vec<String> = group
+            .agents
+            .iter()
+            .map(|a| if a.name == AgentName::Star { "every other robot".to_owned() } else { self.text(&a.value) })
+            .collect();
         let mut n = first;
         while n < last {
             if !lex::is_blank(self.txt.source(), self.line(n)) {

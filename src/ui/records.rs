@@ -34,7 +34,8 @@ impl Widget for RecordsPane<'_> {
             (false, 1) => "group",
             (false, _) => "groups",
         };
-        let title = format!(" Records · {count} {kind} · {} ", reading.title());
+        let problems = app.diagnostics().iter().filter(|d| d.severity != crate::policy::Severity::Info).count();
+        let title = format!(" Records · {count} {kind} · {} · {problems} problems (d) ", reading.title());
         let block = pane_block(&title, app.focus() == Pane::Records);
         let inner = block.inner(area);
         block.render(area, buf);

@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
+use super::edits::severity_style;
 use super::text::{safe_spans, visible_prefix};
 use super::theme::THEME;
 use super::{pane_block, size_label};
@@ -23,10 +24,22 @@ impl Widget for SourcePane<'_> {
         let app = self.app;
         let txt = &app.document().txt;
         let lines = txt.lines();
-        let title = format!(" Source · {} · {} lines ", size_label(txt.source().len()), lines.len());
+        if let Some(editor) = app.editor() {
+            let title = format!(" Editing · {} lines · Esc leaves (edits stay) · Ctrl-S saves ", lines.len());
+            let block = pane_block(&title, true);
+            let inner = block.inner(area);
+            block.render(area, buf);
+            (&editor.textarea).render(inner, buf);
+            return;
+        }
+        let edited = if app.is_dirty() { "edited · " } else { "" };
+        let title = format!(" Source · {edited}{} · {} lines ", size_label(txt.source().len()), lines.len());
         let block: Block = pane_block(&title, app.focus() == Pane::Source);
         let inner = block.inner(area);
         block.render(area, buf);
+        // The worst diagnostic of each visible line, for the gutter.
+        let diagnostics = app.diagnostics();
+        let first_visible = diagnostics.partition_point(|d| d.line <= app.source_view().offset);
 
         let verdict = &app.evaluation().verdict;
         let interpretation = txt.interpretation(app.reading());
@@ -40,14 +53,22 @@ impl Widget for SourcePane<'_> {
         let number_width = lines.len().max(1).to_string().len();
         let view = app.source_view();
         let focused = app.focus() == Pane::Source;
-        let text_width = usize::from(inner.width).saturating_sub(number_width + 2);
+        let text_width = usize::from(inner.width).saturating_sub(number_width + 3);
 
         for (row, index) in (view.offset..lines.len()).take(usize::from(inner.height)).enumerate() {
             let number = index + 1;
             let in_group = applied.iter().any(|&(first, last)| (first..=last).contains(&number));
             let number_style = if focused && index == view.cursor { THEME.cursor } else { THEME.line_number };
+            let worst = diagnostics[first_visible..]
+                .iter()
+                .take_while(|d| d.line <= number)
+                .filter(|d| d.line == number)
+                .map(|d| d.severity)
+                .min();
+            let mark = worst.map_or(Span::raw(" "), |severity| Span::styled("●", severity_style(severity)));
             let mut spans = vec![
                 Span::styled(format!("{number:>number_width$}"), number_style),
+                mark,
                 Span::styled(if in_group { "▌" } else { " " }, THEME.group_mark),
                 Span::raw(" "),
             ];
@@ -56,7 +77,7 @@ impl Widget for SourcePane<'_> {
             buf.set_line(inner.x, y, &Line::from(spans), inner.width);
             if deciding == Some(number) {
                 let style = if verdict.allowed { THEME.decides_allowed } else { THEME.decides_disallowed };
-                let start = inner.x + number_width as u16 + 2;
+                let start = inner.x + number_width as u16 + 3;
                 buf.set_style(Rect::new(start, y, inner.right().saturating_sub(start), 1), style);
             }
         }

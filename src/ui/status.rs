@@ -52,9 +52,16 @@ impl Widget for StatusBar<'_> {
         )));
         spans.extend(safe_span(&robot.name, THEME.status, THEME.escape));
         spans.push(Span::raw(" │ "));
-        match app.message() {
-            Some(message) => spans.extend(safe_span(message, THEME.status, THEME.escape)),
-            None => {
+        let line = app.cursor_line();
+        let here = app.diagnostics().iter().find(|d| d.line == line && matches!(app.focus(), crate::app::Pane::Source));
+        match (app.message(), here) {
+            (Some(message), _) => spans.extend(safe_span(message, THEME.status, THEME.escape)),
+            (None, Some(diagnostic)) => {
+                let fix = if diagnostic.fix.is_some() { " (f fixes)" } else { "" };
+                spans.push(Span::raw(format!("line {}: {} {}{fix}: ", line, diagnostic.severity, diagnostic.code)));
+                spans.extend(safe_span(&diagnostic.message, THEME.status, THEME.escape));
+            }
+            (None, None) => {
                 for (key, label) in keymap::hints() {
                     spans.push(Span::styled(key, THEME.key.bg(THEME.status.bg.unwrap_or_default())));
                     spans.push(Span::raw(format!(" {label}  ")));

@@ -1,0 +1,433 @@
+//! Changing the text: fixes, the editor, and what the changes did (flipped verdicts,
+//! the diff); copying it out and saving it.
+//!
+//! Every change goes through [`App::set_text`], which re-parses, re-lints and
+//! re-evaluates at once, so the tester and the gutter always describe the text on
+//! screen. The text as it was loaded is kept, for the diff, the verdicts it flipped and
+//! the question asked on quitting.
+
+use std::path::{Path, PathBuf};
+
+use crossterm::event::KeyEvent;
+
+use super::action::CopyWhat;
+use super::document::{Document, Origin};
+use super::editor::{Editor, EditorRefusal};
+use super::{Action, App, Effect, LineInput, Mode, Pane};
+use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, choose};
+use crate::fetch::Source;
+use crate::policy::fix::{apply_edits, compatible_fixes, fix_all, unified_diff};
+use crate::policy::lint::{Diagnostic, lint};
+use crate::policy::{Availability, Reading, RobotsTxt, evaluate_fetched};
+use crate::save::{SaveError, recovery_path};
+
+/// One (robot, path) verdict that the edits flipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The robot's name.
+    pub robot: String,
+    /// The reading it was decided under (the robot's, or the chosen one).
+    pub reading: Reading,
+    /// The path.
+    pub path: String,
+    /// The verdict for the loaded text.
+    pub before: bool,
+    /// The verdict for the edited text.
+    pub after: bool,
+    /// Why, for the edited text.
+    pub explanation: String,
+}
+
+/// At most this many robots and paths are compared for the changes view.
+const MAX_LOOKED_AT: usize = 200;
+
+impl App {
+    /// The diagnostics of the text on screen.
+    #[must_use]
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// True when the text differs from what was loaded (or last saved).
+    #[must_use]
+    pub fn is_dirty(&self) -> bool {
+        self.document.txt.source() != self.original.source()
+    }
+
+    /// Counts changes to the text, so that watchers know when to look again.
+    #[must_use]
+    pub fn text_generation(&self) -> u64 {
+        self.text_generation
+    }
+
+    /// The open editor, if any.
+    #[must_use]
+    pub fn editor(&self) -> Option<&Editor> {
+        self.editor.as_ref()
+    }
+
+    /// Where unsaved edits go if the explorer must stop at once.
+    #[must_use]
+    pub fn recovery_path(&self) -> PathBuf {
+        recovery_path(self.source_file().as_deref())
+    }
+
+    /// The local file the text came from, if it came from one.
+    fn source_file(&self) -> Option<PathBuf> {
+        match &self.document.origin {
+            Origin::Local(Source::File(path)) => Some(path.clone()),
+            _ => None,
+        }
+    }
+
+    /// The 1-based line the user is on: the editor's cursor, or the source pane's.
+    #[must_use]
+    pub fn cursor_line(&self) -> usize {
+        self.editor.as_ref().map_or(self.source_view.cursor + 1, Editor::cursor_line)
+    }
+
+    /// Replaces the text: re-parses, re-lints, re-evaluates, and keeps every view where
+    /// it was.
+    pub(super) fn set_text(&mut self, text: Vec<u8>) {
+        if text == self.document.txt.source() {
+            return;
+        }
+        let mut document =
+            Document::new(RobotsTxt::parse(text), self.document.label.clone(), self.document.origin.clone());
+        // The edited text is what is tested now, whatever the fetch said.
+        document.availability = Availability::Available;
+        self.document = document;
+        self.text_generation += 1;
+        self.relint();
+        let (len, height) = (self.document.txt.lines().len(), self.areas().inner_height(Pane::Source));
+        self.source_view.cursor = self.source_view.cursor.min(len.saturating_sub(1));
+        self.source_view.offset = self.source_view.offset.min(len.saturating_sub(height.max(1)));
+        self.records_view.cursor = self.records_view.cursor.min(self.record_rows().len().saturating_sub(1));
+        self.reevaluate();
+    }
+
+    /// Recomputes the diagnostics of the text on screen.
+    pub(super) fn relint(&mut self) {
+        self.diagnostics = lint(&self.document.txt);
+        self.diagnostics_view.cursor = self.diagnostics_view.cursor.min(self.diagnostics.len().saturating_sub(1));
+    }
+
+    /// `f`: the fixes of the diagnostics on the cursor's line (or, in the diagnostics
+    /// list, of the selected one).
+    pub(super) fn fix_here(&mut self) {
+        let chosen: Vec<&Diagnostic> = if self.mode == Mode::Diagnostics {
+            self.diagnostics.get(self.diagnostics_view.cursor).into_iter().collect()
+        } else {
+            let line = self.cursor_line();
+            self.diagnostics.iter().filter(|d| d.line == line).collect()
+        };
+        let with_fix: Vec<Diagnostic> = chosen.into_iter().filter(|d| d.fix.is_some()).cloned().collect();
+        if with_fix.is_empty() {
+            self.message = Some(format!("Nothing to fix on line {}", self.cursor_line()));
+            return;
+        }
+        let fixes = compatible_fixes(&with_fix);
+        let titles: Vec<&str> = fixes.iter().map(|f| f.title.as_str()).collect();
+        self.message = Some(format!("Fixed: {}", titles.join("; ")));
+        let edits: Vec<_> = fixes.iter().flat_map(|f| f.edits.iter().cloned()).collect();
+        let text = apply_edits(self.document.txt.source(), &edits);
+        self.replace_text_everywhere(text);
+    }
+
+    /// `F`: every fix, until none is left.
+    pub(super) fn fix_everything(&mut self) {
+        let report = fix_all(self.document.txt.source());
+        self.message = Some(if report.applied == 0 {
+            "Nothing to fix".to_owned()
+        } else {
+            format!(
+                "Applied {} fixes; {} diagnostics left (d lists them, v shows what changed)",
+                report.applied,
+                report.remaining.len()
+            )
+        });
+        self.replace_text_everywhere(report.text);
+    }
+
+    /// Sets the text and, if the editor is open, reloads it there too.
+    fn replace_text_everywhere(&mut self, text: Vec<u8>) {
+        if let Some(editor) = &self.editor {
+            let cursor = editor.textarea.cursor();
+            if let Ok(mut reopened) = Editor::open(&text, true) {
+                reopened.textarea.move_cursor(ratatui_textarea::CursorMove::Jump(cursor.0 as u16, cursor.1 as u16));
+                self.editor = Some(reopened);
+            }
+        }
+        self.set_text(text);
+    }
+
+    /// `e`: opens the editor on the text.
+    pub(super) fn open_editor(&mut self) {
+        match Editor::open(self.document.txt.source(), self.lossy_edit_confirmed) {
+            Ok(mut editor) => {
+                let line = u16::try_from(self.source_view.cursor).unwrap_or(u16::MAX);
+                editor.textarea.move_cursor(ratatui_textarea::CursorMove::Jump(line, 0));
+                self.editor = Some(editor);
+                self.focus = Pane::Source;
+                self.mode = Mode::Editing;
+                self.message = Some("Editing: every change is tested at once. Esc leaves, Ctrl-S saves.".to_owned());
+            }
+            Err(refusal) => {
+                self.lossy_edit_confirmed = matches!(refusal, EditorRefusal::NotUtf8(_));
+                self.message = Some(format!("Cannot edit yet: {refusal}"));
+            }
+        }
+    }
+
+    /// A key typed in the editor.
+    pub(super) fn editor_key(&mut self, key: KeyEvent) {
+        let Some(editor) = &mut self.editor else { return };
+        if editor.textarea.input(key) {
+            let text = editor.text();
+            self.set_text(text);
+        }
+        if let Some(editor) = &self.editor {
+            self.source_view.cursor = editor.cursor_line() - 1;
+        }
+    }
+
+    /// Leaves the editor; the edits stay.
+    pub(super) fn close_editor(&mut self) {
+        self.editor = None;
+        self.mode = Mode::Normal;
+        self.message = self.is_dirty().then(|| "Edited: w saves, y copies, v shows what changed".to_owned());
+    }
+
+    /// What the edits changed, for the robots and paths the user looked at: every
+    /// (robot, path) whose verdict differs between the loaded and the edited text.
+    #[must_use]
+    pub fn changes(&self) -> Vec<Change> {
+        let mut paths: Vec<&str> = self.path.history().iter().map(String::as_str).collect();
+        paths.push(self.path.text());
+        paths.retain(|p| !p.trim().is_empty());
+        paths.dedup();
+        paths.truncate(MAX_LOOKED_AT);
+        let mut changes = Vec::new();
+        for token in self.looked_at.iter().take(MAX_LOOKED_AT) {
+            let Some(entry) = self.robots.iter().find(|e| e.profile.token == *token) else { continue };
+            let robot = entry.profile.robot();
+            let reading = self.reading_choice.unwrap_or(entry.profile.reading);
+            for &path in &paths {
+                let before =
+                    evaluate_fetched(&self.original, self.original_availability, &robot, path, reading).allowed;
+                let after = evaluate_fetched(&self.document.txt, self.document.availability, &robot, path, reading);
+                if before != after.allowed {
+                    changes.push(Change {
+                        robot: entry.profile.name.clone(),
+                        reading,
+                        path: path.to_owned(),
+                        before,
+                        after: after.allowed,
+                        explanation: after.explanation,
+                    });
+                }
+            }
+        }
+        changes
+    }
+
+    /// The diff of the text on screen against the loaded one.
+    #[must_use]
+    pub fn diff(&self) -> String {
+        let name = self.source_file().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+        unified_diff(self.original.source(), self.document.txt.source(), name.as_deref().unwrap_or("robots.txt"))
+    }
+
+    /// The lines of the group that applies to the selected robot, as text.
+    fn group_text(&self) -> Option<String> {
+        let interpretation = self.document.txt.interpretation(self.reading());
+        let group = &interpretation.groups[*self.evaluation.verdict.selection.groups.first()?];
+        let (first, last) = (self.document.txt.line(group.first_line())?, self.document.txt.line(group.last_line)?);
+        Some(String::from_utf8_lossy(&self.document.txt.source()[first.start..last.end]).into_owned())
+    }
+
+    /// `y` then a choice: copies the file, the group or the diff.
+    pub(super) fn copy(&mut self, what: CopyWhat) -> Vec<Effect> {
+        self.mode = self.typing_mode();
+        let text = match what {
+            CopyWhat::File => String::from_utf8_lossy(self.document.txt.source()).into_owned(),
+            CopyWhat::Group => {
+                let Some(text) = self.group_text() else {
+                    self.message = Some("No group applies to this robot, so there is none to copy".to_owned());
+                    return Vec::new();
+                };
+                text
+            }
+            CopyWhat::Diff => {
+                let diff = self.diff();
+                if diff.is_empty() {
+                    self.message = Some("No edits yet, so there is no diff to copy".to_owned());
+                    return Vec::new();
+                }
+                diff
+            }
+        };
+        let method = choose(self.clipboard, self.environment);
+        vec![Effect::Copy { what, text, method }]
+    }
+
+    /// A copy finished; a failed system clipboard falls back to OSC 52 in `Auto` mode.
+    /// The text is never lost: it is still on screen, and `w` saves it.
+    pub(super) fn copied(
+        &mut self,
+        what: CopyWhat,
+        text: String,
+        result: Result<CopyMethod, ClipboardError>,
+    ) -> Vec<Effect> {
+        match result {
+            Ok(method) => {
+                self.message = Some(format!("Copied {} ({} bytes) to {method}", what.name(), text.len()));
+                Vec::new()
+            }
+            Err(ClipboardError::System(reason)) if self.clipboard == ClipboardMode::Auto => {
+                self.message = Some(format!("The system clipboard failed ({reason}); trying the terminal's"));
+                vec![Effect::Copy { what, text, method: CopyMethod::Osc52 }]
+            }
+            Err(error) => {
+                self.message = Some(format!("Copy failed: {error}. The text is still here; w saves it to a file."));
+                Vec::new()
+            }
+        }
+    }
+
+    /// `w`: asks where to save, offering the source file.
+    pub(super) fn ask_where_to_save(&mut self, then_quit: bool) {
+        let default = self.source_file().map_or_else(|| "robots.txt".to_owned(), |p| p.display().to_string());
+        self.quit_after_save = then_quit;
+        self.mode = Mode::SavingAs(LineInput::with_text(&default));
+    }
+
+    /// Enter in the save prompt.
+    pub(super) fn submit_save(&mut self) -> Vec<Effect> {
+        let Mode::SavingAs(input) = &self.mode else { return Vec::new() };
+        let path = PathBuf::from(input.text().trim());
+        self.mode = self.typing_mode();
+        if path.as_os_str().is_empty() {
+            return Vec::new();
+        }
+        self.message = Some(format!("Saving to {}…", path.display()));
+        vec![Effect::Save { path, text: self.document.txt.source().to_vec(), then_quit: false }]
+    }
+
+    /// A save finished: on success the saved text becomes the loaded one.
+    pub(super) fn saved(&mut self, path: &Path, text: Vec<u8>, result: Result<(), SaveError>) -> Vec<Effect> {
+        match result {
+            Ok(()) => {
+                self.message = Some(format!("Saved {} bytes to {}", text.len(), path.display()));
+                self.original = RobotsTxt::parse(text);
+                self.original_availability = Availability::Available;
+                if self.source_file().is_none() {
+                    self.document.origin = Origin::Local(Source::File(path.to_path_buf()));
+                    self.document.label = path.display().to_string();
+                }
+                if std::mem::take(&mut self.quit_after_save) && !self.is_dirty() {
+                    return vec![Effect::Quit];
+                }
+            }
+            Err(error) => {
+                self.quit_after_save = false;
+                self.message = Some(format!("Not saved: {error}. Your edits are kept."));
+            }
+        }
+        Vec::new()
+    }
+
+    /// `q` or Ctrl-C: quits, or asks first when there are unsaved edits (a second `q`
+    /// or Ctrl-C while asked quits).
+    pub(super) fn request_quit(&mut self) -> Vec<Effect> {
+        if !self.is_dirty() || self.mode == Mode::ConfirmQuit {
+            return vec![Effect::Quit];
+        }
+        self.mode = Mode::ConfirmQuit;
+        Vec::new()
+    }
+
+    /// SIGTERM or SIGHUP: unsaved edits go to the recovery file, then quit.
+    pub(super) fn terminate(&mut self) -> Vec<Effect> {
+        if self.is_dirty() {
+            vec![Effect::Save {
+                path: self.recovery_path(),
+                text: self.document.txt.source().to_vec(),
+                then_quit: true,
+            }]
+        } else {
+            vec![Effect::Quit]
+        }
+    }
+
+    /// Handles the actions of this module; `None` for the others.
+    pub(super) fn update_edits(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
+        Ok(match action {
+            Action::ToggleDiagnostics => {
+                self.mode = if self.mode == Mode::Diagnostics { self.typing_mode() } else { Mode::Diagnostics };
+                Vec::new()
+            }
+            Action::FixHere => {
+                self.fix_here();
+                Vec::new()
+            }
+            Action::FixAll => {
+                self.fix_everything();
+                Vec::new()
+            }
+            Action::OpenEditor => {
+                self.open_editor();
+                Vec::new()
+            }
+            Action::EditorKey(key) => {
+                self.editor_key(key);
+                Vec::new()
+            }
+            Action::EditorPaste(text) => {
+                if let Some(editor) = &mut self.editor
+                    && editor.textarea.insert_str(text)
+                {
+                    let text = editor.text();
+                    self.set_text(text);
+                }
+                Vec::new()
+            }
+            Action::ToggleChanges => {
+                self.mode = if self.mode == Mode::Changes { self.typing_mode() } else { Mode::Changes };
+                Vec::new()
+            }
+            Action::CopyMenu => {
+                self.mode = Mode::CopyMenu;
+                Vec::new()
+            }
+            Action::Copy(what) => self.copy(what),
+            Action::Copied { what, text, result } => self.copied(what, text, result),
+            Action::Save => {
+                self.ask_where_to_save(false);
+                Vec::new()
+            }
+            Action::SavePathEdit(edit) => {
+                if let Mode::SavingAs(input) = &mut self.mode {
+                    input.apply(edit);
+                }
+                Vec::new()
+            }
+            Action::SubmitSavePath => self.submit_save(),
+            Action::Saved { path, text, result } => self.saved(&path, text, result),
+            Action::SaveThenQuit => {
+                self.ask_where_to_save(true);
+                Vec::new()
+            }
+            Action::QuitWithoutSaving => vec![Effect::Quit],
+            Action::Terminate => self.terminate(),
+            Action::Quit => self.request_quit(),
+            other => return Err(other),
+        })
+    }
+
+    /// The environment the clipboard choice is made in (tests set their own).
+    pub fn set_clipboard(&mut self, mode: ClipboardMode, environment: Environment) {
+        self.clipboard = mode;
+        self.environment = environment;
+    }
+}

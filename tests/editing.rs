@@ -1,0 +1,219 @@
+//! The editing flow through app actions: fixes under the cursor and everywhere, the
+//! editor re-testing at every change, the changes view, copying (effects carry the right
+//! text), saving (on disk, through the event loop, including a failed save that keeps
+//! the edits), and quitting with unsaved edits.
+
+use std::time::Duration;
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use futures::StreamExt;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use robotscope::app::{Action, App, CopyWhat, Edit, Effect, Mode, Pane};
+use robotscope::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment};
+use tokio::sync::mpsc;
+
+const FAQ: &str = "User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp\n";
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn select(app: &mut App, name: &str) {
+    app.update(Action::AddRobot);
+    for c in name.chars() {
+        app.update(Action::RobotNameEdit(Edit::Insert(c)));
+    }
+    app.update(Action::SubmitRobotName);
+}
+
+fn test_path(app: &mut App, path: &str) {
+    app.update(Action::EditPath);
+    app.update(Action::PathEdit(Edit::Clear));
+    for c in path.chars() {
+        app.update(Action::PathEdit(Edit::Insert(c)));
+    }
+    app.update(Action::SubmitPath);
+    app.update(Action::Cancel);
+}
+
+#[test]
+fn diagnostics_are_found_and_fixed_under_the_cursor() {
+    let mut app = App::from_text(FAQ);
+    assert!(app.diagnostics().iter().any(|d| d.code == "blank-line-in-group" && d.line == 2));
+    app.update(Action::Focus(Pane::Source));
+    app.update(Action::Top);
+    app.update(Action::Down);
+    app.update(Action::FixHere);
+    assert_eq!(
+        app.document().txt.source(),
+        b"User-agent: webcrawler\nDisallow:\n\nUser-agent: lycra\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp\n"
+    );
+    assert!(app.is_dirty());
+    assert!(app.message().is_some_and(|m| m.contains("Fixed")));
+    assert!(!app.diagnostics().iter().any(|d| d.code == "blank-line-in-group"));
+}
+
+#[test]
+fn fix_all_from_the_diagnostics_list() {
+    let mut app = App::from_text("User-Agent: *\n\nDisallow: /\n\nUser-Agent: Lycos\n\nDisallow: /cgi-bin/ /tmp/\n");
+    app.update(Action::ToggleDiagnostics);
+    assert_eq!(*app.mode(), Mode::Diagnostics);
+    app.update(Action::FixAll);
+    assert_eq!(
+        app.document().txt.source(),
+        b"User-Agent: *\nDisallow: /\n\nUser-Agent: Lycos\nDisallow: /cgi-bin/\nDisallow: /tmp/\n"
+    );
+}
+
+#[test]
+fn the_changes_view_lists_flipped_verdicts_for_what_was_looked_at() {
+    let mut app = App::from_text(FAQ);
+    select(&mut app, "WebCrawler");
+    app.update(Action::CycleReading); // RFC 9309: webcrawler is joined to lycra's group.
+    test_path(&mut app, "/index.html");
+    assert!(!app.evaluation().verdict.allowed);
+    app.update(Action::FixAll);
+    assert!(app.evaluation().verdict.allowed, "the fix lets webcrawler in, as the FAQ meant");
+    let changes = app.changes();
+    let change =
+        changes.iter().find(|c| c.robot == "WebCrawler" && c.path == "/index.html").expect("a flipped verdict");
+    assert!(!change.before && change.after);
+    assert!(changes.iter().all(|c| c.robot != "lycra"), "lycra was never selected");
+    assert!(app.diff().contains("+Disallow:"));
+}
+
+#[test]
+fn the_editor_retests_at_every_change_and_refuses_control_characters() {
+    let mut app = App::from_text("User-agent: *\nDisallow: /a\n");
+    test_path(&mut app, "/ab");
+    assert!(!app.evaluation().verdict.allowed);
+    app.update(Action::Focus(Pane::Source));
+    app.update(Action::OpenEditor);
+    assert_eq!(*app.mode(), Mode::Editing);
+    for code in [KeyCode::Down, KeyCode::End, KeyCode::Char('/')] {
+        app.update(Action::EditorKey(key(code)));
+    }
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /a/\n");
+    assert!(app.evaluation().verdict.allowed, "/ab is no longer under /a/");
+    app.update(Action::Cancel);
+    assert_eq!(*app.mode(), Mode::Normal);
+    assert!(app.editor().is_none() && app.is_dirty());
+
+    let mut hostile = App::from_text("User-agent: *\nDisallow: /\x1b[2J\n");
+    hostile.update(Action::OpenEditor);
+    assert!(hostile.editor().is_none());
+    assert!(hostile.message().is_some_and(|m| m.contains("control characters")));
+}
+
+#[test]
+fn copies_carry_the_right_text_and_fall_back_to_osc52() {
+    let mut app = App::from_text("User-agent: a\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n");
+    app.set_clipboard(ClipboardMode::Auto, Environment { has_display: true, over_ssh: false, in_tmux: false });
+    select(&mut app, "a");
+    app.update(Action::CopyMenu);
+    let effects = app.update(Action::Copy(CopyWhat::Group));
+    assert_eq!(
+        effects,
+        vec![Effect::Copy {
+            what: CopyWhat::Group,
+            text: "User-agent: a\nDisallow: /x\n".into(),
+            method: CopyMethod::System
+        }]
+    );
+    // The system clipboard fails: the same text goes through OSC 52.
+    let fallback = app.update(Action::Copied {
+        what: CopyWhat::Group,
+        text: "User-agent: a\nDisallow: /x\n".into(),
+        result: Err(ClipboardError::System("no display".into())),
+    });
+    assert_eq!(
+        fallback,
+        vec![Effect::Copy {
+            what: CopyWhat::Group,
+            text: "User-agent: a\nDisallow: /x\n".into(),
+            method: CopyMethod::Osc52
+        }]
+    );
+    // Nothing to diff yet.
+    app.update(Action::CopyMenu);
+    assert!(app.update(Action::Copy(CopyWhat::Diff)).is_empty());
+    app.update(Action::FixAll);
+    app.update(Action::CopyMenu);
+    let copy_file = app.update(Action::Copy(CopyWhat::File));
+    let [Effect::Copy { text, .. }] = copy_file.as_slice() else { panic!("{copy_file:?}") };
+    assert_eq!(text.as_bytes(), app.document().txt.source());
+    // A copy that fails for good keeps the text and says how to save it.
+    app.update(Action::Copied {
+        what: CopyWhat::File,
+        text: text.clone(),
+        result: Err(ClipboardError::Terminal("closed".into())),
+    });
+    assert!(app.message().is_some_and(|m| m.contains("w saves")));
+}
+
+#[test]
+fn quitting_with_unsaved_edits_asks() {
+    let mut app = App::from_text("User-agent: *\nDisallow: *\n");
+    assert_eq!(app.update(Action::Quit), vec![Effect::Quit], "nothing to lose yet");
+    app.update(Action::FixAll);
+    assert!(app.update(Action::Quit).is_empty());
+    assert_eq!(*app.mode(), Mode::ConfirmQuit);
+    app.update(Action::Cancel);
+    assert_eq!(*app.mode(), Mode::Normal);
+    app.update(Action::Quit);
+    assert_eq!(app.update(Action::QuitWithoutSaving), vec![Effect::Quit]);
+    // A signal saves the edits to the recovery file before quitting.
+    let effects = app.update(Action::Terminate);
+    let [Effect::Save { path, text, then_quit: true }] = effects.as_slice() else { panic!("{effects:?}") };
+    assert!(
+        path.to_string_lossy().ends_with(".robotscope-unsaved")
+            || path.to_string_lossy().contains("robotscope-unsaved")
+    );
+    assert_eq!(text, b"User-agent: *\nDisallow: /\n");
+}
+
+/// Drives the loop with keys typed `delay` apart so that background saves finish.
+async fn drive(app: App, keys: Vec<KeyEvent>) -> App {
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let (actions, inbox) = mpsc::unbounded_channel();
+    let events = futures::stream::iter(keys).then(|key| async move {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        Ok(Event::Key(key))
+    });
+    robotscope::tui::event_loop(&mut terminal, Box::pin(events), actions, inbox, app, &mut Vec::new())
+        .await
+        .expect("loop")
+}
+
+fn typed(text: &str) -> Vec<KeyEvent> {
+    text.chars().map(|c| key(KeyCode::Char(c))).collect()
+}
+
+fn save_as(path: &str) -> Vec<KeyEvent> {
+    let mut keys = vec![key(KeyCode::Char('w')), KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)];
+    keys.extend(typed(path));
+    keys.push(key(KeyCode::Enter));
+    keys
+}
+
+#[tokio::test]
+async fn saving_writes_the_file_and_a_failed_save_keeps_the_edits() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let good = dir.path().join("robots.txt");
+    let bad = dir.path().join("no-such-dir/robots.txt");
+    let mut keys = vec![key(KeyCode::Char('F'))];
+    keys.extend(save_as(bad.to_str().expect("utf-8 path")));
+    keys.push(key(KeyCode::Char('s'))); // any key: lets the failed save report back
+    let app = drive(App::from_text("User-agent: *\nDisallow: ~\n"), keys).await;
+    assert!(app.message().is_some_and(|m| m.starts_with("Not saved")), "{:?}", app.message());
+    assert!(app.is_dirty(), "the edits are kept");
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /~\n");
+
+    let mut keys = save_as(good.to_str().expect("utf-8 path"));
+    keys.push(key(KeyCode::Char('s')));
+    let app = drive(app, keys).await;
+    assert_eq!(std::fs::read(&good).expect("saved"), b"User-agent: *\nDisallow: /~\n");
+    assert!(!app.is_dirty(), "saved text is the new baseline");
+    assert!(app.message().is_some_and(|m| m.contains("Saved")));
+}
