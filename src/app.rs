@@ -10,6 +10,7 @@
 //! key types (in `keymap`); never tokio, reqwest or terminal I/O.
 
 pub mod action;
+pub mod compare;
 pub mod document;
 pub mod editor;
 pub mod edits;
@@ -26,7 +27,7 @@ use ratatui::layout::Rect;
 
 pub use action::{Action, CopyWhat};
 pub use document::{Document, Origin};
-pub use effect::Effect;
+pub use effect::{AfterSave, Effect};
 pub use focus::Pane;
 pub use input::{Edit, LineInput};
 pub use layout::Areas;
@@ -71,10 +72,16 @@ pub enum Mode {
     Changes,
     /// Choosing what to copy.
     CopyMenu,
-    /// Keys type where to save.
-    SavingAs(LineInput),
+    /// Keys type where to save, and what happens after.
+    SavingAs(LineInput, AfterSave),
     /// Asking whether to quit with unsaved edits.
     ConfirmQuit,
+    /// The compare view has the keys.
+    Compare,
+    /// Keys type a path to add as a compare row.
+    AddingComparePath(LineInput),
+    /// Keys type a file of paths for the compare rows.
+    LoadingComparePaths(LineInput),
 }
 
 /// Whether a source is being loaded.
@@ -166,6 +173,15 @@ pub struct RobotEntry {
     pub named_in_file: bool,
 }
 
+/// Which User-Agent header a fetch sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UserAgentChoice {
+    /// The one in the fetch limits (robotscope's, or `--user-agent`).
+    Given,
+    /// The selected robot's own (`--as-robot`).
+    SelectedRobot,
+}
+
 /// The verdict for the selected robot, reading and path, and how the other readings
 /// answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,8 +220,9 @@ pub struct App {
     load: LoadState,
     next_load_id: u64,
     limits: Limits,
-    /// Send the selected robot's User-Agent when fetching (`--as-robot`).
-    as_robot: bool,
+    /// Send the selected robot's User-Agent when fetching (`--as-robot`) instead of
+    /// `limits.user_agent`.
+    user_agent: UserAgentChoice,
     /// The text as loaded (or last saved), for the diff and the flipped verdicts.
     original: RobotsTxt,
     original_availability: crate::policy::Availability,
@@ -219,8 +236,9 @@ pub struct App {
     text_generation: u64,
     clipboard: crate::clipboard::ClipboardMode,
     environment: crate::clipboard::Environment,
-    /// Quit once the save asked for on quitting succeeds.
-    quit_after_save: bool,
+    /// The compare view's robots, paths and cursor (kept while it is closed).
+    compare: Option<compare::CompareView>,
+    compare_open: bool,
 }
 
 impl App {
@@ -247,7 +265,7 @@ impl App {
     pub fn loading(source: Source, limits: Limits, as_robot: bool, db: &RobotsDb) -> App {
         let mut app = App::with_document(Document::pending(source), db);
         app.limits = limits;
-        app.as_robot = as_robot;
+        app.user_agent = if as_robot { UserAgentChoice::SelectedRobot } else { UserAgentChoice::Given };
         app.put_page_in_tester();
         app
     }
@@ -281,7 +299,7 @@ impl App {
             load: LoadState::Idle,
             next_load_id: 0,
             limits: Limits::default(),
-            as_robot: false,
+            user_agent: UserAgentChoice::Given,
             original: RobotsTxt::default(),
             original_availability: crate::policy::Availability::Available,
             diagnostics: Vec::new(),
@@ -293,7 +311,8 @@ impl App {
             clipboard: crate::clipboard::ClipboardMode::Auto,
             // The shell tells the app about the real environment (`set_clipboard`).
             environment: crate::clipboard::Environment::default(),
-            quit_after_save: false,
+            compare: None,
+            compare_open: false,
         };
         app.adopt_loaded_text();
         app.note_robot_looked_at();
@@ -412,7 +431,7 @@ impl App {
     /// The layout for the current terminal size.
     #[must_use]
     pub fn areas(&self) -> Areas {
-        Areas::new(self.area)
+        Areas::layout(self.area, self.compare_open)
     }
 
     /// A message for the status bar.
@@ -444,7 +463,7 @@ impl App {
     /// Applies an action and returns what the shell must do.
     #[allow(clippy::needless_pass_by_value, reason = "actions are values; results from background work own their data")]
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
-        let action = match self.update_edits(action) {
+        let action = match self.update_edits(action).or_else(|action| self.update_compare(action)) {
             Ok(effects) => return effects,
             Err(action) => action,
         };
@@ -463,10 +482,12 @@ impl App {
             Action::CycleReading => {
                 self.reading_choice = Some(self.reading().next());
                 self.reevaluate();
+                self.rebuild_columns();
             }
             Action::FollowRobotReading => {
                 self.reading_choice = None;
                 self.reevaluate();
+                self.rebuild_columns();
             }
             Action::EditPath => self.set_focus(Pane::Tester),
             Action::PathEdit(edit) => self.edit_path(edit),
@@ -533,7 +554,9 @@ impl App {
     }
 
     fn typing_mode(&self) -> Mode {
-        if self.editor.is_some() {
+        if self.compare_open {
+            Mode::Compare
+        } else if self.editor.is_some() {
             Mode::Editing
         } else if self.focus == Pane::Tester {
             Mode::EditingPath
@@ -554,18 +577,22 @@ impl App {
         match self.mode {
             Mode::EditingPath => self.set_focus(Pane::Source),
             Mode::Editing => self.close_editor(),
-            Mode::ConfirmQuit | Mode::SavingAs(_) => {
-                self.quit_after_save = false;
-                self.mode = self.typing_mode();
-            }
+            Mode::ConfirmQuit | Mode::SavingAs(..) => self.mode = self.typing_mode(),
             Mode::AddingRobot(_)
             | Mode::OpeningSource(_)
             | Mode::Help
             | Mode::FetchDetails
             | Mode::Diagnostics
             | Mode::Changes
-            | Mode::CopyMenu => {
+            | Mode::CopyMenu
+            | Mode::AddingComparePath(_)
+            | Mode::LoadingComparePaths(_) => {
                 self.mode = self.typing_mode();
+            }
+            Mode::Compare => {
+                self.compare_open = false;
+                self.mode = self.typing_mode();
+                self.reveal_verdict();
             }
             Mode::Normal => {
                 if let LoadState::Loading { id, source, .. } = std::mem::take(&mut self.load) {
@@ -634,7 +661,7 @@ impl App {
         self.next_load_id += 1;
         let id = self.next_load_id;
         let mut limits = self.limits.clone();
-        if self.as_robot && !self.robot().profile.control_only {
+        if self.user_agent == UserAgentChoice::SelectedRobot && !self.robot().profile.control_only {
             limits.user_agent.clone_from(&self.robot().profile.user_agent);
         }
         self.load = LoadState::Loading { id, source: source.clone(), elapsed: Duration::ZERO, ticks: 0 };
@@ -669,6 +696,12 @@ impl App {
             self.robots.iter().filter(|e| e.origin == RobotOrigin::Profile).map(|e| e.profile.clone()).collect();
         self.document = document;
         self.adopt_loaded_text();
+        if let Some(view) = &mut self.compare {
+            // New file, new rules: the default rows are its paths.
+            view.paths.clear();
+            view.cursor.0 = 0;
+            view.offset.0 = 0;
+        }
         self.robots = robot_entries_from(&self.document.txt, &db_profiles, &added);
         self.robot = self.robots.iter().position(|e| e.profile.token.eq_ignore_ascii_case(&token)).unwrap_or(0);
         self.robots_view = ScrollView { cursor: self.robot, offset: 0 };
@@ -676,6 +709,13 @@ impl App {
         self.records_view = ScrollView::default();
         self.put_page_in_tester();
         self.reevaluate();
+        if self.compare_open {
+            let paths = self.default_compare_paths();
+            if let Some(view) = &mut self.compare {
+                view.paths = paths;
+            }
+            self.rebuild_columns();
+        }
     }
 
     /// A site named with a page (`example.com/shop/item`) puts the page in the tester.
@@ -733,8 +773,13 @@ impl App {
             self.robots.push(RobotEntry { profile, origin: RobotOrigin::AddedByUser, named_in_file });
             self.robots.len() - 1
         });
-        self.message = Some(if existing.is_some() { format!("Selected {name}") } else { format!("Added {name}") });
-        self.select_robot(index);
+        if self.compare_open {
+            self.message = Some(format!("Compared {name}"));
+            self.add_compare_robot(index);
+        } else {
+            self.message = Some(if existing.is_some() { format!("Selected {name}") } else { format!("Added {name}") });
+            self.select_robot(index);
+        }
     }
 
     fn show_record_in_source(&mut self) {
@@ -841,14 +886,14 @@ impl App {
 
     /// The group of the verdict: the deciding rule's, or else the first that applied.
     fn verdict_group(&self) -> Option<usize> {
-        let verdict = &self.evaluation.verdict;
+        let verdict = self.shown_verdict();
         verdict.decided_by.map(|m| m.group).or_else(|| verdict.selection.groups.first().copied())
     }
 
     /// The line of the verdict: the deciding line, or else its group's first line.
     fn verdict_line(&self) -> Option<usize> {
-        let interpretation = self.document.txt.interpretation(self.reading());
-        let verdict = &self.evaluation.verdict;
+        let interpretation = self.document.txt.interpretation(self.shown_reading());
+        let verdict = self.shown_verdict();
         verdict
             .decided_by
             .map(|m| m.line)
@@ -858,7 +903,7 @@ impl App {
     /// Scrolls the deciding line (or else the first group that applied) into view in the
     /// source, and its group into view in the records.
     fn reveal_verdict(&mut self) {
-        let reading = self.reading();
+        let reading = self.shown_reading();
         let (group, line) = (self.verdict_group(), self.verdict_line());
         let txt = &self.document.txt;
         let areas = self.areas();
@@ -867,7 +912,7 @@ impl App {
         }
         if let Some(group) = group {
             // The deciding rule's row, or else the group's heading.
-            let decider = self.evaluation.verdict.decided_by.map(|m| RecordRow::Rule { group, rule: m.rule });
+            let decider = self.shown_verdict().decided_by.map(|m| RecordRow::Rule { group, rule: m.rule });
             let rows = self.document.rows(reading);
             let row = decider
                 .and_then(|target| rows.iter().position(|&row| row == target))

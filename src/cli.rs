@@ -11,13 +11,15 @@ use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::Serialize;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::fetch::{self, Limits, Retrieved, Source};
 use crate::policy::agent::{is_valid_token, suggest_token};
+use crate::policy::compare::Column;
 use crate::policy::escape::{sanitize, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
-use crate::policy::{self, Access, Availability, CompiledPolicy, Decision, Reading, Robot, RobotsTxt, Severity};
+use crate::policy::{self, Access, Availability, Decision, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{RobotProfile, RobotsDb};
 
 /// What a subcommand found, which decides the exit status (like grep's).
@@ -224,6 +226,37 @@ struct CheckRecord<'a> {
     group_line: Option<usize>,
 }
 
+impl<'a> CheckRecord<'a> {
+    /// The record for one column's decision on one path: the deciding rule, and the
+    /// group it came from (or, when no rule matched, the group that applied).
+    fn new(
+        txt: &RobotsTxt,
+        availability: Availability,
+        column: &Column,
+        decision: Decision,
+        (agent, url, path): (&'a str, &'a str, &'a str),
+    ) -> CheckRecord<'a> {
+        let interpretation = txt.interpretation(column.reading);
+        let rule = decision.rule.map(|at| &interpretation.groups[at.group].rules[at.rule]);
+        let group_line = decision
+            .rule
+            .map(|at| at.group)
+            .or_else(|| column.selection().groups.first().copied())
+            .filter(|_| availability.access(column.reading) == Access::Rules)
+            .map(|group| interpretation.groups[group].first_line());
+        CheckRecord {
+            agent,
+            url,
+            path,
+            allowed: decision.allowed,
+            semantics: column.reading.name(),
+            line: rule.map(|r| r.line),
+            rule: rule.map(|r| txt.rule_text(r)),
+            group_line,
+        }
+    }
+}
+
 /// `robotscope check`.
 pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     if args.source == "-" && args.paths.is_empty() {
@@ -232,22 +265,15 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     let queries = robot_queries(&args.agents, &args.robots, args.semantics, db)?;
     let robot_user_agent = args.robots.first().and_then(|name| db.find(name)).map(|p| p.user_agent.as_str());
     let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, robot_user_agent)?;
-    let compiled: Vec<CompiledPolicy> =
-        queries.iter().map(|q| CompiledPolicy::new(&txt, &q.robot, q.reading)).collect();
+    let columns: Vec<Column> =
+        queries.iter().map(|q| Column::new(&txt, q.label.clone(), q.robot.clone(), q.reading)).collect();
     let stdout = io::stdout();
     let mut out: Box<dyn Write> = if args.line_buffered || stdout.is_terminal() {
         Box::new(LineWriter::new(stdout.lock()))
     } else {
         Box::new(BufWriter::with_capacity(64 * 1024, stdout.lock()))
     };
-    let mut checker = Checker {
-        txt: &txt,
-        availability,
-        queries: &queries,
-        compiled: &compiled,
-        json: args.json,
-        any_disallowed: false,
-    };
+    let mut checker = Checker { txt: &txt, availability, columns: &columns, json: args.json, any_disallowed: false };
     let written = if args.paths.is_empty() {
         checker.check_stream(io::stdin().lock(), &mut out)
     } else {
@@ -265,8 +291,7 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
 struct Checker<'a> {
     txt: &'a RobotsTxt,
     availability: Availability,
-    queries: &'a [RobotQuery],
-    compiled: &'a [CompiledPolicy],
+    columns: &'a [Column],
     json: bool,
     any_disallowed: bool,
 }
@@ -289,54 +314,35 @@ impl Checker<'_> {
     }
 
     fn check_one(&mut self, path_or_url: &str, out: &mut dyn Write) -> io::Result<()> {
-        for (query, policy) in self.queries.iter().zip(self.compiled) {
-            let decision = match self.availability.access(query.reading) {
-                Access::Rules => policy.check(path_or_url),
-                access => Decision { allowed: access == Access::AllowAll, rule: None },
-            };
+        for column in self.columns {
+            let decision = column.check(self.availability, path_or_url);
             self.any_disallowed |= !decision.allowed;
-            let interpretation = self.txt.interpretation(query.reading);
             let path = policy::pattern::request_path(path_or_url);
-            let rule = decision.rule.map(|at| &interpretation.groups[at.group].rules[at.rule]);
-            let group_line = decision
-                .rule
-                .map(|at| at.group)
-                .or_else(|| policy.selection().groups.first().copied())
-                .filter(|_| self.availability.access(query.reading) == Access::Rules)
-                .map(|group| interpretation.groups[group].first_line());
+            let record =
+                CheckRecord::new(self.txt, self.availability, column, decision, (&column.label, path_or_url, &path));
             if self.json {
-                let record = CheckRecord {
-                    agent: &query.label,
-                    url: path_or_url,
-                    path: &path,
-                    allowed: decision.allowed,
-                    semantics: query.reading.name(),
-                    line: rule.map(|r| r.line),
-                    rule: rule.map(|r| self.txt.rule_text(r)),
-                    group_line,
-                };
                 serde_json::to_writer(&mut *out, &record).map_err(io::Error::other)?;
                 out.write_all(b"\n")?;
             } else {
                 let verdict = if decision.allowed { "allowed" } else { "disallowed" };
-                let why = match rule {
-                    Some(rule) => format!("line {}: {}", rule.line, sanitize(self.txt.rule_text(rule).as_bytes())),
-                    None if self.availability.access(query.reading) != Access::Rules => {
-                        format!("the file was not read: {}", self.availability.reason(query.reading))
+                let why = match (record.line, &record.rule) {
+                    (Some(line), Some(rule)) => format!("line {line}: {}", sanitize(rule.as_bytes())),
+                    _ if self.availability.access(column.reading) != Access::Rules => {
+                        format!("the file was not read: {}", self.availability.reason(column.reading))
                     }
-                    None => match group_line {
+                    _ => match record.group_line {
                         Some(line) => format!("no rule matches (group at line {line})"),
                         None => "no group applies".to_owned(),
                     },
                 };
-                let via = match &policy.selection().choice {
+                let via = match &column.selection().choice {
                     policy::Choice::Fallback(token) => format!(" via {token}"),
                     _ => String::new(),
                 };
                 writeln!(
                     out,
                     "{verdict:<10} {}{via} {}  {why}",
-                    sanitize(query.label.as_bytes()),
+                    sanitize(column.label.as_bytes()),
                     sanitize(path.as_bytes())
                 )?;
             }
@@ -486,6 +492,178 @@ fn finish_output(result: io::Result<()>) -> Result<()> {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).wrap_err("writing the output"),
         _ => Ok(()),
     }
+}
+
+/// `robotscope compare`: paths x robots (or readings), as a table, JSON or CSV.
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    /// The robots.txt: a file, `-` for standard input, or a site (example.com).
+    #[arg(value_name = "SOURCE")]
+    pub source: String,
+    /// A robot's product token, as `check -a` takes it. Repeatable.
+    #[arg(short = 'a', long = "agent", value_name = "AGENT")]
+    pub agents: Vec<String>,
+    /// A robot profile, as `check -r` takes it. Repeatable. Without -a and -r: Googlebot,
+    /// bingbot, Slurp, Scooter, `GPTBot` and a robot no group names.
+    #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
+    pub robots: Vec<String>,
+    /// The reading for every robot (default: rfc9309 for -a, each profile's own for -r).
+    #[arg(short = 's', long = "semantics", value_name = "SEMANTICS", value_parser = parse_reading, conflicts_with = "all_semantics")]
+    pub semantics: Option<Reading>,
+    /// A column per reading for each robot.
+    #[arg(long)]
+    pub all_semantics: bool,
+    /// A file of paths or URLs, one per line (after any given as arguments).
+    #[arg(long, value_name = "FILE")]
+    pub paths: Option<PathBuf>,
+    /// One JSON object per cell, with the same fields as `check --json`.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// The matrix as CSV: a row per path, a column per robot.
+    #[arg(long)]
+    pub csv: bool,
+    /// Paths or URLs; without any (and without --paths), the paths the file's rules name.
+    #[arg(value_name = "PATH")]
+    pub path_args: Vec<String>,
+    #[command(flatten)]
+    pub source_options: SourceOptions,
+}
+
+/// `robotscope compare`.
+pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
+    let mut queries = if args.agents.is_empty() && args.robots.is_empty() {
+        let mut defaults = Vec::new();
+        for token in crate::app::compare::DEFAULT_ROBOTS {
+            if let Some(profile) = db.find(token) {
+                defaults.push(RobotQuery {
+                    label: profile.name.clone(),
+                    robot: profile.robot(),
+                    reading: args.semantics.unwrap_or(profile.reading),
+                });
+            }
+        }
+        defaults.push(RobotQuery {
+            label: "*".to_owned(),
+            robot: Robot::from_agent("*"),
+            reading: args.semantics.unwrap_or_default(),
+        });
+        defaults
+    } else {
+        robot_queries(&args.agents, &args.robots, args.semantics, db)?
+    };
+    if args.all_semantics {
+        queries =
+            queries.into_iter().flat_map(|q| Reading::ALL.map(|reading| RobotQuery { reading, ..q.clone() })).collect();
+    }
+    let robot_user_agent = args.robots.first().and_then(|name| db.find(name)).map(|p| p.user_agent.as_str());
+    let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, robot_user_agent)?;
+    let mut paths = args.path_args.clone();
+    if let Some(file) = &args.paths {
+        let text = std::fs::read(file).wrap_err_with(|| format!("reading paths from {}", file.display()))?;
+        paths
+            .extend(String::from_utf8_lossy(&text).lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned));
+    }
+    if paths.is_empty() {
+        paths = policy::compare::paths_named_in(&txt);
+    }
+    let columns: Vec<Column> = queries
+        .iter()
+        .map(|q| {
+            let label =
+                if args.all_semantics { format!("{} ({})", q.label, q.reading.name()) } else { q.label.clone() };
+            Column::new(&txt, label, q.robot.clone(), q.reading)
+        })
+        .collect();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let result = if args.json {
+        write_compare_json(&mut out, &txt, availability, &queries, &columns, &paths)
+    } else if args.csv {
+        write_compare_csv(&mut out, availability, &columns, &paths)
+    } else {
+        write_compare_table(&mut out, &txt, availability, &columns, &paths)
+    };
+    finish_output(result.and_then(|()| out.flush()))?;
+    Ok(Outcome::Clean)
+}
+
+fn cell_word(decision: Decision) -> String {
+    let verdict = if decision.allowed { "allowed" } else { "disallowed" };
+    match decision.rule {
+        Some(rule) => format!("{verdict} {}", rule.line),
+        None => verdict.to_owned(),
+    }
+}
+
+fn write_compare_table(
+    out: &mut dyn Write,
+    txt: &RobotsTxt,
+    availability: Availability,
+    columns: &[Column],
+    paths: &[String],
+) -> io::Result<()> {
+    let path_width = paths.iter().map(|p| sanitize_str(p).chars().count()).max().unwrap_or(4).clamp(4, 60);
+    let widths: Vec<usize> = columns.iter().map(|c| c.label.chars().count().max(14)).collect();
+    write!(out, "{:<path_width$}", "PATH")?;
+    for (column, width) in columns.iter().zip(&widths) {
+        write!(out, "  {:<width$}", sanitize_str(&column.label))?;
+    }
+    writeln!(out)?;
+    for path in paths {
+        let decisions: Vec<Decision> = columns.iter().map(|c| c.check(availability, path)).collect();
+        let allowed = decisions.iter().filter(|d| d.allowed).count();
+        let mark = if allowed == 0 || allowed == decisions.len() { "" } else { "  ≠" };
+        write!(out, "{:<path_width$}", sanitize_str(path))?;
+        for (decision, width) in decisions.iter().zip(&widths) {
+            write!(out, "  {:<width$}", cell_word(*decision))?;
+        }
+        writeln!(out, "{mark}")?;
+    }
+    writeln!(out)?;
+    writeln!(out, "Each cell: the verdict and the deciding line. ≠ marks paths where the robots disagree.")?;
+    writeln!(out)?;
+    for column in columns {
+        let summary = column.summary(txt, availability);
+        writeln!(out, "{}: {}", sanitize_str(&column.label), sanitize_str(&summary.to_string()))?;
+    }
+    Ok(())
+}
+
+fn write_compare_csv(
+    out: &mut dyn Write,
+    availability: Availability,
+    columns: &[Column],
+    paths: &[String],
+) -> io::Result<()> {
+    let quote = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
+    let header: Vec<String> = std::iter::once(quote("path")).chain(columns.iter().map(|c| quote(&c.label))).collect();
+    writeln!(out, "{}", header.join(","))?;
+    for path in paths {
+        let cells: Vec<String> = std::iter::once(quote(path))
+            .chain(columns.iter().map(|c| quote(&cell_word(c.check(availability, path)))))
+            .collect();
+        writeln!(out, "{}", cells.join(","))?;
+    }
+    Ok(())
+}
+
+fn write_compare_json(
+    out: &mut dyn Write,
+    txt: &RobotsTxt,
+    availability: Availability,
+    queries: &[RobotQuery],
+    columns: &[Column],
+    paths: &[String],
+) -> io::Result<()> {
+    for path in paths {
+        let request = policy::pattern::request_path(path);
+        for (query, column) in queries.iter().zip(columns) {
+            let decision = column.check(availability, path);
+            let record = CheckRecord::new(txt, availability, column, decision, (&query.label, path, &request));
+            serde_json::to_writer(&mut *out, &record).map_err(io::Error::other)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
 }
 
 /// `robotscope robots`: the known profiles as a table.

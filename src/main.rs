@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
-use robotscope::cli::{self, CheckArgs, FixArgs, LintArgs, Outcome, SourceOptions};
+use robotscope::cli::{self, CheckArgs, CompareArgs, FixArgs, LintArgs, Outcome, SourceOptions};
 use robotscope::clipboard::ClipboardMode;
 use robotscope::fetch::{Retrieved, Source, SourceError};
 use robotscope::robots_db::RobotsDb;
@@ -39,6 +39,8 @@ enum Command {
     Lint(LintArgs),
     /// Print the file with every fix applied (or, with --diff, what the fixes change).
     Fix(FixArgs),
+    /// Paths x robots (or readings): the verdict and deciding line in every cell.
+    Compare(CompareArgs),
     /// List the known robot profiles.
     Robots,
 }
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Check(check)) => cli::check(check, &db),
         Some(Command::Lint(lint)) => cli::lint(lint),
         Some(Command::Fix(fix)) => cli::fix(fix),
+        Some(Command::Compare(compare)) => cli::compare(compare, &db),
         Some(Command::Robots) => cli::robots(&db),
         None => explore(args.source.as_deref(), &args.source_options, args.clipboard, &db),
     };

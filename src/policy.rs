@@ -18,6 +18,7 @@
 
 pub mod agent;
 pub mod availability;
+pub mod compare;
 pub mod compiled;
 pub mod escape;
 pub mod fix;

@@ -28,7 +28,7 @@ use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::app::{Action, App, Edit, Effect, Mode, keymap};
+use crate::app::{Action, AfterSave, App, Edit, Effect, Mode, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::save::save_atomically;
 use crate::{fetch, ui};
@@ -38,11 +38,11 @@ pub fn run(mut app: App, clipboard: ClipboardMode) -> Result<()> {
     app.set_clipboard(clipboard, Environment::current());
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().wrap_err("starting the runtime")?;
     runtime.block_on(async {
+        let (actions, inbox) = mpsc::unbounded_channel();
+        watch_signals(actions.clone());
         let mut terminal = ratatui::init();
         crossterm::execute!(io::stdout(), EnableMouseCapture, EnableBracketedPaste).wrap_err("enabling the mouse")?;
         install_panic_exit();
-        let (actions, inbox) = mpsc::unbounded_channel();
-        watch_signals(actions.clone());
         let mut stdout = io::stdout();
         let result = event_loop(&mut terminal, EventStream::new(), actions, inbox, app, &mut stdout).await;
         restore();
@@ -73,20 +73,24 @@ fn install_panic_exit() {
 }
 
 /// Turns SIGTERM and SIGHUP into [`Action::Terminate`]: unsaved edits are written to a
-/// recovery file, and the terminal is restored on the way out.
+/// recovery file, and the terminal is restored on the way out. The handlers are
+/// registered here, before the terminal enters raw mode, so no signal can arrive
+/// between the two and leave it raw.
 fn watch_signals(actions: mpsc::UnboundedSender<Action>) {
     #[cfg(unix)]
-    tokio::spawn(async move {
+    {
         use tokio::signal::unix::{SignalKind, signal};
         let (Ok(mut term), Ok(mut hangup)) = (signal(SignalKind::terminate()), signal(SignalKind::hangup())) else {
             return;
         };
-        tokio::select! {
-            _ = term.recv() => {}
-            _ = hangup.recv() => {}
-        }
-        let _ = actions.send(Action::Terminate);
-    });
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = hangup.recv() => {}
+            }
+            let _ = actions.send(Action::Terminate);
+        });
+    }
 }
 
 /// The text with unsaved edits, and where it goes if a panic ends the process. The loop
@@ -254,7 +258,7 @@ impl Shell<'_> {
                 };
                 let _ = self.actions.send(Action::Copied { what, text, result });
             }
-            Effect::Save { path, text, then_quit: true } => {
+            Effect::Save { path, text, after: AfterSave::QuitNow } => {
                 // The process is stopping: write now, then go.
                 if let Err(error) = save_atomically(&path, &text) {
                     let fallback = crate::save::recovery_path(None);
@@ -264,11 +268,25 @@ impl Shell<'_> {
                 self.stop_load();
                 return true;
             }
-            Effect::Save { path, text, then_quit: false } => {
+            Effect::ReadPaths { file } => {
+                let actions = self.actions.clone();
+                tokio::task::spawn_blocking(move || {
+                    let result = std::fs::read(&file).map_err(|e| e.to_string()).map(|bytes| {
+                        String::from_utf8_lossy(&bytes)
+                            .lines()
+                            .map(str::trim)
+                            .filter(|l| !l.is_empty())
+                            .map(str::to_owned)
+                            .collect()
+                    });
+                    let _ = actions.send(Action::PathsRead { file, result });
+                });
+            }
+            Effect::Save { path, text, after } => {
                 let actions = self.actions.clone();
                 tokio::task::spawn_blocking(move || {
                     let result = save_atomically(&path, &text);
-                    let _ = actions.send(Action::Saved { path, text, result });
+                    let _ = actions.send(Action::Saved { path, text, after, result });
                 });
             }
         }
@@ -305,7 +323,7 @@ fn translate(app: &App, event: Event) -> Vec<Action> {
                 Mode::EditingPath => Some(Action::PathEdit(Edit::Insert(c))),
                 Mode::AddingRobot(_) => Some(Action::RobotNameEdit(Edit::Insert(c))),
                 Mode::OpeningSource(_) => Some(Action::SourceEdit(Edit::Insert(c))),
-                Mode::SavingAs(_) => Some(Action::SavePathEdit(Edit::Insert(c))),
+                Mode::SavingAs(..) => Some(Action::SavePathEdit(Edit::Insert(c))),
                 Mode::Normal
                 | Mode::Help
                 | Mode::FetchDetails
@@ -313,7 +331,11 @@ fn translate(app: &App, event: Event) -> Vec<Action> {
                 | Mode::Diagnostics
                 | Mode::Changes
                 | Mode::CopyMenu
-                | Mode::ConfirmQuit => None,
+                | Mode::ConfirmQuit
+                | Mode::Compare => None,
+                Mode::AddingComparePath(_) | Mode::LoadingComparePaths(_) => {
+                    Some(Action::ComparePathEdit(Edit::Insert(c)))
+                }
             };
             // A pasted line ends at its first line break.
             text.chars().take_while(|&c| c != '\n' && c != '\r').filter_map(edit).collect()

@@ -6,6 +6,7 @@
 //! file draws as fast as a small one. Every byte from the file passes through
 //! [`text::safe_spans`] on its way to the screen.
 
+pub mod compare;
 pub mod edits;
 pub mod fetch;
 pub mod help;
@@ -28,16 +29,24 @@ use theme::THEME;
 /// Draws the whole explorer.
 pub fn render(app: &App, frame: &mut Frame) {
     let area = frame.area();
-    let areas = Areas::new(area);
-    frame.render_widget(robots::RobotsPane { app }, areas.robots);
-    frame.render_widget(source::SourcePane { app }, areas.source);
-    frame.render_widget(records::RecordsPane { app }, areas.records);
-    let tester = tester::TesterPane { app };
-    let cursor = tester.cursor_position(areas.tester);
-    frame.render_widget(tester, areas.tester);
+    let areas = Areas::layout(area, app.compare().is_some());
+    let cursor = if let Some(view) = app.compare() {
+        frame.render_widget(source::SourcePane { app }, areas.source);
+        frame.render_widget(compare::CompareMatrix { app, view }, areas.compare);
+        frame.render_widget(compare::CompareDetail { app, view }, areas.tester);
+        None
+    } else {
+        frame.render_widget(robots::RobotsPane { app }, areas.robots);
+        frame.render_widget(source::SourcePane { app }, areas.source);
+        frame.render_widget(records::RecordsPane { app }, areas.records);
+        let tester = tester::TesterPane { app };
+        let cursor = tester.cursor_position(areas.tester);
+        frame.render_widget(tester, areas.tester);
+        cursor
+    };
     frame.render_widget(status::StatusBar { app }, areas.status);
     match app.mode() {
-        Mode::Help => frame.render_widget(help::HelpOverlay, centered(area, 100, 40)),
+        Mode::Help => frame.render_widget(help::HelpOverlay, centered(area, 118, 40)),
         Mode::FetchDetails => frame.render_widget(fetch::FetchDetails { app }, centered(area, 100, 24)),
         Mode::AddingRobot(input) => prompt(
             frame,
@@ -53,7 +62,7 @@ pub fn render(app: &App, frame: &mut Frame) {
             input,
             "A file, or a site (example.com, https://example.com/page); Esc cancels.",
         ),
-        Mode::SavingAs(input) => prompt(
+        Mode::SavingAs(input, _) => prompt(
             frame,
             " Save ",
             "Save to: ",
@@ -81,7 +90,19 @@ pub fn render(app: &App, frame: &mut Frame) {
             },
             centered(area, 44, 5),
         ),
-        Mode::Normal | Mode::EditingPath | Mode::Editing => {
+        Mode::AddingComparePath(input) => {
+            prompt(frame, " Add a path ", "Path or URL: ", input, "A row for this path; Esc cancels.");
+        }
+        Mode::LoadingComparePaths(input) => {
+            prompt(
+                frame,
+                " Paths from a file ",
+                "File: ",
+                input,
+                "One path or URL per line replaces the rows; Esc cancels.",
+            );
+        }
+        Mode::Normal | Mode::EditingPath | Mode::Editing | Mode::Compare => {
             if let Some(position) = cursor {
                 frame.set_cursor_position(position);
             }

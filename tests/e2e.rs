@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use nix::sys::termios::LocalFlags;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
 const ROWS: u16 = 40;
@@ -24,16 +25,18 @@ struct Session {
     raw: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
+    /// Kept to read the terminal's modes after the program is gone.
+    master: Box<dyn portable_pty::MasterPty + Send>,
 }
 
 impl Session {
-    /// Runs `script` with `sh -c` in a 120x40 terminal.
-    fn start(script: &str) -> Session {
+    /// Runs `program` with `args` in a 120x40 terminal.
+    fn start(program: &Path, args: &[&str]) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 })
             .expect("a pseudo-terminal");
-        let mut command = CommandBuilder::new("sh");
-        command.args(["-c", script]);
+        let mut command = CommandBuilder::new(program);
+        command.args(args);
         command.env("TERM", "xterm-256color");
         command.env("RUST_BACKTRACE", "0");
         let child = pair.slave.spawn_command(command).expect("spawn");
@@ -45,7 +48,6 @@ impl Session {
         let raw = Arc::new(Mutex::new(Vec::new()));
         let (parser_in, raw_in) = (Arc::clone(&parser), Arc::clone(&raw));
         std::thread::spawn(move || {
-            let _master = pair.master;
             let mut buffer = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buffer) {
                 if n == 0 {
@@ -55,16 +57,22 @@ impl Session {
                 raw_in.lock().expect("raw").extend_from_slice(&buffer[..n]);
             }
         });
-        Session { parser, raw, writer, child }
+        Session { parser, raw, writer, child, master: pair.master }
     }
 
     fn screen_text(&self) -> String {
         self.parser.lock().expect("parser").screen().contents()
     }
 
+    /// Everything the program wrote, as text (its last words after the screen was
+    /// restored scroll by on the main screen).
+    fn output_text(&self) -> String {
+        String::from_utf8_lossy(&self.raw.lock().expect("raw")).into_owned()
+    }
+
     /// Waits until the screen shows `needle`.
     fn wait_for(&self, needle: &str) {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             if self.screen_text().contains(needle) {
                 return;
@@ -82,9 +90,11 @@ impl Session {
     }
 
     fn wait_exit(&mut self) -> u32 {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             if let Some(status) = self.child.try_wait().expect("wait") {
+                // Let the reader drain what the program wrote last.
+                std::thread::sleep(Duration::from_millis(200));
                 return status.exit_code();
             }
             std::thread::sleep(Duration::from_millis(20));
@@ -92,20 +102,24 @@ impl Session {
         panic!("the program did not exit:\n{}", self.screen_text());
     }
 
-    /// The terminal modes are back to normal: main screen, cursor shown, no mouse
-    /// reporting, no bracketed paste, and (from `stty -a`, printed after the program)
-    /// canonical mode and echo back on.
+    /// The terminal is back to normal: main screen, cursor shown, no mouse reporting,
+    /// no bracketed paste (from what the program wrote), and the pseudo-terminal itself
+    /// back in canonical mode with echo (read from its settings).
     fn assert_restored(&self) {
-        let parser = self.parser.lock().expect("parser");
-        let screen = parser.screen();
-        assert!(!screen.alternate_screen(), "still on the alternate screen");
-        assert!(!screen.hide_cursor(), "the cursor is still hidden");
-        assert_eq!(screen.mouse_protocol_mode(), vt100::MouseProtocolMode::None, "mouse reporting is still on");
-        assert!(!screen.bracketed_paste(), "bracketed paste is still on");
-        let text = screen.contents();
-        let stty = text.split_once("STTY:").map(|(_, after)| after.to_owned()).expect("stty output");
-        let words: Vec<&str> = stty.split_whitespace().collect();
-        assert!(words.contains(&"icanon") && words.contains(&"echo"), "raw mode is still on: {stty}");
+        {
+            let parser = self.parser.lock().expect("parser");
+            let screen = parser.screen();
+            assert!(!screen.alternate_screen(), "still on the alternate screen");
+            assert!(!screen.hide_cursor(), "the cursor is still hidden");
+            assert_eq!(screen.mouse_protocol_mode(), vt100::MouseProtocolMode::None, "mouse reporting is still on");
+            assert!(!screen.bracketed_paste(), "bracketed paste is still on");
+        }
+        let termios = self.master.get_termios().expect("the terminal's settings");
+        let modes = termios.local_flags;
+        assert!(
+            modes.contains(LocalFlags::ICANON) && modes.contains(LocalFlags::ECHO),
+            "raw mode is still on: {modes:?}"
+        );
     }
 }
 
@@ -113,13 +127,9 @@ fn binary() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_robotscope"))
 }
 
-fn quoted(path: &Path) -> String {
-    format!("'{}'", path.display())
-}
-
 #[test]
 fn switch_robot_test_a_path_and_quit() {
-    let mut session = Session::start(&format!("{}; echo STATUS:$?; echo STTY:; stty -a", quoted(&binary())));
+    let mut session = Session::start(&binary(), &[]);
     session.wait_for("Robots");
     session.send("a");
     session.wait_for("Add a robot");
@@ -155,8 +165,6 @@ fn switch_robot_test_a_path_and_quit() {
     session.send("\x1b");
     session.send("q");
     assert_eq!(session.wait_exit(), 0);
-    session.wait_for("STTY:");
-    assert!(session.screen_text().contains("STATUS:0"));
     session.assert_restored();
 }
 
@@ -167,12 +175,11 @@ fn escape_sequences_in_the_file_never_reach_the_terminal() {
     // screen, CSI 6n ask the terminal to answer, ESC c reset it.
     let payload = b"User-agent: *\nDisallow: /\x1b]52;c;cHduZWQ=\x07\nDisallow: /\x1b]0;pwned\x07\x1b[2J\x1b[6n\x1bc\n# \x9b31m comment\n";
     file.write_all(payload).expect("write");
-    let mut session = Session::start(&format!("{} {}; echo STTY:; stty -a", quoted(&binary()), quoted(file.path())));
+    let mut session = Session::start(&binary(), &[file.path().to_str().expect("utf-8 path")]);
     session.wait_for("Robots");
     session.wait_for("^[]52;c;cHduZWQ=^G");
     session.send("q");
     assert_eq!(session.wait_exit(), 0);
-    session.wait_for("STTY:");
     let raw = session.raw.lock().expect("raw").clone();
     for injected in [&b"\x1b]52;"[..], b"\x1b]0;pwned", b"\x1b[6n", b"\x1bc", b"\xc2\x9b"] {
         assert!(!raw.windows(injected.len()).any(|w| w == injected), "{injected:?} reached the terminal");
@@ -182,14 +189,12 @@ fn escape_sequences_in_the_file_never_reach_the_terminal() {
 
 #[test]
 fn sigterm_restores_the_terminal() {
-    let script = format!(
-        "{} & pid=$!; sleep 1.5; kill -TERM $pid; wait $pid; echo STATUS:$?; echo STTY:; stty -a",
-        quoted(&binary())
-    );
-    let mut session = Session::start(&script);
-    session.wait_for("STTY:");
-    session.wait_exit();
-    assert!(session.screen_text().contains("STATUS:0"), "{}", session.screen_text());
+    let mut session = Session::start(&binary(), &[]);
+    session.wait_for("Robots");
+    let pid = session.child.process_id().expect("a process id").to_string();
+    let killed = std::process::Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs");
+    assert!(killed.success());
+    assert_eq!(session.wait_exit(), 0);
     session.assert_restored();
 }
 
@@ -203,12 +208,10 @@ fn a_panic_in_the_background_restores_the_terminal_and_ends_the_process() {
         .status()
         .expect("cargo runs");
     assert!(built.success() && example.exists(), "building {}", example.display());
-    let mut session = Session::start(&format!("{}; echo STATUS:$?; echo STTY:; stty -a", quoted(&example)));
-    session.wait_for("STTY:");
-    session.wait_exit();
-    let text = session.screen_text();
-    assert!(text.contains("STATUS:101"), "{text}");
-    assert!(text.contains("a background task failed"), "the panic is reported on the restored screen: {text}");
+    let mut session = Session::start(&example, &[]);
+    assert_eq!(session.wait_exit(), 101);
+    let text = session.output_text();
+    assert!(text.contains("a background task failed"), "the panic is reported: {text}");
     // The unsaved edits (the fix of `Disallow: ~`) went to a recovery file.
     let saved = text
         .split("your unsaved edits were saved to ")

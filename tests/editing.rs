@@ -9,7 +9,7 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use robotscope::app::{Action, App, CopyWhat, Edit, Effect, Mode, Pane};
+use robotscope::app::{Action, AfterSave, App, CopyWhat, Edit, Effect, Mode, Pane};
 use robotscope::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment};
 use tokio::sync::mpsc;
 
@@ -165,7 +165,7 @@ fn quitting_with_unsaved_edits_asks() {
     assert_eq!(app.update(Action::QuitWithoutSaving), vec![Effect::Quit]);
     // A signal saves the edits to the recovery file before quitting.
     let effects = app.update(Action::Terminate);
-    let [Effect::Save { path, text, then_quit: true }] = effects.as_slice() else { panic!("{effects:?}") };
+    let [Effect::Save { path, text, after: AfterSave::QuitNow }] = effects.as_slice() else { panic!("{effects:?}") };
     assert!(
         path.to_string_lossy().ends_with(".robotscope-unsaved")
             || path.to_string_lossy().contains("robotscope-unsaved")

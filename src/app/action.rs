@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crossterm::event::KeyEvent;
 
+use super::effect::AfterSave;
 use super::focus::Pane;
 use super::input::Edit;
 use crate::clipboard::{ClipboardError, CopyMethod};
@@ -146,6 +147,8 @@ pub enum Action {
         path: PathBuf,
         /// The text that was saved.
         text: Vec<u8>,
+        /// What was to happen next.
+        after: AfterSave,
         /// How it went.
         result: Result<(), SaveError>,
     },
@@ -156,6 +159,34 @@ pub enum Action {
     /// The process is told to stop (SIGTERM, SIGHUP): unsaved edits go to a recovery
     /// file, then the explorer quits.
     Terminate,
+    /// Open or close the compare view (`c`).
+    ToggleCompare,
+    /// Move left a column (compare view).
+    Left,
+    /// Move right a column (compare view).
+    Right,
+    /// Show the three readings of the robot under the cursor as columns, or go back
+    /// (`m`).
+    ToggleReadingColumns,
+    /// Remove the robot column under the cursor (`x`).
+    RemoveCompareColumn,
+    /// Start typing a path to add as a row (`/` in the compare view).
+    AddComparePath,
+    /// An edit to the path (or file) being typed in the compare view.
+    ComparePathEdit(Edit),
+    /// Add the typed path as a row (Enter).
+    SubmitComparePath,
+    /// Start typing a file of paths, one per line, for the rows (`L`).
+    LoadComparePaths,
+    /// Read the typed file of paths (Enter).
+    SubmitComparePathsFile,
+    /// A file of paths was read.
+    PathsRead {
+        /// The file.
+        file: PathBuf,
+        /// Its paths (non-empty lines), or why it could not be read.
+        result: Result<Vec<String>, String>,
+    },
     /// Quit (`q`, Ctrl-C); asks first when there are unsaved edits.
     Quit,
 }

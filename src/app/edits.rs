@@ -13,7 +13,7 @@ use crossterm::event::KeyEvent;
 use super::action::CopyWhat;
 use super::document::{Document, Origin};
 use super::editor::{Editor, EditorRefusal};
-use super::{Action, App, Effect, LineInput, Mode, Pane};
+use super::{Action, AfterSave, App, Effect, LineInput, Mode, Pane};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, choose};
 use crate::fetch::Source;
 use crate::policy::fix::{apply_edits, compatible_fixes, fix_all, unified_diff};
@@ -99,6 +99,7 @@ impl App {
         self.document = document;
         self.text_generation += 1;
         self.relint();
+        self.rebuild_columns();
         let (len, height) = (self.document.txt.lines().len(), self.areas().inner_height(Pane::Source));
         self.source_view.cursor = self.source_view.cursor.min(len.saturating_sub(1));
         self.source_view.offset = self.source_view.offset.min(len.saturating_sub(height.max(1)));
@@ -163,6 +164,7 @@ impl App {
 
     /// `e`: opens the editor on the text.
     pub(super) fn open_editor(&mut self) {
+        self.compare_open = false;
         match Editor::open(self.document.txt.source(), self.lossy_edit_confirmed) {
             Ok(mut editor) => {
                 let line = u16::try_from(self.source_view.cursor).unwrap_or(u16::MAX);
@@ -296,26 +298,31 @@ impl App {
     }
 
     /// `w`: asks where to save, offering the source file.
-    pub(super) fn ask_where_to_save(&mut self, then_quit: bool) {
+    pub(super) fn ask_where_to_save(&mut self, after: AfterSave) {
         let default = self.source_file().map_or_else(|| "robots.txt".to_owned(), |p| p.display().to_string());
-        self.quit_after_save = then_quit;
-        self.mode = Mode::SavingAs(LineInput::with_text(&default));
+        self.mode = Mode::SavingAs(LineInput::with_text(&default), after);
     }
 
     /// Enter in the save prompt.
     pub(super) fn submit_save(&mut self) -> Vec<Effect> {
-        let Mode::SavingAs(input) = &self.mode else { return Vec::new() };
-        let path = PathBuf::from(input.text().trim());
+        let Mode::SavingAs(input, after) = &self.mode else { return Vec::new() };
+        let (path, after) = (PathBuf::from(input.text().trim()), *after);
         self.mode = self.typing_mode();
         if path.as_os_str().is_empty() {
             return Vec::new();
         }
         self.message = Some(format!("Saving to {}…", path.display()));
-        vec![Effect::Save { path, text: self.document.txt.source().to_vec(), then_quit: false }]
+        vec![Effect::Save { path, text: self.document.txt.source().to_vec(), after }]
     }
 
     /// A save finished: on success the saved text becomes the loaded one.
-    pub(super) fn saved(&mut self, path: &Path, text: Vec<u8>, result: Result<(), SaveError>) -> Vec<Effect> {
+    pub(super) fn saved(
+        &mut self,
+        path: &Path,
+        text: Vec<u8>,
+        after: AfterSave,
+        result: Result<(), SaveError>,
+    ) -> Vec<Effect> {
         match result {
             Ok(()) => {
                 self.message = Some(format!("Saved {} bytes to {}", text.len(), path.display()));
@@ -325,14 +332,11 @@ impl App {
                     self.document.origin = Origin::Local(Source::File(path.to_path_buf()));
                     self.document.label = path.display().to_string();
                 }
-                if std::mem::take(&mut self.quit_after_save) && !self.is_dirty() {
+                if after == AfterSave::QuitIfSaved && !self.is_dirty() {
                     return vec![Effect::Quit];
                 }
             }
-            Err(error) => {
-                self.quit_after_save = false;
-                self.message = Some(format!("Not saved: {error}. Your edits are kept."));
-            }
+            Err(error) => self.message = Some(format!("Not saved: {error}. Your edits are kept.")),
         }
         Vec::new()
     }
@@ -353,7 +357,7 @@ impl App {
             vec![Effect::Save {
                 path: self.recovery_path(),
                 text: self.document.txt.source().to_vec(),
-                then_quit: true,
+                after: AfterSave::QuitNow,
             }]
         } else {
             vec![Effect::Quit]
@@ -403,19 +407,19 @@ impl App {
             Action::Copy(what) => self.copy(what),
             Action::Copied { what, text, result } => self.copied(what, text, result),
             Action::Save => {
-                self.ask_where_to_save(false);
+                self.ask_where_to_save(AfterSave::Stay);
                 Vec::new()
             }
             Action::SavePathEdit(edit) => {
-                if let Mode::SavingAs(input) = &mut self.mode {
+                if let Mode::SavingAs(input, _) = &mut self.mode {
                     input.apply(edit);
                 }
                 Vec::new()
             }
             Action::SubmitSavePath => self.submit_save(),
-            Action::Saved { path, text, result } => self.saved(&path, text, result),
+            Action::Saved { path, text, after, result } => self.saved(&path, text, after, result),
             Action::SaveThenQuit => {
-                self.ask_where_to_save(true);
+                self.ask_where_to_save(AfterSave::QuitIfSaved);
                 Vec::new()
             }
             Action::QuitWithoutSaving => vec![Effect::Quit],

@@ -7,6 +7,17 @@ use super::action::CopyWhat;
 use crate::clipboard::CopyMethod;
 use crate::fetch::{Limits, Source};
 
+/// What happens once a save is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterSave {
+    /// Keep working.
+    Stay,
+    /// Quit if the save succeeded (the user chose "save, then quit").
+    QuitIfSaved,
+    /// Write at once and quit whatever happens: the process is being stopped.
+    QuitNow,
+}
+
 /// One thing for the shell to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
@@ -37,15 +48,21 @@ pub enum Effect {
         method: CopyMethod,
     },
     /// Write a file through a temporary file and a rename, and answer with
-    /// [`Action::Saved`](super::Action::Saved) (or, with `then_quit`, write it at once
-    /// and quit: the process is stopping).
+    /// [`Action::Saved`](super::Action::Saved) (with [`AfterSave::QuitNow`], write it at
+    /// once and quit).
     Save {
         /// Where.
         path: PathBuf,
         /// What.
         text: Vec<u8>,
-        /// Quit once written, whatever happened.
-        then_quit: bool,
+        /// What then.
+        after: AfterSave,
+    },
+    /// Read a file of paths, one per line, and answer with
+    /// [`Action::PathsRead`](super::Action::PathsRead).
+    ReadPaths {
+        /// The file.
+        file: PathBuf,
     },
     /// Leave the explorer and restore the terminal.
     Quit,

@@ -38,6 +38,8 @@ pub enum Context {
     CopyMenu,
     /// Asked whether to quit with unsaved edits.
     ConfirmQuit,
+    /// In the compare view.
+    Compare,
 }
 
 impl Context {
@@ -58,6 +60,7 @@ impl Context {
             Context::Changes => "Changes view",
             Context::CopyMenu => "Copy menu",
             Context::ConfirmQuit => "Quit with unsaved edits",
+            Context::Compare => "Compare view",
         }
     }
 }
@@ -136,6 +139,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(Global, &[ch('v')], Do(Action::ToggleChanges), "what the edits changed", false),
     bind(Global, &[ch('y')], Do(Action::CopyMenu), "copy", false),
     bind(Global, &[ch('w')], Do(Action::Save), "save", false),
+    bind(Global, &[ch('c')], Do(Action::ToggleCompare), "compare robots", true),
     bind(Global, &[key(KeyCode::Tab)], Do(Action::FocusNext), "next pane", false),
     bind(Global, &[key(KeyCode::BackTab)], Do(Action::FocusPrev), "previous pane", false),
     bind(Global, &[key(KeyCode::Esc)], Do(Action::Cancel), "cancel a load", false),
@@ -164,7 +168,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(TypingPath, &[key(KeyCode::BackTab)], Do(Action::FocusPrev), "previous pane", false),
     bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Do(Action::ToggleHelp), "close help", false),
     bind(Context::FetchDetails, &[key(KeyCode::Esc), ch('i'), ch('q')], Do(Action::ToggleFetchDetails), "close", false),
-    bind(Context::Editing, &[key(KeyCode::Esc)], Do(Action::Cancel), "leave the editor (edits stay)", false),
+    bind(Context::Editing, &[key(KeyCode::Esc)], Do(Action::Cancel), "leave the editor (edits kept)", false),
     bind(Context::Editing, &[ctrl('s')], Do(Action::Save), "save", false),
     bind(Context::Diagnostics, &[ch('j'), key(KeyCode::Down)], Do(Action::Down), "next", false),
     bind(Context::Diagnostics, &[ch('k'), key(KeyCode::Up)], Do(Action::Up), "previous", false),
@@ -178,6 +182,24 @@ pub static BINDINGS: &[Binding] = &[
     bind(Context::CopyMenu, &[ch('g')], Do(Action::Copy(CopyWhat::Group)), "copy the robot's group", false),
     bind(Context::CopyMenu, &[ch('d')], Do(Action::Copy(CopyWhat::Diff)), "copy the diff", false),
     bind(Context::CopyMenu, &[key(KeyCode::Esc)], Do(Action::Cancel), "cancel", false),
+    bind(Context::Compare, &[ch('j'), key(KeyCode::Down)], Do(Action::Down), "next path", false),
+    bind(Context::Compare, &[ch('k'), key(KeyCode::Up)], Do(Action::Up), "previous path", false),
+    bind(Context::Compare, &[ch('l'), key(KeyCode::Right)], Do(Action::Right), "next robot", false),
+    bind(Context::Compare, &[ch('h'), key(KeyCode::Left)], Do(Action::Left), "previous robot", false),
+    bind(Context::Compare, &[key(KeyCode::PageDown), ctrl('d')], Do(Action::PageDown), "page down", false),
+    bind(Context::Compare, &[key(KeyCode::PageUp), ctrl('u')], Do(Action::PageUp), "page up", false),
+    bind(Context::Compare, &[ch('g'), key(KeyCode::Home)], Do(Action::Top), "first path", false),
+    bind(Context::Compare, &[ch('G'), key(KeyCode::End)], Do(Action::Bottom), "last path", false),
+    bind(Context::Compare, &[ch('a')], Do(Action::AddRobot), "add a robot column", false),
+    bind(Context::Compare, &[ch('x')], Do(Action::RemoveCompareColumn), "remove this robot", false),
+    bind(Context::Compare, &[ch('/')], Do(Action::AddComparePath), "add a path row", false),
+    bind(Context::Compare, &[ch('L')], Do(Action::LoadComparePaths), "paths from a file", false),
+    bind(Context::Compare, &[ch('m')], Do(Action::ToggleReadingColumns), "its three readings", false),
+    bind(Context::Compare, &[ch('s')], Do(Action::CycleReading), "next reading", false),
+    bind(Context::Compare, &[ch('S')], Do(Action::FollowRobotReading), "each robot's own reading", false),
+    bind(Context::Compare, &[key(KeyCode::Esc), ch('c')], Do(Action::ToggleCompare), "leave the compare view", false),
+    bind(Context::Compare, &[ch('q')], Do(Action::Quit), "quit", false),
+    bind(Context::Compare, &[ch('?')], Do(Action::ToggleHelp), "help", false),
     bind(Context::ConfirmQuit, &[ch('w')], Do(Action::SaveThenQuit), "save, then quit", false),
     bind(Context::ConfirmQuit, &[ch('q'), ch('y')], Do(Action::QuitWithoutSaving), "quit without saving", false),
     bind(Context::ConfirmQuit, &[key(KeyCode::Esc), ch('n')], Do(Action::Cancel), "keep working", false),
@@ -198,7 +220,12 @@ pub fn action_for(app: &App, event: KeyEvent) -> Option<Action> {
         Mode::Help => &[Help],
         Mode::FetchDetails => &[Context::FetchDetails],
         Mode::EditingPath => &[TypingPath, Typing],
-        Mode::AddingRobot(_) | Mode::OpeningSource(_) | Mode::SavingAs(_) => &[Typing],
+        Mode::AddingRobot(_)
+        | Mode::OpeningSource(_)
+        | Mode::SavingAs(..)
+        | Mode::AddingComparePath(_)
+        | Mode::LoadingComparePaths(_) => &[Typing],
+        Mode::Compare => &[Context::Compare],
         Mode::Editing => &[Context::Editing],
         Mode::Diagnostics => &[Context::Diagnostics],
         Mode::Changes => &[Context::Changes],
@@ -215,7 +242,12 @@ pub fn action_for(app: &App, event: KeyEvent) -> Option<Action> {
             // Every other key goes to the text area.
             (Mode::Editing, _) => return Some(Action::EditorKey(event)),
             (
-                Mode::EditingPath | Mode::AddingRobot(_) | Mode::OpeningSource(_) | Mode::SavingAs(_),
+                Mode::EditingPath
+                | Mode::AddingRobot(_)
+                | Mode::OpeningSource(_)
+                | Mode::SavingAs(..)
+                | Mode::AddingComparePath(_)
+                | Mode::LoadingComparePaths(_),
                 KeyCode::Char(c),
             ) if !pressed.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => E(Edit::Insert(c)),
             _ => return None,
@@ -225,11 +257,11 @@ pub fn action_for(app: &App, event: KeyEvent) -> Option<Action> {
         (Do(action), _) => action,
         (E(edit), Mode::AddingRobot(_)) => Action::RobotNameEdit(edit),
         (E(edit), Mode::OpeningSource(_)) => Action::SourceEdit(edit),
-        (E(edit), Mode::SavingAs(_)) => Action::SavePathEdit(edit),
+        (E(edit), Mode::SavingAs(..)) => Action::SavePathEdit(edit),
         (E(edit), _) => Action::PathEdit(edit),
         (Command::Submit, Mode::AddingRobot(_)) => Action::SubmitRobotName,
         (Command::Submit, Mode::OpeningSource(_)) => Action::SubmitSource,
-        (Command::Submit, Mode::SavingAs(_)) => Action::SubmitSavePath,
+        (Command::Submit, Mode::SavingAs(..)) => Action::SubmitSavePath,
         (Command::Submit, _) => Action::SubmitPath,
     })
 }

@@ -13,6 +13,16 @@ use super::focus::Pane;
 /// Width from which the records pane gets a column of its own beside the source.
 const WIDE_BYTES: u16 = 110;
 
+/// Width of the compare view's path column, at most.
+pub const COMPARE_PATH_WIDTH: u16 = 28;
+
+/// Width of one compare cell (a verdict and a line number, or a robot's name).
+pub const COMPARE_CELL_WIDTH: u16 = 12;
+
+/// Rows above the compare matrix's paths: the robots' names, the summary (group,
+/// rules, crawl delay, `/`), and a rule.
+pub const COMPARE_HEADER_ROWS: u16 = 6;
+
 /// The rectangles of the explorer's panes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Areas {
@@ -26,6 +36,9 @@ pub struct Areas {
     pub tester: Rect,
     /// The status bar (one line).
     pub status: Rect,
+    /// The compare matrix, when the compare view is open (the robots and records panes
+    /// are then empty, and the tester's area shows the cell's detail).
+    pub compare: Rect,
 }
 
 impl Areas {
@@ -34,26 +47,40 @@ impl Areas {
     /// tester spans the width above the status bar.
     #[must_use]
     pub fn new(size: Rect) -> Areas {
+        Areas::layout(size, false)
+    }
+
+    /// Lays out the panes, with the compare view open or not. The compare view shows
+    /// the source on the left (so the cell's deciding line can be highlighted) and the
+    /// matrix on the right.
+    #[must_use]
+    pub fn layout(size: Rect, compare: bool) -> Areas {
         let tester_height = if size.height >= 30 { 8 } else { 6 };
         let [main, tester, status] = size.layout(&Layout::vertical([
             Constraint::Min(3),
             Constraint::Length(tester_height),
             Constraint::Length(1),
         ]));
+        if compare {
+            let [source, matrix] = main.layout(&Layout::horizontal([Constraint::Percentage(30), Constraint::Min(20)]));
+            let empty = Rect::new(main.x, main.y, 0, 0);
+            return Areas { robots: empty, source, records: empty, tester, status, compare: matrix };
+        }
+        let compare = Rect::default();
         if size.width >= WIDE_BYTES {
             let [robots, source, records] = main.layout(&Layout::horizontal([
                 Constraint::Length(26),
                 Constraint::Min(30),
                 Constraint::Percentage(32),
             ]));
-            Areas { robots, source, records, tester, status }
+            Areas { robots, source, records, tester, status, compare }
         } else {
             let robots_width = if size.width >= 80 { 22 } else { 17 };
             let [robots, right] =
                 main.layout(&Layout::horizontal([Constraint::Length(robots_width), Constraint::Min(20)]));
             let [source, records] =
                 right.layout(&Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]));
-            Areas { robots, source, records, tester, status }
+            Areas { robots, source, records, tester, status, compare }
         }
     }
 
@@ -75,6 +102,26 @@ impl Areas {
             let area = self.of(pane);
             column >= area.x && column < area.right() && row >= area.y && row < area.bottom()
         })
+    }
+
+    /// How many path rows the compare matrix shows: inside its border, under the header
+    /// row, the four summary rows and a rule.
+    #[must_use]
+    pub fn compare_rows(&self) -> usize {
+        usize::from(self.compare.height.saturating_sub(2 + COMPARE_HEADER_ROWS)).max(1)
+    }
+
+    /// The width of the compare matrix's path column.
+    #[must_use]
+    pub fn compare_path_width(&self) -> u16 {
+        COMPARE_PATH_WIDTH.min(self.compare.width.saturating_sub(2) / 3)
+    }
+
+    /// How many robot columns the compare matrix shows.
+    #[must_use]
+    pub fn compare_columns(&self) -> usize {
+        let room = self.compare.width.saturating_sub(2 + self.compare_path_width() + 2);
+        usize::from(room / COMPARE_CELL_WIDTH).max(1)
     }
 
     /// How many lines of content a pane shows inside its border.

@@ -35,10 +35,18 @@ impl Widget for HelpOverlay {
                 column.extend(section);
             }
         }
-        let width = inner.width / columns.len().max(1) as u16;
-        for (index, lines) in columns.into_iter().enumerate() {
-            let column = Rect::new(inner.x + width * index as u16, inner.y, width, inner.height);
-            Paragraph::new(lines).render(column, buf);
+        // Each column as wide as its longest line, the spare width shared out between
+        // them; when even that does not fit, equal shares (and clipped labels).
+        let widths: Vec<u16> =
+            columns.iter().map(|lines| lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 1).collect();
+        let needed: u16 = widths.iter().sum();
+        let count = widths.len().max(1) as u16;
+        let mut x = inner.x;
+        for (lines, natural) in columns.into_iter().zip(widths) {
+            let width =
+                if needed <= inner.width { natural + (inner.width - needed) / count } else { inner.width / count };
+            Paragraph::new(lines).render(Rect::new(x, inner.y, width.min(inner.right() - x), inner.height), buf);
+            x += width;
         }
     }
 }
@@ -52,7 +60,7 @@ fn sections() -> Vec<Vec<Line<'static>>> {
         }
         let keys: Vec<String> = binding.keys.iter().map(|&k| key_label(k)).collect();
         let line =
-            Line::from(vec![Span::styled(format!("  {:<14}", keys.join(" ")), THEME.key), Span::raw(binding.label)]);
+            Line::from(vec![Span::styled(format!("  {:<10}", keys.join(" ")), THEME.key), Span::raw(binding.label)]);
         if let Some((_, lines)) = sections.last_mut() {
             lines.push(line);
         }

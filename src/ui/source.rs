@@ -41,8 +41,8 @@ impl Widget for SourcePane<'_> {
         let diagnostics = app.diagnostics();
         let first_visible = diagnostics.partition_point(|d| d.line <= app.source_view().offset);
 
-        let verdict = &app.evaluation().verdict;
-        let interpretation = txt.interpretation(app.reading());
+        let verdict = app.shown_verdict();
+        let interpretation = txt.interpretation(app.shown_reading());
         let applied: Vec<(usize, usize)> = verdict
             .selection
             .groups

@@ -45,6 +45,8 @@ pub struct Theme {
     pub status: Style,
     /// Keys in hints and help.
     pub key: Style,
+    /// A compare cell that disagrees with the rest of its row.
+    pub odd_cell: Style,
 }
 
 /// The default theme: readable on dark and light terminals, meaning carried by more than
@@ -70,4 +72,5 @@ pub const THEME: Theme = Theme {
     heading: Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
     status: Style::new().fg(Color::White).bg(Color::DarkGray),
     key: Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
+    odd_cell: Style::new().bg(Color::Yellow).add_modifier(Modifier::BOLD),
 };

@@ -1,0 +1,302 @@
+//! The compare view: paths down, robots (or one robot's three readings) across, a
+//! verdict and deciding line in every cell.
+//!
+//! Columns are compiled once ([`Column`]); cells are checked only when drawn, so 50
+//! robots by 10,000 paths scroll as fast as a handful. The cell under the cursor is
+//! evaluated in full: its verdict is what the source and records panes highlight.
+
+use super::{Action, App, Effect, LineInput, Mode, Pane, RobotEntry};
+use crate::policy::compare::{Column, paths_named_in};
+use crate::policy::{Reading, Robot, Verdict, evaluate_fetched};
+use crate::robots_db::RobotProfile;
+
+/// The robots the compare view starts with (DESIGN.md §5, issue 6), by token; then a
+/// robot no group names, which gets the `*` group.
+pub const DEFAULT_ROBOTS: [&str; 5] = ["Googlebot", "bingbot", "Slurp", "Scooter", "GPTBot"];
+
+/// The label of the robot no group names.
+pub const ANY_OTHER_ROBOT: &str = "* (any other)";
+
+/// A robot the view compares: a profile from the switcher, or the `*`-only robot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompareRobot {
+    /// The header.
+    pub label: String,
+    /// The profile, when the robot has one.
+    pub profile: Option<RobotProfile>,
+}
+
+impl CompareRobot {
+    fn from_entry(entry: &RobotEntry) -> CompareRobot {
+        CompareRobot { label: entry.profile.name.clone(), profile: Some(entry.profile.clone()) }
+    }
+
+    fn robot(&self) -> Robot {
+        self.profile.as_ref().map_or_else(|| Robot::from_agent("*"), RobotProfile::robot)
+    }
+}
+
+/// The compare view's state.
+#[derive(Debug, Clone, Default)]
+pub struct CompareView {
+    /// The robots compared.
+    pub robots: Vec<CompareRobot>,
+    /// The paths, one per row.
+    pub paths: Vec<String>,
+    /// The compiled columns (robots, or one robot's readings).
+    pub columns: Vec<Column>,
+    /// When set, the columns are this robot's three readings.
+    pub readings_of: Option<usize>,
+    /// The cursor: row and column.
+    pub cursor: (usize, usize),
+    /// The first row and column shown.
+    pub offset: (usize, usize),
+    /// The full verdict of the cell under the cursor.
+    pub detail: Option<Verdict>,
+}
+
+impl CompareView {
+    /// The robot of a column.
+    #[must_use]
+    pub fn robot_of_column(&self, column: usize) -> Option<&CompareRobot> {
+        self.robots.get(self.readings_of.unwrap_or(column))
+    }
+}
+
+impl App {
+    /// The compare view, when it is open.
+    #[must_use]
+    pub fn compare(&self) -> Option<&CompareView> {
+        self.compare.as_ref().filter(|_| self.compare_open)
+    }
+
+    /// The verdict the source and records panes highlight: the compare cursor's cell,
+    /// or the tester's.
+    #[must_use]
+    pub fn shown_verdict(&self) -> &Verdict {
+        self.compare().and_then(|c| c.detail.as_ref()).unwrap_or(&self.evaluation.verdict)
+    }
+
+    /// The reading of the shown verdict.
+    #[must_use]
+    pub fn shown_reading(&self) -> Reading {
+        self.shown_verdict().reading
+    }
+
+    /// Opens the compare view (with the default robots and the file's paths the first
+    /// time), or closes it.
+    fn toggle_compare(&mut self) {
+        if self.compare_open {
+            self.compare_open = false;
+            self.mode = self.typing_mode();
+            self.reveal_verdict();
+            return;
+        }
+        let mut view = self.compare.take().unwrap_or_default();
+        if view.robots.is_empty() {
+            view.robots = DEFAULT_ROBOTS
+                .iter()
+                .filter_map(|token| self.robots.iter().find(|e| e.profile.token == *token))
+                .map(CompareRobot::from_entry)
+                .chain(std::iter::once(CompareRobot { label: ANY_OTHER_ROBOT.to_owned(), profile: None }))
+                .collect();
+        }
+        if view.paths.is_empty() {
+            view.paths = self.default_compare_paths();
+        }
+        self.editor = None;
+        self.compare = Some(view);
+        self.compare_open = true;
+        self.focus = Pane::Source;
+        self.mode = Mode::Compare;
+        self.rebuild_columns();
+    }
+
+    /// The tester's paths, then the paths the file's rules name.
+    pub(super) fn default_compare_paths(&self) -> Vec<String> {
+        let mut paths: Vec<String> = self.path.history().to_vec();
+        if !paths.contains(&self.path.text().to_owned()) && !self.path.text().trim().is_empty() {
+            paths.push(self.path.text().to_owned());
+        }
+        for path in paths_named_in(&self.document.txt) {
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+        if paths.is_empty() {
+            paths.push("/".to_owned());
+        }
+        paths
+    }
+
+    /// Compiles the columns again (robots, readings or the text changed).
+    pub(super) fn rebuild_columns(&mut self) {
+        if !self.compare_open {
+            return;
+        }
+        let Some(view) = &mut self.compare else { return };
+        let txt = &self.document.txt;
+        let reading_of = |robot: &CompareRobot| {
+            self.reading_choice.unwrap_or_else(|| robot.profile.as_ref().map_or(Reading::Rfc9309, |p| p.reading))
+        };
+        view.columns = match view.readings_of.and_then(|i| view.robots.get(i)) {
+            Some(robot) => Reading::ALL
+                .iter()
+                .map(|&reading| {
+                    Column::new(txt, format!("{} · {}", robot.label, reading.title()), robot.robot(), reading)
+                })
+                .collect(),
+            None => view
+                .robots
+                .iter()
+                .map(|robot| Column::new(txt, robot.label.clone(), robot.robot(), reading_of(robot)))
+                .collect(),
+        };
+        let (rows, columns) = (view.paths.len(), view.columns.len());
+        view.cursor = (view.cursor.0.min(rows.saturating_sub(1)), view.cursor.1.min(columns.saturating_sub(1)));
+        self.update_compare_detail();
+    }
+
+    /// Evaluates the cursor's cell in full and brings its deciding line into view.
+    fn update_compare_detail(&mut self) {
+        let Some(view) = &mut self.compare else { return };
+        let (row, column) = view.cursor;
+        view.detail = match (view.paths.get(row), view.columns.get(column)) {
+            (Some(path), Some(column)) => Some(evaluate_fetched(
+                &self.document.txt,
+                self.document.availability,
+                &column.robot,
+                path,
+                column.reading,
+            )),
+            _ => None,
+        };
+        self.reveal_verdict();
+    }
+
+    /// Moves the compare cursor by rows and columns, keeping it on screen.
+    fn move_compare(&mut self, rows: isize, columns: isize) {
+        let areas = self.areas();
+        let Some(view) = &mut self.compare else { return };
+        let (row_count, column_count) = (view.paths.len(), view.columns.len());
+        view.cursor.0 = view.cursor.0.saturating_add_signed(rows).min(row_count.saturating_sub(1));
+        view.cursor.1 = view.cursor.1.saturating_add_signed(columns).min(column_count.saturating_sub(1));
+        let height = areas.compare_rows();
+        if view.cursor.0 < view.offset.0 {
+            view.offset.0 = view.cursor.0;
+        } else if view.cursor.0 >= view.offset.0 + height {
+            view.offset.0 = view.cursor.0 + 1 - height;
+        }
+        let visible_columns = areas.compare_columns();
+        if view.cursor.1 < view.offset.1 {
+            view.offset.1 = view.cursor.1;
+        } else if view.cursor.1 >= view.offset.1 + visible_columns {
+            view.offset.1 = view.cursor.1 + 1 - visible_columns;
+        }
+        self.update_compare_detail();
+    }
+
+    /// Adds a robot column (from the add-robot prompt).
+    pub(super) fn add_compare_robot(&mut self, index: usize) {
+        let robot = CompareRobot::from_entry(&self.robots[index]);
+        if let Some(view) = &mut self.compare {
+            if !view.robots.contains(&robot) {
+                view.robots.push(robot);
+            }
+            view.readings_of = None;
+            view.cursor.1 = view.robots.len() - 1;
+        }
+        self.mode = Mode::Compare;
+        self.rebuild_columns();
+    }
+
+    /// Adds a path row (from the path prompt).
+    fn add_compare_path(&mut self) {
+        let Mode::AddingComparePath(input) = &self.mode else { return };
+        let path = input.text().trim().to_owned();
+        self.mode = Mode::Compare;
+        let Some(view) = &mut self.compare else { return };
+        if !path.is_empty() {
+            let row = view.paths.iter().position(|p| *p == path).unwrap_or_else(|| {
+                view.paths.push(path);
+                view.paths.len() - 1
+            });
+            view.cursor.0 = row;
+        }
+        self.move_compare(0, 0);
+    }
+
+    /// Replaces the rows with paths read from a file.
+    fn paths_loaded(&mut self, file: &str, result: Result<Vec<String>, String>) {
+        match result {
+            Ok(paths) if paths.is_empty() => self.message = Some(format!("{file} holds no paths")),
+            Ok(paths) => {
+                self.message = Some(format!("{} paths from {file}", paths.len()));
+                if let Some(view) = &mut self.compare {
+                    view.paths = paths;
+                    view.cursor.0 = 0;
+                    view.offset.0 = 0;
+                }
+                self.update_compare_detail();
+            }
+            Err(error) => self.message = Some(format!("Cannot read paths from {file}: {error}")),
+        }
+    }
+
+    /// Handles the compare view's actions; gives the others back.
+    pub(super) fn update_compare(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
+        let in_view = self.mode == Mode::Compare;
+        match action {
+            Action::ToggleCompare => self.toggle_compare(),
+            Action::Up if in_view => self.move_compare(-1, 0),
+            Action::Down if in_view => self.move_compare(1, 0),
+            Action::Left if in_view => self.move_compare(0, -1),
+            Action::Right if in_view => self.move_compare(0, 1),
+            Action::PageUp if in_view => self.move_compare(-(self.areas().compare_rows().cast_signed()), 0),
+            Action::PageDown if in_view => self.move_compare(self.areas().compare_rows().cast_signed(), 0),
+            Action::Top if in_view => self.move_compare(isize::MIN / 2, 0),
+            Action::Bottom if in_view => self.move_compare(isize::MAX / 2, 0),
+            Action::ToggleReadingColumns if in_view => {
+                if let Some(view) = &mut self.compare {
+                    // Back to robot columns on the robot whose readings were shown, or
+                    // out to that robot's readings.
+                    if let Some(robot) = view.readings_of.take() {
+                        view.cursor.1 = robot;
+                    } else {
+                        view.readings_of = Some(view.cursor.1);
+                        view.cursor.1 = 0;
+                    }
+                }
+                self.rebuild_columns();
+            }
+            Action::RemoveCompareColumn if in_view => {
+                if let Some(view) = &mut self.compare
+                    && view.readings_of.is_none()
+                    && view.robots.len() > 1
+                {
+                    view.robots.remove(view.cursor.1);
+                }
+                self.rebuild_columns();
+            }
+            Action::AddComparePath if in_view => self.mode = Mode::AddingComparePath(LineInput::default()),
+            Action::ComparePathEdit(edit) => {
+                if let Mode::AddingComparePath(input) | Mode::LoadingComparePaths(input) = &mut self.mode {
+                    input.apply(edit);
+                }
+            }
+            Action::SubmitComparePath => self.add_compare_path(),
+            Action::LoadComparePaths if in_view => self.mode = Mode::LoadingComparePaths(LineInput::default()),
+            Action::SubmitComparePathsFile => {
+                let Mode::LoadingComparePaths(input) = &self.mode else { return Ok(Vec::new()) };
+                let file = input.text().trim().to_owned();
+                self.mode = Mode::Compare;
+                if !file.is_empty() {
+                    return Ok(vec![Effect::ReadPaths { file: file.into() }]);
+                }
+            }
+            Action::PathsRead { file, result } => self.paths_loaded(&file.display().to_string(), result),
+            other => return Err(other),
+        }
+        Ok(Vec::new())
+    }
+}

@@ -1,0 +1,165 @@
+//! Robots (or readings) side by side: the columns of a comparison, compiled once, so
+//! that any cell of a paths x robots matrix costs one fast check; and the per-robot
+//! summary (which group, how many rules, crawl delay, whether `/` is closed).
+//!
+//! The explorer's compare view and `robotscope compare` both stand on this; neither
+//! evaluates a cell before it is shown or printed.
+
+use super::agent::{Choice, Robot, Selection};
+use super::availability::{Access, Availability};
+use super::compiled::{CompiledPolicy, Decision};
+use super::parse::{FieldKind, RobotsTxt};
+use super::pattern;
+use super::reading::Reading;
+use super::verdict::describe_selection;
+
+/// One column: a robot under a reading, compiled.
+#[derive(Debug, Clone)]
+pub struct Column {
+    /// The header: the robot's name (and the reading, when columns are readings).
+    pub label: String,
+    /// Who.
+    pub robot: Robot,
+    /// Under which reading.
+    pub reading: Reading,
+    compiled: CompiledPolicy,
+}
+
+impl Column {
+    /// Compiles a column.
+    #[must_use]
+    pub fn new(txt: &RobotsTxt, label: String, robot: Robot, reading: Reading) -> Column {
+        let compiled = CompiledPolicy::new(txt, &robot, reading);
+        Column { label, robot, reading, compiled }
+    }
+
+    /// The verdict and deciding rule for one path.
+    #[must_use]
+    pub fn check(&self, availability: Availability, path: &str) -> Decision {
+        match availability.access(self.reading) {
+            Access::Rules => self.compiled.check(path),
+            access => Decision { allowed: access == Access::AllowAll, rule: None },
+        }
+    }
+
+    /// The groups that apply and why.
+    #[must_use]
+    pub fn selection(&self) -> &Selection {
+        self.compiled.selection()
+    }
+
+    /// The group a robot gets, in a few characters, for the summary row: `line 31`,
+    /// `* line 37`, `2 merged`, `none`.
+    #[must_use]
+    pub fn summary_group_short(&self, txt: &RobotsTxt) -> String {
+        let interpretation = txt.interpretation(self.reading);
+        let selection = self.compiled.selection();
+        match (selection.groups.as_slice(), &selection.choice) {
+            ([], _) => "none".to_owned(),
+            ([one], Choice::Star) => format!("* line {}", interpretation.groups[*one].first_line()),
+            ([one], Choice::Fallback(token)) => format!("{token} {}", interpretation.groups[*one].first_line()),
+            ([one], _) => format!("line {}", interpretation.groups[*one].first_line()),
+            (many, _) => format!("{} merged", many.len()),
+        }
+    }
+
+    /// What the robot gets from the file, for the summary.
+    #[must_use]
+    pub fn summary(&self, txt: &RobotsTxt, availability: Availability) -> Summary {
+        let interpretation = txt.interpretation(self.reading);
+        let selection = self.compiled.selection();
+        let groups: Vec<_> = selection.groups.iter().map(|&g| &interpretation.groups[g]).collect();
+        let extension = |kind: FieldKind| {
+            groups
+                .iter()
+                .flat_map(|g| &g.extensions)
+                .map(|&f| &interpretation.fields[f])
+                .find(|f| f.kind == kind)
+                .map(|f| String::from_utf8_lossy(txt.text(&f.value)).into_owned())
+        };
+        Summary {
+            group: describe_selection(interpretation, selection, &self.robot, self.reading),
+            rules: groups.iter().map(|g| g.rules.len()).sum(),
+            crawl_delay: extension(FieldKind::CrawlDelay),
+            request_rate: extension(FieldKind::RequestRate),
+            shut_out: !self.check(availability, "/").allowed,
+        }
+    }
+}
+
+/// What one robot gets from a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// The group(s) it gets, in words.
+    pub group: String,
+    /// How many rules those groups hold.
+    pub rules: usize,
+    /// Its Crawl-delay, if the group has one.
+    pub crawl_delay: Option<String>,
+    /// Its Request-rate, if the group has one.
+    pub request_rate: Option<String>,
+    /// True when it may not fetch `/`.
+    pub shut_out: bool,
+}
+
+impl std::fmt::Display for Summary {
+    /// `group 2 (line 9), 3 rules, Crawl-delay 10; shut out of /`: the same words in
+    /// the explorer and on the command line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let noun = if self.rules == 1 { "rule" } else { "rules" };
+        write!(f, "{}, {} {noun}", self.group, self.rules)?;
+        if let Some(delay) = &self.crawl_delay {
+            write!(f, ", Crawl-delay {delay}")?;
+        }
+        if let Some(rate) = &self.request_rate {
+            write!(f, ", Request-rate {rate}")?;
+        }
+        f.write_str(if self.shut_out { "; shut out of /" } else { "; may fetch /" })
+    }
+}
+
+/// The paths a file's own rules name, made into paths a robot could ask for: `*`
+/// filled with `x` and a final `$` dropped (`/*.pdf$` gives `/x.pdf`), duplicates and
+/// values that are not paths left out, in file order. A good default set of rows: each
+/// rule gets at least one path that it matches.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::{compare::paths_named_in, RobotsTxt};
+/// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /a/\nDisallow: /*.pdf$\nDisallow: /a/\nAllow: ~\n".to_vec());
+/// assert_eq!(paths_named_in(&txt), ["/a/", "/x.pdf"]);
+/// ```
+#[must_use]
+pub fn paths_named_in(txt: &RobotsTxt) -> Vec<String> {
+    let mut paths: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let interpretation = txt.interpretation(Reading::Rfc9309);
+    for rule in interpretation.groups.iter().flat_map(|g| &g.rules) {
+        let value = String::from_utf8_lossy(txt.text(&rule.value));
+        let value = value.strip_suffix('$').unwrap_or(&value).replace('*', "x");
+        if value.starts_with('/') && seen.insert(value.clone()) {
+            paths.push(pattern::request_path(&value).into_owned());
+        }
+    }
+    paths
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_column_answers_cells_and_sums_up() {
+        let txt = RobotsTxt::parse(
+            b"User-agent: slurp\nDisallow: /\nCrawl-delay: 5\n\nUser-agent: *\nDisallow: /tmp\n".to_vec(),
+        );
+        let slurp = Column::new(&txt, "Slurp".into(), Robot::from_agent("Slurp"), Reading::Rfc9309);
+        assert!(!slurp.check(Availability::Available, "/a").allowed);
+        let summary = slurp.summary(&txt, Availability::Available);
+        assert_eq!((summary.rules, summary.crawl_delay.as_deref(), summary.shut_out), (1, Some("5"), true));
+        let other = Column::new(&txt, "*".into(), Robot::from_agent("*"), Reading::Rfc9309);
+        assert!(!other.summary(&txt, Availability::Available).shut_out);
+        assert!(!other.check(Availability::Status(503), "/a").allowed);
+    }
+}

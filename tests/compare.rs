@@ -1,0 +1,253 @@
+//! The compare view and `robotscope compare`: the matrix for the seed files matches the
+//! seeds' verdicts cell by cell under every reading; the view moves, highlights and
+//! scales; snapshots of the view and of the command's output.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use assert_cmd::Command;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use robotscope::app::{Action, App, Edit, Mode};
+use robotscope::ui;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Seed {
+    robots_txt: String,
+    user_agent: String,
+    url: String,
+    expect: BTreeMap<String, bool>,
+}
+
+fn seeds() -> Vec<Seed> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance/seeds.json"))
+        .expect("seeds");
+    serde_json::from_str(&text).expect("seeds parse")
+}
+
+fn robots_file(text: &str) -> tempfile::NamedTempFile {
+    let mut file = tempfile::NamedTempFile::new().expect("temp file");
+    file.write_all(text.as_bytes()).expect("write");
+    file
+}
+
+/// For a seed file: every robot and URL its cases name, every reading, one `compare
+/// --all-semantics --json` run; each seed's cell must hold the seed's verdict.
+fn matrix_matches_the_seeds(marker: &str) {
+    let seeds = seeds();
+    let text = &seeds.iter().find(|s| s.robots_txt.contains(marker)).expect("the seed file").robots_txt;
+    let cases: Vec<&Seed> = seeds.iter().filter(|s| &s.robots_txt == text).collect();
+    let file = robots_file(text);
+    let mut args =
+        vec!["compare".to_owned(), file.path().display().to_string(), "--all-semantics".into(), "--json".into()];
+    let mut agents: Vec<&str> = cases.iter().map(|c| c.user_agent.as_str()).collect();
+    agents.dedup();
+    for agent in &agents {
+        args.extend(["-a".to_owned(), (*agent).to_owned()]);
+    }
+    args.extend(cases.iter().map(|c| c.url.clone()));
+    let output = Command::cargo_bin("robotscope").expect("binary").args(&args).output().expect("run");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let cells: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).expect("json")).collect();
+    assert!(cells.len() >= cases.len() * 3);
+    for case in cases {
+        for (reading, expected) in &case.expect {
+            let cell = cells
+                .iter()
+                .find(|c| c["agent"] == case.user_agent && c["url"] == case.url && c["semantics"] == reading.as_str())
+                .unwrap_or_else(|| panic!("no cell for {} {} {reading}", case.user_agent, case.url));
+            assert_eq!(cell["allowed"], *expected, "{} {} under {reading}", case.user_agent, case.url);
+        }
+    }
+}
+
+#[test]
+fn the_sidewinder_gulliver_file() {
+    matrix_matches_the_seeds("User-agent: sidewinder");
+}
+
+#[test]
+fn the_webcrawler_lycra_faq() {
+    matrix_matches_the_seeds("User-agent: webcrawler");
+}
+
+#[test]
+fn the_cybermapper_file() {
+    matrix_matches_the_seeds("User-agent: cybermapper");
+}
+
+#[test]
+fn the_command_prints_a_table_csv_and_json() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/engines.txt");
+    let file = file.to_str().expect("utf-8 path");
+    let run = |extra: &[&str]| {
+        let output = Command::cargo_bin("robotscope")
+            .expect("binary")
+            .args(["compare", file])
+            .args(extra)
+            .output()
+            .expect("run");
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).expect("utf-8")
+    };
+    insta::assert_snapshot!("compare_table", run(&[]));
+    insta::assert_snapshot!(
+        "compare_csv",
+        run(&["-r", "Googlebot-Image", "-r", "AdsBot-Google", "-a", "lycra", "--csv", "/cgi-bin/x", "/index.html"])
+    );
+    insta::assert_snapshot!(
+        "compare_json",
+        run(&["-r", "Scooter", "--all-semantics", "--json", "/closeddir/", "/index.html"])
+    );
+}
+
+#[test]
+fn paths_can_come_from_a_file() {
+    let paths = robots_file("/tmp/a\n\n/index.html\n");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/engines.txt");
+    let output = Command::cargo_bin("robotscope")
+        .expect("binary")
+        .args([
+            "compare",
+            file.to_str().expect("path"),
+            "-a",
+            "Slurp",
+            "--csv",
+            "--paths",
+            paths.path().to_str().expect("path"),
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "\"path\",\"Slurp\"\n\"/tmp/a\",\"disallowed 41\"\n\"/index.html\",\"allowed\"\n"
+    );
+}
+
+// --- The view -------------------------------------------------------------------------------
+
+fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    app.update(Action::Resize { width, height });
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    terminal.draw(|frame| ui::render(app, frame)).expect("draw");
+    terminal
+}
+
+#[test]
+fn the_view_opens_with_the_default_robots_and_the_files_paths() {
+    let mut app = App::example();
+    app.update(Action::ToggleCompare);
+    assert_eq!(*app.mode(), Mode::Compare);
+    let view = app.compare().expect("open");
+    let labels: Vec<&str> = view.columns.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["Googlebot", "bingbot", "Slurp", "Scooter", "GPTBot", "* (any other)"]);
+    assert!(view.paths.contains(&"/x.pdf".to_owned()), "{:?}", view.paths);
+    insta::assert_snapshot!("compare_view", draw(&mut app, 140, 40).backend());
+}
+
+#[test]
+fn moving_to_a_cell_highlights_its_line_and_explains_it() {
+    let mut app = App::example();
+    app.update(Action::ToggleCompare);
+    let gptbot = app.compare().expect("open").columns.iter().position(|c| c.label == "GPTBot").expect("GPTBot");
+    for _ in 0..gptbot {
+        app.update(Action::Right);
+    }
+    let detail = app.compare().and_then(|v| v.detail.clone()).expect("a detail");
+    assert!(!detail.allowed);
+    assert_eq!(detail.decided_by.map(|m| m.line), Some(29));
+    assert_eq!(app.shown_verdict().decided_by.map(|m| m.line), Some(29), "the source highlights the cell's line");
+    let view = app.source_view();
+    assert!(view.offset <= 28 && 28 < view.offset + app.areas().inner_height(robotscope::app::Pane::Source));
+    app.update(Action::ToggleCompare);
+    assert_ne!(app.shown_verdict().decided_by.map(|m| m.line), Some(29), "closed, the tester's verdict is shown again");
+}
+
+#[test]
+fn one_robots_three_readings_as_columns() {
+    let mut app = App::from_text("User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n");
+    app.update(Action::ToggleCompare);
+    app.update(Action::AddRobot);
+    for c in "WebCrawler".chars() {
+        app.update(Action::RobotNameEdit(Edit::Insert(c)));
+    }
+    app.update(Action::SubmitRobotName);
+    app.update(Action::ToggleReadingColumns);
+    let view = app.compare().expect("open");
+    assert_eq!(view.columns.len(), 3);
+    assert!(view.columns[0].label.starts_with("WebCrawler · RFC 9309"));
+    let path = &view.paths[0];
+    let verdicts: Vec<bool> = view.columns.iter().map(|c| c.check(app.document().availability, path).allowed).collect();
+    assert_eq!(verdicts, [false, true, true], "the readings disagree on webcrawler");
+    app.update(Action::ToggleReadingColumns);
+    assert!(app.compare().expect("open").columns.len() > 3);
+}
+
+#[test]
+fn columns_and_rows_can_be_edited() {
+    let mut app = App::example();
+    app.update(Action::ToggleCompare);
+    let before = app.compare().expect("open").columns.len();
+    app.update(Action::RemoveCompareColumn);
+    assert_eq!(app.compare().expect("open").columns.len(), before - 1);
+    app.update(Action::AddComparePath);
+    for c in "/brand/new".chars() {
+        app.update(Action::ComparePathEdit(Edit::Insert(c)));
+    }
+    app.update(Action::SubmitComparePath);
+    let view = app.compare().expect("open");
+    assert_eq!(view.paths[view.cursor.0], "/brand/new");
+    assert_eq!(view.detail.as_ref().map(|d| d.path.as_str()), Some("/brand/new"));
+}
+
+#[test]
+fn profiles_are_honoured_and_explained_in_the_cells() {
+    let text = "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /private/\n";
+    let mut app = App::from_text(text);
+    app.update(Action::ToggleCompare);
+    for name in ["Googlebot-Image", "AdsBot-Google", "Google-Extended"] {
+        app.update(Action::AddRobot);
+        for c in name.chars() {
+            app.update(Action::RobotNameEdit(Edit::Insert(c)));
+        }
+        app.update(Action::SubmitRobotName);
+    }
+    let view = app.compare().expect("open");
+    let cell = |label: &str, path: &str| {
+        let column = view.columns.iter().find(|c| c.label == label).expect("column");
+        column.check(app.document().availability, path).allowed
+    };
+    assert!(cell("Googlebot-Image", "/images/a.png"), "falls back to Googlebot's group");
+    assert!(!cell("Googlebot-Image", "/private/a"));
+    assert!(cell("AdsBot-Google", "/anything"), "ignores the * group");
+    assert!(!cell("Google-Extended", "/anything"), "a control token gets the * group like any token");
+    let screen = format!("{}", draw(&mut app, 160, 40).backend());
+    assert!(screen.contains("fetches nothing"), "the control token is explained in the cell's detail");
+}
+
+#[test]
+fn fifty_robots_by_ten_thousand_paths_draw_only_what_shows() {
+    let mut app = App::example();
+    app.update(Action::ToggleCompare);
+    let names: Vec<String> = app.robots().iter().take(50).map(|e| e.profile.name.clone()).collect();
+    for name in &names {
+        app.update(Action::AddRobot);
+        for c in name.chars() {
+            app.update(Action::RobotNameEdit(Edit::Insert(c)));
+        }
+        app.update(Action::SubmitRobotName);
+    }
+    let paths = robots_file(&(0..10_000).map(|i| format!("/page/{i}")).collect::<Vec<_>>().join("\n"));
+    app.update(Action::PathsRead {
+        file: paths.path().to_path_buf(),
+        result: Ok((0..10_000).map(|i| format!("/page/{i}")).collect()),
+    });
+    let view = app.compare().expect("open");
+    assert!(view.columns.len() >= 50 && view.paths.len() == 10_000);
+    app.update(Action::Bottom);
+    let screen = format!("{}", draw(&mut app, 200, 60).backend());
+    assert!(screen.contains("/page/9999"), "the last row is reachable and drawn");
+}
