@@ -19,6 +19,7 @@ pub mod focus;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+pub mod page;
 pub mod records;
 
 use std::time::Duration;
@@ -78,6 +79,8 @@ pub enum Mode {
     ConfirmQuit,
     /// The compare view has the keys.
     Compare,
+    /// The page policy overlay is shown.
+    Page,
     /// Keys type a path to add as a compare row.
     AddingComparePath(LineInput),
     /// Keys type a file of paths for the compare rows.
@@ -239,6 +242,8 @@ pub struct App {
     /// The compare view's robots, paths and cursor (kept while it is closed).
     compare: Option<compare::CompareView>,
     compare_open: bool,
+    /// The page policy overlay's page.
+    page: Option<page::PageView>,
 }
 
 impl App {
@@ -313,6 +318,7 @@ impl App {
             environment: crate::clipboard::Environment::default(),
             compare: None,
             compare_open: false,
+            page: None,
         };
         app.adopt_loaded_text();
         app.note_robot_looked_at();
@@ -463,7 +469,11 @@ impl App {
     /// Applies an action and returns what the shell must do.
     #[allow(clippy::needless_pass_by_value, reason = "actions are values; results from background work own their data")]
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
-        let action = match self.update_edits(action).or_else(|action| self.update_compare(action)) {
+        let action = match self
+            .update_page(action)
+            .or_else(|action| self.update_edits(action))
+            .or_else(|action| self.update_compare(action))
+        {
             Ok(effects) => return effects,
             Err(action) => action,
         };
@@ -586,7 +596,8 @@ impl App {
             | Mode::Changes
             | Mode::CopyMenu
             | Mode::AddingComparePath(_)
-            | Mode::LoadingComparePaths(_) => {
+            | Mode::LoadingComparePaths(_)
+            | Mode::Page => {
                 self.mode = self.typing_mode();
             }
             Mode::Compare => {
@@ -660,14 +671,20 @@ impl App {
         }
         self.next_load_id += 1;
         let id = self.next_load_id;
-        let mut limits = self.limits.clone();
-        if self.user_agent == UserAgentChoice::SelectedRobot && !self.robot().profile.control_only {
-            limits.user_agent.clone_from(&self.robot().profile.user_agent);
-        }
+        let limits = self.fetch_limits();
         self.load = LoadState::Loading { id, source: source.clone(), elapsed: Duration::ZERO, ticks: 0 };
         self.message = None;
         effects.push(Effect::Load { id, source, limits });
         effects
+    }
+
+    /// The limits of a fetch, with the selected robot's User-Agent under `--as-robot`.
+    fn fetch_limits(&self) -> Limits {
+        let mut limits = self.limits.clone();
+        if self.user_agent == UserAgentChoice::SelectedRobot && !self.robot().profile.control_only {
+            limits.user_agent.clone_from(&self.robot().profile.user_agent);
+        }
+        limits
     }
 
     /// A load finished; stale results (a cancelled or replaced load) are dropped.

@@ -1,18 +1,17 @@
-//! The non-interactive subcommands: `check`, `robots` (and, as they arrive, `lint`,
-//! `fix`, `compare`, `page`).
+//! The non-interactive subcommands: `check`, `lint`, `fix`, `compare`, `page` (in
+//! `cli/page.rs`) and `robots`.
 //!
 //! Each subcommand writes to standard output and returns an [`Outcome`]; `main` turns
 //! the outcome into the exit status, in one place. Text from the file is escaped before
 //! it is printed ([`policy::escape`]), because standard output is often a terminal.
 
 use std::io::{self, BufRead, BufWriter, IsTerminal, LineWriter, Write};
+use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::Serialize;
-
-use std::path::PathBuf;
-use std::time::Duration;
 
 use crate::fetch::{self, Limits, Retrieved, Source};
 use crate::policy::agent::{is_valid_token, suggest_token};
@@ -21,6 +20,9 @@ use crate::policy::escape::{sanitize, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
 use crate::policy::{self, Access, Availability, Decision, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{RobotProfile, RobotsDb};
+
+mod page;
+pub use page::{PageArgs, page};
 
 /// What a subcommand found, which decides the exit status (like grep's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,6 +156,24 @@ pub fn robot_queries(
     Ok(queries)
 }
 
+/// The robots compared when none are named: the explorer's default compare columns
+/// (Googlebot, bingbot, Slurp, Scooter, `GPTBot`) and a robot that only `*` matches.
+fn default_queries(db: &RobotsDb, semantics: Option<Reading>) -> Vec<RobotQuery> {
+    let profiles = crate::robots_db::DEFAULT_COMPARISON.iter().filter_map(|token| db.find(token));
+    profiles
+        .map(|profile| RobotQuery {
+            label: profile.name.clone(),
+            robot: profile.robot(),
+            reading: semantics.unwrap_or(profile.reading),
+        })
+        .chain(std::iter::once(RobotQuery {
+            label: "*".to_owned(),
+            robot: Robot::from_agent("*"),
+            reading: semantics.unwrap_or_default(),
+        }))
+        .collect()
+}
+
 /// A SOURCE, read or fetched, parsed.
 #[derive(Debug)]
 pub struct Loaded {
@@ -257,6 +277,23 @@ impl<'a> CheckRecord<'a> {
     }
 }
 
+impl CheckRecord<'_> {
+    /// Why the verdict is what it is, for the text output: the deciding line, or the
+    /// group where no rule matched, or why the file was not read.
+    fn why(&self, availability: Availability, reading: Reading) -> String {
+        match (self.line, &self.rule) {
+            (Some(line), Some(rule)) => format!("line {line}: {}", sanitize(rule.as_bytes())),
+            _ if availability.access(reading) != Access::Rules => {
+                format!("the file was not read: {}", availability.reason(reading))
+            }
+            _ => match self.group_line {
+                Some(line) => format!("no rule matches (group at line {line})"),
+                None => "no group applies".to_owned(),
+            },
+        }
+    }
+}
+
 /// `robotscope check`.
 pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     if args.source == "-" && args.paths.is_empty() {
@@ -325,16 +362,7 @@ impl Checker<'_> {
                 out.write_all(b"\n")?;
             } else {
                 let verdict = if decision.allowed { "allowed" } else { "disallowed" };
-                let why = match (record.line, &record.rule) {
-                    (Some(line), Some(rule)) => format!("line {line}: {}", sanitize(rule.as_bytes())),
-                    _ if self.availability.access(column.reading) != Access::Rules => {
-                        format!("the file was not read: {}", self.availability.reason(column.reading))
-                    }
-                    _ => match record.group_line {
-                        Some(line) => format!("no rule matches (group at line {line})"),
-                        None => "no group applies".to_owned(),
-                    },
-                };
+                let why = record.why(self.availability, column.reading);
                 let via = match &column.selection().choice {
                     policy::Choice::Fallback(token) => format!(" via {token}"),
                     _ => String::new(),
@@ -532,22 +560,7 @@ pub struct CompareArgs {
 /// `robotscope compare`.
 pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
     let mut queries = if args.agents.is_empty() && args.robots.is_empty() {
-        let mut defaults = Vec::new();
-        for token in crate::app::compare::DEFAULT_ROBOTS {
-            if let Some(profile) = db.find(token) {
-                defaults.push(RobotQuery {
-                    label: profile.name.clone(),
-                    robot: profile.robot(),
-                    reading: args.semantics.unwrap_or(profile.reading),
-                });
-            }
-        }
-        defaults.push(RobotQuery {
-            label: "*".to_owned(),
-            robot: Robot::from_agent("*"),
-            reading: args.semantics.unwrap_or_default(),
-        });
-        defaults
+        default_queries(db, args.semantics)
     } else {
         robot_queries(&args.agents, &args.robots, args.semantics, db)?
     };

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
-use robotscope::cli::{self, CheckArgs, CompareArgs, FixArgs, LintArgs, Outcome, SourceOptions};
+use robotscope::cli::{self, CheckArgs, CompareArgs, FixArgs, LintArgs, Outcome, PageArgs, SourceOptions};
 use robotscope::clipboard::ClipboardMode;
 use robotscope::fetch::{Retrieved, Source, SourceError};
 use robotscope::robots_db::RobotsDb;
@@ -41,6 +41,8 @@ enum Command {
     Fix(FixArgs),
     /// Paths x robots (or readings): the verdict and deciding line in every cell.
     Compare(CompareArgs),
+    /// May these robots crawl, index and follow a page? robots.txt, META tags and X-Robots-Tag.
+    Page(PageArgs),
     /// List the known robot profiles.
     Robots,
 }
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Some(Command::Lint(lint)) => cli::lint(lint),
         Some(Command::Fix(fix)) => cli::fix(fix),
         Some(Command::Compare(compare)) => cli::compare(compare, &db),
+        Some(Command::Page(page)) => cli::page(page, &db),
         Some(Command::Robots) => cli::robots(&db),
         None => explore(args.source.as_deref(), &args.source_options, args.clipboard, &db),
     };

@@ -24,6 +24,7 @@ pub mod escape;
 pub mod fix;
 pub mod lex;
 pub mod lint;
+pub mod page;
 pub mod parse;
 pub mod pattern;
 mod prefix_set;

@@ -139,6 +139,11 @@ pub enum ProfilesError {
     },
 }
 
+/// The robots compared when the user names none (the compare view, `compare`, `page`),
+/// by token: today's biggest search engines, two of the 1990s and an AI crawler. A robot
+/// no group names, which gets `*`, comes after them.
+pub const DEFAULT_COMPARISON: [&str; 5] = ["Googlebot", "bingbot", "Slurp", "Scooter", "GPTBot"];
+
 /// The robot profiles.
 #[derive(Debug, Clone)]
 pub struct RobotsDb {

@@ -136,7 +136,7 @@ where
     B::Error: Send + Sync + 'static,
     S: Stream<Item = io::Result<Event>> + Unpin,
 {
-    let mut shell = Shell { actions, load: None, out, system_clipboard: SystemClipboard::default() };
+    let mut shell = Shell { actions, load: None, page_fetch: None, out, system_clipboard: SystemClipboard::default() };
     // Not 0: an app that starts with edits (none does from the command line) is saved too.
     let mut generation = u64::MAX;
     let size = terminal.size().wrap_err("reading the terminal size")?;
@@ -187,6 +187,8 @@ struct Shell<'a> {
     actions: mpsc::UnboundedSender<Action>,
     /// The running load, if any: its id and task.
     load: Option<(u64, JoinHandle<()>)>,
+    /// The running page fetch, if any: its id and task.
+    page_fetch: Option<(u64, JoinHandle<()>)>,
     /// The terminal, for OSC 52.
     out: &'a mut dyn Write,
     /// Kept open for as long as the explorer runs (see [`SystemClipboard`]).
@@ -216,11 +218,11 @@ impl Shell<'_> {
     fn run(&mut self, effect: Effect) -> bool {
         match effect {
             Effect::Quit => {
-                self.stop_load();
+                self.stop_tasks();
                 return true;
             }
             Effect::Load { id, source, limits } => {
-                self.stop_load();
+                abort_task(&mut self.load, None);
                 let actions = self.actions.clone();
                 let task = tokio::spawn(async move {
                     let started = Instant::now();
@@ -240,10 +242,18 @@ impl Shell<'_> {
                 self.load = Some((id, task));
             }
             Effect::CancelLoad { id } => {
-                if self.load.as_ref().is_some_and(|(running, _)| *running == id) {
-                    self.stop_load();
-                }
+                abort_task(&mut self.load, Some(id));
             }
+            Effect::FetchPage { id, url, limits } => {
+                abort_task(&mut self.page_fetch, None);
+                let actions = self.actions.clone();
+                let task = tokio::spawn(async move {
+                    let result = fetch::fetch(&url, &limits).await;
+                    let _ = actions.send(Action::PageFetched { id, result: Box::new(result) });
+                });
+                self.page_fetch = Some((id, task));
+            }
+            Effect::CancelPageFetch { id } => abort_task(&mut self.page_fetch, Some(id)),
             Effect::Copy { what, text, method } => {
                 // Written here, between two frames, so that the sequence never lands in
                 // the middle of one.
@@ -265,7 +275,7 @@ impl Shell<'_> {
                     let _ = save_atomically(&fallback, &text);
                     eprintln!("robotscope: {error}; the edits went to {}", fallback.display());
                 }
-                self.stop_load();
+                self.stop_tasks();
                 return true;
             }
             Effect::ReadPaths { file } => {
@@ -293,16 +303,25 @@ impl Shell<'_> {
         false
     }
 
-    fn stop_load(&mut self) {
-        if let Some((_, task)) = self.load.take() {
-            task.abort();
-        }
+    /// Stops the background fetches.
+    fn stop_tasks(&mut self) {
+        abort_task(&mut self.load, None);
+        abort_task(&mut self.page_fetch, None);
+    }
+}
+
+/// Aborts the task in `slot`, if there is one (and, with `id`, if it is that one).
+fn abort_task(slot: &mut Option<(u64, JoinHandle<()>)>, id: Option<u64>) {
+    if slot.as_ref().is_some_and(|(running, _)| id.is_none_or(|id| id == *running))
+        && let Some((_, task)) = slot.take()
+    {
+        task.abort();
     }
 }
 
 impl Drop for Shell<'_> {
     fn drop(&mut self) {
-        self.stop_load();
+        self.stop_tasks();
     }
 }
 
@@ -332,7 +351,8 @@ fn translate(app: &App, event: Event) -> Vec<Action> {
                 | Mode::Changes
                 | Mode::CopyMenu
                 | Mode::ConfirmQuit
-                | Mode::Compare => None,
+                | Mode::Compare
+                | Mode::Page => None,
                 Mode::AddingComparePath(_) | Mode::LoadingComparePaths(_) => {
                     Some(Action::ComparePathEdit(Edit::Insert(c)))
                 }

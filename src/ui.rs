@@ -10,6 +10,7 @@ pub mod compare;
 pub mod edits;
 pub mod fetch;
 pub mod help;
+pub mod page;
 pub mod records;
 pub mod robots;
 pub mod source;
@@ -48,6 +49,11 @@ pub fn render(app: &App, frame: &mut Frame) {
     match app.mode() {
         Mode::Help => frame.render_widget(help::HelpOverlay, centered(area, 118, 40)),
         Mode::FetchDetails => frame.render_widget(fetch::FetchDetails { app }, centered(area, 100, 24)),
+        Mode::Page => {
+            if let Some(view) = app.page_view() {
+                frame.render_widget(page::PageOverlay { app, view }, centered(area, 118, 40));
+            }
+        }
         Mode::AddingRobot(input) => prompt(
             frame,
             " Add a robot ",

@@ -135,6 +135,7 @@ async fn a_22_megabyte_body_is_read_only_to_the_cap() {
     head.extend(b"# filler\n".repeat(70_000));
     head.extend(b"Disallow: /late\n");
     let server = Server::start(move |_| Reply::Huge {
+        content_type: "text/plain",
         head: head.clone(),
         filler: b"# more\n".repeat(1000),
         bytes: 22 * 1024 * 1024,
@@ -262,8 +263,12 @@ fn check_warns_about_redirects_size_and_html() {
     let mut head = b"User-agent: *\nDisallow: /early\n".to_vec();
     head.extend(b"#\n".repeat(1000));
     head.extend(b"Disallow: /late\n");
-    let server =
-        Server::start(move |_| Reply::Huge { head: head.clone(), filler: b"#\n".repeat(100), bytes: 22 * 1024 * 1024 });
+    let server = Server::start(move |_| Reply::Huge {
+        content_type: "text/plain",
+        head: head.clone(),
+        filler: b"#\n".repeat(100),
+        bytes: 22 * 1024 * 1024,
+    });
     robotscope()
         .args(["check", &server.url("/"), "--max-bytes", "1000", "-a", "x", "/early", "/late"])
         .assert()

@@ -11,7 +11,7 @@ use super::effect::AfterSave;
 use super::focus::Pane;
 use super::input::Edit;
 use crate::clipboard::{ClipboardError, CopyMethod};
-use crate::fetch::{Retrieved, SourceError};
+use crate::fetch::{FetchError, Fetched, Retrieved, SourceError};
 use crate::save::SaveError;
 
 /// One thing that happened.
@@ -107,6 +107,15 @@ pub enum Action {
         id: u64,
         /// The bytes and how they were had, or why there are none.
         result: Box<Result<Retrieved, SourceError>>,
+    },
+    /// Fetch the tested page and show its policy, or close it (`p`).
+    PagePolicy,
+    /// A page fetch finished.
+    PageFetched {
+        /// The fetch's id.
+        id: u64,
+        /// The response, or why there is none.
+        result: Box<Result<Fetched, FetchError>>,
     },
     /// Show or hide the list of diagnostics (`d`).
     ToggleDiagnostics,

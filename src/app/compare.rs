@@ -8,11 +8,7 @@
 use super::{Action, App, Effect, LineInput, Mode, Pane, RobotEntry};
 use crate::policy::compare::{Column, paths_named_in};
 use crate::policy::{Reading, Robot, Verdict, evaluate_fetched};
-use crate::robots_db::RobotProfile;
-
-/// The robots the compare view starts with (DESIGN.md §5, issue 6), by token; then a
-/// robot no group names, which gets the `*` group.
-pub const DEFAULT_ROBOTS: [&str; 5] = ["Googlebot", "bingbot", "Slurp", "Scooter", "GPTBot"];
+use crate::robots_db::{DEFAULT_COMPARISON, RobotProfile};
 
 /// The label of the robot no group names.
 pub const ANY_OTHER_ROBOT: &str = "* (any other)";
@@ -27,12 +23,17 @@ pub struct CompareRobot {
 }
 
 impl CompareRobot {
-    fn from_entry(entry: &RobotEntry) -> CompareRobot {
+    pub(super) fn from_entry(entry: &RobotEntry) -> CompareRobot {
         CompareRobot { label: entry.profile.name.clone(), profile: Some(entry.profile.clone()) }
     }
 
-    fn robot(&self) -> Robot {
+    pub(super) fn robot(&self) -> Robot {
         self.profile.as_ref().map_or_else(|| Robot::from_agent("*"), RobotProfile::robot)
+    }
+
+    /// The reading it follows by default (RFC 9309 for the `*`-only robot).
+    pub(super) fn reading(&self) -> Reading {
+        self.profile.as_ref().map_or(Reading::Rfc9309, |p| p.reading)
     }
 }
 
@@ -94,7 +95,7 @@ impl App {
         }
         let mut view = self.compare.take().unwrap_or_default();
         if view.robots.is_empty() {
-            view.robots = DEFAULT_ROBOTS
+            view.robots = DEFAULT_COMPARISON
                 .iter()
                 .filter_map(|token| self.robots.iter().find(|e| e.profile.token == *token))
                 .map(CompareRobot::from_entry)
@@ -136,9 +137,7 @@ impl App {
         }
         let Some(view) = &mut self.compare else { return };
         let txt = &self.document.txt;
-        let reading_of = |robot: &CompareRobot| {
-            self.reading_choice.unwrap_or_else(|| robot.profile.as_ref().map_or(Reading::Rfc9309, |p| p.reading))
-        };
+        let reading_of = |robot: &CompareRobot| self.reading_choice.unwrap_or_else(|| robot.reading());
         view.columns = match view.readings_of.and_then(|i| view.robots.get(i)) {
             Some(robot) => Reading::ALL
                 .iter()

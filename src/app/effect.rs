@@ -37,6 +37,21 @@ pub enum Effect {
         /// The load's id.
         id: u64,
     },
+    /// Fetch a page for its META tags and headers, and answer with
+    /// [`Action::PageFetched`](super::Action::PageFetched).
+    FetchPage {
+        /// The fetch's id, to be sent back.
+        id: u64,
+        /// The page.
+        url: url::Url,
+        /// The fetch limits.
+        limits: Limits,
+    },
+    /// Stop the page fetch with this id, if it is still running.
+    CancelPageFetch {
+        /// The fetch's id.
+        id: u64,
+    },
     /// Copy text out, by the given method, and answer with
     /// [`Action::Copied`](super::Action::Copied).
     Copy {

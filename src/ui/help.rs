@@ -60,7 +60,7 @@ fn sections() -> Vec<Vec<Line<'static>>> {
         }
         let keys: Vec<String> = binding.keys.iter().map(|&k| key_label(k)).collect();
         let line =
-            Line::from(vec![Span::styled(format!("  {:<10}", keys.join(" ")), THEME.key), Span::raw(binding.label)]);
+            Line::from(vec![Span::styled(format!("  {:<9}", keys.join(" ")), THEME.key), Span::raw(binding.label)]);
         if let Some((_, lines)) = sections.last_mut() {
             lines.push(line);
         }

@@ -20,8 +20,9 @@ pub enum Reply {
     Status { status: u16, headers: Vec<(&'static str, String)>, body: Vec<u8> },
     /// A redirect to `location`.
     Redirect { status: u16, location: String },
-    /// `bytes` bytes of `line` repeated, sent in chunks until the client hangs up.
-    Huge { head: Vec<u8>, filler: Vec<u8>, bytes: usize },
+    /// `bytes` bytes of `filler` repeated after `head`, sent in chunks until the client
+    /// hangs up.
+    Huge { content_type: &'static str, head: Vec<u8>, filler: Vec<u8>, bytes: usize },
     /// The body one byte at a time, `gap` apart.
     Slow { body: Vec<u8>, gap: Duration },
 }
@@ -137,9 +138,9 @@ fn serve(stream: TcpStream, router: &dyn Fn(&str) -> Reply, sent: &AtomicUsize, 
             );
             stream.write_all(head.as_bytes()).map(|()| 0)
         }
-        Reply::Huge { head, filler, bytes } => {
+        Reply::Huge { content_type, head, filler, bytes } => {
             let header = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {bytes}\r\nConnection: close\r\n\r\n"
+                "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {bytes}\r\nConnection: close\r\n\r\n"
             );
             let mut result = stream.write_all(header.as_bytes()).and_then(|()| stream.write_all(&head));
             let mut written = head.len();

@@ -1,0 +1,227 @@
+//! The page policy overlay (`p`): the tested URL's page, fetched, and what it says to
+//! robots (robots META tags, X-Robots-Tag headers) joined with the robots.txt on screen,
+//! for the selected robot and the compared ones.
+//!
+//! The fetch runs in the background like a load; its result is kept, and every answer is
+//! worked out when asked for, so switching robots or the reading updates the overlay, and
+//! `p` after an edit of the robots.txt answers again, without fetching the page again
+//! (`r` does).
+
+use url::Url;
+
+use super::compare::{ANY_OTHER_ROBOT, CompareRobot};
+use super::{Action, App, Effect, Mode, Origin};
+use crate::fetch::{FetchError, Fetched, Source};
+use crate::policy::page::{Contradictions, PagePolicy, PageSignals, page_policy};
+use crate::policy::{Reading, Verdict, evaluate_fetched};
+use crate::robots_db::DEFAULT_COMPARISON;
+
+/// The fetched page, or how far its fetch got.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageState {
+    /// The fetch with this id is running.
+    Fetching {
+        /// The fetch's id; results with another id are stale and dropped.
+        id: u64,
+    },
+    /// The page answered.
+    Fetched {
+        /// The response.
+        fetched: Box<Fetched>,
+        /// What it says to robots.
+        signals: PageSignals,
+        /// What the user should know about the fetch (redirects, the size cap).
+        notes: Vec<String>,
+    },
+    /// The page could not be fetched.
+    Failed(FetchError),
+}
+
+/// The page policy overlay's state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageView {
+    /// The page's URL.
+    pub url: Url,
+    /// Its fetch.
+    pub state: PageState,
+    /// The first line shown.
+    pub scroll: usize,
+}
+
+/// One robot's answers for the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageRow {
+    /// The robot's name.
+    pub label: String,
+    /// The reading its robots.txt verdict was decided under.
+    pub reading: Reading,
+    /// True for the robot selected in the switcher.
+    pub selected: bool,
+    /// robots.txt's verdict for the page's path.
+    pub verdict: Verdict,
+    /// Crawl, index and follow, with their reasons.
+    pub policy: PagePolicy,
+}
+
+impl App {
+    /// The page policy overlay, while it is open.
+    #[must_use]
+    pub fn page_view(&self) -> Option<&PageView> {
+        self.page.as_ref().filter(|_| self.mode == Mode::Page)
+    }
+
+    /// Each robot's answers for the fetched page: the selected robot first, then the
+    /// compared robots. Empty until the page has answered.
+    #[must_use]
+    pub fn page_rows(&self) -> Vec<PageRow> {
+        let Some(PageView { url, state: PageState::Fetched { fetched, signals, .. }, .. }) = &self.page else {
+            return Vec::new();
+        };
+        let (txt, availability) = (&self.document.txt, self.document.availability);
+        let final_path = fetched.same_origin_final_path();
+        let selected = CompareRobot::from_entry(self.robot());
+        let others: Vec<CompareRobot> =
+            self.compared_robots().into_iter().filter(|r| r.label != selected.label).collect();
+        std::iter::once(selected)
+            .chain(others)
+            .enumerate()
+            .map(|(index, robot)| {
+                let reading = self.reading_choice.unwrap_or_else(|| robot.reading());
+                let policy_robot = robot.robot();
+                let verdict = evaluate_fetched(txt, availability, &policy_robot, url.as_str(), reading);
+                // A redirect on the same site is a second fetch, which robots.txt must allow too.
+                let crawl = verdict.allowed
+                    && final_path
+                        .as_deref()
+                        .is_none_or(|path| evaluate_fetched(txt, availability, &policy_robot, path, reading).allowed);
+                let policy = page_policy(signals, &policy_robot, Contradictions::of(reading), crawl);
+                PageRow { label: robot.label, reading, selected: index == 0, verdict, policy }
+            })
+            .collect()
+    }
+
+    /// The robots the compare view compares (or would, before it is opened).
+    fn compared_robots(&self) -> Vec<CompareRobot> {
+        match &self.compare {
+            Some(view) if !view.robots.is_empty() => view.robots.clone(),
+            _ => DEFAULT_COMPARISON
+                .iter()
+                .filter_map(|token| self.robots.iter().find(|e| e.profile.token == *token))
+                .map(CompareRobot::from_entry)
+                .chain(std::iter::once(CompareRobot { label: ANY_OTHER_ROBOT.to_owned(), profile: None }))
+                .collect(),
+        }
+    }
+
+    /// The URL of the tested path: the tester's text when it is a URL, else the path
+    /// on the site the robots.txt came from.
+    fn tested_page_url(&self) -> Option<Url> {
+        let typed = self.path.text().trim();
+        if let Ok(url) = Url::parse(typed)
+            && matches!(url.scheme(), "http" | "https")
+        {
+            return Some(url);
+        }
+        let robots_url = match &self.document.origin {
+            Origin::Site { url, .. } | Origin::Pending(Source::Site { robots_url: url, .. }) => url,
+            Origin::Local(Source::Site { robots_url, .. }) => robots_url,
+            _ => return None,
+        };
+        robots_url.join(if typed.is_empty() { "/" } else { typed }).ok()
+    }
+
+    /// `p`: fetches the tested page and opens the overlay.
+    fn open_page(&mut self) -> Vec<Effect> {
+        let Some(url) = self.tested_page_url() else {
+            self.message = Some(
+                "p fetches the tested page from a site: type a full URL in the tester (https://example.com/a), \
+                 or open a site with o"
+                    .to_owned(),
+            );
+            return Vec::new();
+        };
+        let fetched_already =
+            self.page.as_ref().is_some_and(|view| view.url == url && matches!(view.state, PageState::Fetched { .. }));
+        if fetched_already {
+            // The page is the same; the robots.txt may have changed: answer again, and
+            // leave fetching anew to `r`.
+            self.mode = Mode::Page;
+            return Vec::new();
+        }
+        self.fetch_page(url)
+    }
+
+    fn fetch_page(&mut self, url: Url) -> Vec<Effect> {
+        let mut effects = self.stop_page_fetch();
+        self.next_load_id += 1;
+        let id = self.next_load_id;
+        self.page = Some(PageView { url: url.clone(), state: PageState::Fetching { id }, scroll: 0 });
+        self.mode = Mode::Page;
+        effects.push(Effect::FetchPage { id, url, limits: self.fetch_limits() });
+        effects
+    }
+
+    /// Cancels a page fetch that is still running.
+    fn stop_page_fetch(&mut self) -> Vec<Effect> {
+        match &self.page {
+            Some(PageView { state: PageState::Fetching { id }, .. }) => vec![Effect::CancelPageFetch { id: *id }],
+            _ => Vec::new(),
+        }
+    }
+
+    fn page_fetched(&mut self, id: u64, result: Result<Fetched, FetchError>) {
+        let Some(view) = &mut self.page else { return };
+        if view.state != (PageState::Fetching { id }) {
+            return;
+        }
+        view.state = match result {
+            Ok(fetched) => {
+                let signals = PageSignals::read(fetched.status, &fetched.headers, &fetched.body);
+                let notes = fetched.page_notes(&self.limits);
+                PageState::Fetched { fetched: Box::new(fetched), signals, notes }
+            }
+            Err(error) => PageState::Failed(error),
+        };
+    }
+
+    /// Closes the overlay. A fetch still running is dropped; a fetched page is kept, so
+    /// that `p` on the same URL answers again at once (after an edit, say).
+    fn close_page(&mut self) -> Vec<Effect> {
+        let effects = self.stop_page_fetch();
+        if !effects.is_empty() {
+            self.page = None;
+        }
+        self.mode = self.typing_mode();
+        effects
+    }
+
+    /// Handles the page overlay's actions; gives back the others.
+    pub(super) fn update_page(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
+        let open = self.mode == Mode::Page;
+        Ok(match action {
+            Action::PagePolicy | Action::Cancel if open => self.close_page(),
+            Action::PagePolicy => self.open_page(),
+            Action::PageFetched { id, result } => {
+                self.page_fetched(id, *result);
+                Vec::new()
+            }
+            Action::Reload if open => match self.page.as_ref().map(|view| view.url.clone()) {
+                Some(url) => self.fetch_page(url),
+                None => Vec::new(),
+            },
+            Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::Top if open => {
+                if let Some(view) = &mut self.page {
+                    view.scroll = match action {
+                        Action::Up => view.scroll.saturating_sub(1),
+                        Action::Down => view.scroll + 1,
+                        Action::PageUp => view.scroll.saturating_sub(10),
+                        Action::PageDown => view.scroll + 10,
+                        _ => 0,
+                    };
+                }
+                Vec::new()
+            }
+            other => return Err(other),
+        })
+    }
+}

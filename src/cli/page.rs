@@ -1,0 +1,262 @@
+//! `robotscope page URL`: a page's policy for each robot. robots.txt says whether the
+//! robot may fetch the page; the page's robots META tags and X-Robots-Tag headers say
+//! whether it may index it and follow its links. The site's robots.txt and the page are
+//! fetched at once, with the same limits.
+
+use std::io::{self, BufWriter, Write};
+
+use clap::Args;
+use color_eyre::eyre::{Result, WrapErr, bail};
+use serde::Serialize;
+use url::Url;
+
+use super::{
+    CheckRecord, Outcome, SourceOptions, default_queries, finish_output, parse_reading, report_fetch, robot_queries,
+};
+use crate::fetch::{self, Fetched, Source};
+use crate::policy::compare::Column;
+use crate::policy::escape::sanitize_str;
+use crate::policy::page::{Contradictions, PagePolicy, PageSignals, TermSource, page_policy};
+use crate::policy::{self, Reading, RobotsTxt};
+use crate::robots_db::RobotsDb;
+
+/// `robotscope page`: may each robot crawl, index and follow a page?
+#[derive(Debug, Clone, Args)]
+pub struct PageArgs {
+    /// The page: a URL (`https://example.com/shop/a`) or a host and path
+    /// (`example.com/shop/a`).
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// A robot's product token, as `check -a` takes it. Repeatable.
+    #[arg(short = 'a', long = "agent", value_name = "AGENT")]
+    pub agents: Vec<String>,
+    /// A robot profile, as `check -r` takes it. Repeatable. Without -a and -r: Googlebot,
+    /// bingbot, Slurp, Scooter, `GPTBot` and a robot no group names.
+    #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
+    pub robots: Vec<String>,
+    /// The reading for every robot (default: rfc9309 for -a, each profile's own for -r).
+    /// It also settles contradicting terms: the most restrictive under rfc9309, the
+    /// robot's choice (shown as INDEX/FOLLOW) under the classic readings.
+    #[arg(short = 's', long = "semantics", value_name = "SEMANTICS", value_parser = parse_reading)]
+    pub semantics: Option<Reading>,
+    /// Judge crawling by this robots.txt (a file, `-` or a site) instead of the page's
+    /// site's own: try an edited file against the live page.
+    #[arg(long, value_name = "SOURCE")]
+    pub robots_txt: Option<String>,
+    /// One JSON object per robot: agent, url, crawl, index, follow, terms, sources.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub source_options: SourceOptions,
+}
+
+/// One robot's answer, as `page --json` prints it (DESIGN.md §4).
+#[derive(Debug, Serialize)]
+struct PageRecord<'a> {
+    agent: &'a str,
+    url: &'a str,
+    status: u16,
+    semantics: &'a str,
+    /// robots.txt's verdict.
+    crawl: bool,
+    /// The robots.txt line that decided crawling, if a rule matched.
+    crawl_line: Option<usize>,
+    crawl_rule: Option<String>,
+    /// Null when the robot may not crawl the page.
+    index: Option<bool>,
+    follow: Option<bool>,
+    /// The terms addressed to this robot (`noindex`, `max-snippet:50`).
+    terms: Vec<String>,
+    /// Where each term came from, in the same order.
+    sources: Vec<SourceRecord>,
+    conflicts: &'a [String],
+    notes: Vec<String>,
+}
+
+/// Where a term came from.
+#[derive(Debug, Serialize)]
+#[serde(tag = "from", rename_all = "lowercase")]
+enum SourceRecord {
+    /// A META tag: its line in the page and its name.
+    Meta { term: String, line: usize, name: String },
+    /// An X-Robots-Tag header: its value and the robot it names, if any.
+    Header { term: String, value: String, agent: Option<String> },
+}
+
+/// One robot's page policy, with the robots.txt details behind its crawl verdict.
+struct Answer<'a> {
+    column: Column,
+    record: CheckRecord<'a>,
+    policy: PagePolicy,
+}
+
+/// `robotscope page`.
+pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
+    let site = Source::parse(&args.url)?;
+    let Source::Site { robots_url, page } = &site else {
+        bail!("'{}' is a file, not a page: give a URL such as https://example.com/page", args.url);
+    };
+    let page_url = robots_url.join(page.as_deref().unwrap_or("/")).wrap_err("making the page's URL")?;
+    let queries = if args.agents.is_empty() && args.robots.is_empty() {
+        default_queries(db, args.semantics)
+    } else {
+        robot_queries(&args.agents, &args.robots, args.semantics, db)?
+    };
+    let robot_user_agent = args.robots.first().and_then(|name| db.find(name)).map(|p| p.user_agent.as_str());
+    let limits = args.source_options.limits(robot_user_agent);
+    let robots_source = match &args.robots_txt {
+        Some(spec) => Source::parse(spec)?,
+        None => site.clone(),
+    };
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().wrap_err("starting the runtime")?;
+    let (retrieved, fetched) = runtime.block_on(async {
+        tokio::join!(fetch::retrieve(robots_source, limits.clone()), fetch::fetch(&page_url, &limits))
+    });
+    let retrieved = retrieved?;
+    report_fetch(&retrieved, &limits);
+    let fetched = fetched.map_err(|error| {
+        color_eyre::eyre::eyre!("cannot fetch the page {}: {error}", sanitize_str(page_url.as_str()))
+    })?;
+    let txt = RobotsTxt::parse(retrieved.bytes().to_vec());
+    let availability = retrieved.availability();
+    let signals = PageSignals::read(fetched.status, &fetched.headers, &fetched.body);
+    let fetch_notes = fetched.page_notes(&limits);
+
+    let path = policy::pattern::request_path(page_url.as_str()).into_owned();
+    let final_path = fetched.same_origin_final_path();
+    let answers: Vec<Answer> = queries
+        .iter()
+        .map(|query| {
+            let column = Column::new(&txt, query.label.clone(), query.robot.clone(), query.reading);
+            let decision = column.check(availability, &path);
+            // A redirect on the same site is a second fetch, which robots.txt must allow too.
+            let crawl = decision.allowed && final_path.as_deref().is_none_or(|p| column.check(availability, p).allowed);
+            let record =
+                CheckRecord::new(&txt, availability, &column, decision, (&query.label, page_url.as_str(), &path));
+            let policy = page_policy(&signals, &column.robot, Contradictions::of(column.reading), crawl);
+            Answer { column, record, policy }
+        })
+        .collect();
+
+    let mut out = BufWriter::new(io::stdout().lock());
+    let written = if args.json {
+        write_json(&mut out, &answers, &fetched, &fetch_notes)
+    } else {
+        write_text(&mut out, &answers, &fetched, &signals, &fetch_notes, availability)
+    };
+    finish_output(written.and_then(|()| out.flush()))?;
+    let all_open = answers.iter().all(|a| a.policy.index.as_ref().is_some_and(|index| index.allowed));
+    Ok(if all_open { Outcome::Clean } else { Outcome::Findings })
+}
+
+fn write_json(out: &mut dyn Write, answers: &[Answer], fetched: &Fetched, fetch_notes: &[String]) -> io::Result<()> {
+    for answer in answers {
+        let policy = &answer.policy;
+        let sources = policy
+            .terms
+            .iter()
+            .map(|applied| match &applied.source {
+                TermSource::Meta { line, name } => {
+                    SourceRecord::Meta { term: applied.term.to_string(), line: *line, name: name.clone() }
+                }
+                TermSource::Header { value, agent } => {
+                    SourceRecord::Header { term: applied.term.to_string(), value: value.clone(), agent: agent.clone() }
+                }
+            })
+            .collect();
+        let record = PageRecord {
+            agent: answer.record.agent,
+            url: answer.record.url,
+            status: fetched.status,
+            semantics: answer.column.reading.name(),
+            crawl: policy.crawl,
+            crawl_line: answer.record.line,
+            crawl_rule: answer.record.rule.clone(),
+            index: policy.index.as_ref().map(|a| a.allowed),
+            follow: policy.follow.as_ref().map(|a| a.allowed),
+            terms: policy.terms.iter().map(|t| t.term.to_string()).collect(),
+            sources,
+            conflicts: &policy.conflicts,
+            notes: fetch_notes.iter().chain(&policy.notes).cloned().collect(),
+        };
+        serde_json::to_writer(&mut *out, &record).map_err(io::Error::other)?;
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+fn write_text(
+    out: &mut dyn Write,
+    answers: &[Answer],
+    fetched: &Fetched,
+    signals: &PageSignals,
+    fetch_notes: &[String],
+    availability: policy::Availability,
+) -> io::Result<()> {
+    writeln!(out, "{}", sanitize_str(&fetched_summary(&fetched.final_url, fetched)))?;
+    let tags: Vec<_> = signals.meta.iter().filter(|tag| tag.speaks_to_robots()).collect();
+    for tag in &tags {
+        writeln!(out, "  line {:<4} {}", tag.line, sanitize_str(&tag.markup()))?;
+    }
+    for header in &signals.headers {
+        writeln!(out, "  header    X-Robots-Tag: {}", sanitize_str(&header.value))?;
+    }
+    if tags.is_empty() && signals.headers.is_empty() {
+        let what =
+            if signals.html { "no robots META tag and no X-Robots-Tag header" } else { "no X-Robots-Tag header" };
+        writeln!(out, "  {what}")?;
+    }
+    for note in fetch_notes {
+        writeln!(out, "  note      {}", sanitize_str(note))?;
+    }
+    for answer in answers {
+        let policy = &answer.policy;
+        writeln!(out)?;
+        writeln!(out, "{} · {}", sanitize_str(&answer.column.label), answer.column.reading.title())?;
+        let crawl = if policy.crawl { "yes" } else { "no " };
+        writeln!(out, "  crawl     {crawl}  {}", answer.record.why(availability, answer.column.reading))?;
+        for (what, verdict) in [("index", &policy.index), ("follow", &policy.follow)] {
+            match verdict {
+                Some(verdict) => {
+                    let word = if verdict.allowed { "yes" } else { "no " };
+                    writeln!(out, "  {what:<9} {word}  {}", sanitize_str(&verdict.because.describe()))?;
+                }
+                None => writeln!(out, "  {what:<9} —    never fetched, so never read")?,
+            }
+        }
+        for applied in policy
+            .terms
+            .iter()
+            .filter(|t| !matches!(t.term.name.as_str(), "index" | "noindex" | "follow" | "nofollow" | "all" | "none"))
+        {
+            writeln!(
+                out,
+                "  also      {}: {} ({})",
+                sanitize_str(&applied.term.to_string()),
+                applied.term.meaning(),
+                sanitize_str(&applied.source.to_string())
+            )?;
+        }
+        for conflict in &policy.conflicts {
+            writeln!(out, "  conflict  {}", sanitize_str(conflict))?;
+        }
+        for note in &policy.notes {
+            writeln!(out, "  note      {}", sanitize_str(note))?;
+        }
+    }
+    Ok(())
+}
+
+/// `https://example.com/a: 200 OK, text/html, 12,345 bytes, 35 ms`.
+fn fetched_summary(url: &Url, fetched: &Fetched) -> String {
+    let content_type = fetched.header("content-type").unwrap_or("no Content-Type");
+    format!(
+        "{url}: {} {}, {content_type}, {} bytes{}, {} ms",
+        fetched.status,
+        fetch::status_name(fetched.status),
+        fetched.body.len(),
+        if fetched.truncated { " (cut)" } else { "" },
+        fetched.elapsed.as_millis()
+    )
+}
