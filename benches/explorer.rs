@@ -4,6 +4,8 @@
 //!   build the robot list, evaluate, lay out and draw at 120x40.
 //! * `robot_switch/<file>`: select the next robot (evaluate under all three readings)
 //!   and redraw at 200x60.
+//! * `compare_scroll`: the compare view with 50 robots x 10,000 paths, one page down
+//!   and a redraw at 200x60 (only the visible cells are checked).
 //!
 //! The large file is `www.xuexi.cn.txt` (3.7 MB) when `$ROBOTSCOPE_CORPUS` or the
 //! workspace's `../shared/corpus/real` has it, else a generated file of the same shape
@@ -79,5 +81,31 @@ fn robot_switch(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, first_frame, robot_switch);
+fn compare_scroll(c: &mut Criterion) {
+    let mut app = App::example();
+    app.update(Action::ToggleCompare);
+    let names: Vec<String> = app.robots().iter().take(50).map(|e| e.profile.name.clone()).collect();
+    for name in &names {
+        app.update(Action::AddRobot);
+        for c in name.chars() {
+            app.update(Action::RobotNameEdit(robotscope::app::Edit::Insert(c)));
+        }
+        app.update(Action::SubmitRobotName);
+    }
+    let paths = (0..10_000).map(|i| format!("/page/{i}/x.pdf")).collect();
+    app.update(Action::PathsRead { file: "paths.txt".into(), result: Ok(paths) });
+    app.update(Action::Resize { width: 200, height: 60 });
+    let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    let mut rows = 0;
+    c.bench_function("compare_scroll/50x10000 200x60", |b| {
+        b.iter(|| {
+            // Down to the bottom, then back to the top, a page at a time.
+            rows += 1;
+            app.update(if rows % 400 < 200 { Action::PageDown } else { Action::PageUp });
+            terminal.draw(|frame| ui::render(&app, frame)).expect("draw");
+        });
+    });
+}
+
+criterion_group!(benches, first_frame, robot_switch, compare_scroll);
 criterion_main!(benches);

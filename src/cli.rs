@@ -36,10 +36,10 @@ pub enum Outcome {
 /// Options for every command that reads a SOURCE.
 #[derive(Debug, Clone, Args)]
 pub struct SourceOptions {
-    /// Seconds the whole fetch of a site's robots.txt may take.
+    /// Seconds the whole fetch of a site's robots.txt (or of a page) may take.
     #[arg(long, value_name = "SECS", default_value_t = 30)]
     pub timeout: u64,
-    /// Bytes of a fetched robots.txt to read; the rest is never downloaded.
+    /// Bytes of a fetched robots.txt (or page) to read; the rest is never downloaded.
     #[arg(long, value_name = "N", default_value_t = 512_000)]
     pub max_bytes: usize,
     /// The User-Agent header sent when fetching (default: robotscope/VERSION).
@@ -157,7 +157,7 @@ pub fn robot_queries(
 }
 
 /// The robots compared when none are named: the explorer's default compare columns
-/// (Googlebot, bingbot, Slurp, Scooter, `GPTBot`) and a robot that only `*` matches.
+/// (Googlebot, bingbot, Slurp, Scooter, GPTBot) and a robot that only `*` matches.
 fn default_queries(db: &RobotsDb, semantics: Option<Reading>) -> Vec<RobotQuery> {
     let profiles = crate::robots_db::DEFAULT_COMPARISON.iter().filter_map(|token| db.find(token));
     profiles
@@ -532,7 +532,7 @@ pub struct CompareArgs {
     #[arg(short = 'a', long = "agent", value_name = "AGENT")]
     pub agents: Vec<String>,
     /// A robot profile, as `check -r` takes it. Repeatable. Without -a and -r: Googlebot,
-    /// bingbot, Slurp, Scooter, `GPTBot` and a robot no group names.
+    /// bingbot, Slurp, Scooter, GPTBot and a robot no group names.
     #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
     pub robots: Vec<String>,
     /// The reading for every robot (default: rfc9309 for -a, each profile's own for -r).

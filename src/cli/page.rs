@@ -31,7 +31,7 @@ pub struct PageArgs {
     #[arg(short = 'a', long = "agent", value_name = "AGENT")]
     pub agents: Vec<String>,
     /// A robot profile, as `check -r` takes it. Repeatable. Without -a and -r: Googlebot,
-    /// bingbot, Slurp, Scooter, `GPTBot` and a robot no group names.
+    /// bingbot, Slurp, Scooter, GPTBot and a robot no group names.
     #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
     pub robots: Vec<String>,
     /// The reading for every robot (default: rfc9309 for -a, each profile's own for -r).
