@@ -70,23 +70,48 @@ impl SourceOptions {
     }
 }
 
+/// The robots a subcommand answers for: `-a`, `-r`, `-s`.
+#[derive(Debug, Clone, Args)]
+pub struct RobotSelection {
+    /// A robot's product token, taken exactly as Google's library takes it (no profile,
+    /// no fallback; reading rfc9309 unless -s says otherwise). Repeatable.
+    #[arg(short = 'a', long = "agent", value_name = "AGENT")]
+    pub agents: Vec<String>,
+    /// A robot profile from `robotscope robots`, by name or token: its fallback chain,
+    /// flags and default reading apply. Repeatable; after the -a robots.
+    #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
+    pub robots: Vec<String>,
+    /// The reading of the standard for every robot: rfc9309, draft1996 or koster1994
+    /// (default: rfc9309 for -a, each profile's own for -r).
+    #[arg(short = 's', long = "semantics", value_name = "SEMANTICS", value_parser = parse_reading)]
+    pub semantics: Option<Reading>,
+}
+
+impl RobotSelection {
+    /// True when no robot was named.
+    fn is_empty(&self) -> bool {
+        self.agents.is_empty() && self.robots.is_empty()
+    }
+
+    /// The User-Agent of the first `-r` robot, sent with `--as-robot`.
+    fn user_agent<'a>(&self, db: &'a RobotsDb) -> Option<&'a str> {
+        self.robots.first().and_then(|name| db.find(name)).map(|p| p.user_agent.as_str())
+    }
+
+    /// The robots named, or else the default comparison (`compare`, `page`).
+    fn queries_or_defaults(&self, db: &RobotsDb) -> Result<Vec<RobotQuery>> {
+        if self.is_empty() { Ok(default_queries(db, self.semantics)) } else { robot_queries(self, db) }
+    }
+}
+
 /// `robotscope check`: may these robots fetch these paths?
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
     /// The robots.txt: a file, `-` for standard input, or a site (example.com).
     #[arg(value_name = "SOURCE")]
     pub source: String,
-    /// A robot's product token, taken exactly as Google's library takes it (no profile,
-    /// no fallback; reading rfc9309 unless -s says otherwise). Repeatable.
-    #[arg(short = 'a', long = "agent", value_name = "AGENT")]
-    pub agents: Vec<String>,
-    /// A robot profile from `robotscope robots`, by name or token: its fallback chain,
-    /// flags and default reading apply. Repeatable; checked after the -a robots.
-    #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
-    pub robots: Vec<String>,
-    /// The reading of the standard: rfc9309, draft1996 or koster1994.
-    #[arg(short = 's', long = "semantics", value_name = "SEMANTICS", value_parser = parse_reading)]
-    pub semantics: Option<Reading>,
+    #[command(flatten)]
+    pub robots: RobotSelection,
     /// One JSON object per line instead of text.
     #[arg(long)]
     pub json: bool,
@@ -117,12 +142,9 @@ pub struct RobotQuery {
 
 /// Turns `-a` and `-r` into robots to check for; warns on standard error about `-a`
 /// strings that RFC 9309 readers cannot match.
-pub fn robot_queries(
-    agents: &[String],
-    robots: &[String],
-    semantics: Option<Reading>,
-    db: &RobotsDb,
-) -> Result<Vec<RobotQuery>> {
+pub fn robot_queries(selection: &RobotSelection, db: &RobotsDb) -> Result<Vec<RobotQuery>> {
+    let RobotSelection { agents, robots, semantics } = selection;
+    let semantics = *semantics;
     let mut queries = Vec::new();
     for agent in agents {
         let reading = semantics.unwrap_or_default();
@@ -299,8 +321,8 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     if args.source == "-" && args.paths.is_empty() {
         bail!("the robots.txt comes from standard input, so give the paths as arguments");
     }
-    let queries = robot_queries(&args.agents, &args.robots, args.semantics, db)?;
-    let robot_user_agent = args.robots.first().and_then(|name| db.find(name)).map(|p| p.user_agent.as_str());
+    let queries = robot_queries(&args.robots, db)?;
+    let robot_user_agent = args.robots.user_agent(db);
     let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, robot_user_agent)?;
     let columns: Vec<Column> =
         queries.iter().map(|q| Column::new(&txt, q.label.clone(), q.robot.clone(), q.reading)).collect();
@@ -528,18 +550,10 @@ pub struct CompareArgs {
     /// The robots.txt: a file, `-` for standard input, or a site (example.com).
     #[arg(value_name = "SOURCE")]
     pub source: String,
-    /// A robot's product token, as `check -a` takes it. Repeatable.
-    #[arg(short = 'a', long = "agent", value_name = "AGENT")]
-    pub agents: Vec<String>,
-    /// A robot profile, as `check -r` takes it. Repeatable. Without -a and -r: Googlebot,
-    /// bingbot, Slurp, Scooter, GPTBot and a robot no group names.
-    #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
-    pub robots: Vec<String>,
-    /// The reading for every robot (default: rfc9309 for -a, each profile's own for -r).
-    #[arg(short = 's', long = "semantics", value_name = "SEMANTICS", value_parser = parse_reading, conflicts_with = "all_semantics")]
-    pub semantics: Option<Reading>,
+    #[command(flatten)]
+    pub robots: RobotSelection,
     /// A column per reading for each robot.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "semantics")]
     pub all_semantics: bool,
     /// A file of paths or URLs, one per line (after any given as arguments).
     #[arg(long, value_name = "FILE")]
@@ -559,17 +573,12 @@ pub struct CompareArgs {
 
 /// `robotscope compare`.
 pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
-    let mut queries = if args.agents.is_empty() && args.robots.is_empty() {
-        default_queries(db, args.semantics)
-    } else {
-        robot_queries(&args.agents, &args.robots, args.semantics, db)?
-    };
+    let mut queries = args.robots.queries_or_defaults(db)?;
     if args.all_semantics {
         queries =
             queries.into_iter().flat_map(|q| Reading::ALL.map(|reading| RobotQuery { reading, ..q.clone() })).collect();
     }
-    let robot_user_agent = args.robots.first().and_then(|name| db.find(name)).map(|p| p.user_agent.as_str());
-    let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, robot_user_agent)?;
+    let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, args.robots.user_agent(db))?;
     let mut paths = args.path_args.clone();
     if let Some(file) = &args.paths {
         let text = std::fs::read(file).wrap_err_with(|| format!("reading paths from {}", file.display()))?;

@@ -40,8 +40,16 @@ enum Command {
     /// Print the file with every fix applied (or, with --diff, what the fixes change).
     Fix(FixArgs),
     /// Paths x robots (or readings): the verdict and deciding line in every cell.
+    ///
+    /// Without -a or -r: Googlebot, bingbot, Slurp, Scooter, GPTBot and a robot no group
+    /// names.
     Compare(CompareArgs),
     /// May these robots crawl, index and follow a page? robots.txt, META tags and X-Robots-Tag.
+    ///
+    /// Without -a or -r: Googlebot, bingbot, Slurp, Scooter, GPTBot and a robot no group
+    /// names. The reading also settles contradicting terms: the most restrictive under
+    /// rfc9309, the robot's choice (shown as INDEX/FOLLOW) under the classic readings.
+    /// Exit status 1 when a robot may not crawl or index the page.
     Page(PageArgs),
     /// List the known robot profiles.
     Robots,

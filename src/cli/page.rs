@@ -10,14 +10,12 @@ use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::Serialize;
 use url::Url;
 
-use super::{
-    CheckRecord, Outcome, SourceOptions, default_queries, finish_output, parse_reading, report_fetch, robot_queries,
-};
+use super::{CheckRecord, Outcome, RobotSelection, SourceOptions, finish_output, report_fetch};
 use crate::fetch::{self, Fetched, Source};
 use crate::policy::compare::Column;
 use crate::policy::escape::sanitize_str;
 use crate::policy::page::{Contradictions, PagePolicy, PageSignals, TermSource, page_policy};
-use crate::policy::{self, Reading, RobotsTxt};
+use crate::policy::{self, RobotsTxt};
 use crate::robots_db::RobotsDb;
 
 /// `robotscope page`: may each robot crawl, index and follow a page?
@@ -27,18 +25,8 @@ pub struct PageArgs {
     /// (`example.com/shop/a`).
     #[arg(value_name = "URL")]
     pub url: String,
-    /// A robot's product token, as `check -a` takes it. Repeatable.
-    #[arg(short = 'a', long = "agent", value_name = "AGENT")]
-    pub agents: Vec<String>,
-    /// A robot profile, as `check -r` takes it. Repeatable. Without -a and -r: Googlebot,
-    /// bingbot, Slurp, Scooter, GPTBot and a robot no group names.
-    #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
-    pub robots: Vec<String>,
-    /// The reading for every robot (default: rfc9309 for -a, each profile's own for -r).
-    /// It also settles contradicting terms: the most restrictive under rfc9309, the
-    /// robot's choice (shown as INDEX/FOLLOW) under the classic readings.
-    #[arg(short = 's', long = "semantics", value_name = "SEMANTICS", value_parser = parse_reading)]
-    pub semantics: Option<Reading>,
+    #[command(flatten)]
+    pub robots: RobotSelection,
     /// Judge crawling by this robots.txt (a file, `-` or a site) instead of the page's
     /// site's own: try an edited file against the live page.
     #[arg(long, value_name = "SOURCE")]
@@ -97,13 +85,8 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
         bail!("'{}' is a file, not a page: give a URL such as https://example.com/page", args.url);
     };
     let page_url = robots_url.join(page.as_deref().unwrap_or("/")).wrap_err("making the page's URL")?;
-    let queries = if args.agents.is_empty() && args.robots.is_empty() {
-        default_queries(db, args.semantics)
-    } else {
-        robot_queries(&args.agents, &args.robots, args.semantics, db)?
-    };
-    let robot_user_agent = args.robots.first().and_then(|name| db.find(name)).map(|p| p.user_agent.as_str());
-    let limits = args.source_options.limits(robot_user_agent);
+    let queries = args.robots.queries_or_defaults(db)?;
+    let limits = args.source_options.limits(args.robots.user_agent(db));
     let robots_source = match &args.robots_txt {
         Some(spec) => Source::parse(spec)?,
         None => site.clone(),
