@@ -2,16 +2,16 @@
 //! seeds' verdicts cell by cell under every reading; the view moves, highlights and
 //! scales; snapshots of the view and of the command's output.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
 use assert_cmd::Command;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use robotscope::app::{Action, App, Edit, Mode};
-use robotscope::ui;
 use serde::Deserialize;
+use support::explorer::draw;
 
 #[derive(Deserialize)]
 struct Seed {
@@ -128,13 +128,6 @@ fn paths_can_come_from_a_file() {
 }
 
 // --- The view -------------------------------------------------------------------------------
-
-fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
-    app.update(Action::Resize { width, height });
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal.draw(|frame| ui::render(app, frame)).expect("draw");
-    terminal
-}
 
 #[test]
 fn the_view_opens_with_the_default_robots_and_the_files_paths() {

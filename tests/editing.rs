@@ -3,38 +3,23 @@
 //! text), saving (on disk, through the event loop, including a failed save that keeps
 //! the edits), and quitting with unsaved edits.
 
+mod support;
+
 use std::time::Duration;
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use robotscope::app::{Action, AfterSave, App, CopyWhat, Edit, Effect, Mode, Pane};
+use robotscope::app::{Action, AfterSave, App, CopyWhat, Effect, Mode, Pane};
 use robotscope::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment};
+use support::explorer::{select, test_path};
 use tokio::sync::mpsc;
 
 const FAQ: &str = "User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp\n";
 
 fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-fn select(app: &mut App, name: &str) {
-    app.update(Action::AddRobot);
-    for c in name.chars() {
-        app.update(Action::RobotNameEdit(Edit::Insert(c)));
-    }
-    app.update(Action::SubmitRobotName);
-}
-
-fn test_path(app: &mut App, path: &str) {
-    app.update(Action::EditPath);
-    app.update(Action::PathEdit(Edit::Clear));
-    for c in path.chars() {
-        app.update(Action::PathEdit(Edit::Insert(c)));
-    }
-    app.update(Action::SubmitPath);
-    app.update(Action::Cancel);
 }
 
 #[test]

@@ -315,6 +315,7 @@ mod explorer {
     use robotscope::robots_db::RobotsDb;
     use tokio::sync::mpsc;
 
+    use super::support::explorer::draw;
     use super::{limits, site};
 
     /// The explorer on the test site's robots.txt, testing `path`.
@@ -332,13 +333,6 @@ mod explorer {
         app.update(Action::PageFetched { id: *id, result: Box::new(result) });
     }
 
-    fn draw(app: &mut App) -> Terminal<TestBackend> {
-        app.update(Action::Resize { width: 120, height: 40 });
-        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
-        terminal.draw(|frame| robotscope::ui::render(app, frame)).expect("draw");
-        terminal
-    }
-
     #[tokio::test]
     async fn p_shows_the_tested_pages_policy_for_each_robot() {
         let server = site();
@@ -350,7 +344,7 @@ mod explorer {
         assert_eq!(rows[0].policy.index.as_ref().map(|a| a.allowed), Some(false));
         let bing = rows.iter().find(|row| row.label == "bingbot").expect("bingbot is compared");
         assert_eq!(bing.policy.index.as_ref().map(|a| a.allowed), Some(true));
-        let terminal = draw(&mut app);
+        let terminal = draw(&mut app, 120, 40);
         insta::with_settings!({ filters => vec![(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT"), (r"in \d+ ms", "in N ms")] }, {
             insta::assert_snapshot!(terminal.backend());
         });

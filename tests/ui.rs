@@ -2,36 +2,12 @@
 //! 120x40 and 60x20, and cell-style checks for what snapshots cannot see (colours): the
 //! deciding line and the applied group are highlighted, escapes are marked.
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+mod support;
+
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
-use robotscope::app::{Action, App, Edit, Pane};
-use robotscope::ui;
-
-fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
-    app.update(Action::Resize { width, height });
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    terminal.draw(|frame| ui::render(app, frame)).expect("draw");
-    terminal
-}
-
-fn select(app: &mut App, name: &str) {
-    app.update(Action::AddRobot);
-    for c in name.chars() {
-        app.update(Action::RobotNameEdit(Edit::Insert(c)));
-    }
-    app.update(Action::SubmitRobotName);
-}
-
-fn test_path(app: &mut App, path: &str) {
-    app.update(Action::EditPath);
-    app.update(Action::PathEdit(Edit::Clear));
-    for c in path.chars() {
-        app.update(Action::PathEdit(Edit::Insert(c)));
-    }
-    app.update(Action::SubmitPath);
-}
+use robotscope::app::{Action, App, Pane};
+use support::explorer::{draw, select, test_path};
 
 /// The text of row `y`.
 fn row(buffer: &Buffer, y: u16) -> String {

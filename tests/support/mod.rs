@@ -7,6 +7,8 @@
 
 #![allow(dead_code, reason = "each test file uses the part of the server it needs")]
 
+pub mod explorer;
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
