@@ -13,12 +13,16 @@
 //!   `../shared/corpus/real` when present, and otherwise replaced by a generated file of
 //!   the same shape (47,063 Allow lines and one Disallow).
 
+#[path = "support/large_file.rs"]
+mod support;
+
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use robotscope::policy::{CompiledPolicy, Reading, Robot, RobotsTxt, evaluate};
+use support::large_file;
 
 /// A small deterministic generator (xorshift64*), so every run checks the same paths.
 struct Rng(u64);
@@ -96,27 +100,6 @@ fn batch_check(c: &mut Criterion) {
         });
     }
     group.finish();
-}
-
-/// The 3.7 MB file, or a generated one of the same shape.
-fn large_file() -> (String, Vec<u8>) {
-    let candidates = [
-        std::env::var_os("ROBOTSCOPE_CORPUS").map(PathBuf::from),
-        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/real")),
-    ];
-    for dir in candidates.into_iter().flatten() {
-        if let Ok(bytes) = std::fs::read(dir.join("www.xuexi.cn.txt")) {
-            return ("www.xuexi.cn.txt".to_owned(), bytes);
-        }
-    }
-    let mut rng = Rng(0x0078_7565_7869);
-    let mut text = String::from("User-Agent: *\n");
-    for _ in 0..47_063 {
-        let (directory, file) = (rng.word(b"0123456789abcdef", 32), rng.word(b"0123456789abcdef", 32));
-        let _ = writeln!(text, "Allow: /{directory}/{file}.html");
-    }
-    text.push_str("Disallow: /");
-    ("generated-3.7MB.txt".to_owned(), text.into_bytes())
 }
 
 /// Parsing as a caller pays for it: lexing plus the RFC 9309 reading (what a check
