@@ -208,11 +208,7 @@ fn write_text(
                 None => writeln!(out, "  {what:<9} —    never fetched, so never read")?,
             }
         }
-        for applied in policy
-            .terms
-            .iter()
-            .filter(|t| !matches!(t.term.name.as_str(), "index" | "noindex" | "follow" | "nofollow" | "all" | "none"))
-        {
+        for applied in policy.terms.iter().filter(|t| !t.term.is_index_or_follow()) {
             writeln!(
                 out,
                 "  also      {}: {} ({})",

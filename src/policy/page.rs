@@ -74,6 +74,13 @@ impl Term {
         KNOWN.contains(&self.name.as_str())
     }
 
+    /// True for the terms that answer index or follow (all, none, index, noindex,
+    /// follow, nofollow); the others refine how a page shows in results.
+    #[must_use]
+    pub fn is_index_or_follow(&self) -> bool {
+        self.effect() != (None, None)
+    }
+
     /// What the directive asks for (index, follow): `Some(false)` forbids.
     fn effect(&self) -> (Option<bool>, Option<bool>) {
         match self.name.as_str() {
@@ -132,25 +139,30 @@ impl fmt::Display for Term {
     }
 }
 
-/// Splits a comma list into terms. A date after `unavailable_after` may hold a comma
-/// (`Sunday, 01-Sep-24 ...`, RFC 850): a piece with no digit is joined to the next.
+/// Splits a comma list into terms.
 fn parse_terms(list: &str) -> Vec<Term> {
     let mut terms: Vec<Term> = Vec::new();
     for piece in list.split(',') {
-        if let Some(last) = terms.last_mut()
-            && last.name == "unavailable_after"
-            && let Some(value) = &mut last.value
-            && !value.contains(|c: char| c.is_ascii_digit())
-        {
-            value.push_str(", ");
-            value.push_str(piece.trim());
-            continue;
-        }
-        if !piece.trim().is_empty() {
+        if !continues_date(terms.last_mut(), piece) && !piece.trim().is_empty() {
             terms.push(Term::parse(piece));
         }
     }
     terms
+}
+
+/// A date after `unavailable_after` may hold a comma (`Sunday, 01-Sep-24 15:00:00 GMT`,
+/// RFC 850): when the last term is such a date with no digit yet, `piece` is the rest
+/// of it and is joined on. True when it was.
+fn continues_date(last: Option<&mut Term>, piece: &str) -> bool {
+    let Some(term) = last else { return false };
+    match &mut term.value {
+        Some(date) if term.name == "unavailable_after" && !date.contains(|c: char| c.is_ascii_digit()) => {
+            date.push_str(", ");
+            date.push_str(piece.trim());
+            true
+        }
+        _ => false,
+    }
 }
 
 /// A `<meta name=... content=...>` tag of the page.
@@ -210,17 +222,7 @@ impl RobotsHeader {
                 agent = Some(name.trim().to_owned());
                 piece = rest;
             }
-            // The comma in an RFC 850 date: see `parse_terms`.
-            if let Some((_, last)) = terms.last_mut()
-                && last.name == "unavailable_after"
-                && let Some(date) = &mut last.value
-                && !date.contains(|c: char| c.is_ascii_digit())
-            {
-                date.push_str(", ");
-                date.push_str(piece.trim());
-                continue;
-            }
-            if !piece.trim().is_empty() {
+            if !continues_date(terms.last_mut().map(|(_, term)| term), piece) && !piece.trim().is_empty() {
                 terms.push((agent.clone(), Term::parse(piece)));
             }
         }

@@ -71,8 +71,7 @@ fn details(row: &PageRow, lines: &mut Vec<Line<'static>>) {
     lines.push(crawl);
     lines.push(answer_line("index", row.policy.index.as_ref()));
     lines.push(answer_line("follow", row.policy.follow.as_ref()));
-    let is_index_or_follow = |name: &str| matches!(name, "index" | "noindex" | "follow" | "nofollow" | "all" | "none");
-    for applied in row.policy.terms.iter().filter(|t| !is_index_or_follow(&t.term.name)) {
+    for applied in row.policy.terms.iter().filter(|t| !t.term.is_index_or_follow()) {
         let text = format!("{}: {} ({})", applied.term, applied.term.meaning(), applied.source);
         lines.push(labelled("also", THEME.dim, &text));
     }
