@@ -78,16 +78,27 @@ pub struct RobotSelection {
     #[arg(short = 'a', long = "agent", value_name = "AGENT")]
     pub agents: Vec<String>,
     /// A robot profile from `robotscope robots`, by name or token: its fallback chain,
-    /// flags and default reading apply. Repeatable; after the -a robots.
+    /// flags and default reading apply. Repeatable.
     #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
     pub robots: Vec<String>,
     /// The reading of the standard for every robot: rfc9309, draft1996 or koster1994
     /// (default: rfc9309 for -a, each profile's own for -r).
     #[arg(short = 's', long = "semantics", value_name = "SEMANTICS", value_parser = parse_reading)]
     pub semantics: Option<Reading>,
+    /// Where each -a and each -r stood among the arguments (see [`Self::note_order`]);
+    /// without it, the -a robots come first.
+    #[arg(skip)]
+    pub positions: Option<(Vec<usize>, Vec<usize>)>,
 }
 
 impl RobotSelection {
+    /// Notes where each -a and -r stood on the command line, so that results come in
+    /// the order the robots were named (`-r Slurp -a Googlebot`: Slurp first).
+    pub fn note_order(&mut self, matches: &clap::ArgMatches) {
+        let at = |id: &str| matches.indices_of(id).map(Iterator::collect).unwrap_or_default();
+        self.positions = Some((at("agents"), at("robots")));
+    }
+
     /// True when no robot was named.
     fn is_empty(&self) -> bool {
         self.agents.is_empty() && self.robots.is_empty()
@@ -143,10 +154,14 @@ pub struct RobotQuery {
 /// Turns `-a` and `-r` into robots to check for; warns on standard error about `-a`
 /// strings that RFC 9309 readers cannot match.
 pub fn robot_queries(selection: &RobotSelection, db: &RobotsDb) -> Result<Vec<RobotQuery>> {
-    let RobotSelection { agents, robots, semantics } = selection;
+    let RobotSelection { agents, robots, semantics, positions } = selection;
     let semantics = *semantics;
-    let mut queries = Vec::new();
-    for agent in agents {
+    let position = |list: usize, index: usize| {
+        let given = positions.as_ref().and_then(|(a, r)| [a, r][list].get(index).copied());
+        given.unwrap_or(list * agents.len() + index)
+    };
+    let mut named: Vec<(usize, RobotQuery)> = Vec::new();
+    for (index, agent) in agents.iter().enumerate() {
         let reading = semantics.unwrap_or_default();
         if reading == Reading::Rfc9309 && !is_valid_token(agent) {
             let hint = suggest_token(agent).map(|token| format!("; did you mean -a {token}?")).unwrap_or_default();
@@ -155,18 +170,21 @@ pub fn robot_queries(selection: &RobotSelection, db: &RobotsDb) -> Result<Vec<Ro
                 sanitize(agent.as_bytes())
             );
         }
-        queries.push(RobotQuery { label: agent.clone(), robot: Robot::from_agent(agent), reading });
+        named.push((position(0, index), RobotQuery { label: agent.clone(), robot: Robot::from_agent(agent), reading }));
     }
-    for name in robots {
+    for (index, name) in robots.iter().enumerate() {
         let Some(profile) = db.find(name) else {
             bail!("no robot profile is called '{name}' (see `robotscope robots`)");
         };
-        queries.push(RobotQuery {
+        let query = RobotQuery {
             label: profile.token.clone(),
             robot: profile.robot(),
             reading: semantics.unwrap_or(profile.reading),
-        });
+        };
+        named.push((position(1, index), query));
     }
+    named.sort_by_key(|(position, _)| *position);
+    let mut queries: Vec<RobotQuery> = named.into_iter().map(|(_, query)| query).collect();
     if queries.is_empty() {
         // No robot named: answer for a robot that no group names, which gets `*`.
         queries.push(RobotQuery {

@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
 use robotscope::cli::{self, CheckArgs, CompareArgs, FixArgs, LintArgs, Outcome, PageArgs, SourceOptions};
@@ -59,7 +59,18 @@ fn main() -> ExitCode {
     // Installed before the terminal is touched, so that the explorer's panic hook can
     // chain to it and a panic prints a readable report on a restored screen.
     let _ = color_eyre::install();
-    let args = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut args = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    // Robots are answered for in the order they were named, -a and -r mixed.
+    let selection = match &mut args.command {
+        Some(Command::Check(check)) => Some(&mut check.robots),
+        Some(Command::Compare(compare)) => Some(&mut compare.robots),
+        Some(Command::Page(page)) => Some(&mut page.robots),
+        _ => None,
+    };
+    if let (Some(selection), Some((_, sub_matches))) = (selection, matches.subcommand()) {
+        selection.note_order(sub_matches);
+    }
     let db = RobotsDb::embedded();
     let result = match &args.command {
         Some(Command::Check(check)) => cli::check(check, &db),
