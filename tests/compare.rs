@@ -10,6 +10,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use robotscope::app::{Action, App, Edit, Mode};
+use robotscope::policy::Reading;
 use serde::Deserialize;
 use support::explorer::draw;
 
@@ -171,10 +172,15 @@ fn one_robots_three_readings_as_columns() {
     app.update(Action::ToggleReadingColumns);
     let view = app.compare().expect("open");
     assert_eq!(view.columns.len(), 3);
-    assert!(view.columns[0].label.starts_with("WebCrawler · RFC 9309"));
+    let readings: Vec<Reading> = view.columns.iter().map(|c| c.reading).collect();
+    assert_eq!(readings, Reading::ALL);
+    assert!(view.columns.iter().all(|c| c.label == "WebCrawler"));
     let path = &view.paths[0];
     let verdicts: Vec<bool> = view.columns.iter().map(|c| c.check(app.document().availability, path).allowed).collect();
     assert_eq!(verdicts, [false, true, true], "the readings disagree on webcrawler");
+    let screen = format!("{}", draw(&mut app, 120, 40).backend());
+    assert!(screen.contains("Compare · WebCrawler's 3 readings"), "{screen}");
+    assert!(screen.contains("rfc9309     draft1996   koster1994"), "{screen}");
     app.update(Action::ToggleReadingColumns);
     assert!(app.compare().expect("open").columns.len() > 3);
 }

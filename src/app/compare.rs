@@ -141,9 +141,7 @@ impl App {
         view.columns = match view.readings_of.and_then(|i| view.robots.get(i)) {
             Some(robot) => Reading::ALL
                 .iter()
-                .map(|&reading| {
-                    Column::new(txt, format!("{} · {}", robot.label, reading.title()), robot.robot(), reading)
-                })
+                .map(|&reading| Column::new(txt, robot.label.clone(), robot.robot(), reading))
                 .collect(),
             None => view
                 .robots

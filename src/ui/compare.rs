@@ -44,7 +44,12 @@ impl Widget for CompareMatrix<'_> {
         let (app, view) = (self.app, self.view);
         let txt = &app.document().txt;
         let availability = app.document().availability;
-        let what = if view.readings_of.is_some() { "readings" } else { "robots" };
+        // One robot's readings: its name goes in the title, each column is a reading.
+        let robot_of_readings = view.readings_of.and_then(|_| view.robot_of_column(0));
+        let what = match robot_of_readings {
+            Some(robot) => format!("{}'s {} readings", robot.label, view.columns.len()),
+            None => format!("{} robots", view.columns.len()),
+        };
         let areas = app.areas();
         let first_column = view.offset.1;
         let shown: Vec<usize> = (first_column..view.columns.len()).take(areas.compare_columns()).collect();
@@ -56,8 +61,7 @@ impl Widget for CompareMatrix<'_> {
             _ => String::new(),
         };
         let title = format!(
-            " Compare · {} {what}{range} × {} paths · h/l j/k move · a/x robots · / L paths · m readings · Esc leaves ",
-            view.columns.len(),
+            " Compare · {what}{range} × {} paths · h/l j/k move · a/x robots · / L paths · m readings · Esc leaves ",
             view.paths.len()
         );
         let block = pane_block(&title, true);
@@ -74,11 +78,12 @@ impl Widget for CompareMatrix<'_> {
         }
         for &i in &shown {
             let column = &view.columns[i];
+            let header = if robot_of_readings.is_some() { column.reading.name() } else { column.label.as_str() };
             let style = if i == view.cursor.1 { THEME.selected } else { THEME.title };
             buf.set_line(
                 x_of(i),
                 inner.y,
-                &Line::from(safe_span(&fit(&column.label, cell), style, THEME.escape)),
+                &Line::from(safe_span(&fit(header, cell), style, THEME.escape)),
                 COMPARE_CELL_WIDTH,
             );
             let summary = column.summary(txt, availability);
