@@ -99,6 +99,32 @@ fn paths() -> impl Strategy<Value = String> {
     .prop_map(str::to_owned)
 }
 
+/// Fixed cases, for the linear matcher and the reference alike.
+#[test]
+fn wildcard_cases() {
+    let cases: &[(&str, &str, bool)] = &[
+        ("", "/x", true),
+        ("/", "/x", true),
+        ("/x", "/", false),
+        ("$", "/", false),
+        ("/$", "/", true),
+        ("/$", "/a", false),
+        ("/a*$", "/abc", true),
+        ("/**/x**", "/a/b/x", true),
+        ("/price$list", "/price", false),
+        ("/price$list", "/price$list/x", true),
+        ("/a*b*c$", "/abcbc", true),
+        ("/a*b*c$", "/abcb", false),
+        ("/*ab$", "/ab", true),
+        ("/*aa$", "/a", false),
+        ("*", "", true),
+    ];
+    for &(pattern, path, expected) in cases {
+        assert_eq!(wildcard_match(pattern.as_bytes(), path.as_bytes()), expected, "{pattern} vs {path}");
+        assert_eq!(reference_match(pattern.as_bytes(), path.as_bytes()), expected, "reference {pattern} vs {path}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
