@@ -240,7 +240,7 @@ pub struct App {
     clipboard: crate::clipboard::ClipboardMode,
     environment: crate::clipboard::Environment,
     /// The compare view's robots, paths and cursor (kept while it is closed).
-    compare: Option<compare::CompareView>,
+    compare: compare::CompareView,
     compare_open: bool,
     /// The page policy overlay's page.
     page: Option<page::PageView>,
@@ -279,6 +279,7 @@ impl App {
         let robots = robot_entries(&document.txt, db, &[]);
         let robot = robots.iter().position(|entry| entry.profile.token == "Googlebot").unwrap_or(0);
         let mut app = App {
+            compare: compare::CompareView::with_default_robots(&robots),
             document,
             robots,
             robot,
@@ -316,7 +317,6 @@ impl App {
             clipboard: crate::clipboard::ClipboardMode::Auto,
             // The shell tells the app about the real environment (`set_clipboard`).
             environment: crate::clipboard::Environment::default(),
-            compare: None,
             compare_open: false,
             page: None,
         };
@@ -713,12 +713,10 @@ impl App {
             self.robots.iter().filter(|e| e.origin == RobotOrigin::Profile).map(|e| e.profile.clone()).collect();
         self.document = document;
         self.adopt_loaded_text();
-        if let Some(view) = &mut self.compare {
-            // New file, new rules: the default rows are its paths.
-            view.paths.clear();
-            view.cursor.0 = 0;
-            view.offset.0 = 0;
-        }
+        // New file, new rules: the default rows are its paths.
+        self.compare.paths.clear();
+        self.compare.cursor.0 = 0;
+        self.compare.offset.0 = 0;
         self.robots = robot_entries_from(&self.document.txt, &db_profiles, &added);
         self.robot = self.robots.iter().position(|e| e.profile.token.eq_ignore_ascii_case(&token)).unwrap_or(0);
         self.robots_view = ScrollView { cursor: self.robot, offset: 0 };
@@ -727,10 +725,7 @@ impl App {
         self.put_page_in_tester();
         self.reevaluate();
         if self.compare_open {
-            let paths = self.default_compare_paths();
-            if let Some(view) = &mut self.compare {
-                view.paths = paths;
-            }
+            self.compare.paths = self.default_compare_paths();
             self.rebuild_columns();
         }
     }

@@ -12,7 +12,7 @@ use assert_cmd::Command;
 use robotscope::app::{Action, App, Edit, Mode};
 use robotscope::policy::Reading;
 use serde::Deserialize;
-use support::explorer::draw;
+use support::explorer::{draw, select};
 
 #[derive(Deserialize)]
 struct Seed {
@@ -183,6 +183,29 @@ fn one_robots_three_readings_as_columns() {
     assert!(screen.contains("rfc9309     draft1996   koster1994"), "{screen}");
     app.update(Action::ToggleReadingColumns);
     assert!(app.compare().expect("open").columns.len() > 3);
+}
+
+#[test]
+fn the_robots_compared_are_chosen_in_the_switcher() {
+    let mut app = App::example();
+    select(&mut app, "Lycos");
+    let lycos_row = |app: &mut App| {
+        let screen = format!("{}", draw(app, 120, 40).backend());
+        screen.lines().find(|line| line.contains("Lycos")).map(str::to_owned).expect("Lycos is listed")
+    };
+    assert!(!lycos_row(&mut app).contains('◆'), "not compared yet");
+    app.update(Action::ToggleComparedRobot);
+    assert!(lycos_row(&mut app).contains('◆'), "the switcher marks a compared robot");
+    app.update(Action::ToggleCompare);
+    let labels: Vec<String> = app.compare().expect("open").columns.iter().map(|c| c.label.clone()).collect();
+    assert_eq!(labels.last().map(String::as_str), Some("Lycos"), "{labels:?}");
+    app.update(Action::ToggleCompare);
+
+    select(&mut app, "GPTBot");
+    app.update(Action::ToggleComparedRobot);
+    app.update(Action::ToggleCompare);
+    let labels: Vec<String> = app.compare().expect("open").columns.iter().map(|c| c.label.clone()).collect();
+    assert!(!labels.contains(&"GPTBot".to_owned()) && labels.contains(&"Lycos".to_owned()), "{labels:?}");
 }
 
 #[test]

@@ -170,6 +170,9 @@ pub enum Action {
     Terminate,
     /// Open or close the compare view (`c`).
     ToggleCompare,
+    /// Put the selected robot among the compared ones, or take it out (Space in the
+    /// robots pane).
+    ToggleComparedRobot,
     /// Move left a column (compare view).
     Left,
     /// Move right a column (compare view).

@@ -57,6 +57,23 @@ pub struct CompareView {
 }
 
 impl CompareView {
+    /// The view before it is first opened: the default robots of the switcher's list
+    /// and the `*`-only robot; the rows come when it opens.
+    pub(super) fn with_default_robots(robots: &[RobotEntry]) -> CompareView {
+        let robots = DEFAULT_COMPARISON
+            .iter()
+            .filter_map(|token| robots.iter().find(|e| e.profile.token == *token))
+            .map(CompareRobot::from_entry)
+            .chain(std::iter::once(CompareRobot { label: ANY_OTHER_ROBOT.to_owned(), profile: None }))
+            .collect();
+        CompareView { robots, ..CompareView::default() }
+    }
+
+    /// The column of a robot of the switcher, when it is compared.
+    fn column_of(&self, entry: &RobotEntry) -> Option<usize> {
+        self.robots.iter().position(|robot| robot.profile.as_ref() == Some(&entry.profile))
+    }
+
     /// The robot of a column.
     #[must_use]
     pub fn robot_of_column(&self, column: usize) -> Option<&CompareRobot> {
@@ -68,7 +85,13 @@ impl App {
     /// The compare view, when it is open.
     #[must_use]
     pub fn compare(&self) -> Option<&CompareView> {
-        self.compare.as_ref().filter(|_| self.compare_open)
+        Some(&self.compare).filter(|_| self.compare_open)
+    }
+
+    /// Whether a robot of the switcher is among the compared robots (open or not).
+    #[must_use]
+    pub fn is_compared(&self, entry: &RobotEntry) -> bool {
+        self.compare.column_of(entry).is_some()
     }
 
     /// The verdict the source and records panes highlight: the compare cursor's cell,
@@ -93,20 +116,10 @@ impl App {
             self.reveal_verdict();
             return;
         }
-        let mut view = self.compare.take().unwrap_or_default();
-        if view.robots.is_empty() {
-            view.robots = DEFAULT_COMPARISON
-                .iter()
-                .filter_map(|token| self.robots.iter().find(|e| e.profile.token == *token))
-                .map(CompareRobot::from_entry)
-                .chain(std::iter::once(CompareRobot { label: ANY_OTHER_ROBOT.to_owned(), profile: None }))
-                .collect();
-        }
-        if view.paths.is_empty() {
-            view.paths = self.default_compare_paths();
+        if self.compare.paths.is_empty() {
+            self.compare.paths = self.default_compare_paths();
         }
         self.editor = None;
-        self.compare = Some(view);
         self.compare_open = true;
         self.focus = Pane::Source;
         self.mode = Mode::Compare;
@@ -135,7 +148,7 @@ impl App {
         if !self.compare_open {
             return;
         }
-        let Some(view) = &mut self.compare else { return };
+        let view = &mut self.compare;
         let txt = &self.document.txt;
         let reading_of = |robot: &CompareRobot| self.reading_choice.unwrap_or_else(|| robot.reading());
         view.columns = match view.readings_of.and_then(|i| view.robots.get(i)) {
@@ -156,7 +169,7 @@ impl App {
 
     /// Evaluates the cursor's cell in full and brings its deciding line into view.
     fn update_compare_detail(&mut self) {
-        let Some(view) = &mut self.compare else { return };
+        let view = &mut self.compare;
         let (row, column) = view.cursor;
         view.detail = match (view.paths.get(row), view.columns.get(column)) {
             (Some(path), Some(column)) => Some(evaluate_fetched(
@@ -174,7 +187,7 @@ impl App {
     /// Moves the compare cursor by rows and columns, keeping it on screen.
     fn move_compare(&mut self, rows: isize, columns: isize) {
         let areas = self.areas();
-        let Some(view) = &mut self.compare else { return };
+        let view = &mut self.compare;
         let (row_count, column_count) = (view.paths.len(), view.columns.len());
         view.cursor.0 = view.cursor.0.saturating_add_signed(rows).min(row_count.saturating_sub(1));
         view.cursor.1 = view.cursor.1.saturating_add_signed(columns).min(column_count.saturating_sub(1));
@@ -196,15 +209,35 @@ impl App {
     /// Adds a robot column (from the add-robot prompt).
     pub(super) fn add_compare_robot(&mut self, index: usize) {
         let robot = CompareRobot::from_entry(&self.robots[index]);
-        if let Some(view) = &mut self.compare {
-            if !view.robots.contains(&robot) {
-                view.robots.push(robot);
-            }
-            view.readings_of = None;
-            view.cursor.1 = view.robots.len() - 1;
+        let view = &mut self.compare;
+        if !view.robots.contains(&robot) {
+            view.robots.push(robot);
         }
+        view.readings_of = None;
+        view.cursor.1 = view.robots.len() - 1;
         self.mode = Mode::Compare;
         self.rebuild_columns();
+    }
+
+    /// Puts the selected robot among the compared ones, or takes it out (the last one
+    /// stays: a view needs a column).
+    fn toggle_compared_robot(&mut self) {
+        let entry = &self.robots[self.robot];
+        let name = entry.profile.name.clone();
+        let view = &mut self.compare;
+        let message = if let Some(column) = view.column_of(entry) {
+            if view.robots.len() == 1 {
+                format!("{name} is the only robot compared; add another first")
+            } else {
+                view.robots.remove(column);
+                format!("{name} leaves the compare view ({} robots)", view.robots.len())
+            }
+        } else {
+            view.robots.push(CompareRobot::from_entry(entry));
+            format!("{name} joins the compare view ({} robots)", view.robots.len())
+        };
+        view.readings_of = None;
+        self.message = Some(message);
     }
 
     /// Adds a path row (from the path prompt).
@@ -212,7 +245,7 @@ impl App {
         let Mode::AddingComparePath(input) = &self.mode else { return };
         let path = input.text().trim().to_owned();
         self.mode = Mode::Compare;
-        let Some(view) = &mut self.compare else { return };
+        let view = &mut self.compare;
         if !path.is_empty() {
             let row = view.paths.iter().position(|p| *p == path).unwrap_or_else(|| {
                 view.paths.push(path);
@@ -229,11 +262,10 @@ impl App {
             Ok(paths) if paths.is_empty() => self.message = Some(format!("{file} holds no paths")),
             Ok(paths) => {
                 self.message = Some(format!("{} paths from {file}", paths.len()));
-                if let Some(view) = &mut self.compare {
-                    view.paths = paths;
-                    view.cursor.0 = 0;
-                    view.offset.0 = 0;
-                }
+                let view = &mut self.compare;
+                view.paths = paths;
+                view.cursor.0 = 0;
+                view.offset.0 = 0;
                 self.update_compare_detail();
             }
             Err(error) => self.message = Some(format!("Cannot read paths from {file}: {error}")),
@@ -245,6 +277,7 @@ impl App {
         let in_view = self.mode == Mode::Compare;
         match action {
             Action::ToggleCompare => self.toggle_compare(),
+            Action::ToggleComparedRobot => self.toggle_compared_robot(),
             Action::Up if in_view => self.move_compare(-1, 0),
             Action::Down if in_view => self.move_compare(1, 0),
             Action::Left if in_view => self.move_compare(0, -1),
@@ -254,23 +287,20 @@ impl App {
             Action::Top if in_view => self.move_compare(isize::MIN / 2, 0),
             Action::Bottom if in_view => self.move_compare(isize::MAX / 2, 0),
             Action::ToggleReadingColumns if in_view => {
-                if let Some(view) = &mut self.compare {
-                    // Back to robot columns on the robot whose readings were shown, or
-                    // out to that robot's readings.
-                    if let Some(robot) = view.readings_of.take() {
-                        view.cursor.1 = robot;
-                    } else {
-                        view.readings_of = Some(view.cursor.1);
-                        view.cursor.1 = 0;
-                    }
+                // Back to robot columns on the robot whose readings were shown, or out
+                // to that robot's readings.
+                let view = &mut self.compare;
+                if let Some(robot) = view.readings_of.take() {
+                    view.cursor.1 = robot;
+                } else {
+                    view.readings_of = Some(view.cursor.1);
+                    view.cursor.1 = 0;
                 }
                 self.rebuild_columns();
             }
             Action::RemoveCompareColumn if in_view => {
-                if let Some(view) = &mut self.compare
-                    && view.readings_of.is_none()
-                    && view.robots.len() > 1
-                {
+                let view = &mut self.compare;
+                if view.readings_of.is_none() && view.robots.len() > 1 {
                     view.robots.remove(view.cursor.1);
                 }
                 self.rebuild_columns();

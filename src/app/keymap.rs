@@ -51,6 +51,7 @@ impl Context {
         match self {
             Context::Global => "Anywhere",
             Context::Navigation => "In a pane",
+            Context::Pane(Pane::Robots) => "Robots pane",
             Context::Pane(Pane::Records) => "Records pane",
             Context::Pane(_) => "Pane",
             Context::Typing => "Typing a path or name",
@@ -153,6 +154,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(Navigation, &[key(KeyCode::PageUp), ctrl('u')], Do(Action::PageUp), "page up", false),
     bind(Navigation, &[ch('g'), key(KeyCode::Home)], Do(Action::Top), "first line", false),
     bind(Navigation, &[ch('G'), key(KeyCode::End)], Do(Action::Bottom), "last line", false),
+    bind(Context::Pane(Pane::Robots), &[ch(' ')], Do(Action::ToggleComparedRobot), "mark for compare", false),
     bind(Context::Pane(Pane::Records), &[key(KeyCode::Enter)], Do(Action::ShowInSource), "show in source", false),
     bind(Typing, &[key(KeyCode::Enter)], Command::Submit, "accept", false),
     bind(Typing, &[key(KeyCode::Esc)], Do(Action::Cancel), "stop typing", false),

@@ -9,12 +9,11 @@
 
 use url::Url;
 
-use super::compare::{ANY_OTHER_ROBOT, CompareRobot};
+use super::compare::CompareRobot;
 use super::{Action, App, Effect, Mode, Origin};
 use crate::fetch::{FetchError, Fetched, Source};
 use crate::policy::page::{Contradictions, PagePolicy, PageSignals, page_policy};
 use crate::policy::{Reading, Verdict, evaluate_fetched};
-use crate::robots_db::DEFAULT_COMPARISON;
 
 /// The fetched page, or how far its fetch got.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,8 +79,8 @@ impl App {
         let (txt, availability) = (&self.document.txt, self.document.availability);
         let final_path = fetched.same_origin_final_path();
         let selected = CompareRobot::from_entry(self.robot());
-        let others: Vec<CompareRobot> =
-            self.compared_robots().into_iter().filter(|r| r.label != selected.label).collect();
+        let selected_label = selected.label.clone();
+        let others = self.compare.robots.iter().filter(|r| r.label != selected_label).cloned();
         std::iter::once(selected)
             .chain(others)
             .enumerate()
@@ -98,19 +97,6 @@ impl App {
                 PageRow { label: robot.label, reading, selected: index == 0, verdict, policy }
             })
             .collect()
-    }
-
-    /// The robots the compare view compares (or would, before it is opened).
-    fn compared_robots(&self) -> Vec<CompareRobot> {
-        match &self.compare {
-            Some(view) if !view.robots.is_empty() => view.robots.clone(),
-            _ => DEFAULT_COMPARISON
-                .iter()
-                .filter_map(|token| self.robots.iter().find(|e| e.profile.token == *token))
-                .map(CompareRobot::from_entry)
-                .chain(std::iter::once(CompareRobot { label: ANY_OTHER_ROBOT.to_owned(), profile: None }))
-                .collect(),
-        }
     }
 
     /// The URL of the tested path: the tester's text when it is a URL, else the path

@@ -1,5 +1,5 @@
-//! The robot switcher: every robot, a mark on those the file names, the selected one
-//! highlighted.
+//! The robot switcher: every robot, a mark on those the file names and on those the
+//! compare view compares, the selected one highlighted.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -11,6 +11,9 @@ use super::text::safe_span;
 use super::theme::THEME;
 use crate::app::{App, Pane, RobotOrigin};
 use crate::robots_db::Era;
+
+/// Drawn at the right end of a compared robot's row.
+const COMPARED_MARK: &str = "◆";
 
 /// The robots pane, drawn from the app's state.
 #[derive(Debug)]
@@ -43,6 +46,9 @@ impl Widget for RobotsPane<'_> {
             spans.push(Span::styled(tag, THEME.dim));
             let y = inner.y + row as u16;
             buf.set_line(inner.x, y, &Line::from(spans), inner.width);
+            if app.is_compared(entry) && inner.width > 2 {
+                buf.set_string(inner.right() - 1, y, COMPARED_MARK, THEME.compare_mark);
+            }
             if index == app.robot_index() {
                 buf.set_style(Rect::new(inner.x, y, inner.width, 1), THEME.selected);
             }

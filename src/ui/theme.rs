@@ -47,6 +47,8 @@ pub struct Theme {
     pub key: Style,
     /// A compare cell that disagrees with the rest of its row.
     pub odd_cell: Style,
+    /// The mark of a compared robot in the switcher.
+    pub compare_mark: Style,
 }
 
 /// The default theme: readable on dark and light terminals, meaning carried by more than
@@ -73,4 +75,5 @@ pub const THEME: Theme = Theme {
     status: Style::new().fg(Color::White).bg(Color::DarkGray),
     key: Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
     odd_cell: Style::new().bg(Color::Yellow).add_modifier(Modifier::BOLD),
+    compare_mark: Style::new().fg(Color::Magenta),
 };
