@@ -15,7 +15,11 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
-use crate::policy::{Availability, page};
+use crate::policy::Availability;
+
+mod page;
+
+pub use page::{BlockedRedirect, CrawlVerdict, OtherSite, PageAnswer, PageFetch, fetch_page};
 
 /// At most this many redirects are followed (RFC 9309 §2.3.1.2: "at least five").
 pub const MAX_REDIRECTS: usize = 5;
@@ -270,7 +274,7 @@ impl Fetched {
             if is_html {
                 // A site serving HTML as its robots.txt may still mean something by
                 // its robots META tag; say what it says, and that it binds that page only.
-                for tag in page::meta_tags(&self.body).iter().filter(|tag| tag.speaks_to_robots()) {
+                for tag in crate::policy::page::meta_tags(&self.body).iter().filter(|tag| tag.speaks_to_robots()) {
                     warnings.push(format!(
                         "the HTML has {} on line {}: a META tag speaks for that page only, never for the site's \
                          robots.txt",
@@ -283,42 +287,9 @@ impl Fetched {
         warnings
     }
 
-    /// The path of the final URL, when redirects led to another URL of the same site:
-    /// robots.txt must allow that fetch too.
-    #[must_use]
-    pub fn same_origin_final_path(&self) -> Option<String> {
-        (self.final_url != self.requested && self.final_url.origin() == self.requested.origin())
-            .then(|| crate::policy::pattern::request_path(self.final_url.as_str()).into_owned())
-    }
-
-    /// What a user should know about a page fetched for its META tags and headers: a
-    /// body cut at the size cap, redirects (robots check each URL they fetch), a loop.
-    #[must_use]
-    pub fn page_notes(&self, limits: &Limits) -> Vec<String> {
-        let mut notes = Vec::new();
-        if !(200..300).contains(&self.status) {
-            notes.push(format!(
-                "the page answered {} {}: there is no page to index and no links to follow",
-                self.status,
-                status_name(self.status)
-            ));
-        }
-        if self.truncated {
-            notes.push(format!(
-                "only the first {} bytes of the page were read (--max-bytes): META tags after them are not seen",
-                limits.max_bytes
-            ));
-        }
-        if self.redirect_loop {
-            notes.push("the redirects go round in a loop: there is no page".to_owned());
-        } else if let Some(first) = self.hops.first() {
-            notes.push(format!(
-                "{} answered {} and the page came from {}: robots.txt was checked for the URL asked for; a robot \
-                 checks the new URL too before fetching it",
-                first.url, first.status, self.final_url
-            ));
-        }
-        notes
+    /// Every URL requested, in order: the first, each redirect's target, the last.
+    pub fn urls_fetched(&self) -> impl Iterator<Item = &Url> {
+        self.hops.iter().map(|hop| &hop.url).chain(std::iter::once(&self.final_url))
     }
 
     /// What the status means for crawlers, in words, for the fetch details.

@@ -248,7 +248,7 @@ impl Shell<'_> {
                 abort_task(&mut self.page_fetch, None);
                 let actions = self.actions.clone();
                 let task = tokio::spawn(async move {
-                    let result = fetch::fetch(&url, &limits).await;
+                    let result = fetch::fetch_page(&url, &limits).await;
                     let _ = actions.send(Action::PageFetched { id, result: Box::new(result) });
                 });
                 self.page_fetch = Some((id, task));

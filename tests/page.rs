@@ -180,10 +180,10 @@ async fn a_disallowed_pages_noindex_is_never_seen_and_we_say_so() {
 async fn a_huge_page_is_cut_at_the_cap() {
     let server = site();
     let limits = Limits { max_bytes: 64 * 1024, ..limits() };
-    let fetched = fetch::fetch(&Url::parse(&server.url("/huge")).expect("url"), &limits).await.expect("fetched");
-    assert!(fetched.truncated);
-    assert_eq!(fetched.body.len(), 64 * 1024);
-    assert!(fetched.page_notes(&limits)[0].contains("META tags after them are not seen"));
+    let fetched = fetch::fetch_page(&Url::parse(&server.url("/huge")).expect("url"), &limits).await.expect("fetched");
+    assert!(fetched.page.truncated);
+    assert_eq!(fetched.page.body.len(), 64 * 1024);
+    assert!(fetched.notes(&limits)[0].contains("META tags after them are not seen"));
     assert!(server.body_bytes_sent() < 8 * 1024 * 1024, "the rest is never downloaded");
 }
 
@@ -254,6 +254,52 @@ fn a_redirect_is_checked_against_robots_txt_too() {
     let (records, _) = page_json(&[&server.url("/moved"), "-a", "Googlebot"]);
     assert_eq!(records[0]["crawl"], false, "the redirect leads into /private/");
     assert!(records[0]["notes"][0].as_str().expect("note").contains("answered 301"));
+}
+
+/// A page on the test site that redirects to another site, whose own robots.txt keeps
+/// robots out of `/blocked`: the robot may fetch the first URL but not the second.
+#[tokio::test]
+async fn a_redirect_to_another_site_is_checked_against_that_sites_robots_txt() {
+    let elsewhere = Server::start(|path| match path {
+        "/robots.txt" => Reply::text("User-agent: *\nDisallow: /blocked\n"),
+        _ => page(r#"<meta name="robots" content="noarchive">"#),
+    });
+    let (blocked, open) = (elsewhere.url("/blocked"), elsewhere.url("/open"));
+    let server = Server::start(move |path| match path {
+        "/robots.txt" => Reply::text(ROBOTS_TXT),
+        "/to-blocked" => Reply::Redirect { status: 302, location: blocked.clone() },
+        "/to-open" => Reply::Redirect { status: 302, location: open.clone() },
+        _ => Reply::status(404),
+    });
+    let txt = robotscope::policy::RobotsTxt::parse(ROBOTS_TXT.as_bytes().to_vec());
+    let robot = Robot::from_agent("Googlebot");
+    let available = robotscope::policy::Availability::Available;
+
+    let fetched =
+        fetch::fetch_page(&Url::parse(&server.url("/to-blocked")).expect("url"), &limits()).await.expect("page");
+    assert_eq!(fetched.other_sites.len(), 1, "the other site's robots.txt was read");
+    assert_eq!(fetched.other_sites[0].robots_url.as_str(), elsewhere.url("/robots.txt"));
+    let answer = fetched.answer(&txt, available, &robot, Reading::Rfc9309);
+    assert!(answer.crawl.requested.allowed, "this site allows the URL asked for");
+    assert!(!answer.crawl.allowed() && !answer.policy.crawl, "the other site disallows where it leads");
+    let blocked = answer.crawl.blocked_redirect.as_ref().expect("the blocking redirect");
+    assert_eq!(blocked.url.as_str(), elsewhere.url("/blocked"));
+    assert_eq!(blocked.verdict.decided_by.map(|m| m.line), Some(2));
+    assert!(answer.crawl.explanation().contains(&elsewhere.url("/robots.txt")), "{}", answer.crawl.explanation());
+    assert!(fetched.notes(&limits()).iter().any(|note| note.contains("200 OK")), "{:?}", fetched.notes(&limits()));
+
+    let fetched = fetch::fetch_page(&Url::parse(&server.url("/to-open")).expect("url"), &limits()).await.expect("page");
+    let answer = fetched.answer(&txt, available, &robot, Reading::Rfc9309);
+    assert!(answer.crawl.allowed() && answer.policy.index.is_some_and(|index| index.allowed));
+
+    // The same through the binary (its own runtime, so off this test's).
+    let url = server.url("/to-blocked");
+    let (records, status) =
+        tokio::task::spawn_blocking(move || page_json(&[&url, "-a", "Googlebot"])).await.expect("the command ran");
+    assert_eq!(status, 1);
+    assert_eq!(records[0]["crawl"], false);
+    let notes = records[0]["notes"].as_array().expect("notes");
+    assert!(notes.iter().any(|note| note.as_str().is_some_and(|n| n.contains("Disallow: /blocked"))), "{notes:?}");
 }
 
 #[test]
@@ -329,7 +375,7 @@ mod explorer {
     async fn press_p(app: &mut App) {
         let effects = app.update(Action::PagePolicy);
         let [Effect::FetchPage { id, url, limits }] = effects.as_slice() else { panic!("a page fetch: {effects:?}") };
-        let result = fetch::fetch(url, limits).await;
+        let result = fetch::fetch_page(url, limits).await;
         app.update(Action::PageFetched { id: *id, result: Box::new(result) });
     }
 

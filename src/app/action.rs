@@ -11,7 +11,7 @@ use super::effect::AfterSave;
 use super::focus::Pane;
 use super::input::Edit;
 use crate::clipboard::{ClipboardError, CopyMethod};
-use crate::fetch::{FetchError, Fetched, Retrieved, SourceError};
+use crate::fetch::{FetchError, PageFetch, Retrieved, SourceError};
 use crate::save::SaveError;
 
 /// One thing that happened.
@@ -114,8 +114,9 @@ pub enum Action {
     PageFetched {
         /// The fetch's id.
         id: u64,
-        /// The response, or why there is none.
-        result: Box<Result<Fetched, FetchError>>,
+        /// The page (and the robots.txt of the other sites it redirects to), or why
+        /// there is none.
+        result: Box<Result<PageFetch, FetchError>>,
     },
     /// Show or hide the list of diagnostics (`d`).
     ToggleDiagnostics,

@@ -11,9 +11,9 @@ use url::Url;
 
 use super::compare::CompareRobot;
 use super::{Action, App, Effect, Mode, Origin};
-use crate::fetch::{FetchError, Fetched, Source};
-use crate::policy::page::{Contradictions, PagePolicy, PageSignals, page_policy};
-use crate::policy::{Reading, Verdict, evaluate_fetched};
+use crate::fetch::{CrawlVerdict, FetchError, PageAnswer, PageFetch, Source};
+use crate::policy::Reading;
+use crate::policy::page::PagePolicy;
 
 /// The fetched page, or how far its fetch got.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,10 +25,9 @@ pub enum PageState {
     },
     /// The page answered.
     Fetched {
-        /// The response.
-        fetched: Box<Fetched>,
-        /// What it says to robots.
-        signals: PageSignals,
+        /// The response, what it says to robots, and the robots.txt of the other sites
+        /// its redirects led to.
+        fetched: Box<PageFetch>,
         /// What the user should know about the fetch (redirects, the size cap).
         notes: Vec<String>,
     },
@@ -56,8 +55,8 @@ pub struct PageRow {
     pub reading: Reading,
     /// True for the robot selected in the switcher.
     pub selected: bool,
-    /// robots.txt's verdict for the page's path.
-    pub verdict: Verdict,
+    /// What robots.txt says about fetching the page, redirects included.
+    pub crawl: CrawlVerdict,
     /// Crawl, index and follow, with their reasons.
     pub policy: PagePolicy,
 }
@@ -73,11 +72,9 @@ impl App {
     /// compared robots. Empty until the page has answered.
     #[must_use]
     pub fn page_rows(&self) -> Vec<PageRow> {
-        let Some(PageView { url, state: PageState::Fetched { fetched, signals, .. }, .. }) = &self.page else {
+        let Some(PageView { state: PageState::Fetched { fetched, .. }, .. }) = &self.page else {
             return Vec::new();
         };
-        let (txt, availability) = (&self.document.txt, self.document.availability);
-        let final_path = fetched.same_origin_final_path();
         let selected = CompareRobot::from_entry(self.robot());
         let selected_label = selected.label.clone();
         let others = self.compare.robots.iter().filter(|r| r.label != selected_label).cloned();
@@ -86,15 +83,9 @@ impl App {
             .enumerate()
             .map(|(index, robot)| {
                 let reading = self.reading_choice.unwrap_or_else(|| robot.reading());
-                let policy_robot = robot.robot();
-                let verdict = evaluate_fetched(txt, availability, &policy_robot, url.as_str(), reading);
-                // A redirect on the same site is a second fetch, which robots.txt must allow too.
-                let crawl = verdict.allowed
-                    && final_path
-                        .as_deref()
-                        .is_none_or(|path| evaluate_fetched(txt, availability, &policy_robot, path, reading).allowed);
-                let policy = page_policy(signals, &policy_robot, Contradictions::of(reading), crawl);
-                PageRow { label: robot.label, reading, selected: index == 0, verdict, policy }
+                let PageAnswer { crawl, policy } =
+                    fetched.answer(&self.document.txt, self.document.availability, &robot.robot(), reading);
+                PageRow { label: robot.label, reading, selected: index == 0, crawl, policy }
             })
             .collect()
     }
@@ -155,16 +146,15 @@ impl App {
         }
     }
 
-    fn page_fetched(&mut self, id: u64, result: Result<Fetched, FetchError>) {
+    fn page_fetched(&mut self, id: u64, result: Result<PageFetch, FetchError>) {
         let Some(view) = &mut self.page else { return };
         if view.state != (PageState::Fetching { id }) {
             return;
         }
         view.state = match result {
             Ok(fetched) => {
-                let signals = PageSignals::read(fetched.status, &fetched.headers, &fetched.body);
-                let notes = fetched.page_notes(&self.limits);
-                PageState::Fetched { fetched: Box::new(fetched), signals, notes }
+                let notes = fetched.notes(&self.limits);
+                PageState::Fetched { fetched: Box::new(fetched), notes }
             }
             Err(error) => PageState::Failed(error),
         };

@@ -11,10 +11,10 @@ use serde::Serialize;
 use url::Url;
 
 use super::{CheckRecord, Outcome, RobotSelection, SourceOptions, finish_output, report_fetch};
-use crate::fetch::{self, Fetched, Source};
+use crate::fetch::{self, CrawlVerdict, Fetched, PageAnswer, Source};
 use crate::policy::compare::Column;
 use crate::policy::escape::sanitize_str;
-use crate::policy::page::{Contradictions, PagePolicy, PageSignals, TermSource, page_policy};
+use crate::policy::page::{PagePolicy, PageSignals, TermSource};
 use crate::policy::{self, RobotsTxt};
 use crate::robots_db::RobotsDb;
 
@@ -74,7 +74,10 @@ enum SourceRecord {
 /// One robot's page policy, with the robots.txt details behind its crawl verdict.
 struct Answer<'a> {
     column: Column,
+    /// robots.txt's verdict on the URL asked for, as `check` reports it.
     record: CheckRecord<'a>,
+    /// The same, redirects included.
+    crawl: CrawlVerdict,
     policy: PagePolicy,
 }
 
@@ -94,7 +97,7 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
     let runtime =
         tokio::runtime::Builder::new_current_thread().enable_all().build().wrap_err("starting the runtime")?;
     let (retrieved, fetched) = runtime.block_on(async {
-        tokio::join!(fetch::retrieve(robots_source, limits.clone()), fetch::fetch(&page_url, &limits))
+        tokio::join!(fetch::retrieve(robots_source, limits.clone()), fetch::fetch_page(&page_url, &limits))
     });
     let retrieved = retrieved?;
     report_fetch(&retrieved, &limits);
@@ -103,30 +106,26 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
     })?;
     let txt = RobotsTxt::parse(retrieved.bytes().to_vec());
     let availability = retrieved.availability();
-    let signals = PageSignals::read(fetched.status, &fetched.headers, &fetched.body);
-    let fetch_notes = fetched.page_notes(&limits);
+    let fetch_notes = fetched.notes(&limits);
 
     let path = policy::pattern::request_path(page_url.as_str()).into_owned();
-    let final_path = fetched.same_origin_final_path();
     let answers: Vec<Answer> = queries
         .iter()
         .map(|query| {
             let column = Column::new(&txt, query.label.clone(), query.robot.clone(), query.reading);
             let decision = column.check(availability, &path);
-            // A redirect on the same site is a second fetch, which robots.txt must allow too.
-            let crawl = decision.allowed && final_path.as_deref().is_none_or(|p| column.check(availability, p).allowed);
             let record =
                 CheckRecord::new(&txt, availability, &column, decision, (&query.label, page_url.as_str(), &path));
-            let policy = page_policy(&signals, &column.robot, Contradictions::of(column.reading), crawl);
-            Answer { column, record, policy }
+            let PageAnswer { crawl, policy } = fetched.answer(&txt, availability, &column.robot, column.reading);
+            Answer { column, record, crawl, policy }
         })
         .collect();
 
     let mut out = BufWriter::new(io::stdout().lock());
     let written = if args.json {
-        write_json(&mut out, &answers, &fetched, &fetch_notes)
+        write_json(&mut out, &answers, &fetched.page, &fetch_notes)
     } else {
-        write_text(&mut out, &answers, &fetched, &signals, &fetch_notes, availability)
+        write_text(&mut out, &answers, &fetched.page, &fetched.signals, &fetch_notes, availability)
     };
     finish_output(written.and_then(|()| out.flush()))?;
     let all_open = answers.iter().all(|a| a.policy.index.as_ref().is_some_and(|index| index.allowed));
@@ -161,7 +160,12 @@ fn write_json(out: &mut dyn Write, answers: &[Answer], fetched: &Fetched, fetch_
             terms: policy.terms.iter().map(|t| t.term.to_string()).collect(),
             sources,
             conflicts: &policy.conflicts,
-            notes: fetch_notes.iter().chain(&policy.notes).cloned().collect(),
+            notes: fetch_notes
+                .iter()
+                .cloned()
+                .chain(redirect_note(&answer.crawl))
+                .chain(policy.notes.iter().cloned())
+                .collect(),
         };
         serde_json::to_writer(&mut *out, &record).map_err(io::Error::other)?;
         writeln!(out)?;
@@ -198,7 +202,9 @@ fn write_text(
         writeln!(out)?;
         writeln!(out, "{} · {}", sanitize_str(&answer.column.label), answer.column.reading.title())?;
         let crawl = if policy.crawl { "yes" } else { "no " };
-        writeln!(out, "  crawl     {crawl}  {}", answer.record.why(availability, answer.column.reading))?;
+        let why =
+            redirect_note(&answer.crawl).unwrap_or_else(|| answer.record.why(availability, answer.column.reading));
+        writeln!(out, "  crawl     {crawl}  {}", sanitize_str(&why))?;
         for (what, verdict) in [("index", &policy.index), ("follow", &policy.follow)] {
             match verdict {
                 Some(verdict) => {
@@ -225,6 +231,12 @@ fn write_text(
         }
     }
     Ok(())
+}
+
+/// Why the robot may not fetch the page although robots.txt allows the URL asked for: a
+/// redirect to a URL it may not fetch.
+fn redirect_note(crawl: &CrawlVerdict) -> Option<String> {
+    (crawl.requested.allowed && !crawl.allowed()).then(|| crawl.explanation())
 }
 
 /// `https://example.com/a: 200 OK, text/html, 12,345 bytes, 35 ms`.

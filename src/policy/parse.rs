@@ -237,6 +237,15 @@ impl Default for RobotsTxt {
     }
 }
 
+/// Two parsed files are equal when their bytes are: everything else is read off them.
+impl PartialEq for RobotsTxt {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+impl Eq for RobotsTxt {}
+
 impl RobotsTxt {
     /// Parses any bytes. Never fails: what cannot be read as a field is kept as a line
     /// and left to the diagnostics.

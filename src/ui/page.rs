@@ -13,7 +13,7 @@ use super::theme::THEME;
 use super::{pane_block, size_label};
 use crate::app::App;
 use crate::app::page::{PageRow, PageState, PageView};
-use crate::fetch::status_name;
+use crate::fetch::{PageFetch, status_name};
 use crate::policy::page::Answer;
 
 /// The page policy overlay.
@@ -64,7 +64,7 @@ fn details(row: &PageRow, lines: &mut Vec<Line<'static>>) {
     let crawl = Line::from(
         [
             vec![Span::styled(format!("  {:<9}", "crawl"), THEME.dim), cell(Some(row.policy.crawl))],
-            safe_span(&row.verdict.explanation, THEME.value, THEME.escape),
+            safe_span(&row.crawl.explanation(), THEME.value, THEME.escape),
         ]
         .concat(),
     );
@@ -108,7 +108,8 @@ impl Widget for PageOverlay<'_> {
                 ));
                 lines.push(Line::styled("r tries again; Esc closes.", THEME.dim));
             }
-            PageState::Fetched { fetched, signals, notes } => {
+            PageState::Fetched { fetched, notes } => {
+                let PageFetch { page: fetched, signals, .. } = fetched.as_ref();
                 let status_style = if (200..300).contains(&fetched.status) { THEME.allowed } else { THEME.disallowed };
                 let content_type = fetched.header("content-type").unwrap_or("no Content-Type");
                 let mut head =
