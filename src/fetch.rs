@@ -274,7 +274,10 @@ impl Fetched {
             if is_html {
                 // A site serving HTML as its robots.txt may still mean something by
                 // its robots META tag; say what it says, and that it binds that page only.
-                for tag in crate::policy::page::meta_tags(&self.body).iter().filter(|tag| tag.speaks_to_robots()) {
+                for tag in crate::policy::page::meta_tags(&self.body, self.header("content-type"))
+                    .iter()
+                    .filter(|tag| tag.speaks_to_robots())
+                {
                     warnings.push(format!(
                         "the HTML has {} on line {}: a META tag speaks for that page only, never for the site's \
                          robots.txt",

@@ -31,6 +31,15 @@ fn page(head: &str) -> Reply {
     html(&format!("<!DOCTYPE html>\n<html>\n<head>\n<title>t</title>\n{head}\n</head>\n<body>hi</body>\n</html>\n"))
 }
 
+/// A page telling robots `noindex` in UTF-16 little-endian, with or without a byte
+/// order mark.
+fn utf16_page(content_type: &str, bom: bool) -> Reply {
+    let text = "<html>\n<head>\n<meta name=\"robots\" content=\"noindex\">\n</head></html>";
+    let bom: &[u8] = if bom { &[0xFF, 0xFE] } else { &[] };
+    let body = bom.iter().copied().chain(text.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    Reply::Status { status: 200, headers: vec![("Content-Type", content_type.to_owned())], body }
+}
+
 /// The test site: one page per case of issue 7.
 fn site() -> Server {
     Server::start(|path| match path {
@@ -66,6 +75,9 @@ fn site() -> Server {
         "/malformed" => html(
             "<html><head><meta name=robots content=noindex<body><p>unclosed <div><meta name=ROBOTS content=NOFOLLOW",
         ),
+        // UTF-16 pages: one says so with a byte order mark, one in its Content-Type.
+        "/utf16-bom" => utf16_page("text/html", true),
+        "/utf16-declared" => utf16_page("text/html; charset=UTF-16LE", false),
         "/moved" => Reply::Redirect { status: 301, location: "/private/secret".to_owned() },
         _ => Reply::status(404),
     })
@@ -109,6 +121,17 @@ async fn meta_terms_decide_index_and_follow() {
     let noindex = googlebot(&server, "/noindex", true).await;
     let Because::Terms(terms) = noindex.index.expect("index").because else { panic!("decided by terms") };
     assert_eq!(terms[0].source, TermSource::Meta { line: 5, name: "robots".to_owned() });
+}
+
+#[tokio::test]
+async fn pages_are_decoded_as_browsers_decode_them() {
+    let server = site();
+    for path in ["/utf16-bom", "/utf16-declared"] {
+        let page = signals(&server, path).await;
+        assert_eq!(page.meta.len(), 1, "{path}: {:?}", page.meta);
+        assert_eq!((page.meta[0].line, page.meta[0].content.as_str()), (3, "noindex"), "{path}");
+        assert_eq!(answers(&googlebot(&server, path, true).await), (Some(false), Some(true)), "{path}");
+    }
 }
 
 #[tokio::test]

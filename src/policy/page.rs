@@ -253,14 +253,15 @@ impl PageSignals {
         let header = |name: &'static str| {
             headers.iter().filter(move |(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
         };
-        let html = match header("content-type").next() {
+        let content_type = header("content-type").next();
+        let html = match content_type {
             Some(content_type) => content_type.to_ascii_lowercase().contains("html"),
             None => looks_like_html(body),
         };
         PageSignals {
             status,
             html,
-            meta: if html { meta_tags(body) } else { Vec::new() },
+            meta: if html { meta_tags(body, content_type) } else { Vec::new() },
             headers: header("x-robots-tag").map(RobotsHeader::parse).collect(),
         }
     }
@@ -274,19 +275,27 @@ fn looks_like_html(body: &[u8]) -> bool {
 /// The `<meta name=... content=...>` tags of an HTML document, with their lines, as a
 /// browser's parser finds them. Never fails: html5ever recovers from any input.
 ///
+/// The bytes are decoded as a browser would before parsing: a byte order mark decides,
+/// then the `charset` of the Content-Type, then UTF-8 (with U+FFFD for what is not).
+/// Robots' tags are ASCII, so any ASCII-compatible encoding would find them; a UTF-16
+/// page needs the decoding.
+///
 /// # Examples
 ///
 /// ```
 /// use robotscope::policy::page::meta_tags;
 /// let html = b"<html><head>\n<script>x = '<meta name=robots content=noindex>'</script>\n<META NAME=\"Robots\" CONTENT=\"NOINDEX, follow\">";
-/// let tags = meta_tags(html);
+/// let tags = meta_tags(html, Some("text/html"));
 /// assert_eq!(tags.len(), 1);
 /// assert_eq!((tags[0].line, tags[0].terms[0].name.as_str()), (3, "noindex"));
 /// ```
 #[must_use]
-pub fn meta_tags(html: &[u8]) -> Vec<MetaTag> {
+pub fn meta_tags(html: &[u8], content_type: Option<&str>) -> Vec<MetaTag> {
+    let declared = content_type.and_then(charset).and_then(|label| encoding_rs::Encoding::for_label(label.as_bytes()));
+    // `decode` lets a byte order mark override the declared encoding, as browsers do.
+    let (text, _, _) = declared.unwrap_or(encoding_rs::UTF_8).decode(html);
     let sink = MetaSink::default();
-    let sink = html5ever::parse_document(sink, html5ever::ParseOpts::default()).from_utf8().one(html);
+    let sink = html5ever::parse_document(sink, html5ever::ParseOpts::default()).one(text.as_ref());
     sink.into_iter()
         .filter_map(|(line, attrs)| {
             let attr = |name: LocalName| attrs.iter().find(|a| a.name.local == name).map(|a| a.value.to_string());
@@ -295,6 +304,14 @@ pub fn meta_tags(html: &[u8]) -> Vec<MetaTag> {
             Some(MetaTag { line, name: name.trim().to_owned(), content, terms })
         })
         .collect()
+}
+
+/// The `charset` parameter of a Content-Type (`text/html; charset="Shift_JIS"`).
+fn charset(content_type: &str) -> Option<&str> {
+    content_type.split(';').skip(1).find_map(|parameter| {
+        let (name, value) = parameter.split_once('=')?;
+        name.trim().eq_ignore_ascii_case("charset").then(|| value.trim().trim_matches('"'))
+    })
 }
 
 /// A tree sink that keeps only what `meta_tags` needs: element names (the tree builder
