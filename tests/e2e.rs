@@ -3,8 +3,9 @@
 //! and check that the terminal was restored. Also: a hostile file's escape sequences
 //! never reach the terminal, and SIGTERM and a panic restore it too.
 //!
-//! The screen is read with the `vt100` crate, which interprets what the program writes
-//! the way a terminal does.
+//! The binary is the one cargo built for this test run: the release binary under
+//! `cargo test --release`, the README's test command and CI's. The screen is read with
+//! the `vt100` crate, which interprets what the program writes the way a terminal does.
 
 #![cfg(unix)]
 
@@ -202,9 +203,11 @@ fn sigterm_restores_the_terminal() {
 fn a_panic_in_the_background_restores_the_terminal_and_ends_the_process() {
     let example = binary().parent().expect("target dir").join("examples/panic_in_background");
     // `cargo test` builds the examples, `cargo test --test e2e` alone does not: make sure
-    // it exists and is up to date (a no-op when it is).
+    // it exists and is up to date (a no-op when it is), in this test's own profile
+    // (`cargo test --release`, as CI runs it, builds everything in release).
+    let profile = if cfg!(debug_assertions) { "dev" } else { "release" };
     let built = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--example", "panic_in_background"])
+        .args(["build", "--quiet", "--profile", profile, "--example", "panic_in_background"])
         .status()
         .expect("cargo runs");
     assert!(built.success() && example.exists(), "building {}", example.display());
