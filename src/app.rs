@@ -49,6 +49,9 @@ const DEFAULT_PATH: &str = "/";
 /// Lines the mouse wheel scrolls per notch.
 const WHEEL_LINES: usize = 3;
 
+/// Columns that `h` and `l` scroll the source's long lines by.
+const HORIZONTAL_STEP: usize = 8;
+
 /// What the keyboard is doing.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -215,6 +218,8 @@ pub struct App {
     focus: Pane,
     mode: Mode,
     source_view: ScrollView,
+    /// Columns of the source's lines scrolled off to the left (`h`/`l`).
+    source_column: usize,
     records_view: ScrollView,
     path: LineInput,
     evaluation: Evaluation,
@@ -288,6 +293,7 @@ impl App {
             focus: Pane::Source,
             mode: Mode::Normal,
             source_view: ScrollView::default(),
+            source_column: 0,
             records_view: ScrollView::default(),
             path: LineInput::with_text(DEFAULT_PATH),
             // Replaced at once by `reevaluate`; a verdict needs a document to exist.
@@ -416,6 +422,12 @@ impl App {
         self.source_view
     }
 
+    /// Columns of the source's lines scrolled off to the left.
+    #[must_use]
+    pub fn source_column(&self) -> usize {
+        self.source_column
+    }
+
     /// The records pane's cursor and scroll position.
     #[must_use]
     pub fn records_view(&self) -> ScrollView {
@@ -487,6 +499,8 @@ impl App {
             Action::PageDown => self.move_cursor(self.page()),
             Action::Top => self.move_cursor(isize::MIN / 2),
             Action::Bottom => self.move_cursor(isize::MAX / 2),
+            Action::Left => self.source_column = self.source_column.saturating_sub(HORIZONTAL_STEP),
+            Action::Right => self.scroll_source_right(),
             Action::NextRobot => self.select_robot((self.robot + 1) % self.robots.len()),
             Action::PrevRobot => self.select_robot((self.robot + self.robots.len() - 1) % self.robots.len()),
             Action::CycleReading => {
@@ -721,6 +735,7 @@ impl App {
         self.robot = self.robots.iter().position(|e| e.profile.token.eq_ignore_ascii_case(&token)).unwrap_or(0);
         self.robots_view = ScrollView { cursor: self.robot, offset: 0 };
         self.source_view = ScrollView::default();
+        self.source_column = 0;
         self.records_view = ScrollView::default();
         self.put_page_in_tester();
         self.reevaluate();
@@ -760,6 +775,19 @@ impl App {
             Pane::Records => self.records_view.move_by(delta, self.record_rows().len(), height),
             Pane::Tester => {}
         }
+    }
+
+    /// Scrolls the source's lines left by a step, no further than where the longest
+    /// line's end shows.
+    fn scroll_source_right(&mut self) {
+        let txt = &self.document.txt;
+        let lines = txt.lines();
+        let longest = lines.iter().map(|line| line.content(txt.source()).len()).max().unwrap_or(0);
+        // The pane's text columns: its width less the borders and the gutter.
+        let gutter = layout::source_gutter_width(lines.len());
+        let shown = usize::from(self.areas().source.width.saturating_sub(2)).saturating_sub(gutter);
+        let limit = longest.saturating_sub(shown).next_multiple_of(HORIZONTAL_STEP);
+        self.source_column = (self.source_column + HORIZONTAL_STEP).min(limit);
     }
 
     fn select_robot(&mut self, index: usize) {

@@ -116,3 +116,24 @@ fn a_large_file_draws_only_what_is_visible() {
         find_row(buffer, "50002●").expect("the last line is shown, marked: Google reads only 16,663 bytes of it");
     assert!(row(buffer, last).contains("xxxxxxxxxx"), "the 2 MB line is drawn, cut at the pane: {}", row(buffer, last));
 }
+
+#[test]
+fn long_lines_scroll_sideways_in_the_source_pane() {
+    let tail = "the end of a long comment";
+    let mut app = App::from_text(&format!("User-agent: *\nDisallow: /a # {}{tail}\n", "x".repeat(150)));
+    app.update(Action::Focus(Pane::Source));
+    let screen = format!("{}", draw(&mut app, 120, 40).backend());
+    assert!(!screen.contains(tail), "the line is cut at the pane's edge");
+    for _ in 0..40 {
+        app.update(Action::Right);
+    }
+    assert!(app.source_column() > 0);
+    let screen = format!("{}", draw(&mut app, 120, 40).backend());
+    assert!(screen.contains(tail), "{screen}");
+    assert!(screen.contains(&format!("from column {}", app.source_column() + 1)), "the title says where");
+    for _ in 0..40 {
+        app.update(Action::Left);
+    }
+    assert_eq!(app.source_column(), 0);
+    assert!(format!("{}", draw(&mut app, 120, 40).backend()).contains("Disallow: /a"));
+}

@@ -23,6 +23,13 @@ pub const COMPARE_CELL_WIDTH: u16 = 12;
 /// rules, crawl delay, `/`), and a rule.
 pub const COMPARE_HEADER_ROWS: u16 = 6;
 
+/// Columns before the text of a source line: the line number (as wide as the largest),
+/// the diagnostic mark, the group mark and a space.
+#[must_use]
+pub fn source_gutter_width(line_count: usize) -> usize {
+    line_count.max(1).to_string().len() + 3
+}
+
 /// The rectangles of the explorer's panes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Areas {

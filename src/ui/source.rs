@@ -7,9 +7,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
 use super::edits::severity_style;
-use super::text::{safe_spans, visible_prefix};
+use super::text::{safe_spans, skip_columns, visible_prefix};
 use super::theme::THEME;
 use super::{pane_block, size_label};
+use crate::app::layout::source_gutter_width;
 use crate::app::{App, Pane};
 
 /// The source pane, drawn from the app's state.
@@ -33,7 +34,11 @@ impl Widget for SourcePane<'_> {
             return;
         }
         let edited = if app.is_dirty() { "edited · " } else { "" };
-        let title = format!(" Source · {edited}{} · {} lines ", size_label(txt.source().len()), lines.len());
+        let scrolled = match app.source_column() {
+            0 => String::new(),
+            column => format!(" · from column {}", column + 1),
+        };
+        let title = format!(" Source · {edited}{} · {} lines{scrolled} ", size_label(txt.source().len()), lines.len());
         let block: Block = pane_block(&title, app.focus() == Pane::Source);
         let inner = block.inner(area);
         block.render(area, buf);
@@ -50,10 +55,12 @@ impl Widget for SourcePane<'_> {
             .map(|&g| (interpretation.groups[g].first_line(), interpretation.groups[g].last_line))
             .collect();
         let deciding = verdict.decided_by.map(|m| m.line);
-        let number_width = lines.len().max(1).to_string().len();
+        let gutter = source_gutter_width(lines.len());
+        // The line number's width: the gutter less its three marks.
+        let number_width = gutter - 3;
         let view = app.source_view();
         let focused = app.focus() == Pane::Source;
-        let text_width = usize::from(inner.width).saturating_sub(number_width + 3);
+        let text_width = usize::from(inner.width).saturating_sub(gutter);
 
         for (row, index) in (view.offset..lines.len()).take(usize::from(inner.height)).enumerate() {
             let number = index + 1;
@@ -72,21 +79,22 @@ impl Widget for SourcePane<'_> {
                 Span::styled(if in_group { "▌" } else { " " }, THEME.group_mark),
                 Span::raw(" "),
             ];
-            spans.extend(highlight(lines[index].content(txt.source()), text_width));
+            spans.extend(highlight(lines[index].content(txt.source()), text_width, app.source_column()));
             let y = inner.y + row as u16;
             buf.set_line(inner.x, y, &Line::from(spans), inner.width);
             if deciding == Some(number) {
                 let style = if verdict.allowed { THEME.decides_allowed } else { THEME.decides_disallowed };
-                let start = inner.x + number_width as u16 + 3;
+                let start = inner.x + gutter as u16;
                 buf.set_style(Rect::new(start, y, inner.right().saturating_sub(start), 1), style);
             }
         }
     }
 }
 
-/// Syntax colours for one line: the field name, the colon, the value, the comment.
-fn highlight(content: &[u8], width: usize) -> Vec<Span<'static>> {
-    let content = visible_prefix(content, width);
+/// Syntax colours for one line (the field name, the colon, the value, the comment),
+/// from column `skip` on.
+fn highlight(content: &[u8], width: usize, skip: usize) -> Vec<Span<'static>> {
+    let content = visible_prefix(content, width + skip);
     let (code, comment) = match memchr::memchr(b'#', content) {
         Some(at) => content.split_at(at),
         None => (content, &[][..]),
@@ -102,5 +110,5 @@ fn highlight(content: &[u8], width: usize) -> Vec<Span<'static>> {
         None => spans.extend(safe_spans(code, THEME.value, THEME.escape, &mut column)),
     }
     spans.extend(safe_spans(comment, THEME.comment, THEME.escape, &mut column));
-    spans
+    skip_columns(spans, skip)
 }

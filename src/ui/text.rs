@@ -52,3 +52,23 @@ pub fn safe_span(text: &str, style: Style, escape: Style) -> Vec<Span<'static>> 
 pub fn visible_prefix(bytes: &[u8], width: usize) -> &[u8] {
     &bytes[..bytes.len().min(width.saturating_mul(4))]
 }
+
+/// `spans` without their first `columns` characters: a line scrolled sideways.
+#[must_use]
+pub fn skip_columns(spans: Vec<Span<'static>>, mut columns: usize) -> Vec<Span<'static>> {
+    if columns == 0 {
+        return spans;
+    }
+    let mut kept = Vec::with_capacity(spans.len());
+    for span in spans {
+        let length = span.content.chars().count();
+        if columns >= length {
+            columns -= length;
+            continue;
+        }
+        let rest: String = span.content.chars().skip(columns).collect();
+        columns = 0;
+        kept.push(Span::styled(rest, span.style));
+    }
+    kept
+}
