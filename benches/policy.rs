@@ -12,6 +12,9 @@
 //!   licence); it is read from `$ROBOTSCOPE_CORPUS` or the workspace's
 //!   `../shared/corpus/real` when present, and otherwise replaced by a generated file of
 //!   the same shape (47,063 Allow lines and one Disallow).
+//! * `lint/corpus/<n>x`: parsing and linting every real file of `tests/data/corpus`
+//!   joined into one, once, twice and four times over, and `lint/<large file>`. Lint
+//!   takes linear time when the throughput is the same at every size.
 
 #[path = "support/large_file.rs"]
 mod support;
@@ -127,5 +130,36 @@ fn parse(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, batch_check, parse);
+/// Lint over inputs of growing size: the repository's real files joined into one file
+/// (3.6 MB), repeated 1, 2 and 4 times, then the large file. Repeating names every
+/// robot in several groups and every rule several times, which is what a quadratic
+/// check would choke on.
+fn lint(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lint");
+    group.sample_size(10);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("corpus")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+        .collect();
+    files.sort();
+    let joined: Vec<u8> = files
+        .iter()
+        .flat_map(|path| {
+            let mut bytes = std::fs::read(path).expect("corpus file");
+            bytes.push(b'\n');
+            bytes
+        })
+        .collect();
+    let inputs = [1, 2, 4].map(|copies| (format!("corpus/{copies}x"), joined.repeat(copies)));
+    for (name, bytes) in inputs.into_iter().chain([large_file()]) {
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function(BenchmarkId::from_parameter(&name), |b| {
+            b.iter(|| robotscope::policy::lint::lint(&RobotsTxt::parse(black_box(bytes.clone()))).len());
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, batch_check, parse, lint);
 criterion_main!(benches);
