@@ -22,6 +22,7 @@ pub mod layout;
 pub mod page;
 pub mod records;
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use ratatui::layout::Rect;
@@ -992,9 +993,14 @@ fn robot_entries_from(txt: &RobotsTxt, profiles: &[RobotProfile], added: &[Robot
             named_in_file: names_token(txt, &profile.token),
         })
         .collect();
+    // Names and tokens already listed, lower-cased: a file may name thousands of robots.
+    let mut listed: HashSet<String> = entries
+        .iter()
+        .flat_map(|entry| [entry.profile.name.to_ascii_lowercase(), entry.profile.token.to_ascii_lowercase()])
+        .collect();
     for agent in txt.interpretation(Reading::Rfc9309).groups.iter().flat_map(|group| &group.agents) {
         let token = String::from_utf8_lossy(product_token(txt.text(&agent.value))).into_owned();
-        if token.is_empty() || entries.iter().any(|entry| entry.profile.is_named(&token)) {
+        if token.is_empty() || !listed.insert(token.to_ascii_lowercase()) {
             continue;
         }
         entries.push(RobotEntry {

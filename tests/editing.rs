@@ -158,14 +158,20 @@ fn quitting_with_unsaved_edits_asks() {
     assert_eq!(text, b"User-agent: *\nDisallow: /\n");
 }
 
-/// Drives the loop with keys typed `delay` apart so that background saves finish.
+/// Drives the loop with keys typed 30 ms apart, then half a second of nothing (a resize
+/// ends it), so that background saves finish and report back before the loop ends.
 async fn drive(app: App, keys: Vec<KeyEvent>) -> App {
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
     let (actions, inbox) = mpsc::unbounded_channel();
-    let events = futures::stream::iter(keys).then(|key| async move {
+    let typed = futures::stream::iter(keys).then(|key| async move {
         tokio::time::sleep(Duration::from_millis(30)).await;
         Ok(Event::Key(key))
     });
+    let settle = futures::stream::once(async {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        Ok(Event::Resize(120, 40))
+    });
+    let events = typed.chain(settle);
     robotscope::tui::event_loop(&mut terminal, Box::pin(events), actions, inbox, app, &mut Vec::new())
         .await
         .expect("loop")
@@ -189,15 +195,12 @@ async fn saving_writes_the_file_and_a_failed_save_keeps_the_edits() {
     let bad = dir.path().join("no-such-dir/robots.txt");
     let mut keys = vec![key(KeyCode::Char('F'))];
     keys.extend(save_as(bad.to_str().expect("utf-8 path")));
-    keys.push(key(KeyCode::Char('s'))); // any key: lets the failed save report back
     let app = drive(App::from_text("User-agent: *\nDisallow: ~\n"), keys).await;
     assert!(app.message().is_some_and(|m| m.starts_with("Not saved")), "{:?}", app.message());
     assert!(app.is_dirty(), "the edits are kept");
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /~\n");
 
-    let mut keys = save_as(good.to_str().expect("utf-8 path"));
-    keys.push(key(KeyCode::Char('s')));
-    let app = drive(app, keys).await;
+    let app = drive(app, save_as(good.to_str().expect("utf-8 path"))).await;
     assert_eq!(std::fs::read(&good).expect("saved"), b"User-agent: *\nDisallow: /~\n");
     assert!(!app.is_dirty(), "saved text is the new baseline");
     assert!(app.message().is_some_and(|m| m.contains("Saved")));

@@ -243,3 +243,36 @@ fn the_real_corpus_lints_and_fixes() {
     }
     assert!(total > 100, "the real files have plenty to say: {total}");
 }
+
+/// Files that repeat one mistake thousands of times get diagnostics, fixes and `--json`
+/// in proportion to their size: no message lists every robot once per blank line, no
+/// fix spans the text between each repeat and the first group.
+#[test]
+fn repeated_mistakes_cost_in_proportion_to_the_file() {
+    let repeat = |line: &dyn Fn(usize) -> String| (0..2000).map(line).collect::<Vec<_>>().concat();
+    let star_groups = repeat(&|i| format!("User-agent: *\nDisallow: /x{i}\n"));
+    let agents_and_blanks = repeat(&|i| format!("User-agent: bot{i}\n\n")) + "Disallow: /\n";
+    for text in [star_groups, agents_and_blanks] {
+        let diagnostics = lint(&RobotsTxt::parse(text.clone().into_bytes()));
+        assert!(diagnostics.len() >= 1999, "every repeat is reported");
+        let said: usize = diagnostics
+            .iter()
+            .map(|d| d.message.len() + d.fix.iter().flat_map(|f| &f.edits).map(|e| e.replacement.len()).sum::<usize>())
+            .sum();
+        assert!(said < 400 * diagnostics.len() + 2 * text.len(), "{said} bytes said of {} bytes", text.len());
+        let json = assert_cmd::Command::cargo_bin("robotscope")
+            .expect("binary")
+            .args(["lint", "-", "--json"])
+            .write_stdin(text.clone())
+            .output()
+            .expect("runs");
+        let bound = 600 * diagnostics.len() + 2 * text.len();
+        assert!(json.stdout.len() < bound, "{} bytes of JSON for {} bytes", json.stdout.len(), text.len());
+        let fixed = fix_all(text.as_bytes());
+        assert!(
+            fixed.remaining.iter().all(|d| d.fix.is_none()),
+            "every fix was applied: {:?}",
+            fixed.remaining.first()
+        );
+    }
+}

@@ -20,7 +20,7 @@ use std::ops::Range;
 use super::agent::is_valid_token;
 use super::lex::{self, ByteOrderMark, Line, LineEnd, RFC9309_MAX_LINE_BYTES, Separator};
 use super::parse::{
-    AgentName, Field, FieldKind, Group, Interpretation, RobotsTxt, Rule, RuleKind, Spelling, product_token,
+    AgentLine, AgentName, Field, FieldKind, Group, Interpretation, RobotsTxt, Rule, RuleKind, Spelling, product_token,
 };
 use super::prefix_set::PrefixSet;
 use super::reading::Reading;
@@ -867,9 +867,9 @@ impl<'a> Linter<'a> {
     // --- Groups -----------------------------------------------------------------------------
 
     fn groups(&mut self) {
+        let has_star = self.rfc.groups.iter().any(Group::names_star);
         for &field in &self.rfc.orphan_rules {
             let field = &self.rfc.fields[field];
-            let has_star = self.rfc.groups.iter().any(Group::names_star);
             let fix = (!has_star).then(|| Fix {
                 title: "Add `User-agent: *` above".to_owned(),
                 edits: vec![Edit {
@@ -901,7 +901,8 @@ impl<'a> Linter<'a> {
     fn blank_lines_in(&mut self, group: &Group) {
         let first = group.first_line();
         let last = group.last_line;
-        let agents_line = |n: usize| group.agents.iter().any(|a| a.line == n);
+        // Agents and rules are in line order: a binary search answers for any line.
+        let agents_line = |n: usize| group.agents.binary_search_by_key(&n, |a| a.line).is_ok();
         // `*` reads as "every other robot" in the messages.
         let names: Vec<String> = group
             .agents
@@ -918,17 +919,15 @@ impl<'a> Linter<'a> {
             while n < last && lex::is_blank(self.txt.source(), self.line(n)) {
                 n += 1;
             }
-            let before: Vec<&String> =
-                group.agents.iter().zip(&names).filter(|(a, _)| a.line < run_start).map(|(_, name)| name).collect();
+            let agents_before = group.agents.partition_point(|a| a.line < run_start);
             let after_is_agent = agents_line(n);
-            let rules_before = group.rules.iter().any(|r| r.line < run_start);
+            let rules_before = group.rules.first().is_some_and(|r| r.line < run_start);
             let span = self.line(run_start).start..self.line(n - 1).end;
-            let who = before.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+            let who = names_for_message(&names[..agents_before]);
             let (message, fix) = if after_is_agent && !rules_before {
                 // "User-agent: webcrawler", blank, "User-agent: lycra", rules: the first
                 // record was most likely meant to stand alone and allow everything.
-                let later: Vec<&String> = names.iter().skip(before.len()).collect();
-                let later = later.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+                let later = names_for_message(&names[agents_before..]);
                 let verdict = self.group_gist(group);
                 (
                     format!(
@@ -1112,9 +1111,16 @@ impl<'a> Linter<'a> {
     }
 
     /// More than one `*` group, and robots named in more than one group.
+    ///
+    /// The fix moves the rules of every later group that names only that robot into the
+    /// first group, in one go: it rides on the first repeat, and the others point to it.
+    /// One fix per repeat would each span all the text between its group and the first,
+    /// which a file of thousands of `*` groups turns into gigabytes of `--json`.
     fn repeated_groups(&mut self) {
-        let mut first_for: HashMap<String, usize> = HashMap::new();
         let groups = &self.rfc.groups;
+        // Each robot's groups, in file order, robots in the order they first appear.
+        let mut first_for: HashMap<String, usize> = HashMap::new();
+        let mut named: Vec<Vec<(usize, &AgentLine)>> = Vec::new();
         for (index, group) in groups.iter().enumerate() {
             for agent in &group.agents {
                 let key = match &agent.name {
@@ -1122,17 +1128,37 @@ impl<'a> Linter<'a> {
                     AgentName::Name(name) if !name.is_empty() => name.clone(),
                     AgentName::Name(_) => continue,
                 };
-                let Some(&first) = first_for.get(&key) else {
-                    first_for.insert(key, index);
-                    continue;
-                };
-                if first == index {
-                    continue;
+                let slot = *first_for.entry(key).or_insert_with(|| {
+                    named.push(Vec::new());
+                    named.len() - 1
+                });
+                if named[slot].last().is_none_or(|&(last, _)| last != index) {
+                    named[slot].push((index, agent));
                 }
-                let earlier = &groups[first];
-                let code = if key == "*" { "several-star-groups" } else { "robot-in-several-groups" };
-                let who = if key == "*" { "every other robot".to_owned() } else { self.text(&agent.value) };
-                let fix = (group.agents.len() == 1 && !group.rules.is_empty()).then(|| self.merge_into(group, earlier));
+            }
+        }
+        for naming in named.iter().filter(|naming| naming.len() > 1) {
+            let earlier = &groups[naming[0].0];
+            // Only a group that names no other robot can be moved whole.
+            let is_movable = |group: &Group| group.agents.len() == 1 && !group.rules.is_empty();
+            let movable: Vec<&Group> =
+                naming[1..].iter().map(|&(index, _)| &groups[index]).filter(|&group| is_movable(group)).collect();
+            let mut fix = (!movable.is_empty()).then(|| self.merge_into(&movable, earlier));
+            let mut fixed_on = None;
+            for &(index, agent) in &naming[1..] {
+                let star = agent.name == AgentName::Star;
+                let code = if star { "several-star-groups" } else { "robot-in-several-groups" };
+                let who = if star { "every other robot".to_owned() } else { self.text(&agent.value) };
+                let pointer = match fixed_on {
+                    Some(line) if is_movable(&groups[index]) => {
+                        format!(" The fix on line {line} moves these rules too.")
+                    }
+                    _ => String::new(),
+                };
+                let this_fix = fix.take();
+                if this_fix.is_some() {
+                    fixed_on = Some(agent.line);
+                }
                 self.push(
                     code,
                     Severity::Warning,
@@ -1140,36 +1166,40 @@ impl<'a> Linter<'a> {
                     agent.value.clone(),
                     format!(
                         "The group at line {} already names {who}. RFC 9309 robots merge the two groups; 1994/1996 \
-                         robots read only the first record that names them, so they miss the rules below.",
+                         robots read only the first record that names them, so they miss the rules below.{pointer}",
                         earlier.first_line()
                     ),
-                    fix,
+                    this_fix,
                 );
             }
         }
     }
 
-    /// Moves a group's rules (and the lines among them) to the end of `into`, and
-    /// removes the group.
-    fn merge_into(&self, group: &Group, into: &Group) -> Fix {
-        let first_rule = group.agents.last().map_or(group.first_line(), |a| a.line) + 1;
-        let body_start = self.line(first_rule).start;
-        let body_end = self.line(group.last_line).end;
-        let mut body = String::from_utf8_lossy(&self.txt.source()[body_start..body_end]).into_owned();
+    /// Moves the rules of `groups` (and the lines among them) to the end of `into`, in
+    /// file order, and removes those groups.
+    fn merge_into(&self, groups: &[&Group], into: &Group) -> Fix {
         let target = self.line(into.last_line);
+        let mut moved = String::new();
         if target.line_end(self.txt.source()) == LineEnd::None {
-            body.insert_str(0, self.eol(into.last_line));
+            moved.push_str(self.eol(into.last_line));
         }
-        if !body.ends_with(['\n', '\r']) {
-            body.push_str(self.eol(into.last_line));
+        let mut edits = Vec::with_capacity(groups.len() + 1);
+        for group in groups {
+            let first_rule = group.agents.last().map_or(group.first_line(), |a| a.line) + 1;
+            let body_start = self.line(first_rule).start;
+            let body_end = self.line(group.last_line).end;
+            moved.push_str(&String::from_utf8_lossy(&self.txt.source()[body_start..body_end]));
+            if !moved.ends_with(['\n', '\r']) {
+                moved.push_str(self.eol(into.last_line));
+            }
+            edits.push(Edit { span: self.line(group.first_line()).start..body_end, replacement: String::new() });
         }
-        Fix {
-            title: format!("Move these rules into the group at line {}", into.first_line()),
-            edits: vec![
-                Edit { span: target.end..target.end, replacement: body },
-                Edit { span: self.line(group.first_line()).start..body_end, replacement: String::new() },
-            ],
-        }
+        edits.insert(0, Edit { span: target.end..target.end, replacement: moved });
+        let title = match groups.len() {
+            1 => format!("Move these rules into the group at line {}", into.first_line()),
+            n => format!("Move the rules of these {n} groups into the group at line {}", into.first_line()),
+        };
+        Fix { title, edits }
     }
 
     // --- Classic records --------------------------------------------------------------------
@@ -1214,6 +1244,18 @@ fn kind_index(kind: RuleKind) -> usize {
     match kind {
         RuleKind::Allow => 0,
         RuleKind::Disallow => 1,
+    }
+}
+
+/// Robots' names for a message: all of them when there are few, else the first three
+/// and how many more. A group of thousands of robots with a blank line after each must
+/// not get messages naming them all, once per blank line.
+fn names_for_message(names: &[String]) -> String {
+    const SHOWN: usize = 3;
+    if names.len() <= SHOWN + 1 {
+        names.join(", ")
+    } else {
+        format!("{} and {} more", names[..SHOWN].join(", "), names.len() - SHOWN)
     }
 }
 
