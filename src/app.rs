@@ -221,6 +221,8 @@ pub struct App {
     source_view: ScrollView,
     /// Columns of the source's lines scrolled off to the left (`h`/`l`).
     source_column: usize,
+    /// The help overlay's first line, when it shows one long column.
+    help_scroll: usize,
     records_view: ScrollView,
     path: LineInput,
     evaluation: Evaluation,
@@ -295,6 +297,7 @@ impl App {
             mode: Mode::Normal,
             source_view: ScrollView::default(),
             source_column: 0,
+            help_scroll: 0,
             records_view: ScrollView::default(),
             path: LineInput::with_text(DEFAULT_PATH),
             // Replaced at once by `reevaluate`; a verdict needs a document to exist.
@@ -491,6 +494,9 @@ impl App {
             Err(action) => action,
         };
         match action {
+            Action::Up | Action::Down | Action::PageUp | Action::PageDown if self.mode == Mode::Help => {
+                self.scroll_help(&action);
+            }
             Action::FocusNext => self.set_focus(self.focus.next()),
             Action::FocusPrev => self.set_focus(self.focus.prev()),
             Action::Focus(pane) => self.set_focus(pane),
@@ -530,6 +536,7 @@ impl App {
             Action::ShowInSource => self.show_record_in_source(),
             Action::ToggleHelp => {
                 self.mode = if self.mode == Mode::Help { self.typing_mode() } else { Mode::Help };
+                self.help_scroll = 0;
             }
             Action::Cancel => return self.cancel(),
             Action::Reload => return self.reload(),
@@ -776,6 +783,26 @@ impl App {
             Pane::Records => self.records_view.move_by(delta, self.record_rows().len(), height),
             Pane::Tester => {}
         }
+    }
+
+    /// Scrolls the help overlay, when it is too narrow for its columns and shows one
+    /// long column instead; no further than its last line.
+    fn scroll_help(&mut self, action: &Action) {
+        let shown = usize::from(self.area.height.min(layout::HELP_OVERLAY.1).saturating_sub(2)).max(1);
+        let last = keymap::help_line_count().saturating_sub(shown);
+        self.help_scroll = match action {
+            Action::Up => self.help_scroll.saturating_sub(1),
+            Action::Down => self.help_scroll + 1,
+            Action::PageUp => self.help_scroll.saturating_sub(shown),
+            _ => self.help_scroll + shown,
+        }
+        .min(last);
+    }
+
+    /// The help overlay's first line, when it shows one long column.
+    #[must_use]
+    pub fn help_scroll(&self) -> usize {
+        self.help_scroll
     }
 
     /// Scrolls the source's lines left by a step, no further than where the longest

@@ -24,6 +24,7 @@ use ratatui::layout::{Constraint, Flex, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
+use crate::app::layout::HELP_OVERLAY;
 use crate::app::{App, Areas, LineInput, Mode};
 use theme::THEME;
 
@@ -47,7 +48,10 @@ pub fn render(app: &App, frame: &mut Frame) {
     };
     frame.render_widget(status::StatusBar { app }, areas.status);
     match app.mode() {
-        Mode::Help => frame.render_widget(help::HelpOverlay, centered(area, 118, 40)),
+        Mode::Help => {
+            let (width, height) = HELP_OVERLAY;
+            frame.render_widget(help::HelpOverlay { scroll: app.help_scroll() }, centered(area, width, height));
+        }
         Mode::FetchDetails => frame.render_widget(fetch::FetchDetails { app }, centered(area, 100, 24)),
         Mode::Page => {
             if let Some(view) = app.page_view() {

@@ -137,3 +137,24 @@ fn long_lines_scroll_sideways_in_the_source_pane() {
     assert_eq!(app.source_column(), 0);
     assert!(format!("{}", draw(&mut app, 120, 40).backend()).contains("Disallow: /a"));
 }
+
+#[test]
+fn the_help_is_one_scrolled_column_on_a_narrow_terminal() {
+    let mut app = App::example();
+    app.update(Action::ToggleHelp);
+    let screen = format!("{}", draw(&mut app, 60, 20).backend());
+    assert!(screen.contains("j/k scroll") && screen.contains("  ?        help"), "{screen}");
+    for _ in 0..50 {
+        app.update(Action::PageDown);
+    }
+    let screen = format!("{}", draw(&mut app, 60, 20).backend());
+    assert!(screen.contains("  Esc n    keep working"), "the last binding comes into view: {screen}");
+    let end = app.help_scroll();
+    app.update(Action::Down);
+    assert_eq!(app.help_scroll(), end, "no further than the last line");
+    app.update(Action::Up);
+    assert_eq!(app.help_scroll(), end - 1);
+    app.update(Action::ToggleHelp);
+    app.update(Action::ToggleHelp);
+    assert_eq!(app.help_scroll(), 0, "the help opens at its top");
+}

@@ -177,6 +177,10 @@ pub static BINDINGS: &[Binding] = &[
     bind(TypingPath, &[key(KeyCode::BackTab)], Do(Action::FocusPrev), "previous pane", false),
     bind(TypingPath, &[ctrl('p')], Do(Action::PagePolicy), "page policy", false),
     bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Do(Action::ToggleHelp), "close help", false),
+    bind(Help, &[ch('j'), key(KeyCode::Down)], Do(Action::Down), "scroll down", false),
+    bind(Help, &[ch('k'), key(KeyCode::Up)], Do(Action::Up), "scroll up", false),
+    bind(Help, &[key(KeyCode::PageDown), ctrl('d')], Do(Action::PageDown), "page down", false),
+    bind(Help, &[key(KeyCode::PageUp), ctrl('u')], Do(Action::PageUp), "page up", false),
     bind(Context::FetchDetails, &[key(KeyCode::Esc), ch('i'), ch('q')], Do(Action::ToggleFetchDetails), "close", false),
     bind(Context::Editing, &[key(KeyCode::Esc)], Do(Action::Cancel), "leave, edits kept", false),
     bind(Context::Editing, &[ctrl('s')], Do(Action::Save), "save", false),
@@ -225,6 +229,27 @@ pub static BINDINGS: &[Binding] = &[
     bind(Context::ConfirmQuit, &[ch('q'), ch('y')], Do(Action::QuitWithoutSaving), "quit, drop edits", false),
     bind(Context::ConfirmQuit, &[key(KeyCode::Esc), ch('n')], Do(Action::Cancel), "keep working", false),
 ];
+
+/// The keymap grouped for the help overlay: each context's bindings, in table order.
+#[must_use]
+pub fn help_sections() -> Vec<(Context, Vec<&'static Binding>)> {
+    let mut sections: Vec<(Context, Vec<&'static Binding>)> = Vec::new();
+    for binding in BINDINGS {
+        match sections.last_mut() {
+            Some((context, bindings)) if *context == binding.context => bindings.push(binding),
+            _ => sections.push((binding.context, vec![binding])),
+        }
+    }
+    sections
+}
+
+/// Lines of the help overlay as one column: a heading and a line per binding for each
+/// context, a blank line between contexts.
+#[must_use]
+pub fn help_line_count() -> usize {
+    let sections = help_sections();
+    sections.iter().map(|(_, bindings)| bindings.len() + 1).sum::<usize>() + sections.len().saturating_sub(1)
+}
 
 /// The action for a key press in the app's current state, if the key means anything.
 #[must_use]

@@ -23,6 +23,9 @@ pub const COMPARE_CELL_WIDTH: u16 = 12;
 /// rules, crawl delay, `/`), and a rule.
 pub const COMPARE_HEADER_ROWS: u16 = 6;
 
+/// The help overlay's size, at most (it shrinks with the terminal).
+pub const HELP_OVERLAY: (u16, u16) = (118, 40);
+
 /// Columns before the text of a source line: the line number (as wide as the largest),
 /// the diagnostic mark, the group mark and a space.
 #[must_use]
