@@ -23,6 +23,7 @@ pub mod page;
 pub mod records;
 
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::Duration;
 
 use ratatui::layout::Rect;
@@ -235,7 +236,7 @@ pub struct App {
     /// `limits.user_agent`.
     user_agent: UserAgentChoice,
     /// The text as loaded (or last saved), for the diff and the flipped verdicts.
-    original: RobotsTxt,
+    original: Arc<RobotsTxt>,
     original_availability: crate::policy::Availability,
     diagnostics: Vec<crate::policy::Diagnostic>,
     diagnostics_view: ScrollView,
@@ -245,6 +246,8 @@ pub struct App {
     /// Tokens of the robots the user selected, in order, for the changes view.
     looked_at: Vec<String>,
     text_generation: u64,
+    /// Whether `diagnostics` are those of the text on screen.
+    diagnostics_current: bool,
     clipboard: crate::clipboard::ClipboardMode,
     environment: crate::clipboard::Environment,
     /// The compare view's robots, paths and cursor (kept while it is closed).
@@ -316,7 +319,7 @@ impl App {
             next_load_id: 0,
             limits: Limits::default(),
             user_agent: UserAgentChoice::Given,
-            original: RobotsTxt::default(),
+            original: Arc::default(),
             original_availability: crate::policy::Availability::Available,
             diagnostics: Vec::new(),
             diagnostics_view: ScrollView::default(),
@@ -324,6 +327,7 @@ impl App {
             lossy_edit_confirmed: false,
             looked_at: Vec::new(),
             text_generation: 0,
+            diagnostics_current: false,
             clipboard: crate::clipboard::ClipboardMode::Auto,
             // The shell tells the app about the real environment (`set_clipboard`).
             environment: crate::clipboard::Environment::default(),
@@ -341,6 +345,7 @@ impl App {
         self.original = self.document.txt.clone();
         self.original_availability = self.document.availability;
         self.editor = None;
+        self.text_generation += 1;
         self.relint();
     }
 

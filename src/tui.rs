@@ -13,7 +13,7 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use color_eyre::eyre::{Result, WrapErr};
@@ -30,6 +30,7 @@ use tokio::task::JoinHandle;
 
 use crate::app::{Action, AfterSave, App, Edit, Effect, Mode, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
+use crate::policy::lint::lint;
 use crate::save::save_atomically;
 use crate::{fetch, ui};
 
@@ -136,7 +137,8 @@ where
     B::Error: Send + Sync + 'static,
     S: Stream<Item = io::Result<Event>> + Unpin,
 {
-    let mut shell = Shell { actions, load: None, page_fetch: None, out, system_clipboard: SystemClipboard::default() };
+    let mut shell =
+        Shell { actions, load: None, page_fetch: None, lint: None, out, system_clipboard: SystemClipboard::default() };
     // Not 0: an app that starts with edits (none does from the command line) is saved too.
     let mut generation = u64::MAX;
     let size = terminal.size().wrap_err("reading the terminal size")?;
@@ -145,6 +147,7 @@ where
         return Ok(app);
     }
     refresh_recovery_copy(&app, &mut generation);
+    shell.lint_in_background(&app);
     terminal.draw(|frame| ui::render(&app, frame)).wrap_err("drawing")?;
     loop {
         let quit = tokio::select! {
@@ -174,6 +177,7 @@ where
             }
         }
         refresh_recovery_copy(&app, &mut generation);
+        shell.lint_in_background(&app);
         terminal.draw(|frame| ui::render(&app, frame)).wrap_err("drawing")?;
     }
 }
@@ -189,6 +193,8 @@ struct Shell<'a> {
     load: Option<(u64, JoinHandle<()>)>,
     /// The running page fetch, if any: its id and task.
     page_fetch: Option<(u64, JoinHandle<()>)>,
+    /// The running background lint, if any: the text generation and task.
+    lint: Option<(u64, JoinHandle<()>)>,
     /// The terminal, for OSC 52.
     out: &'a mut dyn Write,
     /// Kept open for as long as the explorer runs (see [`SystemClipboard`]).
@@ -196,6 +202,24 @@ struct Shell<'a> {
 }
 
 impl Shell<'_> {
+    /// Lints a large text off the event loop, once per text generation; the answer comes
+    /// back as [`Action::Linted`]. A lint of an older text is left to finish (a blocking
+    /// task cannot be stopped), and the app drops its answer.
+    fn lint_in_background(&mut self, app: &App) {
+        let Some(generation) = app.stale_diagnostics() else { return };
+        if self.lint.as_ref().is_some_and(|(running, _)| *running == generation) {
+            return;
+        }
+        // The app's own parse, shared: the readings lint builds are then the app's too.
+        let txt = Arc::clone(&app.document().txt);
+        let actions = self.actions.clone();
+        let task = tokio::task::spawn_blocking(move || {
+            let diagnostics = lint(&txt);
+            let _ = actions.send(Action::Linted { generation, diagnostics });
+        });
+        self.lint = Some((generation, task));
+    }
+
     /// Applies a terminal event; returns true when the app is to quit.
     fn handle_event(&mut self, app: &mut App, event: Event) -> bool {
         for action in translate(app, event) {

@@ -158,3 +158,28 @@ async fn editing_in_the_editor_retests_at_every_key() {
     assert!(app.evaluation().verdict.allowed, "/private/a is no longer covered by /private/x");
     assert!(app.is_dirty());
 }
+
+/// A large text is linted on a background task: the loop draws at once and the
+/// diagnostics arrive after; an edit meanwhile would make the answer stale, and `d` on
+/// a text still being linted lints it on the spot.
+#[tokio::test]
+async fn a_large_text_is_linted_in_the_background() {
+    let large = || {
+        let mut text = String::from("User-agent: *\nDisallow: ~\n");
+        text.extend((0..20_000).map(|i| format!("Allow: /page/{i}\n")));
+        App::from_text(&text)
+    };
+    let app = large();
+    assert!(app.stale_diagnostics().is_some() && app.diagnostics().is_empty(), "not linted before the loop runs");
+    let app = run_later(app, Duration::from_millis(1500), vec![key(KeyCode::Char('q'))]).await;
+    assert_eq!(app.stale_diagnostics(), None);
+    assert!(app.diagnostics().iter().any(|d| d.code == "path-without-slash" && d.line == 2), "{:?}", app.diagnostics());
+
+    let mut app = large();
+    let generation = app.stale_diagnostics().expect("still to lint");
+    app.update(robotscope::app::Action::Linted { generation: generation + 1, diagnostics: Vec::new() });
+    assert_eq!(app.stale_diagnostics(), Some(generation), "an answer for another text is dropped");
+    app.update(robotscope::app::Action::ToggleDiagnostics);
+    assert_eq!(app.stale_diagnostics(), None);
+    assert!(app.diagnostics().iter().any(|d| d.code == "path-without-slash"), "the list lints on the spot");
+}

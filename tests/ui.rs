@@ -110,6 +110,14 @@ fn a_large_file_draws_only_what_is_visible() {
     let mut app = App::from_text(&text);
     app.update(Action::Focus(Pane::Source));
     app.update(Action::Bottom);
+    // A text this large is linted in the background: the first frame does not wait.
+    let generation = app.stale_diagnostics().expect("linted in the background");
+    let screen = format!("{}", draw(&mut app, 200, 60).backend());
+    assert!(screen.contains("checking for problems") && !screen.contains("50002●"), "{screen}");
+    // The event loop's answer, as it sends it.
+    let diagnostics = robotscope::policy::lint::lint(&app.document().txt);
+    app.update(Action::Linted { generation, diagnostics });
+    assert_eq!(app.stale_diagnostics(), None);
     let terminal = draw(&mut app, 200, 60);
     let buffer = terminal.backend().buffer();
     let last =

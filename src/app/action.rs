@@ -12,6 +12,7 @@ use super::focus::Pane;
 use super::input::Edit;
 use crate::clipboard::{ClipboardError, CopyMethod};
 use crate::fetch::{FetchError, PageFetch, Retrieved, SourceError};
+use crate::policy::lint::Diagnostic;
 use crate::save::SaveError;
 
 /// One thing that happened.
@@ -120,6 +121,13 @@ pub enum Action {
     },
     /// Show or hide the list of diagnostics (`d`).
     ToggleDiagnostics,
+    /// The diagnostics of a text linted in the background.
+    Linted {
+        /// The text generation they belong to ([`App::stale_diagnostics`](super::App::stale_diagnostics)).
+        generation: u64,
+        /// The diagnostics.
+        diagnostics: Vec<Diagnostic>,
+    },
     /// Apply the fixes of the diagnostics on the cursor's line (`f`).
     FixHere,
     /// Apply every fix, round after round (`F`).

@@ -1,7 +1,7 @@
 //! The loaded robots.txt: the parsed file, where it came from, what the fetch outcome
 //! means for the rules, and the records pane's rows, built once per reading.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use url::Url;
 
@@ -48,8 +48,9 @@ impl Origin {
 /// The loaded robots.txt and what is derived from it.
 #[derive(Debug)]
 pub struct Document {
-    /// The parsed file (the response body for a site; empty if the fetch failed).
-    pub txt: RobotsTxt,
+    /// The parsed file (the response body for a site; empty if the fetch failed). Shared:
+    /// the text as loaded and the background lint read the same parse.
+    pub txt: Arc<RobotsTxt>,
     /// Where it came from, for the status bar.
     pub label: String,
     /// Where it came from, in full.
@@ -64,7 +65,7 @@ impl Document {
     /// A document from text, with its origin.
     #[must_use]
     pub fn new(txt: RobotsTxt, label: String, origin: Origin) -> Document {
-        Document { txt, label, origin, availability: Availability::Available, rows: Default::default() }
+        Document { txt: Arc::new(txt), label, origin, availability: Availability::Available, rows: Default::default() }
     }
 
     /// An empty document standing for a source that is being loaded.
@@ -89,7 +90,7 @@ impl Document {
                 (label, Origin::Site { source, url, outcome, warnings })
             }
         };
-        Document { txt, label, origin, availability, rows: Default::default() }
+        Document { txt: Arc::new(txt), label, origin, availability, rows: Default::default() }
     }
 
     /// The records pane's rows under `reading`.

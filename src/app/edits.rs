@@ -7,6 +7,7 @@
 //! the question asked on quitting.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
 
@@ -41,11 +42,25 @@ pub struct Change {
 /// At most this many robots and paths are compared for the changes view.
 const MAX_LOOKED_AT: usize = 200;
 
+/// Texts up to this size are linted at once (in a millisecond or two). Larger ones are
+/// linted on a background task that the event loop starts ([`App::stale_diagnostics`]),
+/// so that a 3.7 MB file shows, and takes keys, without waiting some 80 ms for them.
+const LINT_AT_ONCE_BYTES: usize = 64 * 1024;
+
 impl App {
-    /// The diagnostics of the text on screen.
+    /// The diagnostics of the text on screen (none yet while a large text is linted in
+    /// the background).
     #[must_use]
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
+    }
+
+    /// The text generation whose diagnostics are still to come, when the text is being
+    /// linted in the background: the event loop lints it and answers with
+    /// [`Action::Linted`].
+    #[must_use]
+    pub fn stale_diagnostics(&self) -> Option<u64> {
+        (!self.diagnostics_current).then_some(self.text_generation)
     }
 
     /// True when the text differs from what was loaded (or last saved).
@@ -107,15 +122,36 @@ impl App {
         self.reevaluate();
     }
 
-    /// Recomputes the diagnostics of the text on screen.
+    /// Recomputes the diagnostics of the text on screen: at once for a small text, in
+    /// the background for a large one (until then none are shown, rather than old ones
+    /// on the wrong lines).
     pub(super) fn relint(&mut self) {
-        self.diagnostics = lint(&self.document.txt);
+        if self.document.txt.source().len() <= LINT_AT_ONCE_BYTES {
+            self.set_diagnostics(lint(&self.document.txt));
+        } else {
+            self.diagnostics.clear();
+            self.diagnostics_current = false;
+        }
+    }
+
+    /// Lints now if the background has not answered yet: for the actions that act on
+    /// the diagnostics (`f`, the list).
+    fn lint_now(&mut self) {
+        if !self.diagnostics_current {
+            self.set_diagnostics(lint(&self.document.txt));
+        }
+    }
+
+    fn set_diagnostics(&mut self, diagnostics: Vec<Diagnostic>) {
+        self.diagnostics = diagnostics;
+        self.diagnostics_current = true;
         self.diagnostics_view.cursor = self.diagnostics_view.cursor.min(self.diagnostics.len().saturating_sub(1));
     }
 
     /// `f`: the fixes of the diagnostics on the cursor's line (or, in the diagnostics
     /// list, of the selected one).
     pub(super) fn fix_here(&mut self) {
+        self.lint_now();
         let chosen: Vec<&Diagnostic> = if self.mode == Mode::Diagnostics {
             self.diagnostics.get(self.diagnostics_view.cursor).into_iter().collect()
         } else {
@@ -326,7 +362,7 @@ impl App {
         match result {
             Ok(()) => {
                 self.message = Some(format!("Saved {} bytes to {}", text.len(), path.display()));
-                self.original = RobotsTxt::parse(text);
+                self.original = Arc::new(RobotsTxt::parse(text));
                 self.original_availability = Availability::Available;
                 if self.source_file().is_none() {
                     self.document.origin = Origin::Local(Source::File(path.to_path_buf()));
@@ -368,7 +404,15 @@ impl App {
     pub(super) fn update_edits(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
         Ok(match action {
             Action::ToggleDiagnostics => {
+                self.lint_now();
                 self.mode = if self.mode == Mode::Diagnostics { self.typing_mode() } else { Mode::Diagnostics };
+                Vec::new()
+            }
+            Action::Linted { generation, diagnostics } => {
+                // An answer for a text since replaced is dropped.
+                if generation == self.text_generation && !self.diagnostics_current {
+                    self.set_diagnostics(diagnostics);
+                }
                 Vec::new()
             }
             Action::FixHere => {

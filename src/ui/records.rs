@@ -34,8 +34,13 @@ impl Widget for RecordsPane<'_> {
             (false, 1) => "group",
             (false, _) => "groups",
         };
-        let problems = app.diagnostics().iter().filter(|d| d.severity != crate::policy::Severity::Info).count();
-        let title = format!(" Records · {count} {kind} · {} · {problems} problems (d) ", reading.title());
+        let problems = if app.stale_diagnostics().is_some() {
+            "checking for problems".to_owned()
+        } else {
+            let count = app.diagnostics().iter().filter(|d| d.severity != crate::policy::Severity::Info).count();
+            format!("{count} problems (d)")
+        };
+        let title = format!(" Records · {count} {kind} · {} · {problems} ", reading.title());
         let block = pane_block(&title, app.focus() == Pane::Records);
         let inner = block.inner(area);
         block.render(area, buf);
