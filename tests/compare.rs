@@ -164,11 +164,7 @@ fn moving_to_a_cell_highlights_its_line_and_explains_it() {
 fn one_robots_three_readings_as_columns() {
     let mut app = App::from_text("User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n");
     app.update(Action::ToggleCompare);
-    app.update(Action::AddRobot);
-    for c in "WebCrawler".chars() {
-        app.update(Action::RobotNameEdit(Edit::Insert(c)));
-    }
-    app.update(Action::SubmitRobotName);
+    select(&mut app, "WebCrawler");
     app.update(Action::ToggleReadingColumns);
     let view = app.compare().expect("open");
     assert_eq!(view.columns.len(), 3);
@@ -231,11 +227,7 @@ fn profiles_are_honoured_and_explained_in_the_cells() {
     let mut app = App::from_text(text);
     app.update(Action::ToggleCompare);
     for name in ["Googlebot-Image", "AdsBot-Google", "Google-Extended"] {
-        app.update(Action::AddRobot);
-        for c in name.chars() {
-            app.update(Action::RobotNameEdit(Edit::Insert(c)));
-        }
-        app.update(Action::SubmitRobotName);
+        select(&mut app, name);
     }
     let view = app.compare().expect("open");
     let cell = |label: &str, path: &str| {
@@ -256,11 +248,7 @@ fn fifty_robots_by_ten_thousand_paths_draw_only_what_shows() {
     app.update(Action::ToggleCompare);
     let names: Vec<String> = app.robots().iter().take(50).map(|e| e.profile.name.clone()).collect();
     for name in &names {
-        app.update(Action::AddRobot);
-        for c in name.chars() {
-            app.update(Action::RobotNameEdit(Edit::Insert(c)));
-        }
-        app.update(Action::SubmitRobotName);
+        select(&mut app, name);
     }
     app.update(Action::PathsRead {
         file: "paths.txt".into(),
