@@ -66,14 +66,10 @@ fn robot_switch(c: &mut Criterion) {
 
 fn compare_scroll(c: &mut Criterion) {
     let mut app = App::example();
-    app.update(Action::ToggleCompare);
+    robotscope::app::keymap::press(&mut app, "c");
     let names: Vec<String> = app.robots().iter().take(50).map(|e| e.profile.name.clone()).collect();
     for name in &names {
-        app.update(Action::AddRobot);
-        for c in name.chars() {
-            app.update(Action::RobotNameEdit(robotscope::app::Edit::Insert(c)));
-        }
-        app.update(Action::SubmitRobotName);
+        robotscope::app::keymap::press(&mut app, &format!("a{name}<ret>").replace(' ', "<space>"));
     }
     let paths = (0..10_000).map(|i| format!("/page/{i}/x.pdf")).collect();
     app.update(Action::PathsRead { file: "paths.txt".into(), result: Ok(paths) });

@@ -6,6 +6,12 @@
 //! with plain actions in and state out (STYLE.md habit 5). Drawing reads the state
 //! through the accessors here and never changes it.
 //!
+//! What has the keys is decided in one place, [`App::key_context`]: an open [`Prompt`]
+//! (the one prompt sub-state: the tester's path, a robot's name, a file, a search), else
+//! the one open [`Overlay`] (compare, page policy, help, ...), else the editor, else the
+//! focused pane. The keymap resolves keys against that context only, so a key cannot go
+//! to a prompt that is not the one on screen.
+//!
 //! Imports: the policy layer, robot profiles, ratatui's layout geometry and crossterm's
 //! key types (in `keymap`); never tokio, reqwest or terminal I/O.
 
@@ -19,8 +25,13 @@ pub mod focus;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+pub mod overlay;
 pub mod page;
+pub mod prompt;
 pub mod records;
+pub mod search;
+pub mod status;
+pub mod tester;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -34,12 +45,18 @@ pub use effect::{AfterSave, Effect};
 pub use focus::Pane;
 pub use input::{Edit, LineInput};
 pub use layout::Areas;
+pub use overlay::Overlay;
+pub use prompt::{Prompt, PromptKind};
 pub use records::RecordRow;
+pub use status::About;
 
 use crate::fetch::{Limits, Retrieved, Source};
 use crate::policy::parse::product_token;
+use crate::policy::request::Request;
 use crate::policy::{AgentName, Reading, RobotsTxt, Verdict, evaluate_fetched};
 use crate::robots_db::{RobotProfile, RobotsDb};
+use search::{Direction, Search};
+use status::{Stamp, Status};
 
 /// The example the explorer opens with no argument: the standard's own examples from
 /// 1994-1996 with a few of today's robots (`assets/examples/engines.txt`).
@@ -54,42 +71,17 @@ const WHEEL_LINES: usize = 3;
 /// Columns that `h` and `l` scroll the source's long lines by.
 const HORIZONTAL_STEP: usize = 8;
 
-/// What the keyboard is doing.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Mode {
-    /// Keys move around and trigger commands.
-    #[default]
-    Normal,
-    /// Keys type the tester's path.
-    EditingPath,
-    /// Keys type the name of a robot to add.
-    AddingRobot(LineInput),
-    /// Keys type a source to open: a file, `-` or a site.
-    OpeningSource(LineInput),
-    /// The key help is shown.
-    Help,
-    /// How the file was fetched: hops, status, what it means.
-    FetchDetails,
-    /// The editor has the keys.
-    Editing,
-    /// The list of diagnostics is shown.
-    Diagnostics,
-    /// What the edits changed is shown.
-    Changes,
-    /// Choosing what to copy.
-    CopyMenu,
-    /// Keys type where to save, and what happens after.
-    SavingAs(LineInput, AfterSave),
-    /// Asking whether to quit with unsaved edits.
-    ConfirmQuit,
-    /// The compare view has the keys.
-    Compare,
-    /// The page policy overlay is shown.
-    Page,
-    /// Keys type a path to add as a compare row.
-    AddingComparePath(LineInput),
-    /// Keys type a file of paths for the compare rows.
-    LoadingComparePaths(LineInput),
+/// Where keys go now: the one thing the keymap resolves bindings against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyContext {
+    /// A prompt has every key.
+    Prompt(PromptKind),
+    /// An overlay has the keys.
+    Overlay(Overlay),
+    /// The editor has every key but its own few.
+    Editor,
+    /// The base view, with this pane focused.
+    Pane(Pane),
 }
 
 /// Whether a source is being loaded.
@@ -194,7 +186,13 @@ enum UserAgentChoice {
 /// answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Evaluation {
-    /// The verdict under the current reading.
+    /// The path or URL as typed.
+    pub given: String,
+    /// How it was read, when that is worth saying (a relative path, an encoded one).
+    pub note: Option<String>,
+    /// The host of a URL on another site than the loaded one, if the path was one.
+    pub other_host: Option<String>,
+    /// The verdict under the current reading (its `path` is the path as tested).
     pub verdict: Verdict,
     /// Whether the path is allowed under each reading, indexed by [`Reading::index`].
     pub allowed_by_reading: [bool; 3],
@@ -218,17 +216,33 @@ pub struct App {
     /// The reading the user picked with `s`; `None` follows each robot's default.
     reading_choice: Option<Reading>,
     focus: Pane,
-    mode: Mode,
+    /// The one overlay over the base view, if any.
+    overlay: Option<Overlay>,
+    /// The view (compare, page policy) that help or the message log was opened over;
+    /// closing them goes back to it.
+    overlay_below: Option<Overlay>,
+    /// The prompt being typed, over the base view or the overlay.
+    prompt: Option<Prompt>,
+    /// The pane that had focus before the tester's prompt took it.
+    focus_before_prompt: Pane,
     source_view: ScrollView,
     /// Columns of the source's lines scrolled off to the left (`h`/`l`).
     source_column: usize,
-    /// The help overlay's first line, when it shows one long column.
-    help_scroll: usize,
+    /// The first line of a scrolled overlay (help, the message log).
+    overlay_scroll: usize,
     records_view: ScrollView,
+    /// The tester's path, with its history.
     path: LineInput,
+    /// The first line of the tester's explanation shown (under the verdict).
+    tester_scroll: usize,
     evaluation: Evaluation,
     area: Rect,
-    message: Option<String>,
+    status: Status,
+    /// User actions applied so far, for messages about the key just pressed.
+    user_actions: u64,
+    /// Sources loaded so far, for messages about the loaded one.
+    loads: u64,
+    search: Search,
     load: LoadState,
     next_load_id: u64,
     limits: Limits,
@@ -252,7 +266,6 @@ pub struct App {
     environment: crate::clipboard::Environment,
     /// The compare view's robots, paths and cursor (kept while it is closed).
     compare: compare::CompareView,
-    compare_open: bool,
     /// The page policy overlay's page.
     page: Option<page::PageView>,
 }
@@ -297,24 +310,34 @@ impl App {
             robots_view: ScrollView { cursor: robot, offset: 0 },
             reading_choice: None,
             focus: Pane::Source,
-            mode: Mode::Normal,
+            overlay: None,
+            overlay_below: None,
+            prompt: None,
+            focus_before_prompt: Pane::Source,
             source_view: ScrollView::default(),
             source_column: 0,
-            help_scroll: 0,
+            overlay_scroll: 0,
             records_view: ScrollView::default(),
             path: LineInput::with_text(DEFAULT_PATH),
+            tester_scroll: 0,
             // Replaced at once by `reevaluate`; a verdict needs a document to exist.
             evaluation: Evaluation {
+                given: DEFAULT_PATH.to_owned(),
+                note: None,
+                other_host: None,
                 verdict: crate::policy::evaluate(
                     &RobotsTxt::default(),
                     &crate::policy::Robot::from_agent("*"),
-                    "/",
+                    DEFAULT_PATH,
                     Reading::Rfc9309,
                 ),
                 allowed_by_reading: [true; 3],
             },
             area: Rect::new(0, 0, 120, 40),
-            message: None,
+            status: Status::default(),
+            user_actions: 0,
+            loads: 0,
+            search: Search::default(),
             load: LoadState::Idle,
             next_load_id: 0,
             limits: Limits::default(),
@@ -331,7 +354,6 @@ impl App {
             clipboard: crate::clipboard::ClipboardMode::Auto,
             // The shell tells the app about the real environment (`set_clipboard`).
             environment: crate::clipboard::Environment::default(),
-            compare_open: false,
             page: None,
         };
         app.adopt_loaded_text();
@@ -377,6 +399,13 @@ impl App {
         &self.document
     }
 
+    /// True while the first load of a source is running, so there is no file to answer
+    /// from yet.
+    #[must_use]
+    pub fn is_waiting_for_source(&self) -> bool {
+        matches!(self.document.origin, Origin::Pending(_))
+    }
+
     /// The robots in the switcher.
     #[must_use]
     pub fn robots(&self) -> &[RobotEntry] {
@@ -419,10 +448,31 @@ impl App {
         self.focus
     }
 
-    /// What the keyboard is doing.
+    /// The overlay over the base view, if one is open.
     #[must_use]
-    pub fn mode(&self) -> &Mode {
-        &self.mode
+    pub fn overlay(&self) -> Option<Overlay> {
+        self.overlay
+    }
+
+    /// The prompt being typed, if one is open.
+    #[must_use]
+    pub fn prompt(&self) -> Option<&Prompt> {
+        self.prompt.as_ref()
+    }
+
+    /// Where keys go now: the prompt, else the overlay, else the editor, else the
+    /// focused pane.
+    #[must_use]
+    pub fn key_context(&self) -> KeyContext {
+        if let Some(prompt) = &self.prompt {
+            KeyContext::Prompt(prompt.kind)
+        } else if let Some(overlay) = self.overlay {
+            KeyContext::Overlay(overlay)
+        } else if self.editor.is_some() {
+            KeyContext::Editor
+        } else {
+            KeyContext::Pane(self.focus)
+        }
     }
 
     /// The source pane's cursor and scroll position (0-based line indices).
@@ -443,10 +493,20 @@ impl App {
         self.records_view
     }
 
-    /// The tester's path input.
+    /// The tester's path input (while the tester's prompt is open, what is being
+    /// typed).
     #[must_use]
     pub fn path(&self) -> &LineInput {
-        &self.path
+        match &self.prompt {
+            Some(prompt) if prompt.kind == PromptKind::TestPath => &prompt.input,
+            _ => &self.path,
+        }
+    }
+
+    /// The first line of the tester's explanation shown.
+    #[must_use]
+    pub fn tester_scroll(&self) -> usize {
+        self.tester_scroll
     }
 
     /// The current verdict.
@@ -458,13 +518,33 @@ impl App {
     /// The layout for the current terminal size.
     #[must_use]
     pub fn areas(&self) -> Areas {
-        Areas::layout(self.area, self.compare_open)
+        Areas::layout(self.area, self.overlay == Some(Overlay::Compare))
     }
 
-    /// A message for the status bar.
+    /// The status bar's message, if one describes the present.
     #[must_use]
     pub fn message(&self) -> Option<&str> {
-        self.message.as_deref()
+        self.status.current()
+    }
+
+    /// Every message shown so far (the last 200), oldest first.
+    pub fn message_log(&self) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
+        self.status.log()
+    }
+
+    /// The first line of a scrolled overlay (help, the message log).
+    #[must_use]
+    pub fn overlay_scroll(&self) -> usize {
+        self.overlay_scroll
+    }
+
+    /// The text last searched for in the source (empty when none).
+    #[must_use]
+    pub fn search_query(&self) -> &str {
+        match &self.prompt {
+            Some(prompt) if prompt.kind == PromptKind::Search => prompt.input.text(),
+            _ => &self.search.query,
+        }
     }
 
     /// The diagnostics list's scroll position.
@@ -490,6 +570,26 @@ impl App {
     /// Applies an action and returns what the shell must do.
     #[allow(clippy::needless_pass_by_value, reason = "actions are values; results from background work own their data")]
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        if action.is_users() {
+            self.user_actions += 1;
+        }
+        let effects = self.apply(action);
+        self.status.expire(&self.stamp());
+        effects
+    }
+
+    /// What messages describe, as it is now.
+    fn stamp(&self) -> Stamp {
+        Stamp { robot: self.robot, text: self.text_generation, loads: self.loads, user_actions: self.user_actions }
+    }
+
+    /// Shows a message in the status bar (and logs it) until what it is about changes.
+    fn say(&mut self, about: About, text: impl Into<String>) {
+        let stamp = self.stamp();
+        self.status.say(about, text.into(), stamp);
+    }
+
+    fn apply(&mut self, action: Action) -> Vec<Effect> {
         let action = match self
             .update_page(action)
             .or_else(|action| self.update_edits(action))
@@ -499,20 +599,23 @@ impl App {
             Err(action) => action,
         };
         match action {
-            Action::Up | Action::Down | Action::PageUp | Action::PageDown if self.mode == Mode::Help => {
-                self.scroll_help(&action);
-            }
+            Action::OpenPrompt(kind) => self.open_prompt(kind),
+            Action::PromptEdit(edit) => self.edit_prompt(edit),
+            Action::PromptSubmit => return self.submit_prompt(),
+            Action::Paste(text) => self.paste(&text),
+            Action::Toggle(overlay) => self.toggle(overlay),
+            Action::Cancel => return self.cancel(),
+            Action::Up => self.move_by(-1),
+            Action::Down => self.move_by(1),
+            Action::PageUp => self.move_by(-self.page_height()),
+            Action::PageDown => self.move_by(self.page_height()),
+            Action::Top => self.move_by(isize::MIN / 2),
+            Action::Bottom => self.move_by(isize::MAX / 2),
+            Action::Left => self.source_column = self.source_column.saturating_sub(HORIZONTAL_STEP),
+            Action::Right => self.scroll_source_right(),
             Action::FocusNext => self.set_focus(self.focus.next()),
             Action::FocusPrev => self.set_focus(self.focus.prev()),
             Action::Focus(pane) => self.set_focus(pane),
-            Action::Up => self.move_cursor(-1),
-            Action::Down => self.move_cursor(1),
-            Action::PageUp => self.move_cursor(-self.page()),
-            Action::PageDown => self.move_cursor(self.page()),
-            Action::Top => self.move_cursor(isize::MIN / 2),
-            Action::Bottom => self.move_cursor(isize::MAX / 2),
-            Action::Left => self.source_column = self.source_column.saturating_sub(HORIZONTAL_STEP),
-            Action::Right => self.scroll_source_right(),
             Action::NextRobot => self.select_robot((self.robot + 1) % self.robots.len()),
             Action::PrevRobot => self.select_robot((self.robot + self.robots.len() - 1) % self.robots.len()),
             Action::CycleReading => {
@@ -525,36 +628,10 @@ impl App {
                 self.reevaluate();
                 self.rebuild_columns();
             }
-            Action::EditPath => self.set_focus(Pane::Tester),
-            Action::PathEdit(edit) => self.edit_path(edit),
-            Action::SubmitPath => {
-                self.path.commit_to_history();
-                self.reevaluate();
-            }
-            Action::AddRobot => self.mode = Mode::AddingRobot(LineInput::default()),
-            Action::RobotNameEdit(edit) => {
-                if let Mode::AddingRobot(input) = &mut self.mode {
-                    input.apply(edit);
-                }
-            }
-            Action::SubmitRobotName => self.add_typed_robot(),
             Action::ShowInSource => self.show_record_in_source(),
-            Action::ToggleHelp => {
-                self.mode = if self.mode == Mode::Help { self.typing_mode() } else { Mode::Help };
-                self.help_scroll = 0;
-            }
-            Action::Cancel => return self.cancel(),
+            Action::SearchNext => self.search_again(Direction::Forward),
+            Action::SearchPrevious => self.search_again(Direction::Backward),
             Action::Reload => return self.reload(),
-            Action::OpenSource => self.mode = Mode::OpeningSource(LineInput::default()),
-            Action::SourceEdit(edit) => {
-                if let Mode::OpeningSource(input) = &mut self.mode {
-                    input.apply(edit);
-                }
-            }
-            Action::SubmitSource => return self.open_typed_source(),
-            Action::ToggleFetchDetails => {
-                self.mode = if self.mode == Mode::FetchDetails { self.typing_mode() } else { Mode::FetchDetails };
-            }
             Action::LoadProgress { id, elapsed } => {
                 if let LoadState::Loading { id: current, elapsed: shown, ticks, .. } = &mut self.load
                     && *current == id
@@ -578,28 +655,247 @@ impl App {
                     self.reveal_verdict();
                 }
             }
-            // The editing, copying, saving and quitting actions: `update_edits`.
+            // The editing, copying, saving and quitting actions: `update_edits`; the
+            // compare view's and the page policy's: `update_compare`, `update_page`.
             _ => {}
         }
         Vec::new()
     }
 
-    fn edit_path(&mut self, edit: Edit) {
-        if self.path.apply(edit) {
-            self.reevaluate();
+    // --- Prompts -------------------------------------------------------------------------
+
+    /// Opens a prompt of `kind`, over whatever is open.
+    fn open_prompt(&mut self, kind: PromptKind) {
+        let input = match kind {
+            PromptKind::TestPath => {
+                // Typing replaces the last path; a move keeps it for editing.
+                let mut input = self.path.clone();
+                input.select_all();
+                if self.focus != Pane::Tester {
+                    self.focus_before_prompt = self.focus;
+                }
+                self.editor = None;
+                self.focus = Pane::Tester;
+                input
+            }
+            PromptKind::SaveAs(_) => {
+                let default = self.source_file().map_or_else(|| "robots.txt".to_owned(), |p| p.display().to_string());
+                LineInput::with_text(&default)
+            }
+            PromptKind::Search => {
+                self.search.origin = self.source_view;
+                self.focus_source_pane();
+                let mut input = LineInput::with_text(&self.search.query);
+                input.select_all();
+                input
+            }
+            PromptKind::GoToLine => {
+                self.focus_source_pane();
+                LineInput::default()
+            }
+            PromptKind::AddRobot | PromptKind::OpenSource | PromptKind::ComparePath | PromptKind::ComparePathsFile => {
+                LineInput::default()
+            }
+        };
+        if let PromptKind::SaveAs(_) = kind
+            && self.overlay == Some(Overlay::ConfirmQuit)
+        {
+            self.overlay = None;
+        }
+        self.prompt = Some(Prompt::new(kind, input));
+    }
+
+    /// The source pane takes the focus (for search and go-to-line), unless an overlay
+    /// covers it: the compare view shows the source too.
+    fn focus_source_pane(&mut self) {
+        if self.overlay.is_none() {
+            self.focus = Pane::Source;
         }
     }
 
-    fn typing_mode(&self) -> Mode {
-        if self.compare_open {
-            Mode::Compare
-        } else if self.editor.is_some() {
-            Mode::Editing
-        } else if self.focus == Pane::Tester {
-            Mode::EditingPath
-        } else {
-            Mode::Normal
+    /// An edit to the prompt's text; the tester and the search follow every key.
+    fn edit_prompt(&mut self, edit: Edit) {
+        let Some(prompt) = &mut self.prompt else { return };
+        if !prompt.input.apply(edit) {
+            return;
         }
+        match prompt.kind {
+            PromptKind::TestPath => self.reevaluate(),
+            PromptKind::Search => {
+                let query = prompt.input.text().to_owned();
+                self.find(&query, self.search.origin.cursor, Direction::Forward);
+            }
+            _ => {}
+        }
+    }
+
+    /// Pasted text: into the prompt up to its first line break, or into the editor.
+    fn paste(&mut self, text: &str) {
+        if self.prompt.is_some() {
+            for c in text.chars().take_while(|&c| c != '\n' && c != '\r') {
+                self.edit_prompt(Edit::Insert(c));
+            }
+        } else if let Some(editor) = &mut self.editor
+            && editor.textarea.insert_str(text)
+        {
+            let text = editor.text();
+            self.set_text(text);
+        }
+    }
+
+    /// Enter in the prompt: closes it and does what it is for.
+    fn submit_prompt(&mut self) -> Vec<Effect> {
+        let Some(prompt) = self.prompt.take() else { return Vec::new() };
+        let text = prompt.text().to_owned();
+        match prompt.kind {
+            PromptKind::TestPath => {
+                self.path = prompt.input;
+                self.path.commit_to_history();
+                self.focus = self.focus_before_prompt;
+                self.compare.follow_tested_path(self.path.text());
+                self.reevaluate();
+            }
+            PromptKind::AddRobot => self.add_robot_named(&text),
+            PromptKind::OpenSource => return self.open_typed_source(&text),
+            PromptKind::SaveAs(after) => return self.save_to(&text, after),
+            PromptKind::ComparePath => self.add_compare_path(&text),
+            PromptKind::ComparePathsFile if !text.is_empty() => {
+                return vec![Effect::ReadPaths { file: text.into() }];
+            }
+            PromptKind::ComparePathsFile => {}
+            PromptKind::Search => {
+                self.search.query = text;
+                if !self.search.query.is_empty() && self.current_line_matches() {
+                    let line = self.source_view.cursor + 1;
+                    self.say(About::Moment, format!("Found on line {line}; n and N find the next and previous"));
+                }
+            }
+            PromptKind::GoToLine => self.go_to_line(&text),
+        }
+        Vec::new()
+    }
+
+    /// Esc: closes the innermost thing open (a prompt, an overlay, the editor), or
+    /// cancels a load.
+    fn cancel(&mut self) -> Vec<Effect> {
+        if let Some(prompt) = self.prompt.take() {
+            match prompt.kind {
+                // The tester goes back to the path it had, the search to where it began.
+                PromptKind::TestPath => {
+                    self.focus = self.focus_before_prompt;
+                    self.reevaluate();
+                }
+                PromptKind::Search => {
+                    self.source_view = self.search.origin;
+                }
+                _ => {}
+            }
+            return Vec::new();
+        }
+        if let Some(overlay) = self.overlay {
+            return self.close(overlay);
+        }
+        if self.editor.is_some() {
+            self.close_editor();
+            return Vec::new();
+        }
+        if let LoadState::Loading { id, source, .. } = std::mem::take(&mut self.load) {
+            self.say(About::Moment, format!("Cancelled loading {}", source.label()));
+            return vec![Effect::CancelLoad { id }];
+        }
+        self.status.clear();
+        Vec::new()
+    }
+
+    // --- Overlays ------------------------------------------------------------------------
+
+    /// Opens `overlay`, or closes it when it is the one open.
+    fn toggle(&mut self, overlay: Overlay) {
+        if self.overlay == Some(overlay) {
+            self.close(overlay);
+            return;
+        }
+        self.open(overlay);
+    }
+
+    /// Opens an overlay in place of the one open. Help and the message log remember the
+    /// view they cover, to go back to it.
+    pub(crate) fn open(&mut self, overlay: Overlay) {
+        self.overlay_below = match (overlay, self.overlay) {
+            (Overlay::Help | Overlay::Messages, Some(below)) if below.is_view() => Some(below),
+            _ => None,
+        };
+        match overlay {
+            Overlay::Compare => self.open_compare(),
+            Overlay::Diagnostics => self.lint_now(),
+            Overlay::Help => self.overlay_scroll = 0,
+            Overlay::Messages => self.overlay_scroll = usize::MAX,
+            Overlay::Page | Overlay::FetchDetails | Overlay::Changes | Overlay::CopyMenu | Overlay::ConfirmQuit => {}
+        }
+        if overlay != Overlay::Compare {
+            self.editor = None;
+        }
+        self.overlay = Some(overlay);
+        if overlay == Overlay::Messages {
+            // The newest messages, at the bottom.
+            self.scroll_overlay(0);
+        }
+    }
+
+    /// Closes the overlay: back to the view below it, or to the base view.
+    fn close(&mut self, overlay: Overlay) -> Vec<Effect> {
+        let effects = match overlay {
+            Overlay::Page => self.close_page(),
+            _ => Vec::new(),
+        };
+        self.overlay = self.overlay_below.take();
+        if overlay == Overlay::Compare {
+            self.reveal_verdict();
+        }
+        effects
+    }
+
+    /// Moves the cursor of whatever has the keys by `delta` lines.
+    fn move_by(&mut self, delta: isize) {
+        match self.overlay {
+            Some(Overlay::Compare) => self.move_compare(delta, 0),
+            Some(Overlay::Page) => self.scroll_page(delta),
+            Some(Overlay::Help | Overlay::Messages) => self.scroll_overlay(delta),
+            Some(Overlay::Diagnostics) => {
+                let height = usize::from(self.area.height.saturating_sub(8));
+                self.diagnostics_view.move_by(delta, self.diagnostics.len(), height);
+            }
+            Some(Overlay::FetchDetails | Overlay::Changes | Overlay::CopyMenu | Overlay::ConfirmQuit) => {}
+            None => self.move_cursor(delta),
+        }
+    }
+
+    /// Scrolls help or the message log, no further than their last line.
+    fn scroll_overlay(&mut self, delta: isize) {
+        let (lines, (_, height)) = match self.overlay {
+            Some(Overlay::Help) => (keymap::help_line_count(), layout::HELP_OVERLAY),
+            _ => (self.message_log_lines().len(), layout::MESSAGES_OVERLAY),
+        };
+        let shown = usize::from(self.area.height.min(height).saturating_sub(2)).max(1);
+        let last = lines.saturating_sub(shown);
+        self.overlay_scroll = self.overlay_scroll.min(last).saturating_add_signed(delta).min(last);
+    }
+
+    /// The message log as the overlay shows it: each message wrapped to its width,
+    /// oldest first.
+    #[must_use]
+    pub fn message_log_lines(&self) -> Vec<String> {
+        let width = usize::from(self.area.width.min(layout::MESSAGES_OVERLAY.0).saturating_sub(4)).max(10);
+        self.status.log().flat_map(|message| tester::wrap(message, width)).collect()
+    }
+
+    fn page_height(&self) -> isize {
+        let height = match self.overlay {
+            Some(Overlay::Compare) => self.areas().compare_rows(),
+            Some(_) => usize::from(self.area.height.saturating_sub(8)),
+            None => self.areas().inner_height(self.focus).saturating_sub(1),
+        };
+        isize::try_from(height.max(1)).unwrap_or(1)
     }
 
     fn set_focus(&mut self, pane: Pane) {
@@ -607,40 +903,6 @@ impl App {
             self.editor = None;
         }
         self.focus = pane;
-        self.mode = self.typing_mode();
-    }
-
-    fn cancel(&mut self) -> Vec<Effect> {
-        match self.mode {
-            Mode::EditingPath => self.set_focus(Pane::Source),
-            Mode::Editing => self.close_editor(),
-            Mode::ConfirmQuit | Mode::SavingAs(..) => self.mode = self.typing_mode(),
-            Mode::AddingRobot(_)
-            | Mode::OpeningSource(_)
-            | Mode::Help
-            | Mode::FetchDetails
-            | Mode::Diagnostics
-            | Mode::Changes
-            | Mode::CopyMenu
-            | Mode::AddingComparePath(_)
-            | Mode::LoadingComparePaths(_)
-            | Mode::Page => {
-                self.mode = self.typing_mode();
-            }
-            Mode::Compare => {
-                self.compare_open = false;
-                self.mode = self.typing_mode();
-                self.reveal_verdict();
-            }
-            Mode::Normal => {
-                if let LoadState::Loading { id, source, .. } = std::mem::take(&mut self.load) {
-                    self.message = Some(format!("Cancelled loading {}", source.label()));
-                    return vec![Effect::CancelLoad { id }];
-                }
-                self.message = None;
-            }
-        }
-        Vec::new()
     }
 
     /// Effects to run when the explorer starts: the first load of a source given on the
@@ -658,33 +920,32 @@ impl App {
     fn reload(&mut self) -> Vec<Effect> {
         match self.document.origin.source().cloned() {
             Some(Source::Stdin) => {
-                self.message =
-                    Some("Standard input was read once and cannot be read again; o opens another source".into());
+                self.say(
+                    About::Moment,
+                    "Standard input was read once and cannot be read again; o opens another source",
+                );
                 Vec::new()
             }
             Some(source) => self.begin_load(source),
             None => {
-                self.message = Some("The embedded example has no source to load again; o opens one".into());
+                self.say(About::Moment, "The embedded example has no source to load again; o opens one");
                 Vec::new()
             }
         }
     }
 
-    fn open_typed_source(&mut self) -> Vec<Effect> {
-        let Mode::OpeningSource(input) = &self.mode else { return Vec::new() };
-        let spec = input.text().trim().to_owned();
-        self.mode = self.typing_mode();
+    fn open_typed_source(&mut self, spec: &str) -> Vec<Effect> {
         if spec.is_empty() {
             return Vec::new();
         }
-        match Source::parse(&spec) {
+        match Source::parse(spec) {
             Ok(Source::Stdin) => {
-                self.message = Some("Standard input holds the keys here; give a file or a site".into());
+                self.say(About::Moment, "Standard input holds the keys here; give a file or a site");
                 Vec::new()
             }
             Ok(source) => self.begin_load(source),
             Err(error) => {
-                self.message = Some(error.to_string());
+                self.say(About::Moment, error.to_string());
                 Vec::new()
             }
         }
@@ -700,7 +961,7 @@ impl App {
         let id = self.next_load_id;
         let limits = self.fetch_limits();
         self.load = LoadState::Loading { id, source: source.clone(), elapsed: Duration::ZERO, ticks: 0 };
-        self.message = None;
+        self.status.clear();
         effects.push(Effect::Load { id, source, limits });
         effects
     }
@@ -723,10 +984,11 @@ impl App {
         match result {
             Ok(retrieved) => {
                 let document = Document::from_retrieved(retrieved, &self.limits);
-                self.message = Some(load_summary(&document));
+                let summary = load_summary(&document);
                 self.replace_document(document);
+                self.say(About::Source, summary);
             }
-            Err(error) => self.message = Some(error.to_string()),
+            Err(error) => self.say(About::Moment, error.to_string()),
         }
     }
 
@@ -739,9 +1001,10 @@ impl App {
         let db_profiles: Vec<RobotProfile> =
             self.robots.iter().filter(|e| e.origin == RobotOrigin::Profile).map(|e| e.profile.clone()).collect();
         self.document = document;
+        self.loads += 1;
         self.adopt_loaded_text();
         // New file, new rules: the default rows are its paths.
-        self.compare.paths.clear();
+        self.compare.set_paths(Vec::new());
         self.compare.cursor.0 = 0;
         self.compare.offset.0 = 0;
         self.robots = robot_entries_from(&self.document.txt, &db_profiles, &added);
@@ -752,8 +1015,9 @@ impl App {
         self.records_view = ScrollView::default();
         self.put_page_in_tester();
         self.reevaluate();
-        if self.compare_open {
-            self.compare.paths = self.default_compare_paths();
+        if self.overlay == Some(Overlay::Compare) {
+            let paths = self.default_compare_paths();
+            self.compare.set_paths(paths);
             self.rebuild_columns();
         }
     }
@@ -769,16 +1033,9 @@ impl App {
         self.path.commit_to_history();
     }
 
-    fn page(&self) -> isize {
-        isize::try_from(self.areas().inner_height(self.focus).saturating_sub(1).max(1)).unwrap_or(1)
-    }
-
+    /// The base view's cursor: the focused pane's.
     fn move_cursor(&mut self, delta: isize) {
         let height = self.areas().inner_height(self.focus);
-        if self.mode == Mode::Diagnostics {
-            self.diagnostics_view.move_by(delta, self.diagnostics.len(), height);
-            return;
-        }
         match self.focus {
             Pane::Robots => {
                 let target = self.robot.saturating_add_signed(delta).min(self.robots.len() - 1);
@@ -786,40 +1043,23 @@ impl App {
             }
             Pane::Source => self.source_view.move_by(delta, self.document.txt.lines().len(), height),
             Pane::Records => self.records_view.move_by(delta, self.record_rows().len(), height),
-            Pane::Tester => {}
+            // The explanation under the verdict scrolls, within its lines.
+            Pane::Tester => {
+                self.tester_scroll = self.tester_first_detail().saturating_add_signed(delta);
+                self.tester_scroll = self.tester_first_detail();
+            }
         }
     }
 
-    /// Scrolls the help overlay, when it is too narrow for its columns and shows one
-    /// long column instead; no further than its last line.
-    fn scroll_help(&mut self, action: &Action) {
-        let shown = usize::from(self.area.height.min(layout::HELP_OVERLAY.1).saturating_sub(2)).max(1);
-        let last = keymap::help_line_count().saturating_sub(shown);
-        self.help_scroll = match action {
-            Action::Up => self.help_scroll.saturating_sub(1),
-            Action::Down => self.help_scroll + 1,
-            Action::PageUp => self.help_scroll.saturating_sub(shown),
-            _ => self.help_scroll + shown,
-        }
-        .min(last);
-    }
-
-    /// The help overlay's first line, when it shows one long column.
-    #[must_use]
-    pub fn help_scroll(&self) -> usize {
-        self.help_scroll
-    }
-
-    /// Scrolls the source's lines left by a step, no further than where the longest
-    /// line's end shows.
+    /// Scrolls the source's lines left by a step, no further than where the widest
+    /// line's end shows (escapes and tabs counted as drawn).
     fn scroll_source_right(&mut self) {
-        let txt = &self.document.txt;
-        let lines = txt.lines();
-        let longest = lines.iter().map(|line| line.content(txt.source()).len()).max().unwrap_or(0);
+        let lines = self.document.txt.lines().len();
+        let widest = self.document.widest_line();
         // The pane's text columns: its width less the borders and the gutter.
-        let gutter = layout::source_gutter_width(lines.len());
+        let gutter = layout::source_gutter_width(lines);
         let shown = usize::from(self.areas().source.width.saturating_sub(2)).saturating_sub(gutter);
-        let limit = longest.saturating_sub(shown).next_multiple_of(HORIZONTAL_STEP);
+        let limit = widest.saturating_sub(shown).next_multiple_of(HORIZONTAL_STEP);
         self.source_column = (self.source_column + HORIZONTAL_STEP).min(limit);
     }
 
@@ -832,51 +1072,112 @@ impl App {
         self.reevaluate();
     }
 
-    fn add_typed_robot(&mut self) {
-        let Mode::AddingRobot(input) = &self.mode else { return };
-        let name = input.text().trim().to_owned();
-        self.mode = self.typing_mode();
+    /// Selects (or adds) the robot typed in the prompt; in the compare view, compares it.
+    fn add_robot_named(&mut self, name: &str) {
         if name.is_empty() {
             return;
         }
-        let existing = self.robots.iter().position(|entry| entry.profile.is_named(&name));
+        let existing = self.robots.iter().position(|entry| entry.profile.is_named(name));
         let index = existing.unwrap_or_else(|| {
-            let profile = RobotProfile::custom(&name);
+            let profile = RobotProfile::custom(name);
             let named_in_file = names_token(&self.document.txt, &profile.token);
             self.robots.push(RobotEntry { profile, origin: RobotOrigin::AddedByUser, named_in_file });
             self.robots.len() - 1
         });
-        if self.compare_open {
-            self.message = Some(format!("Compared {name}"));
+        if self.overlay == Some(Overlay::Compare) {
             self.add_compare_robot(index);
+            self.say(About::Moment, format!("Compared {name}"));
         } else {
-            self.message = Some(if existing.is_some() { format!("Selected {name}") } else { format!("Added {name}") });
             self.select_robot(index);
+            self.say(
+                About::Robot,
+                if existing.is_some() { format!("Selected {name}") } else { format!("Added {name}") },
+            );
         }
     }
 
     fn show_record_in_source(&mut self) {
-        if self.mode == Mode::Diagnostics {
-            if let Some(line) = self.diagnostics.get(self.diagnostics_view.cursor).map(|d| d.line) {
-                let (len, height) = (self.document.txt.lines().len(), self.areas().inner_height(Pane::Source));
-                self.source_view.cursor = line - 1;
-                self.source_view.bring_into_view(line - 1, len, height);
-                self.focus = Pane::Source;
-                self.mode = self.typing_mode();
-            }
-            return;
-        }
-        let interpretation = self.document.txt.interpretation(self.reading());
-        let line = self.record_rows().get(self.records_view.cursor).and_then(|row| row.line(interpretation));
+        let line = if self.overlay == Some(Overlay::Diagnostics) {
+            let line = self.diagnostics.get(self.diagnostics_view.cursor).map(|d| d.line);
+            self.overlay = None;
+            line
+        } else {
+            let interpretation = self.document.txt.interpretation(self.reading());
+            self.record_rows().get(self.records_view.cursor).and_then(|row| row.line(interpretation))
+        };
         if let Some(line) = line {
-            let (len, height) = (self.document.txt.lines().len(), self.areas().inner_height(Pane::Source));
-            self.source_view.cursor = line - 1;
-            self.source_view.bring_into_view(line - 1, len, height);
-            self.set_focus(Pane::Source);
+            self.show_line(line);
         }
     }
 
+    /// Puts the source's cursor on a 1-based line, scrolled into view, and focuses it.
+    fn show_line(&mut self, line: usize) {
+        let (len, height) = (self.document.txt.lines().len(), self.areas().inner_height(Pane::Source));
+        self.source_view.cursor = line.saturating_sub(1).min(len.saturating_sub(1));
+        self.source_view.bring_into_view(self.source_view.cursor, len, height);
+        self.set_focus(Pane::Source);
+    }
+
+    // --- Search --------------------------------------------------------------------------
+
+    /// Moves the source's cursor to the first line from `from` (inclusive) on that holds
+    /// `query`; says so when none does.
+    fn find(&mut self, query: &str, from: usize, direction: Direction) {
+        if query.is_empty() {
+            self.source_view = self.search.origin;
+            return;
+        }
+        let txt = &self.document.txt;
+        let found = search::next_line(txt.lines().len(), from, direction, |index| {
+            search::find_in(txt.lines()[index].content(txt.source()), query.as_bytes()).is_some()
+        });
+        match found {
+            Some(index) => {
+                let (len, height) = (txt.lines().len(), self.areas().inner_height(Pane::Source));
+                self.source_view.cursor = index;
+                self.source_view.bring_into_view(index, len, height);
+            }
+            None => self.say(About::Moment, format!("Not found: {query}")),
+        }
+    }
+
+    /// `n` or `N`: the next or previous line holding the last search.
+    fn search_again(&mut self, direction: Direction) {
+        let query = self.search.query.clone();
+        if query.is_empty() {
+            self.say(About::Moment, "Nothing searched yet: Ctrl-F finds text in the source");
+            return;
+        }
+        let len = self.document.txt.lines().len();
+        let from = match direction {
+            Direction::Forward => self.source_view.cursor + 1,
+            Direction::Backward => (self.source_view.cursor + len.max(1) - 1) % len.max(1),
+        };
+        self.find(&query, from % len.max(1), direction);
+    }
+
+    fn current_line_matches(&self) -> bool {
+        let txt = &self.document.txt;
+        txt.lines()
+            .get(self.source_view.cursor)
+            .is_some_and(|line| search::find_in(line.content(txt.source()), self.search.query.as_bytes()).is_some())
+    }
+
+    /// `:` then a number: the source's cursor goes to that line.
+    fn go_to_line(&mut self, text: &str) {
+        match search::parse_line_number(text, self.document.txt.lines().len()) {
+            Some(line) => self.show_line(line),
+            None if text.is_empty() => {}
+            None => self.say(About::Moment, format!("Not a line number: {text}")),
+        }
+    }
+
+    // --- The mouse -----------------------------------------------------------------------
+
     fn click(&mut self, column: u16, row: u16) {
+        if self.prompt.is_some() || self.overlay.is_some() {
+            return;
+        }
         let areas = self.areas();
         let Some(pane) = areas.pane_at(column, row) else { return };
         self.set_focus(pane);
@@ -910,6 +1211,10 @@ impl App {
     }
 
     fn wheel(&mut self, column: u16, row: u16, down: bool) {
+        if self.overlay.is_some() {
+            self.move_by(if down { WHEEL_LINES.cast_signed() } else { -WHEEL_LINES.cast_signed() });
+            return;
+        }
         let areas = self.areas();
         let Some(pane) = areas.pane_at(column, row) else { return };
         let delta = if down { WHEEL_LINES.cast_signed() } else { -WHEEL_LINES.cast_signed() };
@@ -920,7 +1225,10 @@ impl App {
             }
             Pane::Source => self.source_view.scroll_by(delta, self.document.txt.lines().len(), height),
             Pane::Records => self.records_view.scroll_by(delta, self.record_rows().len(), height),
-            Pane::Tester => {}
+            Pane::Tester => {
+                self.tester_scroll = self.tester_first_detail().saturating_add_signed(delta);
+                self.tester_scroll = self.tester_first_detail();
+            }
         }
     }
 
@@ -937,23 +1245,42 @@ impl App {
         self.records_view.reveal(self.records_view.cursor, rows, areas.inner_height(Pane::Records));
     }
 
+    // --- The verdict ---------------------------------------------------------------------
+
+    /// The host of the site whose robots.txt is loaded, if it came from a site.
+    fn site_host(&self) -> Option<String> {
+        let url = match &self.document.origin {
+            Origin::Site { url, .. } | Origin::Pending(Source::Site { robots_url: url, .. }) => url,
+            Origin::Local(Source::Site { robots_url, .. }) => robots_url,
+            _ => return None,
+        };
+        url.host_str().map(str::to_ascii_lowercase)
+    }
+
     /// Recomputes the verdict for the selected robot, reading and path, and scrolls it
     /// into view.
     fn reevaluate(&mut self) {
         let robot = self.robot().profile.robot();
         let reading = self.reading();
-        let path = if self.path.text().trim().is_empty() { DEFAULT_PATH } else { self.path.text() };
+        let given = self.path().text().to_owned();
+        let request = Request::read(&given);
+        let other_host = self
+            .site_host()
+            .filter(|site| request.is_on_another_host(site))
+            .and_then(|_| request.host().map(str::to_owned));
         let txt = &self.document.txt;
         let availability = self.document.availability;
-        let verdict = evaluate_fetched(txt, availability, &robot, path, reading);
+        let verdict = evaluate_fetched(txt, availability, &robot, &request.tested, reading);
         let allowed_by_reading = Reading::ALL.map(|other| {
             if other == reading {
                 verdict.allowed
             } else {
-                evaluate_fetched(txt, availability, &robot, path, other).allowed
+                evaluate_fetched(txt, availability, &robot, &request.tested, other).allowed
             }
         });
-        self.evaluation = Evaluation { verdict, allowed_by_reading };
+        let note = request.note();
+        self.evaluation = Evaluation { given, note, other_host, verdict, allowed_by_reading };
+        self.tester_scroll = 0;
         self.reveal_verdict();
     }
 
@@ -1071,20 +1398,16 @@ fn load_summary(document: &Document) -> String {
 mod tests {
     use super::*;
 
+    use super::keymap::press;
+
     fn select(app: &mut App, name: &str) {
-        app.update(Action::AddRobot);
-        for c in name.chars() {
-            app.update(Action::RobotNameEdit(Edit::Insert(c)));
-        }
-        app.update(Action::SubmitRobotName);
+        press(app, &format!("a{name}<ret>"));
     }
 
+    /// Types a path into the tester, as a user does (the field opens selected, so
+    /// typing replaces it), and keeps it.
     fn type_path(app: &mut App, path: &str) {
-        app.update(Action::EditPath);
-        app.update(Action::PathEdit(Edit::Clear));
-        for c in path.chars() {
-            app.update(Action::PathEdit(Edit::Insert(c)));
-        }
+        press(app, &format!("/{}<ret>", path.replace('<', "<lt>")));
     }
 
     #[test]
@@ -1146,28 +1469,31 @@ mod tests {
     #[test]
     fn tester_input_and_history() {
         let mut app = App::example();
-        type_path(&mut app, "/tmp/a");
-        assert_eq!(*app.mode(), Mode::EditingPath);
+        press(&mut app, "/");
+        assert_eq!(app.key_context(), KeyContext::Prompt(PromptKind::TestPath));
         assert_eq!(app.focus(), Pane::Tester);
-        app.update(Action::SubmitPath);
-        type_path(&mut app, "/b");
-        app.update(Action::PathEdit(Edit::HistoryPrevious));
+        assert!(app.path().is_selected(), "the last path is selected: typing replaces it");
+        press(&mut app, "/tmp/a<ret>");
+        assert_eq!(app.key_context(), KeyContext::Pane(Pane::Source), "Enter leaves typing");
         assert_eq!(app.path().text(), "/tmp/a");
-        app.update(Action::Cancel);
-        assert_eq!(*app.mode(), Mode::Normal);
+        press(&mut app, "/b<up>");
+        assert_eq!(app.path().text(), "/tmp/a");
+        press(&mut app, "<down><esc>");
+        assert_eq!(app.path().text(), "/tmp/a", "Esc goes back to the kept path");
+        assert_eq!(app.prompt(), None);
         assert_eq!(app.focus(), Pane::Source);
     }
 
     #[test]
     fn focus_cycles_and_clicks_focus() {
         let mut app = App::example();
-        app.update(Action::FocusNext);
+        press(&mut app, "<tab>");
         assert_eq!(app.focus(), Pane::Records);
-        app.update(Action::FocusNext);
+        press(&mut app, "<tab>");
         assert_eq!(app.focus(), Pane::Tester);
-        assert_eq!(*app.mode(), Mode::EditingPath);
-        app.update(Action::FocusPrev);
-        assert_eq!(*app.mode(), Mode::Normal);
+        assert_eq!(app.prompt(), None, "focusing the tester does not start typing");
+        press(&mut app, "<S-tab>");
+        assert_eq!(app.focus(), Pane::Records);
         let robots = app.areas().robots;
         app.update(Action::Click { column: robots.x + 2, row: robots.y + 1 });
         assert_eq!(app.focus(), Pane::Robots);
@@ -1195,14 +1521,13 @@ mod tests {
     #[test]
     fn navigation_keeps_cursors_in_range() {
         let mut app = App::example();
-        app.update(Action::Bottom);
+        press(&mut app, "G");
         assert_eq!(app.source_view().cursor, app.document().txt.lines().len() - 1);
-        app.update(Action::Top);
+        press(&mut app, "g");
         assert_eq!(app.source_view().cursor, 0);
-        app.update(Action::Focus(Pane::Records));
-        app.update(Action::PageDown);
+        press(&mut app, "<tab><pgdn>");
         assert!(app.records_view().cursor < app.record_rows().len());
-        app.update(Action::ShowInSource);
+        press(&mut app, "<ret>");
         assert_eq!(app.focus(), Pane::Source);
     }
 
@@ -1240,6 +1565,7 @@ mod tests {
         let [Effect::Load { id, source, .. }] = effects.as_slice() else { panic!("{effects:?}") };
         assert_eq!(*id, 1);
         assert!(matches!(app.load_state(), LoadState::Loading { id: 1, .. }));
+        assert!(app.is_waiting_for_source(), "no verdict over an empty file while it loads");
         app.update(Action::LoadProgress { id: 1, elapsed: Duration::from_millis(300) });
         assert!(matches!(app.load_state(), LoadState::Loading { elapsed, ticks: 1, .. } if elapsed.as_millis() == 300));
         app.update(loaded(1, source.clone(), 200, "User-agent: *\nDisallow: /private/\n"));
@@ -1258,7 +1584,7 @@ mod tests {
         app.update(loaded(1, source, 503, "<html>busy</html>"));
         assert!(!app.evaluation().verdict.allowed);
         assert!(app.evaluation().verdict.explanation.contains("503"));
-        app.update(Action::CycleReading);
+        press(&mut app, "s");
         assert!(!app.evaluation().verdict.allowed, "the 1996 draft defers too");
     }
 
@@ -1267,14 +1593,14 @@ mod tests {
         let db = RobotsDb::embedded();
         let mut app = App::loading(site("/"), Limits::default(), false, &db);
         app.start();
-        assert_eq!(app.update(Action::Cancel), vec![Effect::CancelLoad { id: 1 }]);
+        assert_eq!(press(&mut app, "<esc>"), vec![Effect::CancelLoad { id: 1 }]);
         assert_eq!(*app.load_state(), LoadState::Idle);
         app.update(loaded(1, site("/"), 200, "User-agent: *\nDisallow: /\n"));
         assert!(app.document().txt.source().is_empty(), "a cancelled load's result is ignored");
         // A reload replaces a running load, whose late result is ignored too.
-        let first = app.update(Action::Reload);
+        let first = press(&mut app, "r");
         assert!(matches!(first.as_slice(), [Effect::Load { id: 2, .. }]));
-        let second = app.update(Action::Reload);
+        let second = press(&mut app, "r");
         assert!(matches!(second.as_slice(), [Effect::CancelLoad { id: 2 }, Effect::Load { id: 3, .. }]));
         app.update(loaded(2, site("/"), 200, "User-agent: *\nDisallow: /\n"));
         assert!(app.document().txt.source().is_empty());
@@ -1285,19 +1611,11 @@ mod tests {
     #[test]
     fn opening_and_reloading_sources() {
         let mut app = App::example();
-        assert!(app.update(Action::Reload).is_empty());
+        assert!(press(&mut app, "r").is_empty());
         assert!(app.message().is_some_and(|m| m.contains("embedded example")));
-        app.update(Action::OpenSource);
-        for c in "no-such-file.txt".chars() {
-            app.update(Action::SourceEdit(Edit::Insert(c)));
-        }
-        assert!(app.update(Action::SubmitSource).is_empty());
+        assert!(press(&mut app, "ono-such-file.txt<ret>").is_empty());
         assert!(app.message().is_some_and(|m| m.contains("no such file")));
-        app.update(Action::OpenSource);
-        for c in "example.com/a".chars() {
-            app.update(Action::SourceEdit(Edit::Insert(c)));
-        }
-        let effects = app.update(Action::SubmitSource);
+        let effects = press(&mut app, "oexample.com/a<ret>");
         let [Effect::Load { source: Source::Site { robots_url, page }, .. }] = effects.as_slice() else {
             panic!("{effects:?}")
         };
@@ -1317,7 +1635,59 @@ mod tests {
     #[test]
     fn quit_is_an_effect() {
         let mut app = App::example();
-        assert_eq!(app.update(Action::Quit), vec![Effect::Quit]);
+        assert_eq!(press(&mut app, "q"), vec![Effect::Quit]);
         assert!(app.update(Action::NextRobot).is_empty());
+    }
+
+    #[test]
+    fn messages_describe_the_present() {
+        let mut app = App::example();
+        select(&mut app, "Scooter");
+        assert_eq!(app.message(), Some("Selected Scooter"));
+        press(&mut app, "j");
+        assert_eq!(app.message(), Some("Selected Scooter"), "moving the cursor leaves it true");
+        press(&mut app, "]");
+        assert_eq!(app.message(), None, "another robot is selected now");
+        press(&mut app, "f");
+        assert!(app.message().is_some_and(|m| m.starts_with("Nothing to fix")));
+        press(&mut app, "j");
+        assert_eq!(app.message(), None, "a remark on a key lasts until the next key");
+        assert!(app.message_log().any(|m| m == "Selected Scooter"), "the log keeps them");
+    }
+
+    #[test]
+    fn paths_read_as_crawlers_request_them() {
+        let mut app = App::from_text("User-agent: *\nDisallow: /cgi-bin/\nDisallow: /caf%C3%A9/\n");
+        type_path(&mut app, "/cgi-bin/x");
+        assert!(!app.evaluation().verdict.allowed, "typed after /, replacing it: not //cgi-bin/x");
+        type_path(&mut app, "cgi-bin/x");
+        assert!(!app.evaluation().verdict.allowed);
+        assert!(app.evaluation().note.as_deref().is_some_and(|n| n.contains("relative to /")));
+        type_path(&mut app, "/café/menu");
+        assert_eq!(app.evaluation().verdict.path, "/caf%C3%A9/menu");
+        assert!(!app.evaluation().verdict.allowed);
+        type_path(&mut app, "//cgi-bin/x");
+        assert!(app.evaluation().verdict.allowed, "a path whose first segment is empty");
+    }
+
+    #[test]
+    fn search_and_go_to_line() {
+        let mut app = App::example();
+        app.update(Action::Resize { width: 120, height: 40 });
+        press(&mut app, "<C-f>WebCrawler");
+        assert_eq!(app.message(), Some("Not found: WebCrawler"), "an upper-case letter makes the search exact");
+        press(&mut app, "<C-u>webcrawler");
+        let line = app.source_view().cursor + 1;
+        assert_eq!(line, 19);
+        press(&mut app, "<ret>n");
+        assert_eq!(app.source_view().cursor + 1, 21);
+        press(&mut app, "n");
+        assert_eq!(app.source_view().cursor + 1, 19, "the search wraps around");
+        press(&mut app, "N");
+        assert_eq!(app.source_view().cursor + 1, 21);
+        press(&mut app, ":3<ret>");
+        assert_eq!(app.source_view().cursor, 2);
+        press(&mut app, "<C-f>no such text<esc>");
+        assert_eq!(app.source_view().cursor, 2, "Esc goes back to where the search began");
     }
 }

@@ -18,8 +18,11 @@ use crate::policy::agent::{is_valid_token, suggest_token};
 use crate::policy::compare::Column;
 use crate::policy::escape::{sanitize, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
+use crate::policy::request::{Request, UrlMode};
+use crate::policy::words::plural;
 use crate::policy::{self, Access, Availability, Decision, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{RobotProfile, RobotsDb};
+use url::Url;
 
 mod page;
 pub use page::{PageArgs, page};
@@ -129,11 +132,31 @@ pub struct CheckArgs {
     /// Write each result as soon as it is known, even into a pipe.
     #[arg(long)]
     pub line_buffered: bool,
+    #[command(flatten)]
+    pub url_options: UrlOptions,
     /// Paths or URLs to check; without any, one per line is read from standard input.
     #[arg(value_name = "PATH_OR_URL")]
     pub paths: Vec<String>,
     #[command(flatten)]
     pub source_options: SourceOptions,
+}
+
+/// How paths and URLs are read: `--raw-url`.
+#[derive(Debug, Clone, Args)]
+pub struct UrlOptions {
+    /// Take each URL byte for byte, as Google's library does (its contract is an
+    /// already-encoded URL; `//x/y` names the host x), instead of reading it as a
+    /// crawler requests it (non-ASCII percent-encoded, escapes upper-cased).
+    #[arg(long)]
+    pub raw_url: bool,
+}
+
+impl UrlOptions {
+    /// How paths are read.
+    #[must_use]
+    pub fn mode(&self) -> UrlMode {
+        if self.raw_url { UrlMode::Raw } else { UrlMode::AsCrawlersSend }
+    }
 }
 
 fn parse_reading(text: &str) -> Result<Reading, String> {
@@ -225,6 +248,47 @@ pub struct Loaded {
     pub retrieved: Retrieved,
 }
 
+impl Loaded {
+    /// The hosts whose robots.txt this is: the one asked for and, after redirects, the
+    /// one that answered. Empty for a file or standard input.
+    #[must_use]
+    pub fn site_hosts(&self) -> Vec<String> {
+        let Retrieved::Site { url, outcome, .. } = &self.retrieved else { return Vec::new() };
+        let answered = outcome.as_ref().ok().map(|fetched| &fetched.final_url);
+        std::iter::once(url).chain(answered).filter_map(Url::host_str).map(str::to_ascii_lowercase).collect()
+    }
+}
+
+/// Warns on standard error, once per host, about URLs on another site than the one
+/// whose robots.txt answers: that site's own rules may say otherwise (RFC 9309 §2.3).
+#[derive(Debug, Default)]
+struct OtherHostWarnings {
+    site_hosts: Vec<String>,
+    warned: std::collections::HashSet<String>,
+}
+
+impl OtherHostWarnings {
+    fn new(site_hosts: Vec<String>) -> OtherHostWarnings {
+        OtherHostWarnings { site_hosts, warned: std::collections::HashSet::new() }
+    }
+
+    fn check(&mut self, request: &Request) {
+        let Some(host) = request.host() else { return };
+        let Some(site) = self.site_hosts.first() else { return };
+        if self.site_hosts.iter().any(|site| site.eq_ignore_ascii_case(host)) || !self.warned.insert(host.to_owned()) {
+            return;
+        }
+        eprintln!(
+            "robotscope: warning: {} is on {}, not {}: it is answered by {}'s robots.txt, but {} has its own",
+            sanitize_str(request.given),
+            sanitize_str(host),
+            sanitize_str(site),
+            sanitize_str(site),
+            sanitize_str(host)
+        );
+    }
+}
+
 /// Reads or fetches a SOURCE and parses it. Fetch outcomes that are not errors (a
 /// 404, a server that cannot be reached) are reported on standard error and carried in
 /// [`Loaded::availability`], because every reading has an answer for them.
@@ -273,12 +337,14 @@ fn report_fetch(retrieved: &Retrieved, limits: &Limits) {
     }
 }
 
-/// One result line of `check --json` (DESIGN.md §4).
+/// One result line of `check --json` (DESIGN.md §4): `url` is the text as given,
+/// `path` the path it names, `tested` the path exactly as matched.
 #[derive(Debug, Serialize)]
 struct CheckRecord<'a> {
     agent: &'a str,
     url: &'a str,
     path: &'a str,
+    tested: &'a str,
     allowed: bool,
     semantics: &'a str,
     line: Option<usize>,
@@ -294,7 +360,8 @@ impl<'a> CheckRecord<'a> {
         availability: Availability,
         column: &Column,
         decision: Decision,
-        (agent, url, path): (&'a str, &'a str, &'a str),
+        agent: &'a str,
+        request: &'a Request,
     ) -> CheckRecord<'a> {
         let interpretation = txt.interpretation(column.reading);
         let rule = decision.rule.map(|at| &interpretation.groups[at.group].rules[at.rule]);
@@ -306,8 +373,9 @@ impl<'a> CheckRecord<'a> {
             .map(|group| interpretation.groups[group].first_line());
         CheckRecord {
             agent,
-            url,
-            path,
+            url: request.given,
+            path: &request.path,
+            tested: &request.tested,
             allowed: decision.allowed,
             semantics: column.reading.name(),
             line: rule.map(|r| r.line),
@@ -341,16 +409,25 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     }
     let queries = robot_queries(&args.robots, db)?;
     let robot_user_agent = args.robots.user_agent(db);
-    let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, robot_user_agent)?;
+    let loaded = load(&args.source, &args.source_options, robot_user_agent)?;
+    let (txt, availability) = (&loaded.txt, loaded.availability);
     let columns: Vec<Column> =
-        queries.iter().map(|q| Column::new(&txt, q.label.clone(), q.robot.clone(), q.reading)).collect();
+        queries.iter().map(|q| Column::new(txt, q.label.clone(), q.robot.clone(), q.reading)).collect();
     let stdout = io::stdout();
     let mut out: Box<dyn Write> = if args.line_buffered || stdout.is_terminal() {
         Box::new(LineWriter::new(stdout.lock()))
     } else {
         Box::new(BufWriter::with_capacity(64 * 1024, stdout.lock()))
     };
-    let mut checker = Checker { txt: &txt, availability, columns: &columns, json: args.json, any_disallowed: false };
+    let mut checker = Checker {
+        txt,
+        availability,
+        columns: &columns,
+        json: args.json,
+        mode: args.url_options.mode(),
+        other_hosts: OtherHostWarnings::new(loaded.site_hosts()),
+        any_disallowed: false,
+    };
     let written = if args.paths.is_empty() {
         checker.check_stream(io::stdin().lock(), &mut out)
     } else {
@@ -370,6 +447,8 @@ struct Checker<'a> {
     availability: Availability,
     columns: &'a [Column],
     json: bool,
+    mode: UrlMode,
+    other_hosts: OtherHostWarnings,
     any_disallowed: bool,
 }
 
@@ -391,12 +470,12 @@ impl Checker<'_> {
     }
 
     fn check_one(&mut self, path_or_url: &str, out: &mut dyn Write) -> io::Result<()> {
+        let request = Request::new(path_or_url, self.mode);
+        self.other_hosts.check(&request);
         for column in self.columns {
-            let decision = column.check(self.availability, path_or_url);
+            let decision = column.check(self.availability, &request.tested);
             self.any_disallowed |= !decision.allowed;
-            let path = policy::pattern::request_path(path_or_url);
-            let record =
-                CheckRecord::new(self.txt, self.availability, column, decision, (&column.label, path_or_url, &path));
+            let record = CheckRecord::new(self.txt, self.availability, column, decision, &column.label, &request);
             if self.json {
                 serde_json::to_writer(&mut *out, &record).map_err(io::Error::other)?;
                 out.write_all(b"\n")?;
@@ -407,11 +486,13 @@ impl Checker<'_> {
                     policy::Choice::Fallback(token) => format!(" via {token}"),
                     _ => String::new(),
                 };
+                let tested = request.tested_if_not_obvious().map(|t| format!(" (as {})", sanitize_str(t)));
                 writeln!(
                     out,
-                    "{verdict:<10} {}{via} {}  {why}",
+                    "{verdict:<10} {}{via} {}{}  {why}",
                     sanitize(column.label.as_bytes()),
-                    sanitize(path.as_bytes())
+                    sanitize(request.given.as_bytes()),
+                    tested.unwrap_or_default()
                 )?;
             }
         }
@@ -548,12 +629,6 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-/// "1 error", "2 errors".
-fn plural(count: usize, noun: &str) -> String {
-    let plural = if noun.ends_with('x') { format!("{noun}es") } else { format!("{noun}s") };
-    if count == 1 { format!("1 {noun}") } else { format!("{count} {plural}") }
-}
-
 /// A closed pipe (`| head`) ends output quietly, as it does for grep and ripgrep.
 fn finish_output(result: io::Result<()>) -> Result<()> {
     match result {
@@ -582,6 +657,8 @@ pub struct CompareArgs {
     /// The matrix as CSV: a row per path, a column per robot.
     #[arg(long)]
     pub csv: bool,
+    #[command(flatten)]
+    pub url_options: UrlOptions,
     /// Paths or URLs; without any (and without --paths), the paths the file's rules name.
     #[arg(value_name = "PATH")]
     pub path_args: Vec<String>,
@@ -596,7 +673,9 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
         queries =
             queries.into_iter().flat_map(|q| Reading::ALL.map(|reading| RobotQuery { reading, ..q.clone() })).collect();
     }
-    let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, args.robots.user_agent(db))?;
+    let loaded = load(&args.source, &args.source_options, args.robots.user_agent(db))?;
+    let mut warnings = OtherHostWarnings::new(loaded.site_hosts());
+    let Loaded { txt, availability, .. } = loaded;
     let mut paths = args.path_args.clone();
     if let Some(file) = &args.paths {
         let text = std::fs::read(file).wrap_err_with(|| format!("reading paths from {}", file.display()))?;
@@ -614,13 +693,17 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
             Column::new(&txt, label, q.robot.clone(), q.reading)
         })
         .collect();
+    let requests: Vec<Request> = paths.iter().map(|path| Request::new(path, args.url_options.mode())).collect();
+    for request in &requests {
+        warnings.check(request);
+    }
     let mut out = BufWriter::new(io::stdout().lock());
     let result = if args.json {
-        write_compare_json(&mut out, &txt, availability, &queries, &columns, &paths)
+        write_compare_json(&mut out, &txt, availability, &queries, &columns, &requests)
     } else if args.csv {
-        write_compare_csv(&mut out, availability, &columns, &paths)
+        write_compare_csv(&mut out, availability, &columns, &requests)
     } else {
-        write_compare_table(&mut out, &txt, availability, &columns, &paths)
+        write_compare_table(&mut out, &txt, availability, &columns, &requests)
     };
     finish_output(result.and_then(|()| out.flush()))?;
     Ok(Outcome::Clean)
@@ -639,20 +722,20 @@ fn write_compare_table(
     txt: &RobotsTxt,
     availability: Availability,
     columns: &[Column],
-    paths: &[String],
+    requests: &[Request],
 ) -> io::Result<()> {
-    let path_width = paths.iter().map(|p| sanitize_str(p).chars().count()).max().unwrap_or(4).clamp(4, 60);
+    let path_width = requests.iter().map(|r| sanitize_str(r.given).chars().count()).max().unwrap_or(4).clamp(4, 60);
     let widths: Vec<usize> = columns.iter().map(|c| c.label.chars().count().max(14)).collect();
     write!(out, "{:<path_width$}", "PATH")?;
     for (column, width) in columns.iter().zip(&widths) {
         write!(out, "  {:<width$}", sanitize_str(&column.label))?;
     }
     writeln!(out)?;
-    for path in paths {
-        let decisions: Vec<Decision> = columns.iter().map(|c| c.check(availability, path)).collect();
+    for request in requests {
+        let decisions: Vec<Decision> = columns.iter().map(|c| c.check(availability, &request.tested)).collect();
         let allowed = decisions.iter().filter(|d| d.allowed).count();
         let mark = if allowed == 0 || allowed == decisions.len() { "" } else { "  ≠" };
-        write!(out, "{:<path_width$}", sanitize_str(path))?;
+        write!(out, "{:<path_width$}", sanitize_str(request.given))?;
         for (decision, width) in decisions.iter().zip(&widths) {
             write!(out, "  {:<width$}", cell_word(*decision))?;
         }
@@ -672,14 +755,14 @@ fn write_compare_csv(
     out: &mut dyn Write,
     availability: Availability,
     columns: &[Column],
-    paths: &[String],
+    requests: &[Request],
 ) -> io::Result<()> {
     let quote = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
     let header: Vec<String> = std::iter::once(quote("path")).chain(columns.iter().map(|c| quote(&c.label))).collect();
     writeln!(out, "{}", header.join(","))?;
-    for path in paths {
-        let cells: Vec<String> = std::iter::once(quote(path))
-            .chain(columns.iter().map(|c| quote(&cell_word(c.check(availability, path)))))
+    for request in requests {
+        let cells: Vec<String> = std::iter::once(quote(request.given))
+            .chain(columns.iter().map(|c| quote(&cell_word(c.check(availability, &request.tested)))))
             .collect();
         writeln!(out, "{}", cells.join(","))?;
     }
@@ -692,13 +775,12 @@ fn write_compare_json(
     availability: Availability,
     queries: &[RobotQuery],
     columns: &[Column],
-    paths: &[String],
+    requests: &[Request],
 ) -> io::Result<()> {
-    for path in paths {
-        let request = policy::pattern::request_path(path);
+    for request in requests {
         for (query, column) in queries.iter().zip(columns) {
-            let decision = column.check(availability, path);
-            let record = CheckRecord::new(txt, availability, column, decision, (&query.label, path, &request));
+            let decision = column.check(availability, &request.tested);
+            let record = CheckRecord::new(txt, availability, column, decision, &query.label, request);
             serde_json::to_writer(&mut *out, &record).map_err(io::Error::other)?;
             writeln!(out)?;
         }

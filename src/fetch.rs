@@ -432,10 +432,14 @@ pub enum FetchError {
 }
 
 impl FetchError {
-    /// Every failure to get an answer is "unreachable" to the rules.
+    /// Every failure to get an answer is "unreachable" to the rules; a timeout is named
+    /// as such, because the server may well have been reached.
     #[must_use]
     pub fn availability(&self) -> Availability {
-        Availability::Unreachable
+        match self {
+            FetchError::Timeout(_) => Availability::TimedOut,
+            _ => Availability::Unreachable,
+        }
     }
 }
 

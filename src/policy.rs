@@ -9,9 +9,10 @@
 //! high-level form is [`RobotsTxt`] with one [`Interpretation`] per [`Reading`].
 //!
 //! ```
-//! use robotscope::policy::{evaluate, Reading, Robot, RobotsTxt};
+//! use robotscope::policy::{evaluate, request::Request, Reading, Robot, RobotsTxt};
 //! let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /private/\n".to_vec());
-//! let verdict = evaluate(&txt, &Robot::from_agent("Googlebot"), "https://example.com/private/x", Reading::Rfc9309);
+//! let request = Request::read("https://example.com/private/x");
+//! let verdict = evaluate(&txt, &Robot::from_agent("Googlebot"), &request.tested, Reading::Rfc9309);
 //! assert!(!verdict.allowed);
 //! assert_eq!(verdict.decided_by.map(|m| m.line), Some(2));
 //! ```
@@ -29,7 +30,9 @@ pub mod parse;
 pub mod pattern;
 mod prefix_set;
 pub mod reading;
+pub mod request;
 pub mod verdict;
+pub mod words;
 
 pub use agent::{Choice, Robot, Selection};
 pub use availability::{Access, Availability};

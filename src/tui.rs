@@ -28,7 +28,7 @@ use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::app::{Action, AfterSave, App, Edit, Effect, Mode, keymap};
+use crate::app::{Action, AfterSave, App, Effect, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::policy::lint::lint;
 use crate::save::save_atomically;
@@ -360,30 +360,7 @@ fn translate(app: &App, event: Event) -> Vec<Action> {
             _ => Vec::new(),
         },
         Event::Resize(width, height) => vec![Action::Resize { width, height }],
-        Event::Paste(text) if *app.mode() == Mode::Editing => vec![Action::EditorPaste(text)],
-        Event::Paste(text) => {
-            let edit = |c| match app.mode() {
-                Mode::EditingPath => Some(Action::PathEdit(Edit::Insert(c))),
-                Mode::AddingRobot(_) => Some(Action::RobotNameEdit(Edit::Insert(c))),
-                Mode::OpeningSource(_) => Some(Action::SourceEdit(Edit::Insert(c))),
-                Mode::SavingAs(..) => Some(Action::SavePathEdit(Edit::Insert(c))),
-                Mode::Normal
-                | Mode::Help
-                | Mode::FetchDetails
-                | Mode::Editing
-                | Mode::Diagnostics
-                | Mode::Changes
-                | Mode::CopyMenu
-                | Mode::ConfirmQuit
-                | Mode::Compare
-                | Mode::Page => None,
-                Mode::AddingComparePath(_) | Mode::LoadingComparePaths(_) => {
-                    Some(Action::ComparePathEdit(Edit::Insert(c)))
-                }
-            };
-            // A pasted line ends at its first line break.
-            text.chars().take_while(|&c| c != '\n' && c != '\r').filter_map(edit).collect()
-        }
+        Event::Paste(text) => vec![Action::Paste(text)],
         _ => Vec::new(),
     }
 }

@@ -24,15 +24,15 @@ use ratatui::layout::{Constraint, Flex, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use crate::app::layout::HELP_OVERLAY;
-use crate::app::{App, Areas, LineInput, Mode};
+use crate::app::layout::{HELP_OVERLAY, MESSAGES_OVERLAY};
+use crate::app::{App, Areas, Overlay, Prompt};
 use theme::THEME;
 
 /// Draws the whole explorer.
 pub fn render(app: &App, frame: &mut Frame) {
     let area = frame.area();
     let areas = Areas::layout(area, app.compare().is_some());
-    let cursor = if let Some(view) = app.compare() {
+    let tester_cursor = if let Some(view) = app.compare() {
         frame.render_widget(source::SourcePane { app }, areas.source);
         frame.render_widget(compare::CompareMatrix { app, view }, areas.compare);
         frame.render_widget(compare::CompareDetail { app, view }, areas.tester);
@@ -47,41 +47,24 @@ pub fn render(app: &App, frame: &mut Frame) {
         cursor
     };
     frame.render_widget(status::StatusBar { app }, areas.status);
-    match app.mode() {
-        Mode::Help => {
+    match app.overlay() {
+        Some(Overlay::Help) => {
             let (width, height) = HELP_OVERLAY;
-            frame.render_widget(help::HelpOverlay { scroll: app.help_scroll() }, centered(area, width, height));
+            frame.render_widget(help::HelpOverlay { scroll: app.overlay_scroll() }, centered(area, width, height));
         }
-        Mode::FetchDetails => frame.render_widget(fetch::FetchDetails { app }, centered(area, 100, 24)),
-        Mode::Page => {
+        Some(Overlay::Messages) => {
+            let (width, height) = MESSAGES_OVERLAY;
+            frame.render_widget(status::MessagesOverlay { app }, centered(area, width, height));
+        }
+        Some(Overlay::FetchDetails) => frame.render_widget(fetch::FetchDetails { app }, centered(area, 100, 24)),
+        Some(Overlay::Page) => {
             if let Some(view) = app.page_view() {
                 frame.render_widget(page::PageOverlay { app, view }, centered(area, 118, 40));
             }
         }
-        Mode::AddingRobot(input) => prompt(
-            frame,
-            " Add a robot ",
-            "Name or token: ",
-            input,
-            "Enter selects a known robot or adds a new one; Esc cancels.",
-        ),
-        Mode::OpeningSource(input) => prompt(
-            frame,
-            " Open ",
-            "File or site: ",
-            input,
-            "A file, or a site (example.com, https://example.com/page); Esc cancels.",
-        ),
-        Mode::SavingAs(input, _) => prompt(
-            frame,
-            " Save ",
-            "Save to: ",
-            input,
-            "Written to a temporary file, then renamed over this one; Esc cancels.",
-        ),
-        Mode::Diagnostics => frame.render_widget(edits::DiagnosticsOverlay { app }, centered(area, 110, 30)),
-        Mode::Changes => frame.render_widget(edits::ChangesOverlay { app }, centered(area, 110, 34)),
-        Mode::CopyMenu => frame.render_widget(
+        Some(Overlay::Diagnostics) => frame.render_widget(edits::DiagnosticsOverlay { app }, centered(area, 110, 30)),
+        Some(Overlay::Changes) => frame.render_widget(edits::ChangesOverlay { app }, centered(area, 110, 34)),
+        Some(Overlay::CopyMenu) => frame.render_widget(
             edits::Question {
                 title: " Copy ",
                 choices: &[
@@ -93,44 +76,60 @@ pub fn render(app: &App, frame: &mut Frame) {
             },
             centered(area, 50, 6),
         ),
-        Mode::ConfirmQuit => frame.render_widget(
+        Some(Overlay::ConfirmQuit) => frame.render_widget(
             edits::Question {
                 title: " Unsaved edits ",
                 choices: &[("w", "save, then quit"), ("q", "quit without saving"), ("Esc", "keep working")],
             },
             centered(area, 44, 5),
         ),
-        Mode::AddingComparePath(input) => {
-            prompt(frame, " Add a path ", "Path or URL: ", input, "A row for this path; Esc cancels.");
-        }
-        Mode::LoadingComparePaths(input) => {
-            prompt(
-                frame,
-                " Paths from a file ",
-                "File: ",
-                input,
-                "One path or URL per line replaces the rows; Esc cancels.",
-            );
-        }
-        Mode::Normal | Mode::EditingPath | Mode::Editing | Mode::Compare => {
-            if let Some(position) = cursor {
+        Some(Overlay::Compare) | None => {}
+    }
+    match app.prompt() {
+        Some(prompt) if prompt.kind.is_inline() => {
+            if let Some(position) = tester_cursor {
                 frame.set_cursor_position(position);
             }
         }
+        Some(prompt) => prompt_box(frame, prompt),
+        None => {}
     }
 }
 
-/// A one-line text prompt in a small box in the middle of the screen.
-fn prompt(frame: &mut Frame, title: &str, label: &str, input: &LineInput, hint: &str) {
+/// A prompt in a small box in the middle of the screen, its text scrolled sideways so
+/// that the cursor stays in view.
+fn prompt_box(frame: &mut Frame, prompt: &Prompt) {
     let popup = centered(frame.area(), 64, 5);
     Clear.render(popup, frame.buffer_mut());
+    let label = prompt.kind.label();
+    let inner_width = usize::from(popup.width.saturating_sub(2));
+    let room = inner_width.saturating_sub(label.chars().count()).max(1);
+    let field = text::input_window(&prompt.input, room);
     let mut spans = vec![Span::styled(label.to_owned(), THEME.dim)];
-    spans.extend(text::safe_span(input.text(), THEME.value, THEME.escape));
-    Paragraph::new(vec![Line::from(spans), Line::styled(hint.to_owned(), THEME.dim)])
-        .block(pane_block(title, true))
+    let style = if prompt.input.is_selected() { THEME.selected } else { THEME.value };
+    spans.extend(text::safe_span(&field.text, style, THEME.escape));
+    let title = format!(" {} ", prompt.kind.title());
+    Paragraph::new(vec![Line::from(spans), Line::styled(prompt.kind.hint().to_owned(), THEME.dim)])
+        .block(pane_block(&title, true))
         .render(popup, frame.buffer_mut());
-    let x = popup.x + 1 + label.chars().count() as u16 + input.cursor() as u16;
+    let x = popup.x + 1 + label.chars().count() as u16 + field.cursor as u16;
     frame.set_cursor_position(Position::new(x.min(popup.right().saturating_sub(2)), popup.y + 1));
+}
+
+/// A pane title: `parts` joined by " · ", leaving out from the end the parts that do not
+/// fit in a pane `width` columns wide (so the parts come most important first).
+#[must_use]
+pub fn fitted_title(parts: &[&str], width: u16) -> String {
+    let room = usize::from(width.saturating_sub(4));
+    let mut title = String::new();
+    for part in parts {
+        let candidate = if title.is_empty() { (*part).to_owned() } else { format!("{title} · {part}") };
+        if candidate.chars().count() > room && !title.is_empty() {
+            break;
+        }
+        title = candidate;
+    }
+    format!(" {title} ")
 }
 
 /// A bordered pane with a title; the border is brighter when the pane has focus.

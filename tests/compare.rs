@@ -9,7 +9,8 @@ use std::io::Write;
 use std::path::Path;
 
 use assert_cmd::Command;
-use robotscope::app::{Action, App, Edit, Mode};
+use robotscope::app::keymap::press;
+use robotscope::app::{Action, App, KeyContext, Overlay};
 use robotscope::policy::Reading;
 use serde::Deserialize;
 use support::explorer::{draw, select};
@@ -133,8 +134,8 @@ fn paths_can_come_from_a_file() {
 #[test]
 fn the_view_opens_with_the_default_robots_and_the_files_paths() {
     let mut app = App::example();
-    app.update(Action::ToggleCompare);
-    assert_eq!(*app.mode(), Mode::Compare);
+    press(&mut app, "c");
+    assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::Compare));
     let view = app.compare().expect("open");
     let labels: Vec<&str> = view.columns.iter().map(|c| c.label.as_str()).collect();
     assert_eq!(labels, ["Googlebot", "bingbot", "Slurp", "Scooter", "GPTBot", "* (any other)"]);
@@ -145,39 +146,37 @@ fn the_view_opens_with_the_default_robots_and_the_files_paths() {
 #[test]
 fn moving_to_a_cell_highlights_its_line_and_explains_it() {
     let mut app = App::example();
-    app.update(Action::ToggleCompare);
+    press(&mut app, "c");
     let gptbot = app.compare().expect("open").columns.iter().position(|c| c.label == "GPTBot").expect("GPTBot");
-    for _ in 0..gptbot {
-        app.update(Action::Right);
-    }
+    press(&mut app, &"l".repeat(gptbot));
     let detail = app.compare().and_then(|v| v.detail.clone()).expect("a detail");
     assert!(!detail.allowed);
     assert_eq!(detail.decided_by.map(|m| m.line), Some(29));
     assert_eq!(app.shown_verdict().decided_by.map(|m| m.line), Some(29), "the source highlights the cell's line");
     let view = app.source_view();
     assert!(view.offset <= 28 && 28 < view.offset + app.areas().inner_height(robotscope::app::Pane::Source));
-    app.update(Action::ToggleCompare);
+    press(&mut app, "c");
     assert_ne!(app.shown_verdict().decided_by.map(|m| m.line), Some(29), "closed, the tester's verdict is shown again");
 }
 
 #[test]
 fn one_robots_three_readings_as_columns() {
     let mut app = App::from_text("User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n");
-    app.update(Action::ToggleCompare);
+    press(&mut app, "c");
     select(&mut app, "WebCrawler");
-    app.update(Action::ToggleReadingColumns);
+    press(&mut app, "m");
     let view = app.compare().expect("open");
     assert_eq!(view.columns.len(), 3);
     let readings: Vec<Reading> = view.columns.iter().map(|c| c.reading).collect();
     assert_eq!(readings, Reading::ALL);
     assert!(view.columns.iter().all(|c| c.label == "WebCrawler"));
-    let path = &view.paths[0];
+    let path = &robotscope::policy::request::Request::read(&view.paths[0]).tested.into_owned();
     let verdicts: Vec<bool> = view.columns.iter().map(|c| c.check(app.document().availability, path).allowed).collect();
     assert_eq!(verdicts, [false, true, true], "the readings disagree on webcrawler");
     let screen = format!("{}", draw(&mut app, 120, 40).backend());
     assert!(screen.contains("Compare · WebCrawler's 3 readings"), "{screen}");
     assert!(screen.contains("rfc9309     draft1996   koster1994"), "{screen}");
-    app.update(Action::ToggleReadingColumns);
+    press(&mut app, "m");
     assert!(app.compare().expect("open").columns.len() > 3);
 }
 
@@ -190,16 +189,16 @@ fn the_robots_compared_are_chosen_in_the_switcher() {
         screen.lines().find(|line| line.contains("Lycos")).map(str::to_owned).expect("Lycos is listed")
     };
     assert!(!lycos_row(&mut app).contains('◆'), "not compared yet");
-    app.update(Action::ToggleComparedRobot);
+    press(&mut app, "<tab><tab><tab><space>"); // to the robots pane, then Space
     assert!(lycos_row(&mut app).contains('◆'), "the switcher marks a compared robot");
-    app.update(Action::ToggleCompare);
+    press(&mut app, "c");
     let labels: Vec<String> = app.compare().expect("open").columns.iter().map(|c| c.label.clone()).collect();
     assert_eq!(labels.last().map(String::as_str), Some("Lycos"), "{labels:?}");
-    app.update(Action::ToggleCompare);
+    press(&mut app, "c");
 
     select(&mut app, "GPTBot");
-    app.update(Action::ToggleComparedRobot);
-    app.update(Action::ToggleCompare);
+    press(&mut app, "<tab><tab><tab><space>"); // to the robots pane, then Space
+    press(&mut app, "c");
     let labels: Vec<String> = app.compare().expect("open").columns.iter().map(|c| c.label.clone()).collect();
     assert!(!labels.contains(&"GPTBot".to_owned()) && labels.contains(&"Lycos".to_owned()), "{labels:?}");
 }
@@ -207,15 +206,11 @@ fn the_robots_compared_are_chosen_in_the_switcher() {
 #[test]
 fn columns_and_rows_can_be_edited() {
     let mut app = App::example();
-    app.update(Action::ToggleCompare);
+    press(&mut app, "c");
     let before = app.compare().expect("open").columns.len();
-    app.update(Action::RemoveCompareColumn);
+    press(&mut app, "x");
     assert_eq!(app.compare().expect("open").columns.len(), before - 1);
-    app.update(Action::AddComparePath);
-    for c in "/brand/new".chars() {
-        app.update(Action::ComparePathEdit(Edit::Insert(c)));
-    }
-    app.update(Action::SubmitComparePath);
+    press(&mut app, "//brand/new<ret>");
     let view = app.compare().expect("open");
     assert_eq!(view.paths[view.cursor.0], "/brand/new");
     assert_eq!(view.detail.as_ref().map(|d| d.path.as_str()), Some("/brand/new"));
@@ -225,7 +220,7 @@ fn columns_and_rows_can_be_edited() {
 fn profiles_are_honoured_and_explained_in_the_cells() {
     let text = "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /private/\n";
     let mut app = App::from_text(text);
-    app.update(Action::ToggleCompare);
+    press(&mut app, "c");
     for name in ["Googlebot-Image", "AdsBot-Google", "Google-Extended"] {
         select(&mut app, name);
     }
@@ -245,7 +240,7 @@ fn profiles_are_honoured_and_explained_in_the_cells() {
 #[test]
 fn fifty_robots_by_ten_thousand_paths_draw_only_what_shows() {
     let mut app = App::example();
-    app.update(Action::ToggleCompare);
+    press(&mut app, "c");
     let names: Vec<String> = app.robots().iter().take(50).map(|e| e.profile.name.clone()).collect();
     for name in &names {
         select(&mut app, name);
@@ -256,7 +251,7 @@ fn fifty_robots_by_ten_thousand_paths_draw_only_what_shows() {
     });
     let view = app.compare().expect("open");
     assert!(view.columns.len() >= 50 && view.paths.len() == 10_000);
-    app.update(Action::Bottom);
+    press(&mut app, "G");
     let screen = format!("{}", draw(&mut app, 200, 60).backend());
     assert!(screen.contains("/page/9999"), "the last row is reachable and drawn");
 }

@@ -2,12 +2,16 @@
 //! matcher's verdicts (`rfc9309.json`), and Google's verdicts on real files.
 //!
 //! Every vector is checked through both the explaining path (`evaluate`) and the batch
-//! path (`CompiledPolicy`), which must agree on the verdict and the deciding line.
+//! path (`CompiledPolicy`), which must agree on the verdict and the deciding line. The
+//! vectors' URLs are taken byte for byte, as Google's library takes them
+//! ([`Request::raw`], the CLI's `--raw-url`); `cli_raw_url_gives_googles_verdicts` puts
+//! them through the binary that way too.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
+use robotscope::policy::request::Request;
 use robotscope::policy::{CompiledPolicy, Reading, Robot, RobotsTxt, evaluate};
 use serde::Deserialize;
 
@@ -50,8 +54,9 @@ fn check_with(
     expected: bool,
 ) -> Option<String> {
     let (agent, reading) = (&robot.token, compiled.reading());
-    let verdict = evaluate(txt, robot, url, reading);
-    let decision = compiled.check(url);
+    let tested = Request::raw(url).tested;
+    let verdict = evaluate(txt, robot, &tested, reading);
+    let decision = compiled.check(&tested);
     if verdict.allowed != expected {
         return Some(format!(
             "{id} [{reading}] {agent} {url}: expected {expected}, got {} ({})",
@@ -98,6 +103,44 @@ fn rfc9309_vectors_match_googles_reference() {
             check(&case.id, &txt, &case.user_agent, &case.url, Reading::Rfc9309, case.allowed)
         })
         .collect();
+    assert_no_failures(&failures, cases.len());
+}
+
+/// Google's vectors through the binary, `check --raw-url --json`, one run per distinct
+/// robots.txt and robot: the command line gives Google's verdicts too.
+#[test]
+fn cli_raw_url_gives_googles_verdicts() {
+    let cases: Vec<GoogleCase> = serde_json::from_str(&data("conformance/rfc9309.json")).expect("rfc9309.json parses");
+    let mut runs: BTreeMap<(&str, &str), Vec<&GoogleCase>> = BTreeMap::new();
+    for case in &cases {
+        runs.entry((&case.robots_txt, &case.user_agent)).or_default().push(case);
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut failures = Vec::new();
+    for (index, ((robots_txt, agent), cases)) in runs.iter().enumerate() {
+        let file = dir.path().join(format!("{index}.txt"));
+        fs::write(&file, robots_txt).expect("write");
+        let urls: Vec<&str> = cases.iter().map(|case| case.url.as_str()).collect();
+        let output = assert_cmd::Command::cargo_bin("robotscope")
+            .expect("binary")
+            .args(["check", "--raw-url", "--json", "-a", agent])
+            .arg(&file)
+            .arg("--")
+            .args(&urls)
+            .output()
+            .expect("runs");
+        let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a JSON line"))
+            .collect();
+        assert_eq!(lines.len(), cases.len(), "one result per URL: {}", String::from_utf8_lossy(&output.stderr));
+        for (case, line) in cases.iter().zip(&lines) {
+            if line["allowed"] != case.allowed {
+                failures
+                    .push(format!("{} {agent} {}: expected {}, the CLI said {line}", case.id, case.url, case.allowed));
+            }
+        }
+    }
     assert_no_failures(&failures, cases.len());
 }
 

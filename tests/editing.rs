@@ -11,7 +11,8 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use robotscope::app::{Action, AfterSave, App, CopyWhat, Effect, Mode, Pane};
+use robotscope::app::keymap::press;
+use robotscope::app::{Action, AfterSave, App, CopyWhat, Effect, KeyContext, Overlay, Pane};
 use robotscope::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment};
 use support::explorer::{select, test_path};
 use tokio::sync::mpsc;
@@ -26,10 +27,7 @@ fn key(code: KeyCode) -> KeyEvent {
 fn diagnostics_are_found_and_fixed_under_the_cursor() {
     let mut app = App::from_text(FAQ);
     assert!(app.diagnostics().iter().any(|d| d.code == "blank-line-in-group" && d.line == 2));
-    app.update(Action::Focus(Pane::Source));
-    app.update(Action::Top);
-    app.update(Action::Down);
-    app.update(Action::FixHere);
+    press(&mut app, "gjf");
     assert_eq!(
         app.document().txt.source(),
         b"User-agent: webcrawler\nDisallow:\n\nUser-agent: lycra\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp\n"
@@ -42,9 +40,9 @@ fn diagnostics_are_found_and_fixed_under_the_cursor() {
 #[test]
 fn fix_all_from_the_diagnostics_list() {
     let mut app = App::from_text("User-Agent: *\n\nDisallow: /\n\nUser-Agent: Lycos\n\nDisallow: /cgi-bin/ /tmp/\n");
-    app.update(Action::ToggleDiagnostics);
-    assert_eq!(*app.mode(), Mode::Diagnostics);
-    app.update(Action::FixAll);
+    press(&mut app, "d");
+    assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::Diagnostics));
+    press(&mut app, "F");
     assert_eq!(
         app.document().txt.source(),
         b"User-Agent: *\nDisallow: /\n\nUser-Agent: Lycos\nDisallow: /cgi-bin/\nDisallow: /tmp/\n"
@@ -55,10 +53,10 @@ fn fix_all_from_the_diagnostics_list() {
 fn the_changes_view_lists_flipped_verdicts_for_what_was_looked_at() {
     let mut app = App::from_text(FAQ);
     select(&mut app, "WebCrawler");
-    app.update(Action::CycleReading); // RFC 9309: webcrawler is joined to lycra's group.
+    press(&mut app, "s"); // RFC 9309: webcrawler is joined to lycra's group.
     test_path(&mut app, "/index.html");
     assert!(!app.evaluation().verdict.allowed);
-    app.update(Action::FixAll);
+    press(&mut app, "F");
     assert!(app.evaluation().verdict.allowed, "the fix lets webcrawler in, as the FAQ meant");
     let changes = app.changes();
     let change =
@@ -73,20 +71,17 @@ fn the_editor_retests_at_every_change_and_refuses_control_characters() {
     let mut app = App::from_text("User-agent: *\nDisallow: /a\n");
     test_path(&mut app, "/ab");
     assert!(!app.evaluation().verdict.allowed);
-    app.update(Action::Focus(Pane::Source));
-    app.update(Action::OpenEditor);
-    assert_eq!(*app.mode(), Mode::Editing);
-    for code in [KeyCode::Down, KeyCode::End, KeyCode::Char('/')] {
-        app.update(Action::EditorKey(key(code)));
-    }
+    press(&mut app, "e");
+    assert_eq!(app.key_context(), KeyContext::Editor);
+    press(&mut app, "<down><end>/");
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /a/\n");
     assert!(app.evaluation().verdict.allowed, "/ab is no longer under /a/");
-    app.update(Action::Cancel);
-    assert_eq!(*app.mode(), Mode::Normal);
+    press(&mut app, "<esc>");
+    assert_eq!(app.key_context(), KeyContext::Pane(Pane::Source));
     assert!(app.editor().is_none() && app.is_dirty());
 
     let mut hostile = App::from_text("User-agent: *\nDisallow: /\x1b[2J\n");
-    hostile.update(Action::OpenEditor);
+    press(&mut hostile, "e");
     assert!(hostile.editor().is_none());
     assert!(hostile.message().is_some_and(|m| m.contains("control characters")));
 }
@@ -96,8 +91,7 @@ fn copies_carry_the_right_text_and_fall_back_to_osc52() {
     let mut app = App::from_text("User-agent: a\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n");
     app.set_clipboard(ClipboardMode::Auto, Environment { has_display: true, over_ssh: false, in_tmux: false });
     select(&mut app, "a");
-    app.update(Action::CopyMenu);
-    let effects = app.update(Action::Copy(CopyWhat::Group));
+    let effects = press(&mut app, "yg");
     assert_eq!(
         effects,
         vec![Effect::Copy {
@@ -121,11 +115,9 @@ fn copies_carry_the_right_text_and_fall_back_to_osc52() {
         }]
     );
     // Nothing to diff yet.
-    app.update(Action::CopyMenu);
-    assert!(app.update(Action::Copy(CopyWhat::Diff)).is_empty());
-    app.update(Action::FixAll);
-    app.update(Action::CopyMenu);
-    let copy_file = app.update(Action::Copy(CopyWhat::File));
+    assert!(press(&mut app, "yd").is_empty());
+    assert_eq!(app.overlay(), None, "the menu closes on a choice");
+    let copy_file = press(&mut app, "Fyf");
     let [Effect::Copy { text, .. }] = copy_file.as_slice() else { panic!("{copy_file:?}") };
     assert_eq!(text.as_bytes(), app.document().txt.source());
     // A copy that fails for good keeps the text and says how to save it.
@@ -140,14 +132,17 @@ fn copies_carry_the_right_text_and_fall_back_to_osc52() {
 #[test]
 fn quitting_with_unsaved_edits_asks() {
     let mut app = App::from_text("User-agent: *\nDisallow: *\n");
-    assert_eq!(app.update(Action::Quit), vec![Effect::Quit], "nothing to lose yet");
-    app.update(Action::FixAll);
-    assert!(app.update(Action::Quit).is_empty());
-    assert_eq!(*app.mode(), Mode::ConfirmQuit);
-    app.update(Action::Cancel);
-    assert_eq!(*app.mode(), Mode::Normal);
-    app.update(Action::Quit);
-    assert_eq!(app.update(Action::QuitWithoutSaving), vec![Effect::Quit]);
+    assert_eq!(press(&mut app, "q"), vec![Effect::Quit], "nothing to lose yet");
+    press(&mut app, "F");
+    assert!(press(&mut app, "q").is_empty());
+    assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::ConfirmQuit));
+    press(&mut app, "<esc>");
+    assert_eq!(app.key_context(), KeyContext::Pane(Pane::Source));
+    // Saving first: `w` asks where, the prompt has the keys, Enter saves then quits.
+    let effects = press(&mut app, "qw<C-u>out.txt<ret>");
+    let [Effect::Save { path, after: AfterSave::QuitIfSaved, .. }] = effects.as_slice() else { panic!("{effects:?}") };
+    assert_eq!(path.to_string_lossy(), "out.txt");
+    assert_eq!(press(&mut app, "qq"), vec![Effect::Quit], "asked again, q quits without saving");
     // A signal saves the edits to the recovery file before quitting.
     let effects = app.update(Action::Terminate);
     let [Effect::Save { path, text, after: AfterSave::QuitNow }] = effects.as_slice() else { panic!("{effects:?}") };

@@ -162,7 +162,8 @@ async fn a_body_at_one_byte_per_second_times_out() {
     assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
     assert_eq!(error, FetchError::Timeout(Duration::from_secs(2)));
     assert_eq!(error.to_string(), "no complete answer within 2 s (--timeout)");
-    assert_eq!(error.availability(), Availability::Unreachable);
+    assert_eq!(error.availability(), Availability::TimedOut, "reached, but no answer came in time");
+    assert!(error.availability().reason(Reading::Rfc9309).contains("no complete answer came in time"));
 }
 
 #[tokio::test]

@@ -9,6 +9,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 use robotscope::fetch::{self, Limits};
 use robotscope::policy::page::{Because, Contradictions, PagePolicy, PageSignals, TermSource, page_policy};
+use robotscope::policy::request::UrlMode;
 use robotscope::policy::{Reading, Robot};
 use robotscope::robots_db::RobotsDb;
 use serde_json::Value;
@@ -302,7 +303,7 @@ async fn a_redirect_to_another_site_is_checked_against_that_sites_robots_txt() {
         fetch::fetch_page(&Url::parse(&server.url("/to-blocked")).expect("url"), &limits()).await.expect("page");
     assert_eq!(fetched.other_sites.len(), 1, "the other site's robots.txt was read");
     assert_eq!(fetched.other_sites[0].robots_url.as_str(), elsewhere.url("/robots.txt"));
-    let answer = fetched.answer(&txt, available, &robot, Reading::Rfc9309);
+    let answer = fetched.answer(&txt, available, &robot, Reading::Rfc9309, UrlMode::AsCrawlersSend);
     assert!(answer.crawl.requested.allowed, "this site allows the URL asked for");
     assert!(!answer.crawl.allowed() && !answer.policy.crawl, "the other site disallows where it leads");
     let blocked = answer.crawl.blocked_redirect.as_ref().expect("the blocking redirect");
@@ -312,7 +313,7 @@ async fn a_redirect_to_another_site_is_checked_against_that_sites_robots_txt() {
     assert!(fetched.notes(&limits()).iter().any(|note| note.contains("200 OK")), "{:?}", fetched.notes(&limits()));
 
     let fetched = fetch::fetch_page(&Url::parse(&server.url("/to-open")).expect("url"), &limits()).await.expect("page");
-    let answer = fetched.answer(&txt, available, &robot, Reading::Rfc9309);
+    let answer = fetched.answer(&txt, available, &robot, Reading::Rfc9309, UrlMode::AsCrawlersSend);
     assert!(answer.crawl.allowed() && answer.policy.index.is_some_and(|index| index.allowed));
 
     // The same through the binary (its own runtime, so off this test's).
@@ -378,8 +379,9 @@ mod explorer {
     use futures::StreamExt;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
+    use robotscope::app::keymap::press;
     use robotscope::app::page::PageState;
-    use robotscope::app::{Action, App, Edit, Effect, Pane};
+    use robotscope::app::{Action, App, Effect};
     use robotscope::fetch::{self, Limits, Source};
     use robotscope::robots_db::RobotsDb;
     use tokio::sync::mpsc;
@@ -396,7 +398,7 @@ mod explorer {
 
     /// Runs the effects an action returned, the way the event loop does for a page.
     async fn press_p(app: &mut App) {
-        let effects = app.update(Action::PagePolicy);
+        let effects = press(app, "p");
         let [Effect::FetchPage { id, url, limits }] = effects.as_slice() else { panic!("a page fetch: {effects:?}") };
         let result = fetch::fetch_page(url, limits).await;
         app.update(Action::PageFetched { id: *id, result: Box::new(result) });
@@ -422,9 +424,9 @@ mod explorer {
             insta::assert_snapshot!(overlay);
         });
         // Another robot: answered again from the page already fetched.
-        app.update(Action::NextRobot);
+        press(&mut app, "]");
         assert_eq!(app.page_rows()[0].label, "Googlebot-Image");
-        app.update(Action::PagePolicy);
+        press(&mut app, "p");
         assert!(app.page_view().is_none(), "p again closes it");
     }
 
@@ -436,13 +438,11 @@ mod explorer {
         assert!(!app.page_rows()[0].policy.crawl);
         assert!(app.page_rows()[0].policy.notes[0].contains("never sees noindex"));
         // Comment out the Disallow line in the editor, then ask again.
-        app.update(Action::PagePolicy);
-        app.update(Action::OpenEditor);
-        app.update(Action::EditorKey(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE)));
-        app.update(Action::EditorPaste("# ".to_owned()));
-        app.update(Action::Cancel);
+        press(&mut app, "pe<down>");
+        app.update(Action::Paste("# ".to_owned()));
+        press(&mut app, "<esc>");
         assert!(String::from_utf8_lossy(app.document().txt.source()).contains("# Disallow: /private/"));
-        assert!(app.update(Action::PagePolicy).is_empty(), "the page is not fetched again");
+        assert!(press(&mut app, "p").is_empty(), "the page is not fetched again");
         let row = &app.page_rows()[0];
         assert!(row.policy.crawl);
         assert_eq!(row.policy.index.as_ref().map(|a| a.allowed), Some(false), "now the noindex is seen");
@@ -452,14 +452,10 @@ mod explorer {
     async fn a_typed_url_works_without_a_site_and_a_bare_path_is_explained() {
         let server = site();
         let mut app = App::example();
-        app.update(Action::PagePolicy);
+        press(&mut app, "p");
         assert!(app.page_view().is_none());
         assert!(app.message().is_some_and(|m| m.contains("type a full URL")), "{:?}", app.message());
-        app.update(Action::Focus(Pane::Tester));
-        app.update(Action::PathEdit(Edit::Clear));
-        for c in server.url("/noindex").chars() {
-            app.update(Action::PathEdit(Edit::Insert(c)));
-        }
+        press(&mut app, &format!("/{}<ret>", server.url("/noindex")));
         press_p(&mut app).await;
         let view = app.page_view().expect("open");
         assert!(matches!(view.state, PageState::Fetched { .. }), "{:?}", view.state);

@@ -6,7 +6,8 @@ mod support;
 
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
-use robotscope::app::{Action, App, Pane};
+use robotscope::app::keymap::press;
+use robotscope::app::{Action, App};
 use support::explorer::{draw, select, test_path};
 
 /// The text of row `y`.
@@ -41,7 +42,6 @@ fn slurp_on_the_infoseek_directory() {
     let mut app = App::example();
     select(&mut app, "Slurp");
     test_path(&mut app, "/infoseek_optimised_directory/x");
-    app.update(Action::Cancel);
     let terminal = draw(&mut app, 120, 40);
     insta::assert_snapshot!(terminal.backend());
 
@@ -77,7 +77,7 @@ fn slurp_on_the_infoseek_directory() {
 #[test]
 fn help_overlay_lists_the_keymap() {
     let mut app = App::example();
-    app.update(Action::ToggleHelp);
+    press(&mut app, "?");
     let terminal = draw(&mut app, 120, 40);
     insta::assert_snapshot!(terminal.backend());
     let buffer = terminal.backend().buffer();
@@ -89,7 +89,6 @@ fn help_overlay_lists_the_keymap() {
 fn control_characters_never_reach_the_screen_raw() {
     let hostile = "User-agent: *\nDisallow: /\x1b]52;c;aGFja2Vk\x07\x1b[2J\u{202e}x\u{9b}31m\nAllow: /ok\n";
     let mut app = App::from_text(hostile);
-    app.update(Action::Focus(Pane::Source));
     let terminal = draw(&mut app, 120, 40);
     let buffer = terminal.backend().buffer();
     for cell in buffer.content() {
@@ -108,8 +107,7 @@ fn a_large_file_draws_only_what_is_visible() {
     text.extend((0..50_000).map(|i| format!("Allow: /page/{i}\n")));
     text.push_str(&"x".repeat(2_000_000));
     let mut app = App::from_text(&text);
-    app.update(Action::Focus(Pane::Source));
-    app.update(Action::Bottom);
+    press(&mut app, "G");
     // A text this large is linted in the background: the first frame does not wait.
     let generation = app.stale_diagnostics().expect("linted in the background");
     let screen = format!("{}", draw(&mut app, 200, 60).backend());
@@ -129,19 +127,14 @@ fn a_large_file_draws_only_what_is_visible() {
 fn long_lines_scroll_sideways_in_the_source_pane() {
     let tail = "the end of a long comment";
     let mut app = App::from_text(&format!("User-agent: *\nDisallow: /a # {}{tail}\n", "x".repeat(150)));
-    app.update(Action::Focus(Pane::Source));
     let screen = format!("{}", draw(&mut app, 120, 40).backend());
     assert!(!screen.contains(tail), "the line is cut at the pane's edge");
-    for _ in 0..40 {
-        app.update(Action::Right);
-    }
+    press(&mut app, &"l".repeat(40));
     assert!(app.source_column() > 0);
     let screen = format!("{}", draw(&mut app, 120, 40).backend());
     assert!(screen.contains(tail), "{screen}");
     assert!(screen.contains(&format!("from column {}", app.source_column() + 1)), "the title says where");
-    for _ in 0..40 {
-        app.update(Action::Left);
-    }
+    press(&mut app, &"h".repeat(40));
     assert_eq!(app.source_column(), 0);
     assert!(format!("{}", draw(&mut app, 120, 40).backend()).contains("Disallow: /a"));
 }
@@ -149,20 +142,18 @@ fn long_lines_scroll_sideways_in_the_source_pane() {
 #[test]
 fn the_help_is_one_scrolled_column_on_a_narrow_terminal() {
     let mut app = App::example();
-    app.update(Action::ToggleHelp);
+    app.update(Action::Resize { width: 60, height: 20 });
+    press(&mut app, "?");
     let screen = format!("{}", draw(&mut app, 60, 20).backend());
-    assert!(screen.contains("j/k scroll") && screen.contains("  ?        help"), "{screen}");
-    for _ in 0..50 {
-        app.update(Action::PageDown);
-    }
+    assert!(screen.contains("j/k scroll") && screen.contains("  ?     help"), "{screen}");
+    press(&mut app, &"<pgdn>".repeat(50));
     let screen = format!("{}", draw(&mut app, 60, 20).backend());
-    assert!(screen.contains("  Esc n    keep working"), "the last binding comes into view: {screen}");
-    let end = app.help_scroll();
-    app.update(Action::Down);
-    assert_eq!(app.help_scroll(), end, "no further than the last line");
-    app.update(Action::Up);
-    assert_eq!(app.help_scroll(), end - 1);
-    app.update(Action::ToggleHelp);
-    app.update(Action::ToggleHelp);
-    assert_eq!(app.help_scroll(), 0, "the help opens at its top");
+    assert!(screen.contains("  Esc n keep working"), "the last binding comes into view: {screen}");
+    let end = app.overlay_scroll();
+    press(&mut app, "j");
+    assert_eq!(app.overlay_scroll(), end, "no further than the last line");
+    press(&mut app, "k");
+    assert_eq!(app.overlay_scroll(), end - 1);
+    press(&mut app, "??");
+    assert_eq!(app.overlay_scroll(), 0, "the help opens at its top");
 }

@@ -10,6 +10,8 @@ use crossterm::event::KeyEvent;
 use super::effect::AfterSave;
 use super::focus::Pane;
 use super::input::Edit;
+use super::overlay::Overlay;
+use super::prompt::PromptKind;
 use crate::clipboard::{ClipboardError, CopyMethod};
 use crate::fetch::{FetchError, PageFetch, Retrieved, SourceError};
 use crate::policy::lint::Diagnostic;
@@ -22,9 +24,9 @@ pub enum Action {
     FocusNext,
     /// Move focus to the previous pane (Shift-Tab).
     FocusPrev,
-    /// Move the focused pane's cursor up one line.
+    /// Move the cursor (or scroll) up one line, in the pane or overlay that has the keys.
     Up,
-    /// Move the focused pane's cursor down one line.
+    /// Move down one line.
     Down,
     /// Move up a page.
     PageUp,
@@ -34,6 +36,10 @@ pub enum Action {
     Top,
     /// Go to the last line.
     Bottom,
+    /// Move left (a compare column; the source scrolls sideways).
+    Left,
+    /// Move right.
+    Right,
     /// Select the next robot (`]`).
     NextRobot,
     /// Select the previous robot (`[`).
@@ -42,23 +48,26 @@ pub enum Action {
     CycleReading,
     /// Go back to each robot's default reading (`S`).
     FollowRobotReading,
-    /// Start typing a path in the tester (`/`).
-    EditPath,
-    /// An edit to the tester's path while typing it.
-    PathEdit(Edit),
-    /// Test the typed path and keep it in the history (Enter).
-    SubmitPath,
-    /// Start typing the name of a robot to add (`a`).
-    AddRobot,
-    /// An edit to the robot name being typed.
-    RobotNameEdit(Edit),
-    /// Add the typed robot and select it (Enter).
-    SubmitRobotName,
-    /// Jump the source to the line under the records cursor (Enter in records).
+    /// Open a prompt (`/`, `a`, `o`, `w`, `Ctrl-F`, `:`; `/` and `L` in the compare view).
+    OpenPrompt(PromptKind),
+    /// An edit to the open prompt's text.
+    PromptEdit(Edit),
+    /// Enter in the open prompt: do what it is for.
+    PromptSubmit,
+    /// Text pasted: into the open prompt (up to its first line break) or the editor.
+    Paste(String),
+    /// Open an overlay, or close it when it is open (`c`, `p`, `?`, `M`, `i`, `d`, `v`,
+    /// `y`).
+    Toggle(Overlay),
+    /// Jump the source to the line under the records cursor, or of the selected
+    /// diagnostic (Enter).
     ShowInSource,
-    /// Show or hide the key help (`?`).
-    ToggleHelp,
-    /// Leave the current mode or cancel (Esc).
+    /// Find the next match of the last search (`n`).
+    SearchNext,
+    /// Find the previous match of the last search (`N`).
+    SearchPrevious,
+    /// Leave what is open, innermost first: a prompt, an overlay, the editor; else
+    /// cancel a load (Esc).
     Cancel,
     /// A mouse click at a screen position: focuses the pane there.
     Click {
@@ -85,16 +94,9 @@ pub enum Action {
         /// New height in rows.
         height: u16,
     },
-    /// Load the source again (`r`): refetch a site, reread a file.
+    /// Load the source again (`r`): refetch a site, reread a file; in the page policy,
+    /// fetch the page again.
     Reload,
-    /// Start typing another source to open (`o`).
-    OpenSource,
-    /// An edit to the source being typed.
-    SourceEdit(Edit),
-    /// Open the typed source (Enter).
-    SubmitSource,
-    /// Show or hide how the file was fetched (`i`).
-    ToggleFetchDetails,
     /// A load is still running (sent by the load's task, for the spinner and timer).
     LoadProgress {
         /// The load's id.
@@ -109,8 +111,6 @@ pub enum Action {
         /// The bytes and how they were had, or why there are none.
         result: Box<Result<Retrieved, SourceError>>,
     },
-    /// Fetch the tested page and show its policy, or close it (`p`).
-    PagePolicy,
     /// A page fetch finished.
     PageFetched {
         /// The fetch's id.
@@ -119,8 +119,6 @@ pub enum Action {
         /// there is none.
         result: Box<Result<PageFetch, FetchError>>,
     },
-    /// Show or hide the list of diagnostics (`d`).
-    ToggleDiagnostics,
     /// The diagnostics of a text linted in the background.
     Linted {
         /// The text generation they belong to ([`App::stale_diagnostics`](super::App::stale_diagnostics)).
@@ -128,7 +126,8 @@ pub enum Action {
         /// The diagnostics.
         diagnostics: Vec<Diagnostic>,
     },
-    /// Apply the fixes of the diagnostics on the cursor's line (`f`).
+    /// Apply the fixes of the diagnostics on the cursor's line, or of the selected
+    /// diagnostic (`f`).
     FixHere,
     /// Apply every fix, round after round (`F`).
     FixAll,
@@ -136,13 +135,7 @@ pub enum Action {
     OpenEditor,
     /// A key typed into the editor.
     EditorKey(KeyEvent),
-    /// Text pasted into the editor.
-    EditorPaste(String),
-    /// Show or hide what the edits changed: flipped verdicts and the diff (`v`).
-    ToggleChanges,
-    /// Open the copy menu (`y`).
-    CopyMenu,
-    /// Copy one of the texts.
+    /// Copy one of the texts (a choice in the copy menu).
     Copy(CopyWhat),
     /// A copy finished.
     Copied {
@@ -153,12 +146,6 @@ pub enum Action {
         /// How it went.
         result: Result<CopyMethod, ClipboardError>,
     },
-    /// Start saving (`w`, Ctrl-S in the editor): asks where.
-    Save,
-    /// An edit to the path being typed for saving.
-    SavePathEdit(Edit),
-    /// Save to the typed path (Enter).
-    SubmitSavePath,
     /// A save finished.
     Saved {
         /// Where it went.
@@ -170,37 +157,19 @@ pub enum Action {
         /// How it went.
         result: Result<(), SaveError>,
     },
-    /// Save, then quit (asked on quitting with unsaved edits).
-    SaveThenQuit,
     /// Quit without saving, after being asked.
     QuitWithoutSaving,
     /// The process is told to stop (SIGTERM, SIGHUP): unsaved edits go to a recovery
     /// file, then the explorer quits.
     Terminate,
-    /// Open or close the compare view (`c`).
-    ToggleCompare,
     /// Put the selected robot among the compared ones, or take it out (Space in the
     /// robots pane).
     ToggleComparedRobot,
-    /// Move left a column (compare view).
-    Left,
-    /// Move right a column (compare view).
-    Right,
     /// Show the three readings of the robot under the cursor as columns, or go back
-    /// (`m`).
+    /// (`m` in the compare view).
     ToggleReadingColumns,
-    /// Remove the robot column under the cursor (`x`).
+    /// Remove the robot column under the cursor (`x` in the compare view).
     RemoveCompareColumn,
-    /// Start typing a path to add as a row (`/` in the compare view).
-    AddComparePath,
-    /// An edit to the path (or file) being typed in the compare view.
-    ComparePathEdit(Edit),
-    /// Add the typed path as a row (Enter).
-    SubmitComparePath,
-    /// Start typing a file of paths, one per line, for the rows (`L`).
-    LoadComparePaths,
-    /// Read the typed file of paths (Enter).
-    SubmitComparePathsFile,
     /// A file of paths was read.
     PathsRead {
         /// The file.
@@ -210,6 +179,27 @@ pub enum Action {
     },
     /// Quit (`q`, Ctrl-C); asks first when there are unsaved edits.
     Quit,
+}
+
+impl Action {
+    /// True for what the user did (a key, a click, a paste), as opposed to results
+    /// coming back from background work, signals and resizes. Messages about "the key
+    /// just pressed" last until the next of these.
+    #[must_use]
+    pub fn is_users(&self) -> bool {
+        !matches!(
+            self,
+            Action::Resize { .. }
+                | Action::LoadProgress { .. }
+                | Action::Loaded { .. }
+                | Action::PageFetched { .. }
+                | Action::Linted { .. }
+                | Action::Copied { .. }
+                | Action::Saved { .. }
+                | Action::PathsRead { .. }
+                | Action::Terminate
+        )
+    }
 }
 
 /// What `y` copies.

@@ -7,8 +7,10 @@
 
 use std::collections::HashSet;
 
-use super::{Action, App, Effect, LineInput, Mode, Pane, RobotEntry};
+use super::{About, Action, App, Effect, Overlay, Pane, RobotEntry};
 use crate::policy::compare::{Column, paths_named_in};
+use crate::policy::request::Request;
+use crate::policy::words::plural;
 use crate::policy::{Reading, Robot, Verdict, evaluate_fetched};
 use crate::robots_db::{DEFAULT_COMPARISON, RobotProfile};
 
@@ -56,6 +58,8 @@ pub struct CompareView {
     pub offset: (usize, usize),
     /// The full verdict of the cell under the cursor.
     pub detail: Option<Verdict>,
+    /// The longest path's length in characters, for the path column's width.
+    pub longest_path: usize,
 }
 
 impl CompareView {
@@ -81,13 +85,37 @@ impl CompareView {
     pub fn robot_of_column(&self, column: usize) -> Option<&CompareRobot> {
         self.robots.get(self.readings_of.unwrap_or(column))
     }
+
+    /// A path the tester kept becomes a row, once the rows exist (before the view is
+    /// first opened they are made from the tester's history anyway).
+    pub(super) fn follow_tested_path(&mut self, path: &str) {
+        let path = path.trim();
+        if !self.paths.is_empty() && !path.is_empty() {
+            self.row_of(path);
+        }
+    }
+
+    /// The row of `path`, added at the end if it has none.
+    fn row_of(&mut self, path: &str) -> usize {
+        self.paths.iter().position(|p| p == path).unwrap_or_else(|| {
+            self.paths.push(path.to_owned());
+            self.longest_path = self.longest_path.max(path.chars().count());
+            self.paths.len() - 1
+        })
+    }
+
+    /// Replaces the rows.
+    pub(super) fn set_paths(&mut self, paths: Vec<String>) {
+        self.longest_path = paths.iter().map(|p| p.chars().count()).max().unwrap_or(0);
+        self.paths = paths;
+    }
 }
 
 impl App {
     /// The compare view, when it is open.
     #[must_use]
     pub fn compare(&self) -> Option<&CompareView> {
-        Some(&self.compare).filter(|_| self.compare_open)
+        Some(&self.compare).filter(|_| self.overlay == Some(Overlay::Compare))
     }
 
     /// Whether a robot of the switcher is among the compared robots (open or not).
@@ -109,22 +137,17 @@ impl App {
         self.shown_verdict().reading
     }
 
-    /// Opens the compare view (with the default robots and the file's paths the first
-    /// time), or closes it.
-    fn toggle_compare(&mut self) {
-        if self.compare_open {
-            self.compare_open = false;
-            self.mode = self.typing_mode();
-            self.reveal_verdict();
-            return;
-        }
+    /// Opens the compare view: the default robots and the file's paths the first time,
+    /// as it was left after that.
+    pub(super) fn open_compare(&mut self) {
         if self.compare.paths.is_empty() {
-            self.compare.paths = self.default_compare_paths();
+            let paths = self.default_compare_paths();
+            self.compare.set_paths(paths);
         }
         self.editor = None;
-        self.compare_open = true;
         self.focus = Pane::Source;
-        self.mode = Mode::Compare;
+        // The columns are compiled as the view opens (`rebuild_columns` needs it open).
+        self.overlay = Some(Overlay::Compare);
         self.rebuild_columns();
     }
 
@@ -149,7 +172,7 @@ impl App {
 
     /// Compiles the columns again (robots, readings or the text changed).
     pub(super) fn rebuild_columns(&mut self) {
-        if !self.compare_open {
+        if self.compare().is_none() {
             return;
         }
         let view = &mut self.compare;
@@ -180,7 +203,7 @@ impl App {
                 &self.document.txt,
                 self.document.availability,
                 &column.robot,
-                path,
+                &Request::read(path).tested,
                 column.reading,
             )),
             _ => None,
@@ -189,7 +212,7 @@ impl App {
     }
 
     /// Moves the compare cursor by rows and columns, keeping it on screen.
-    fn move_compare(&mut self, rows: isize, columns: isize) {
+    pub(super) fn move_compare(&mut self, rows: isize, columns: isize) {
         let areas = self.areas();
         let view = &mut self.compare;
         let (row_count, column_count) = (view.paths.len(), view.columns.len());
@@ -201,7 +224,7 @@ impl App {
         } else if view.cursor.0 >= view.offset.0 + height {
             view.offset.0 = view.cursor.0 + 1 - height;
         }
-        let visible_columns = areas.compare_columns();
+        let visible_columns = areas.compare_columns(view.longest_path);
         if view.cursor.1 < view.offset.1 {
             view.offset.1 = view.cursor.1;
         } else if view.cursor.1 >= view.offset.1 + visible_columns {
@@ -219,7 +242,6 @@ impl App {
         }
         view.readings_of = None;
         view.cursor.1 = view.robots.len() - 1;
-        self.mode = Mode::Compare;
         self.rebuild_columns();
     }
 
@@ -241,21 +263,14 @@ impl App {
             format!("{name} joins the compare view ({} robots)", view.robots.len())
         };
         view.readings_of = None;
-        self.message = Some(message);
+        self.say(About::Moment, message);
     }
 
-    /// Adds a path row (from the path prompt).
-    fn add_compare_path(&mut self) {
-        let Mode::AddingComparePath(input) = &self.mode else { return };
-        let path = input.text().trim().to_owned();
-        self.mode = Mode::Compare;
+    /// Adds a path row (from the path prompt) and puts the cursor on it.
+    pub(super) fn add_compare_path(&mut self, path: &str) {
         let view = &mut self.compare;
         if !path.is_empty() {
-            let row = view.paths.iter().position(|p| *p == path).unwrap_or_else(|| {
-                view.paths.push(path);
-                view.paths.len() - 1
-            });
-            view.cursor.0 = row;
+            view.cursor.0 = view.row_of(path);
         }
         self.move_compare(0, 0);
     }
@@ -263,33 +278,26 @@ impl App {
     /// Replaces the rows with paths read from a file.
     fn paths_loaded(&mut self, file: &str, result: Result<Vec<String>, String>) {
         match result {
-            Ok(paths) if paths.is_empty() => self.message = Some(format!("{file} holds no paths")),
+            Ok(paths) if paths.is_empty() => self.say(About::Moment, format!("{file} holds no paths")),
             Ok(paths) => {
-                self.message = Some(format!("{} paths from {file}", paths.len()));
+                self.say(About::Moment, format!("{} from {file}", plural(paths.len(), "path")));
                 let view = &mut self.compare;
-                view.paths = paths;
+                view.set_paths(paths);
                 view.cursor.0 = 0;
                 view.offset.0 = 0;
                 self.update_compare_detail();
             }
-            Err(error) => self.message = Some(format!("Cannot read paths from {file}: {error}")),
+            Err(error) => self.say(About::Moment, format!("Cannot read paths from {file}: {error}")),
         }
     }
 
     /// Handles the compare view's actions; gives the others back.
     pub(super) fn update_compare(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
-        let in_view = self.mode == Mode::Compare;
+        let in_view = self.compare().is_some();
         match action {
-            Action::ToggleCompare => self.toggle_compare(),
             Action::ToggleComparedRobot => self.toggle_compared_robot(),
-            Action::Up if in_view => self.move_compare(-1, 0),
-            Action::Down if in_view => self.move_compare(1, 0),
             Action::Left if in_view => self.move_compare(0, -1),
             Action::Right if in_view => self.move_compare(0, 1),
-            Action::PageUp if in_view => self.move_compare(-(self.areas().compare_rows().cast_signed()), 0),
-            Action::PageDown if in_view => self.move_compare(self.areas().compare_rows().cast_signed(), 0),
-            Action::Top if in_view => self.move_compare(isize::MIN / 2, 0),
-            Action::Bottom if in_view => self.move_compare(isize::MAX / 2, 0),
             Action::ToggleReadingColumns if in_view => {
                 // Back to robot columns on the robot whose readings were shown, or out
                 // to that robot's readings.
@@ -308,22 +316,6 @@ impl App {
                     view.robots.remove(view.cursor.1);
                 }
                 self.rebuild_columns();
-            }
-            Action::AddComparePath if in_view => self.mode = Mode::AddingComparePath(LineInput::default()),
-            Action::ComparePathEdit(edit) => {
-                if let Mode::AddingComparePath(input) | Mode::LoadingComparePaths(input) = &mut self.mode {
-                    input.apply(edit);
-                }
-            }
-            Action::SubmitComparePath => self.add_compare_path(),
-            Action::LoadComparePaths if in_view => self.mode = Mode::LoadingComparePaths(LineInput::default()),
-            Action::SubmitComparePathsFile => {
-                let Mode::LoadingComparePaths(input) = &self.mode else { return Ok(Vec::new()) };
-                let file = input.text().trim().to_owned();
-                self.mode = Mode::Compare;
-                if !file.is_empty() {
-                    return Ok(vec![Effect::ReadPaths { file: file.into() }]);
-                }
             }
             Action::PathsRead { file, result } => self.paths_loaded(&file.display().to_string(), result),
             other => return Err(other),

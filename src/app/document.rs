@@ -7,6 +7,7 @@ use url::Url;
 
 use super::records::{self, RecordRow};
 use crate::fetch::{FetchError, Fetched, Limits, Retrieved, Source};
+use crate::policy::escape::display_width;
 use crate::policy::{Availability, Reading, RobotsTxt};
 
 /// Where the document came from.
@@ -59,13 +60,22 @@ pub struct Document {
     pub availability: Availability,
     /// The records pane's rows per reading, built on first use.
     rows: [OnceLock<Vec<RecordRow>>; 3],
+    /// The widest line's width once drawn, found on first use.
+    widest: OnceLock<usize>,
 }
 
 impl Document {
     /// A document from text, with its origin.
     #[must_use]
     pub fn new(txt: RobotsTxt, label: String, origin: Origin) -> Document {
-        Document { txt: Arc::new(txt), label, origin, availability: Availability::Available, rows: Default::default() }
+        Document {
+            txt: Arc::new(txt),
+            label,
+            origin,
+            availability: Availability::Available,
+            rows: Default::default(),
+            widest: OnceLock::new(),
+        }
     }
 
     /// An empty document standing for a source that is being loaded.
@@ -90,13 +100,24 @@ impl Document {
                 (label, Origin::Site { source, url, outcome, warnings })
             }
         };
-        Document { txt: Arc::new(txt), label, origin, availability, rows: Default::default() }
+        Document { txt: Arc::new(txt), label, origin, availability, rows: Default::default(), widest: OnceLock::new() }
     }
 
     /// The records pane's rows under `reading`.
     #[must_use]
     pub fn rows(&self, reading: Reading) -> &[RecordRow] {
         self.rows[reading.index()].get_or_init(|| records::rows(self.txt.interpretation(reading)))
+    }
+
+    /// The width of the widest line once drawn: control characters and invalid bytes
+    /// take their escapes' width, tabs run to the next tab stop. (`h`/`l` scroll the
+    /// source sideways up to its end.)
+    #[must_use]
+    pub fn widest_line(&self) -> usize {
+        *self.widest.get_or_init(|| {
+            let source = self.txt.source();
+            self.txt.lines().iter().map(|line| display_width(line.content(source))).max().unwrap_or(0)
+        })
     }
 
     /// The fetch outcome, for a site.

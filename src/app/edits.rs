@@ -14,11 +14,13 @@ use crossterm::event::KeyEvent;
 use super::action::CopyWhat;
 use super::document::{Document, Origin};
 use super::editor::{Editor, EditorRefusal};
-use super::{Action, AfterSave, App, Effect, LineInput, Mode, Pane};
+use super::{About, Action, AfterSave, App, Effect, Overlay, Pane};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, choose};
 use crate::fetch::Source;
 use crate::policy::fix::{apply_edits, compatible_fixes, fix_all, unified_diff};
 use crate::policy::lint::{Diagnostic, lint};
+use crate::policy::request::Request;
+use crate::policy::words::plural;
 use crate::policy::{Availability, Reading, RobotsTxt, evaluate_fetched};
 use crate::save::{SaveError, recovery_path};
 
@@ -88,7 +90,7 @@ impl App {
     }
 
     /// The local file the text came from, if it came from one.
-    fn source_file(&self) -> Option<PathBuf> {
+    pub(super) fn source_file(&self) -> Option<PathBuf> {
         match &self.document.origin {
             Origin::Local(Source::File(path)) => Some(path.clone()),
             _ => None,
@@ -136,7 +138,7 @@ impl App {
 
     /// Lints now if the background has not answered yet: for the actions that act on
     /// the diagnostics (`f`, the list).
-    fn lint_now(&mut self) {
+    pub(super) fn lint_now(&mut self) {
         if !self.diagnostics_current {
             self.set_diagnostics(lint(&self.document.txt));
         }
@@ -152,7 +154,7 @@ impl App {
     /// list, of the selected one).
     pub(super) fn fix_here(&mut self) {
         self.lint_now();
-        let chosen: Vec<&Diagnostic> = if self.mode == Mode::Diagnostics {
+        let chosen: Vec<&Diagnostic> = if self.overlay == Some(Overlay::Diagnostics) {
             self.diagnostics.get(self.diagnostics_view.cursor).into_iter().collect()
         } else {
             let line = self.cursor_line();
@@ -160,30 +162,33 @@ impl App {
         };
         let with_fix: Vec<Diagnostic> = chosen.into_iter().filter(|d| d.fix.is_some()).cloned().collect();
         if with_fix.is_empty() {
-            self.message = Some(format!("Nothing to fix on line {}", self.cursor_line()));
+            let line = self.cursor_line();
+            self.say(About::Moment, format!("Nothing to fix on line {line}"));
             return;
         }
         let fixes = compatible_fixes(&with_fix);
         let titles: Vec<&str> = fixes.iter().map(|f| f.title.as_str()).collect();
-        self.message = Some(format!("Fixed: {}", titles.join("; ")));
+        let message = format!("Fixed: {}", titles.join("; "));
         let edits: Vec<_> = fixes.iter().flat_map(|f| f.edits.iter().cloned()).collect();
         let text = apply_edits(self.document.txt.source(), &edits);
         self.replace_text_everywhere(text);
+        self.say(About::Text, message);
     }
 
     /// `F`: every fix, until none is left.
     pub(super) fn fix_everything(&mut self) {
         let report = fix_all(self.document.txt.source());
-        self.message = Some(if report.applied == 0 {
-            "Nothing to fix".to_owned()
-        } else {
-            format!(
-                "Applied {} fixes; {} diagnostics left (d lists them, v shows what changed)",
-                report.applied,
-                report.remaining.len()
-            )
-        });
+        if report.applied == 0 {
+            self.say(About::Moment, "Nothing to fix");
+            return;
+        }
+        let message = format!(
+            "Applied {}; {} left (d lists them, v shows what changed)",
+            plural(report.applied, "fix"),
+            plural(report.remaining.len(), "diagnostic")
+        );
         self.replace_text_everywhere(report.text);
+        self.say(About::Text, message);
     }
 
     /// Sets the text and, if the editor is open, reloads it there too.
@@ -200,19 +205,18 @@ impl App {
 
     /// `e`: opens the editor on the text.
     pub(super) fn open_editor(&mut self) {
-        self.compare_open = false;
         match Editor::open(self.document.txt.source(), self.lossy_edit_confirmed) {
             Ok(mut editor) => {
                 let line = u16::try_from(self.source_view.cursor).unwrap_or(u16::MAX);
                 editor.textarea.move_cursor(ratatui_textarea::CursorMove::Jump(line, 0));
                 self.editor = Some(editor);
+                self.overlay = None;
                 self.focus = Pane::Source;
-                self.mode = Mode::Editing;
-                self.message = Some("Editing: every change is tested at once. Esc leaves, Ctrl-S saves.".to_owned());
+                self.say(About::Moment, "Editing: every change is tested at once. Esc leaves, Ctrl-S saves.");
             }
             Err(refusal) => {
                 self.lossy_edit_confirmed = matches!(refusal, EditorRefusal::NotUtf8(_));
-                self.message = Some(format!("Cannot edit yet: {refusal}"));
+                self.say(About::Moment, format!("Cannot edit yet: {refusal}"));
             }
         }
     }
@@ -232,8 +236,9 @@ impl App {
     /// Leaves the editor; the edits stay.
     pub(super) fn close_editor(&mut self) {
         self.editor = None;
-        self.mode = Mode::Normal;
-        self.message = self.is_dirty().then(|| "Edited: w saves, y copies, v shows what changed".to_owned());
+        if self.is_dirty() {
+            self.say(About::Text, "Edited: w saves, y copies, v shows what changed");
+        }
     }
 
     /// What the edits changed, for the robots and paths the user looked at: every
@@ -245,12 +250,14 @@ impl App {
         paths.retain(|p| !p.trim().is_empty());
         paths.dedup();
         paths.truncate(MAX_LOOKED_AT);
+        let tested: Vec<Request> = paths.iter().map(|path| Request::read(path)).collect();
         let mut changes = Vec::new();
         for token in self.looked_at.iter().take(MAX_LOOKED_AT) {
             let Some(entry) = self.robots.iter().find(|e| e.profile.token == *token) else { continue };
             let robot = entry.profile.robot();
             let reading = self.reading_choice.unwrap_or(entry.profile.reading);
-            for &path in &paths {
+            for request in &tested {
+                let path = &request.tested;
                 let before =
                     evaluate_fetched(&self.original, self.original_availability, &robot, path, reading).allowed;
                 let after = evaluate_fetched(&self.document.txt, self.document.availability, &robot, path, reading);
@@ -258,7 +265,7 @@ impl App {
                     changes.push(Change {
                         robot: entry.profile.name.clone(),
                         reading,
-                        path: path.to_owned(),
+                        path: request.given.to_owned(),
                         before,
                         after: after.allowed,
                         explanation: after.explanation,
@@ -286,12 +293,14 @@ impl App {
 
     /// `y` then a choice: copies the file, the group or the diff.
     pub(super) fn copy(&mut self, what: CopyWhat) -> Vec<Effect> {
-        self.mode = self.typing_mode();
+        if self.overlay == Some(Overlay::CopyMenu) {
+            self.overlay = None;
+        }
         let text = match what {
             CopyWhat::File => String::from_utf8_lossy(self.document.txt.source()).into_owned(),
             CopyWhat::Group => {
                 let Some(text) = self.group_text() else {
-                    self.message = Some("No group applies to this robot, so there is none to copy".to_owned());
+                    self.say(About::Moment, "No group applies to this robot, so there is none to copy");
                     return Vec::new();
                 };
                 text
@@ -299,7 +308,7 @@ impl App {
             CopyWhat::Diff => {
                 let diff = self.diff();
                 if diff.is_empty() {
-                    self.message = Some("No edits yet, so there is no diff to copy".to_owned());
+                    self.say(About::Moment, "No edits yet, so there is no diff to copy");
                     return Vec::new();
                 }
                 diff
@@ -319,35 +328,27 @@ impl App {
     ) -> Vec<Effect> {
         match result {
             Ok(method) => {
-                self.message = Some(format!("Copied {} ({} bytes) to {method}", what.name(), text.len()));
+                self.say(About::Moment, format!("Copied {} ({}) to {method}", what.name(), plural(text.len(), "byte")));
                 Vec::new()
             }
             Err(ClipboardError::System(reason)) if self.clipboard == ClipboardMode::Auto => {
-                self.message = Some(format!("The system clipboard failed ({reason}); trying the terminal's"));
+                self.say(About::Moment, format!("The system clipboard failed ({reason}); trying the terminal's"));
                 vec![Effect::Copy { what, text, method: CopyMethod::Osc52 }]
             }
             Err(error) => {
-                self.message = Some(format!("Copy failed: {error}. The text is still here; w saves it to a file."));
+                self.say(About::Moment, format!("Copy failed: {error}. The text is still here; w saves it to a file."));
                 Vec::new()
             }
         }
     }
 
-    /// `w`: asks where to save, offering the source file.
-    pub(super) fn ask_where_to_save(&mut self, after: AfterSave) {
-        let default = self.source_file().map_or_else(|| "robots.txt".to_owned(), |p| p.display().to_string());
-        self.mode = Mode::SavingAs(LineInput::with_text(&default), after);
-    }
-
-    /// Enter in the save prompt.
-    pub(super) fn submit_save(&mut self) -> Vec<Effect> {
-        let Mode::SavingAs(input, after) = &self.mode else { return Vec::new() };
-        let (path, after) = (PathBuf::from(input.text().trim()), *after);
-        self.mode = self.typing_mode();
-        if path.as_os_str().is_empty() {
+    /// Enter in the save prompt: saves to `path`, then does `after`.
+    pub(super) fn save_to(&mut self, path: &str, after: AfterSave) -> Vec<Effect> {
+        if path.is_empty() {
             return Vec::new();
         }
-        self.message = Some(format!("Saving to {}…", path.display()));
+        let path = PathBuf::from(path);
+        self.say(About::Moment, format!("Saving to {}…", path.display()));
         vec![Effect::Save { path, text: self.document.txt.source().to_vec(), after }]
     }
 
@@ -361,18 +362,19 @@ impl App {
     ) -> Vec<Effect> {
         match result {
             Ok(()) => {
-                self.message = Some(format!("Saved {} bytes to {}", text.len(), path.display()));
+                let bytes = plural(text.len(), "byte");
                 self.original = Arc::new(RobotsTxt::parse(text));
                 self.original_availability = Availability::Available;
-                if self.source_file().is_none() {
-                    self.document.origin = Origin::Local(Source::File(path.to_path_buf()));
-                    self.document.label = path.display().to_string();
-                }
+                // Saved as another file: that file is the one being edited now (the
+                // title and the next save's default say so).
+                self.document.origin = Origin::Local(Source::File(path.to_path_buf()));
+                self.document.label = path.display().to_string();
+                self.say(About::Text, format!("Saved {bytes} to {}", path.display()));
                 if after == AfterSave::QuitIfSaved && !self.is_dirty() {
                     return vec![Effect::Quit];
                 }
             }
-            Err(error) => self.message = Some(format!("Not saved: {error}. Your edits are kept.")),
+            Err(error) => self.say(About::Moment, format!("Not saved: {error}. Your edits are kept.")),
         }
         Vec::new()
     }
@@ -380,10 +382,10 @@ impl App {
     /// `q` or Ctrl-C: quits, or asks first when there are unsaved edits (a second `q`
     /// or Ctrl-C while asked quits).
     pub(super) fn request_quit(&mut self) -> Vec<Effect> {
-        if !self.is_dirty() || self.mode == Mode::ConfirmQuit {
+        if !self.is_dirty() || self.overlay == Some(Overlay::ConfirmQuit) {
             return vec![Effect::Quit];
         }
-        self.mode = Mode::ConfirmQuit;
+        self.open(Overlay::ConfirmQuit);
         Vec::new()
     }
 
@@ -400,14 +402,9 @@ impl App {
         }
     }
 
-    /// Handles the actions of this module; `None` for the others.
+    /// Handles the actions of this module; gives the others back.
     pub(super) fn update_edits(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
         Ok(match action {
-            Action::ToggleDiagnostics => {
-                self.lint_now();
-                self.mode = if self.mode == Mode::Diagnostics { self.typing_mode() } else { Mode::Diagnostics };
-                Vec::new()
-            }
             Action::Linted { generation, diagnostics } => {
                 // An answer for a text since replaced is dropped.
                 if generation == self.text_generation && !self.diagnostics_current {
@@ -431,41 +428,9 @@ impl App {
                 self.editor_key(key);
                 Vec::new()
             }
-            Action::EditorPaste(text) => {
-                if let Some(editor) = &mut self.editor
-                    && editor.textarea.insert_str(text)
-                {
-                    let text = editor.text();
-                    self.set_text(text);
-                }
-                Vec::new()
-            }
-            Action::ToggleChanges => {
-                self.mode = if self.mode == Mode::Changes { self.typing_mode() } else { Mode::Changes };
-                Vec::new()
-            }
-            Action::CopyMenu => {
-                self.mode = Mode::CopyMenu;
-                Vec::new()
-            }
             Action::Copy(what) => self.copy(what),
             Action::Copied { what, text, result } => self.copied(what, text, result),
-            Action::Save => {
-                self.ask_where_to_save(AfterSave::Stay);
-                Vec::new()
-            }
-            Action::SavePathEdit(edit) => {
-                if let Mode::SavingAs(input, _) = &mut self.mode {
-                    input.apply(edit);
-                }
-                Vec::new()
-            }
-            Action::SubmitSavePath => self.submit_save(),
             Action::Saved { path, text, after, result } => self.saved(&path, text, after, result),
-            Action::SaveThenQuit => {
-                self.ask_where_to_save(AfterSave::QuitIfSaved);
-                Vec::new()
-            }
             Action::QuitWithoutSaving => vec![Effect::Quit],
             Action::Terminate => self.terminate(),
             Action::Quit => self.request_quit(),

@@ -1,5 +1,5 @@
-//! A one-line text input with a cursor and optional history: the tester's path, the
-//! name of a robot to add.
+//! A one-line text input with a cursor and optional history: what every prompt edits
+//! (the tester's path, a robot's name, a file, a search).
 
 /// An edit to a line of text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +44,9 @@ pub struct LineInput {
     history: Vec<String>,
     /// While browsing history: the entry shown and the text typed before browsing.
     browsing: Option<(usize, String)>,
+    /// The whole text is selected: typing replaces it, a deletion clears it, a move
+    /// keeps it.
+    selected: bool,
 }
 
 impl LineInput {
@@ -73,16 +76,37 @@ impl LineInput {
         &self.history
     }
 
+    /// True when the whole text is selected, so that typing replaces it.
+    #[must_use]
+    pub fn is_selected(&self) -> bool {
+        self.selected && !self.text.is_empty()
+    }
+
+    /// Selects the whole text: the next character typed replaces it.
+    pub fn select_all(&mut self) {
+        self.selected = true;
+        self.cursor = self.text.chars().count();
+    }
+
     /// Replaces the text and puts the cursor at the end.
     pub fn set_text(&mut self, text: &str) {
         self.text = text.chars().filter(|c| !c.is_control()).take(MAX_INPUT_CHARS).collect();
         self.cursor = self.text.chars().count();
         self.browsing = None;
+        self.selected = false;
     }
 
     /// Applies an edit; returns true when the text changed.
     pub fn apply(&mut self, edit: Edit) -> bool {
         let before = self.text.clone();
+        if std::mem::take(&mut self.selected) {
+            match edit {
+                Edit::Insert(c) if !c.is_control() => self.text.clear(),
+                Edit::Backspace | Edit::Delete | Edit::DeleteWord => self.text.clear(),
+                _ => {}
+            }
+            self.cursor = self.cursor.min(self.text.chars().count());
+        }
         match edit {
             Edit::Insert(c) if !c.is_control() && self.text.chars().count() < MAX_INPUT_CHARS => {
                 let at = self.byte_at(self.cursor);
@@ -132,6 +156,7 @@ impl LineInput {
     /// Records the current text in the history (most recent last, no duplicates).
     pub fn commit_to_history(&mut self) {
         self.browsing = None;
+        self.selected = false;
         if self.text.trim().is_empty() {
             return;
         }
@@ -222,6 +247,23 @@ mod tests {
         input.apply(Edit::HistoryNext);
         input.apply(Edit::HistoryNext);
         assert_eq!(input.text(), "/draft");
+    }
+
+    #[test]
+    fn a_selected_text_is_replaced_by_typing() {
+        let mut input = typed("/old/path");
+        input.select_all();
+        assert!(input.is_selected());
+        input.apply(Edit::Insert('/'));
+        input.apply(Edit::Insert('n'));
+        assert_eq!(input.text(), "/n");
+        input.select_all();
+        input.apply(Edit::Left);
+        input.apply(Edit::Insert('x'));
+        assert_eq!(input.text(), "/xn", "a move keeps the text and ends the selection");
+        input.select_all();
+        input.apply(Edit::Backspace);
+        assert_eq!(input.text(), "");
     }
 
     #[test]

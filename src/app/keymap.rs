@@ -1,47 +1,40 @@
 //! The keymap: one table from keys to actions, with a label for each.
 //!
 //! The same table drives dispatch ([`action_for`]), the help overlay and the status
-//! bar's hints, so they cannot disagree (STYLE.md habit 8). Only crossterm's key types
-//! are used here; reading keys from the terminal is the event loop's business.
+//! bar's hints, so they cannot disagree (STYLE.md habit 8). Keys are resolved against
+//! the one [`KeyContext`] the app is in (a prompt, an overlay, the editor or a pane),
+//! and [`press`] drives the app through this table the way the event loop does, so that
+//! tests press keys rather than call `update` (helix tests its keymap the same way).
+//! Only crossterm's key types are used here; reading keys from the terminal is the
+//! event loop's business.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::action::{Action, CopyWhat};
+use super::effect::{AfterSave, Effect};
 use super::focus::Pane;
 use super::input::Edit;
-use super::{App, Mode};
+use super::overlay::Overlay;
+use super::prompt::PromptKind;
+use super::{App, KeyContext};
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Context {
-    /// Anywhere outside text entry and help.
+    /// The base view, whatever pane has focus.
     Global,
-    /// In the focused pane, outside text entry (moving the cursor).
+    /// The base view: moving the focused pane's cursor.
     Navigation,
-    /// Only when this pane has focus.
+    /// The base view, only when this pane has focus.
     Pane(Pane),
-    /// While typing a path or a robot name.
-    Typing,
-    /// While typing a path only.
-    TypingPath,
-    /// While the help overlay is shown.
-    Help,
-    /// While the fetch details are shown.
-    FetchDetails,
-    /// In the editor (every other key edits the text).
+    /// Any prompt (every other printable key types).
+    Prompt,
+    /// The tester's prompt, besides the keys of every prompt.
+    PathPrompt,
+    /// The editor (every other key edits the text).
     Editing,
-    /// In the list of diagnostics.
-    Diagnostics,
-    /// In the changes view.
-    Changes,
-    /// Choosing what to copy.
-    CopyMenu,
-    /// Asked whether to quit with unsaved edits.
-    ConfirmQuit,
-    /// In the compare view.
-    Compare,
-    /// While the page policy is shown.
-    Page,
+    /// While this overlay is open.
+    Overlay(Overlay),
 }
 
 impl Context {
@@ -54,31 +47,21 @@ impl Context {
             Context::Pane(Pane::Robots) => "Robots pane",
             Context::Pane(Pane::Source) => "Source pane",
             Context::Pane(Pane::Records) => "Records pane",
-            Context::Pane(_) => "Pane",
-            Context::Typing => "Typing a path or name",
-            Context::TypingPath => "Typing a path",
-            Context::Help => "Help",
-            Context::FetchDetails => "Fetch details",
+            Context::Pane(Pane::Tester) => "Tester pane",
+            Context::Prompt => "Typing (any prompt)",
+            Context::PathPrompt => "Typing a path",
             Context::Editing => "Editor (other keys edit)",
-            Context::Diagnostics => "Diagnostics list",
-            Context::Changes => "Changes view",
-            Context::CopyMenu => "Copy menu",
-            Context::ConfirmQuit => "Quit with unsaved edits",
-            Context::Compare => "Compare view",
-            Context::Page => "Page policy",
+            Context::Overlay(Overlay::Help) => "Help",
+            Context::Overlay(Overlay::Messages) => "Messages",
+            Context::Overlay(Overlay::FetchDetails) => "Fetch details",
+            Context::Overlay(Overlay::Diagnostics) => "Diagnostics list",
+            Context::Overlay(Overlay::Changes) => "Changes view",
+            Context::Overlay(Overlay::CopyMenu) => "Copy menu",
+            Context::Overlay(Overlay::ConfirmQuit) => "Quit with unsaved edits",
+            Context::Overlay(Overlay::Compare) => "Compare view",
+            Context::Overlay(Overlay::Page) => "Page policy",
         }
     }
-}
-
-/// What a binding does.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Command {
-    /// Perform an action.
-    Do(Action),
-    /// Edit the text being typed.
-    Edit(Edit),
-    /// Accept the text being typed (Enter).
-    Submit,
 }
 
 /// A key with its modifiers.
@@ -110,217 +93,325 @@ pub struct Binding {
     /// The keys that trigger it (the first is the one shown in hints).
     pub keys: &'static [Key],
     /// What it does.
-    pub command: Command,
+    pub action: Action,
     /// What the help and the status bar call it.
     pub label: &'static str,
     /// Whether the status bar lists it.
     pub hint: bool,
 }
 
-const fn bind(context: Context, keys: &'static [Key], command: Command, label: &'static str, hint: bool) -> Binding {
-    Binding { context, keys, command, label, hint }
+const fn bind(context: Context, keys: &'static [Key], action: Action, label: &'static str, hint: bool) -> Binding {
+    Binding { context, keys, action, label, hint }
 }
 
-use Command::{Do, Edit as E};
-use Context::{Global, Help, Navigation, Typing, TypingPath};
+use Context::{Global, Navigation, PathPrompt, Prompt};
+
+const ESC: Key = key(KeyCode::Esc);
+const ENTER: Key = key(KeyCode::Enter);
+const UP: &[Key] = &[ch('k'), key(KeyCode::Up)];
+const DOWN: &[Key] = &[ch('j'), key(KeyCode::Down)];
+const PAGE_UP: &[Key] = &[key(KeyCode::PageUp), ctrl('u')];
+const PAGE_DOWN: &[Key] = &[key(KeyCode::PageDown), ctrl('d')];
+const TOP: &[Key] = &[ch('g'), key(KeyCode::Home)];
+const BOTTOM: &[Key] = &[ch('G'), key(KeyCode::End)];
+
+const HELP: Context = Context::Overlay(Overlay::Help);
+const MESSAGES: Context = Context::Overlay(Overlay::Messages);
+const DIAGNOSTICS: Context = Context::Overlay(Overlay::Diagnostics);
+const CHANGES: Context = Context::Overlay(Overlay::Changes);
+const COPY: Context = Context::Overlay(Overlay::CopyMenu);
+const QUIT: Context = Context::Overlay(Overlay::ConfirmQuit);
+const COMPARE: Context = Context::Overlay(Overlay::Compare);
+const PAGE: Context = Context::Overlay(Overlay::Page);
+const FETCH: Context = Context::Overlay(Overlay::FetchDetails);
 
 /// Every key binding of the explorer.
 pub static BINDINGS: &[Binding] = &[
-    bind(Global, &[ch('?')], Do(Action::ToggleHelp), "help", true),
-    bind(Global, &[ch('q')], Do(Action::Quit), "quit", true),
-    bind(Global, &[ch(']')], Do(Action::NextRobot), "next robot", true),
-    bind(Global, &[ch('[')], Do(Action::PrevRobot), "previous robot", true),
-    bind(Global, &[ch('/')], Do(Action::EditPath), "test a path", true),
-    bind(Global, &[ch('s')], Do(Action::CycleReading), "next reading", true),
-    bind(Global, &[ch('S')], Do(Action::FollowRobotReading), "default readings", false),
-    bind(Global, &[ch('a')], Do(Action::AddRobot), "add a robot", false),
-    bind(Global, &[ch('o')], Do(Action::OpenSource), "open file or site", false),
-    bind(Global, &[ch('r')], Do(Action::Reload), "read it again", false),
-    bind(Global, &[ch('i')], Do(Action::ToggleFetchDetails), "fetch details", false),
-    bind(Global, &[ch('d')], Do(Action::ToggleDiagnostics), "list diagnostics", true),
-    bind(Global, &[ch('f')], Do(Action::FixHere), "fix this line", false),
-    bind(Global, &[ch('F')], Do(Action::FixAll), "fix everything", false),
-    bind(Global, &[ch('e')], Do(Action::OpenEditor), "edit the text", true),
-    bind(Global, &[ch('v')], Do(Action::ToggleChanges), "changes and diff", false),
-    bind(Global, &[ch('y')], Do(Action::CopyMenu), "copy", false),
-    bind(Global, &[ch('w')], Do(Action::Save), "save", false),
-    bind(Global, &[ch('c')], Do(Action::ToggleCompare), "compare robots", true),
-    bind(Global, &[ch('p')], Do(Action::PagePolicy), "page policy", false),
-    bind(Global, &[key(KeyCode::Tab)], Do(Action::FocusNext), "next pane", false),
-    bind(Global, &[key(KeyCode::BackTab)], Do(Action::FocusPrev), "previous pane", false),
-    bind(Global, &[key(KeyCode::Esc)], Do(Action::Cancel), "cancel a load", false),
-    bind(Navigation, &[ch('j'), key(KeyCode::Down)], Do(Action::Down), "down", false),
-    bind(Navigation, &[ch('k'), key(KeyCode::Up)], Do(Action::Up), "up", false),
-    bind(Navigation, &[key(KeyCode::PageDown), ctrl('d')], Do(Action::PageDown), "page down", false),
-    bind(Navigation, &[key(KeyCode::PageUp), ctrl('u')], Do(Action::PageUp), "page up", false),
-    bind(Navigation, &[ch('g'), key(KeyCode::Home)], Do(Action::Top), "first line", false),
-    bind(Navigation, &[ch('G'), key(KeyCode::End)], Do(Action::Bottom), "last line", false),
-    bind(Context::Pane(Pane::Source), &[ch('l'), key(KeyCode::Right)], Do(Action::Right), "scroll right", false),
-    bind(Context::Pane(Pane::Source), &[ch('h'), key(KeyCode::Left)], Do(Action::Left), "scroll left", false),
-    bind(Context::Pane(Pane::Robots), &[ch(' ')], Do(Action::ToggleComparedRobot), "mark for compare", false),
-    bind(Context::Pane(Pane::Records), &[key(KeyCode::Enter)], Do(Action::ShowInSource), "show in source", false),
-    bind(Typing, &[key(KeyCode::Enter)], Command::Submit, "accept", false),
-    bind(Typing, &[key(KeyCode::Esc)], Do(Action::Cancel), "stop typing", false),
-    bind(Typing, &[key(KeyCode::Left)], E(Edit::Left), "cursor left", false),
-    bind(Typing, &[key(KeyCode::Right)], E(Edit::Right), "cursor right", false),
-    bind(Typing, &[key(KeyCode::Home), ctrl('a')], E(Edit::Home), "start of line", false),
-    bind(Typing, &[key(KeyCode::End), ctrl('e')], E(Edit::End), "end of line", false),
-    bind(Typing, &[key(KeyCode::Backspace)], E(Edit::Backspace), "delete back", false),
-    bind(Typing, &[key(KeyCode::Delete)], E(Edit::Delete), "delete", false),
-    bind(Typing, &[ctrl('w')], E(Edit::DeleteWord), "delete word", false),
-    bind(Typing, &[ctrl('u')], E(Edit::Clear), "clear", false),
-    bind(TypingPath, &[key(KeyCode::Up)], E(Edit::HistoryPrevious), "older path", false),
-    bind(TypingPath, &[key(KeyCode::Down)], E(Edit::HistoryNext), "newer path", false),
-    bind(TypingPath, &[ch(']')], Do(Action::NextRobot), "next robot", false),
-    bind(TypingPath, &[ch('[')], Do(Action::PrevRobot), "previous robot", false),
-    bind(TypingPath, &[key(KeyCode::Tab)], Do(Action::FocusNext), "next pane", false),
-    bind(TypingPath, &[key(KeyCode::BackTab)], Do(Action::FocusPrev), "previous pane", false),
-    bind(TypingPath, &[ctrl('p')], Do(Action::PagePolicy), "page policy", false),
-    bind(Help, &[key(KeyCode::Esc), ch('?'), ch('q')], Do(Action::ToggleHelp), "close help", false),
-    bind(Help, &[ch('j'), key(KeyCode::Down)], Do(Action::Down), "scroll down", false),
-    bind(Help, &[ch('k'), key(KeyCode::Up)], Do(Action::Up), "scroll up", false),
-    bind(Help, &[key(KeyCode::PageDown), ctrl('d')], Do(Action::PageDown), "page down", false),
-    bind(Help, &[key(KeyCode::PageUp), ctrl('u')], Do(Action::PageUp), "page up", false),
-    bind(Context::FetchDetails, &[key(KeyCode::Esc), ch('i'), ch('q')], Do(Action::ToggleFetchDetails), "close", false),
-    bind(Context::Editing, &[key(KeyCode::Esc)], Do(Action::Cancel), "leave, edits kept", false),
-    bind(Context::Editing, &[ctrl('s')], Do(Action::Save), "save", false),
-    bind(Context::Diagnostics, &[ch('j'), key(KeyCode::Down)], Do(Action::Down), "next", false),
-    bind(Context::Diagnostics, &[ch('k'), key(KeyCode::Up)], Do(Action::Up), "previous", false),
-    bind(Context::Diagnostics, &[key(KeyCode::Enter)], Do(Action::ShowInSource), "show in source", false),
-    bind(Context::Diagnostics, &[ch('f')], Do(Action::FixHere), "apply this fix", false),
-    bind(Context::Diagnostics, &[ch('F')], Do(Action::FixAll), "fix everything", false),
-    bind(Context::Diagnostics, &[key(KeyCode::Esc), ch('d'), ch('q')], Do(Action::ToggleDiagnostics), "close", false),
-    bind(Context::Changes, &[ch('y')], Do(Action::Copy(CopyWhat::Diff)), "copy the diff", false),
-    bind(Context::Changes, &[key(KeyCode::Esc), ch('v'), ch('q')], Do(Action::ToggleChanges), "close", false),
-    bind(Context::CopyMenu, &[ch('f')], Do(Action::Copy(CopyWhat::File)), "copy the file", false),
-    bind(Context::CopyMenu, &[ch('g')], Do(Action::Copy(CopyWhat::Group)), "copy the group", false),
-    bind(Context::CopyMenu, &[ch('d')], Do(Action::Copy(CopyWhat::Diff)), "copy the diff", false),
-    bind(Context::CopyMenu, &[key(KeyCode::Esc)], Do(Action::Cancel), "cancel", false),
-    bind(Context::Compare, &[ch('j'), key(KeyCode::Down)], Do(Action::Down), "next path", false),
-    bind(Context::Compare, &[ch('k'), key(KeyCode::Up)], Do(Action::Up), "previous path", false),
-    bind(Context::Compare, &[ch('l'), key(KeyCode::Right)], Do(Action::Right), "next robot", false),
-    bind(Context::Compare, &[ch('h'), key(KeyCode::Left)], Do(Action::Left), "previous robot", false),
-    bind(Context::Compare, &[key(KeyCode::PageDown), ctrl('d')], Do(Action::PageDown), "page down", false),
-    bind(Context::Compare, &[key(KeyCode::PageUp), ctrl('u')], Do(Action::PageUp), "page up", false),
-    bind(Context::Compare, &[ch('g'), key(KeyCode::Home)], Do(Action::Top), "first path", false),
-    bind(Context::Compare, &[ch('G'), key(KeyCode::End)], Do(Action::Bottom), "last path", false),
-    bind(Context::Compare, &[ch('a')], Do(Action::AddRobot), "add a robot", false),
-    bind(Context::Compare, &[ch('x')], Do(Action::RemoveCompareColumn), "remove this robot", false),
-    bind(Context::Compare, &[ch('/')], Do(Action::AddComparePath), "add a path row", false),
-    bind(Context::Compare, &[ch('L')], Do(Action::LoadComparePaths), "paths from a file", false),
-    bind(Context::Compare, &[ch('m')], Do(Action::ToggleReadingColumns), "its 3 readings", false),
-    bind(Context::Compare, &[ch('s')], Do(Action::CycleReading), "next reading", false),
-    bind(Context::Compare, &[ch('S')], Do(Action::FollowRobotReading), "default readings", false),
-    bind(Context::Compare, &[key(KeyCode::Esc), ch('c')], Do(Action::ToggleCompare), "leave the view", false),
-    bind(Context::Compare, &[ch('q')], Do(Action::Quit), "quit", false),
-    bind(Context::Compare, &[ch('?')], Do(Action::ToggleHelp), "help", false),
-    bind(Context::Page, &[ch('j'), key(KeyCode::Down)], Do(Action::Down), "scroll down", false),
-    bind(Context::Page, &[ch('k'), key(KeyCode::Up)], Do(Action::Up), "scroll up", false),
-    bind(Context::Page, &[key(KeyCode::PageDown), ctrl('d')], Do(Action::PageDown), "page down", false),
-    bind(Context::Page, &[key(KeyCode::PageUp), ctrl('u')], Do(Action::PageUp), "page up", false),
-    bind(Context::Page, &[ch('g'), key(KeyCode::Home)], Do(Action::Top), "top", false),
-    bind(Context::Page, &[ch(']')], Do(Action::NextRobot), "next robot", false),
-    bind(Context::Page, &[ch('[')], Do(Action::PrevRobot), "previous robot", false),
-    bind(Context::Page, &[ch('s')], Do(Action::CycleReading), "next reading", false),
-    bind(Context::Page, &[ch('S')], Do(Action::FollowRobotReading), "default readings", false),
-    bind(Context::Page, &[ch('r')], Do(Action::Reload), "fetch again", false),
-    bind(Context::Page, &[key(KeyCode::Esc), ch('p'), ch('q')], Do(Action::PagePolicy), "close", false),
-    bind(Context::ConfirmQuit, &[ch('w')], Do(Action::SaveThenQuit), "save, then quit", false),
-    bind(Context::ConfirmQuit, &[ch('q'), ch('y')], Do(Action::QuitWithoutSaving), "quit, drop edits", false),
-    bind(Context::ConfirmQuit, &[key(KeyCode::Esc), ch('n')], Do(Action::Cancel), "keep working", false),
+    bind(Global, &[ch('?')], Action::Toggle(Overlay::Help), "help", true),
+    bind(Global, &[ch('q')], Action::Quit, "quit", true),
+    bind(Global, &[ch(']')], Action::NextRobot, "next robot", true),
+    bind(Global, &[ch('[')], Action::PrevRobot, "previous robot", true),
+    bind(Global, &[ch('/')], Action::OpenPrompt(PromptKind::TestPath), "test a path", true),
+    bind(Global, &[ch('s')], Action::CycleReading, "next reading", true),
+    bind(Global, &[ch('S')], Action::FollowRobotReading, "default readings", false),
+    bind(Global, &[ch('a')], Action::OpenPrompt(PromptKind::AddRobot), "add a robot", false),
+    bind(Global, &[ch('o')], Action::OpenPrompt(PromptKind::OpenSource), "open file or site", false),
+    bind(Global, &[ch('r')], Action::Reload, "read it again", false),
+    bind(Global, &[ch('i')], Action::Toggle(Overlay::FetchDetails), "fetch details", false),
+    bind(Global, &[ch('d')], Action::Toggle(Overlay::Diagnostics), "list diagnostics", true),
+    bind(Global, &[ch('f')], Action::FixHere, "fix this line", false),
+    bind(Global, &[ch('F')], Action::FixAll, "fix everything", false),
+    bind(Global, &[ch('e')], Action::OpenEditor, "edit the text", true),
+    bind(Global, &[ch('v')], Action::Toggle(Overlay::Changes), "changes and diff", false),
+    bind(Global, &[ch('y')], Action::Toggle(Overlay::CopyMenu), "copy", false),
+    bind(Global, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::Stay)), "save", false),
+    bind(Global, &[ch('c')], Action::Toggle(Overlay::Compare), "compare robots", true),
+    bind(Global, &[ch('p')], Action::Toggle(Overlay::Page), "page policy", false),
+    bind(Global, &[ctrl('f')], Action::OpenPrompt(PromptKind::Search), "find in the source", false),
+    bind(Global, &[ch(':')], Action::OpenPrompt(PromptKind::GoToLine), "go to line", false),
+    bind(Global, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
+    bind(Global, &[key(KeyCode::Tab)], Action::FocusNext, "next pane", false),
+    bind(Global, &[key(KeyCode::BackTab)], Action::FocusPrev, "previous pane", false),
+    bind(Global, &[ESC], Action::Cancel, "cancel a load", false),
+    bind(Navigation, DOWN, Action::Down, "down", false),
+    bind(Navigation, UP, Action::Up, "up", false),
+    bind(Navigation, PAGE_DOWN, Action::PageDown, "page down", false),
+    bind(Navigation, PAGE_UP, Action::PageUp, "page up", false),
+    bind(Navigation, TOP, Action::Top, "first line", false),
+    bind(Navigation, BOTTOM, Action::Bottom, "last line", false),
+    bind(Context::Pane(Pane::Source), &[ch('l'), key(KeyCode::Right)], Action::Right, "scroll right", false),
+    bind(Context::Pane(Pane::Source), &[ch('h'), key(KeyCode::Left)], Action::Left, "scroll left", false),
+    bind(Context::Pane(Pane::Source), &[ch('n')], Action::SearchNext, "next match", false),
+    bind(Context::Pane(Pane::Source), &[ch('N')], Action::SearchPrevious, "previous match", false),
+    bind(Context::Pane(Pane::Robots), &[ch(' ')], Action::ToggleComparedRobot, "mark for compare", false),
+    bind(Context::Pane(Pane::Records), &[ENTER], Action::ShowInSource, "show in source", false),
+    bind(Context::Pane(Pane::Tester), &[ENTER], Action::OpenPrompt(PromptKind::TestPath), "edit the path", false),
+    bind(Prompt, &[ENTER], Action::PromptSubmit, "accept", false),
+    bind(Prompt, &[ESC], Action::Cancel, "cancel", false),
+    bind(Prompt, &[key(KeyCode::Left)], Action::PromptEdit(Edit::Left), "cursor left", false),
+    bind(Prompt, &[key(KeyCode::Right)], Action::PromptEdit(Edit::Right), "cursor right", false),
+    bind(Prompt, &[key(KeyCode::Home), ctrl('a')], Action::PromptEdit(Edit::Home), "start of line", false),
+    bind(Prompt, &[key(KeyCode::End), ctrl('e')], Action::PromptEdit(Edit::End), "end of line", false),
+    bind(Prompt, &[key(KeyCode::Backspace)], Action::PromptEdit(Edit::Backspace), "delete back", false),
+    bind(Prompt, &[key(KeyCode::Delete)], Action::PromptEdit(Edit::Delete), "delete", false),
+    bind(Prompt, &[ctrl('w')], Action::PromptEdit(Edit::DeleteWord), "delete word", false),
+    bind(Prompt, &[ctrl('u')], Action::PromptEdit(Edit::Clear), "clear", false),
+    bind(PathPrompt, &[key(KeyCode::Up)], Action::PromptEdit(Edit::HistoryPrevious), "older path", false),
+    bind(PathPrompt, &[key(KeyCode::Down)], Action::PromptEdit(Edit::HistoryNext), "newer path", false),
+    bind(PathPrompt, &[ctrl('p')], Action::Toggle(Overlay::Page), "keep it, page policy", false),
+    bind(HELP, &[ESC, ch('?'), ch('q')], Action::Toggle(Overlay::Help), "close help", false),
+    bind(HELP, DOWN, Action::Down, "scroll down", false),
+    bind(HELP, UP, Action::Up, "scroll up", false),
+    bind(HELP, PAGE_DOWN, Action::PageDown, "page down", false),
+    bind(HELP, PAGE_UP, Action::PageUp, "page up", false),
+    bind(MESSAGES, &[ESC, ch('M'), ch('q')], Action::Toggle(Overlay::Messages), "close", false),
+    bind(MESSAGES, DOWN, Action::Down, "scroll down", false),
+    bind(MESSAGES, UP, Action::Up, "scroll up", false),
+    bind(MESSAGES, PAGE_DOWN, Action::PageDown, "page down", false),
+    bind(MESSAGES, PAGE_UP, Action::PageUp, "page up", false),
+    bind(MESSAGES, TOP, Action::Top, "oldest", false),
+    bind(MESSAGES, BOTTOM, Action::Bottom, "newest", false),
+    bind(FETCH, &[ESC, ch('i'), ch('q')], Action::Toggle(Overlay::FetchDetails), "close", false),
+    bind(Context::Editing, &[ESC], Action::Cancel, "leave, edits kept", false),
+    bind(Context::Editing, &[ctrl('s')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::Stay)), "save", false),
+    bind(DIAGNOSTICS, DOWN, Action::Down, "next", false),
+    bind(DIAGNOSTICS, UP, Action::Up, "previous", false),
+    bind(DIAGNOSTICS, &[ENTER], Action::ShowInSource, "show in source", false),
+    bind(DIAGNOSTICS, &[ch('f')], Action::FixHere, "apply this fix", false),
+    bind(DIAGNOSTICS, &[ch('F')], Action::FixAll, "fix everything", false),
+    bind(DIAGNOSTICS, &[ESC, ch('d'), ch('q')], Action::Toggle(Overlay::Diagnostics), "close", false),
+    bind(CHANGES, &[ch('y')], Action::Copy(CopyWhat::Diff), "copy the diff", false),
+    bind(CHANGES, &[ESC, ch('v'), ch('q')], Action::Toggle(Overlay::Changes), "close", false),
+    bind(COPY, &[ch('f')], Action::Copy(CopyWhat::File), "copy the file", false),
+    bind(COPY, &[ch('g')], Action::Copy(CopyWhat::Group), "copy the group", false),
+    bind(COPY, &[ch('d')], Action::Copy(CopyWhat::Diff), "copy the diff", false),
+    bind(COPY, &[ESC], Action::Cancel, "cancel", false),
+    bind(COMPARE, DOWN, Action::Down, "next path", false),
+    bind(COMPARE, UP, Action::Up, "previous path", false),
+    bind(COMPARE, PAGE_DOWN, Action::PageDown, "page down", false),
+    bind(COMPARE, PAGE_UP, Action::PageUp, "page up", false),
+    bind(COMPARE, TOP, Action::Top, "first path", false),
+    bind(COMPARE, BOTTOM, Action::Bottom, "last path", false),
+    bind(COMPARE, &[ch('l'), key(KeyCode::Right)], Action::Right, "next robot", false),
+    bind(COMPARE, &[ch('h'), key(KeyCode::Left)], Action::Left, "previous robot", false),
+    bind(COMPARE, &[ch('a')], Action::OpenPrompt(PromptKind::AddRobot), "add a robot", false),
+    bind(COMPARE, &[ch('x')], Action::RemoveCompareColumn, "remove this robot", false),
+    bind(COMPARE, &[ch('/')], Action::OpenPrompt(PromptKind::ComparePath), "add a path row", false),
+    bind(COMPARE, &[ch('L')], Action::OpenPrompt(PromptKind::ComparePathsFile), "paths from a file", false),
+    bind(COMPARE, &[ch('m')], Action::ToggleReadingColumns, "its 3 readings", false),
+    bind(COMPARE, &[ch('s')], Action::CycleReading, "next reading", false),
+    bind(COMPARE, &[ch('S')], Action::FollowRobotReading, "default readings", false),
+    bind(COMPARE, &[ESC, ch('c')], Action::Toggle(Overlay::Compare), "leave the view", false),
+    bind(COMPARE, &[ch('q')], Action::Quit, "quit", false),
+    bind(COMPARE, &[ch('?')], Action::Toggle(Overlay::Help), "help", false),
+    bind(COMPARE, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
+    bind(PAGE, DOWN, Action::Down, "scroll down", false),
+    bind(PAGE, UP, Action::Up, "scroll up", false),
+    bind(PAGE, PAGE_DOWN, Action::PageDown, "page down", false),
+    bind(PAGE, PAGE_UP, Action::PageUp, "page up", false),
+    bind(PAGE, TOP, Action::Top, "top", false),
+    bind(PAGE, &[ch(']')], Action::NextRobot, "next robot", false),
+    bind(PAGE, &[ch('[')], Action::PrevRobot, "previous robot", false),
+    bind(PAGE, &[ch('s')], Action::CycleReading, "next reading", false),
+    bind(PAGE, &[ch('S')], Action::FollowRobotReading, "default readings", false),
+    bind(PAGE, &[ch('r')], Action::Reload, "fetch again", false),
+    bind(PAGE, &[ESC, ch('p'), ch('q')], Action::Toggle(Overlay::Page), "close", false),
+    bind(PAGE, &[ch('?')], Action::Toggle(Overlay::Help), "help", false),
+    bind(PAGE, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
+    bind(QUIT, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::QuitIfSaved)), "save, then quit", false),
+    bind(QUIT, &[ch('q'), ch('y')], Action::QuitWithoutSaving, "quit, drop edits", false),
+    bind(QUIT, &[ESC, ch('n')], Action::Cancel, "keep working", false),
 ];
 
+/// One line of the help: keys and what they do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HelpEntry {
+    /// The keys, as the help shows them (`j ↓`, `C-w`).
+    pub keys: String,
+    /// What they do.
+    pub label: &'static str,
+}
+
 /// The keymap grouped for the help overlay: each context's bindings, in table order.
+/// Moving the cursor (six bindings) and editing a prompt's text (eight) take one line
+/// each, so that the whole keymap fits a 120x40 terminal.
 #[must_use]
-pub fn help_sections() -> Vec<(Context, Vec<&'static Binding>)> {
-    let mut sections: Vec<(Context, Vec<&'static Binding>)> = Vec::new();
+pub fn help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
+    let mut sections: Vec<(Context, Vec<HelpEntry>)> = Vec::new();
     for binding in BINDINGS {
-        match sections.last_mut() {
-            Some((context, bindings)) if *context == binding.context => bindings.push(binding),
-            _ => sections.push((binding.context, vec![binding])),
+        let keys = || binding.keys.iter().map(|&k| key_label(k)).collect::<Vec<_>>().join(" ");
+        let (group, shown) = match binding.action {
+            Action::Up | Action::Down => (Some("move, scroll"), key_label(binding.keys[0])),
+            Action::PageUp | Action::PageDown | Action::Top | Action::Bottom => {
+                (Some("move, scroll"), key_label(binding.keys[0]))
+            }
+            Action::PromptEdit(Edit::Left | Edit::Right | Edit::Home | Edit::End | Edit::Backspace | Edit::Delete) => {
+                (Some("move, delete"), key_label(binding.keys[0]))
+            }
+            _ => (None, keys()),
+        };
+        if sections.last().is_none_or(|(context, _)| *context != binding.context) {
+            sections.push((binding.context, Vec::new()));
+        }
+        let Some((_, section)) = sections.last_mut() else { continue };
+        match (group, section.last_mut()) {
+            (Some(label), Some(last)) if last.label == label => {
+                last.keys.push(' ');
+                last.keys.push_str(&shown);
+            }
+            (Some(label), _) => section.push(HelpEntry { keys: shown, label }),
+            (None, _) => section.push(HelpEntry { keys: shown, label: binding.label }),
         }
     }
     sections
 }
 
-/// Lines of the help overlay as one column: a heading and a line per binding for each
+/// Lines of the help overlay as one column: a heading and a line per entry for each
 /// context, a blank line between contexts.
 #[must_use]
 pub fn help_line_count() -> usize {
     let sections = help_sections();
-    sections.iter().map(|(_, bindings)| bindings.len() + 1).sum::<usize>() + sections.len().saturating_sub(1)
+    sections.iter().map(|(_, entries)| entries.len() + 1).sum::<usize>() + sections.len().saturating_sub(1)
 }
 
-/// The action for a key press in the app's current state, if the key means anything.
+/// The contexts whose bindings apply in `context`, most specific first.
+#[must_use]
+pub fn contexts_of(context: KeyContext) -> Vec<Context> {
+    match context {
+        KeyContext::Prompt(PromptKind::TestPath) => vec![PathPrompt, Prompt],
+        KeyContext::Prompt(_) => vec![Prompt],
+        KeyContext::Overlay(overlay) => vec![Context::Overlay(overlay)],
+        KeyContext::Editor => vec![Context::Editing],
+        KeyContext::Pane(pane) => vec![Context::Pane(pane), Navigation, Global],
+    }
+}
+
+/// The action for a key press in the app's current state, if the key means anything
+/// there. The state decides one [`KeyContext`]; only its bindings apply, then the
+/// context's own rule for other keys (a prompt types printable characters, the editor
+/// takes everything).
 #[must_use]
 pub fn action_for(app: &App, event: KeyEvent) -> Option<Action> {
     if event.kind == KeyEventKind::Release {
         return None;
     }
-    // Ctrl-C quits from anywhere, whatever the mode.
+    // Ctrl-C quits from anywhere, whatever has the keys.
     if event.code == KeyCode::Char('c') && event.modifiers.contains(KeyModifiers::CONTROL) {
         return Some(Action::Quit);
     }
     let pressed = normalise(event);
-    let contexts: &[Context] = match app.mode() {
-        Mode::Help => &[Help],
-        Mode::FetchDetails => &[Context::FetchDetails],
-        Mode::EditingPath => &[TypingPath, Typing],
-        Mode::AddingRobot(_)
-        | Mode::OpeningSource(_)
-        | Mode::SavingAs(..)
-        | Mode::AddingComparePath(_)
-        | Mode::LoadingComparePaths(_) => &[Typing],
-        Mode::Compare => &[Context::Compare],
-        Mode::Page => &[Context::Page],
-        Mode::Editing => &[Context::Editing],
-        Mode::Diagnostics => &[Context::Diagnostics],
-        Mode::Changes => &[Context::Changes],
-        Mode::CopyMenu => &[Context::CopyMenu],
-        Mode::ConfirmQuit => &[Context::ConfirmQuit],
-        Mode::Normal => &[Context::Pane(app.focus()), Navigation, Global],
-    };
-    let binding = contexts
-        .iter()
-        .find_map(|&context| BINDINGS.iter().find(|b| b.context == context && b.keys.contains(&pressed)));
-    let command = match binding {
-        Some(binding) => binding.command.clone(),
-        None => match (app.mode(), pressed.code) {
-            // Every other key goes to the text area.
-            (Mode::Editing, _) => return Some(Action::EditorKey(event)),
-            (
-                Mode::EditingPath
-                | Mode::AddingRobot(_)
-                | Mode::OpeningSource(_)
-                | Mode::SavingAs(..)
-                | Mode::AddingComparePath(_)
-                | Mode::LoadingComparePaths(_),
-                KeyCode::Char(c),
-            ) if !pressed.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => E(Edit::Insert(c)),
-            _ => return None,
-        },
-    };
-    Some(match (command, app.mode()) {
-        (Do(action), _) => action,
-        (E(edit), Mode::AddingRobot(_)) => Action::RobotNameEdit(edit),
-        (E(edit), Mode::OpeningSource(_)) => Action::SourceEdit(edit),
-        (E(edit), Mode::SavingAs(..)) => Action::SavePathEdit(edit),
-        (E(edit), _) => Action::PathEdit(edit),
-        (Command::Submit, Mode::AddingRobot(_)) => Action::SubmitRobotName,
-        (Command::Submit, Mode::OpeningSource(_)) => Action::SubmitSource,
-        (Command::Submit, Mode::SavingAs(..)) => Action::SubmitSavePath,
-        (Command::Submit, _) => Action::SubmitPath,
-    })
+    let context = app.key_context();
+    let bound = contexts_of(context)
+        .into_iter()
+        .find_map(|context| BINDINGS.iter().find(|b| b.context == context && b.keys.contains(&pressed)));
+    if let Some(binding) = bound {
+        return Some(binding.action.clone());
+    }
+    match (context, pressed.code) {
+        // Every other key goes to the text area.
+        (KeyContext::Editor, _) => Some(Action::EditorKey(event)),
+        (KeyContext::Prompt(_), KeyCode::Char(c))
+            if !pressed.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            Some(Action::PromptEdit(Edit::Insert(c)))
+        }
+        _ => None,
+    }
 }
 
-/// Shift is part of the character for printable keys (`G`, `?`), so it is dropped
-/// there; terminals disagree about reporting it.
+/// Shift is part of the character for printable keys (`G`, `?`) and of Shift-Tab
+/// (`BackTab`), so it is dropped there; terminals disagree about reporting it.
 fn normalise(event: KeyEvent) -> Key {
     let modifiers = match event.code {
-        KeyCode::Char(_) => event.modifiers - KeyModifiers::SHIFT,
+        KeyCode::Char(_) | KeyCode::BackTab => event.modifiers - KeyModifiers::SHIFT,
         _ => event.modifiers,
     };
     Key { code: event.code, modifiers }
+}
+
+/// Key presses from a short notation, for tests and examples (as helix writes its key
+/// sequence tests): characters stand for themselves, and `<ret>`, `<esc>`, `<tab>`,
+/// `<S-tab>`, `<bs>`, `<del>`, `<up>`, `<down>`, `<left>`, `<right>`, `<home>`, `<end>`,
+/// `<pgup>`, `<pgdn>`, `<space>`, `<lt>` (a `<`) and `<C-x>` (Ctrl and a letter) for the
+/// others.
+///
+/// # Panics
+///
+/// On an unknown `<name>`: the notation is written by tests, and a typo must fail them.
+#[must_use]
+pub fn parse_keys(notation: &str) -> Vec<KeyEvent> {
+    let mut keys = Vec::new();
+    let mut rest = notation;
+    while let Some(c) = rest.chars().next() {
+        if c == '<'
+            && let Some(end) = rest.find('>')
+            && end > 1
+        {
+            let name = &rest[1..end];
+            rest = &rest[end + 1..];
+            let plain = |code| KeyEvent::new(code, KeyModifiers::NONE);
+            keys.push(match name {
+                "ret" => plain(KeyCode::Enter),
+                "esc" => plain(KeyCode::Esc),
+                "tab" => plain(KeyCode::Tab),
+                "S-tab" => KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT),
+                "bs" => plain(KeyCode::Backspace),
+                "del" => plain(KeyCode::Delete),
+                "up" => plain(KeyCode::Up),
+                "down" => plain(KeyCode::Down),
+                "left" => plain(KeyCode::Left),
+                "right" => plain(KeyCode::Right),
+                "home" => plain(KeyCode::Home),
+                "end" => plain(KeyCode::End),
+                "pgup" => plain(KeyCode::PageUp),
+                "pgdn" => plain(KeyCode::PageDown),
+                "space" => plain(KeyCode::Char(' ')),
+                "lt" => plain(KeyCode::Char('<')),
+                ctrl if ctrl.starts_with("C-") && ctrl.chars().count() == 3 => {
+                    let letter = ctrl.chars().nth(2).unwrap_or_default();
+                    KeyEvent::new(KeyCode::Char(letter), KeyModifiers::CONTROL)
+                }
+                other => panic!("unknown key <{other}> in {notation:?}"),
+            });
+            continue;
+        }
+        rest = &rest[c.len_utf8()..];
+        let modifiers = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
+        keys.push(KeyEvent::new(KeyCode::Char(c), modifiers));
+    }
+    keys
+}
+
+/// Presses keys as the event loop does: each through the keymap in the state the
+/// previous one left, then `update`. Returns every effect, in order.
+pub fn press(app: &mut App, notation: &str) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for key in parse_keys(notation) {
+        if let Some(action) = action_for(app, key) {
+            effects.extend(app.update(action));
+        }
+    }
+    effects
 }
 
 /// A key as the help shows it: `q`, `Tab`, `C-w`, `↓`.
@@ -357,10 +448,6 @@ pub fn hints() -> impl Iterator<Item = (String, &'static str)> {
 mod tests {
     use super::*;
 
-    fn press(code: KeyCode) -> KeyEvent {
-        KeyEvent::new(code, KeyModifiers::NONE)
-    }
-
     #[test]
     fn no_key_is_bound_twice_in_one_context() {
         for (i, a) in BINDINGS.iter().enumerate() {
@@ -375,15 +462,32 @@ mod tests {
     }
 
     #[test]
-    fn keys_mean_different_things_per_mode() {
+    fn keys_mean_different_things_per_context() {
         let mut app = App::example();
-        assert_eq!(action_for(&app, press(KeyCode::Char('q'))), Some(Action::Quit));
-        assert_eq!(action_for(&app, press(KeyCode::Char('j'))), Some(Action::Down));
-        app.update(Action::EditPath);
-        assert_eq!(action_for(&app, press(KeyCode::Char('q'))), Some(Action::PathEdit(Edit::Insert('q'))));
-        assert_eq!(action_for(&app, press(KeyCode::Char(']'))), Some(Action::NextRobot));
-        assert_eq!(action_for(&app, press(KeyCode::Enter)), Some(Action::SubmitPath));
-        assert_eq!(action_for(&app, KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)), Some(Action::Quit));
+        assert_eq!(action_for(&app, parse_keys("q")[0]), Some(Action::Quit));
+        assert_eq!(action_for(&app, parse_keys("j")[0]), Some(Action::Down));
+        press(&mut app, "/");
+        assert_eq!(action_for(&app, parse_keys("q")[0]), Some(Action::PromptEdit(Edit::Insert('q'))));
+        assert_eq!(action_for(&app, parse_keys("]")[0]), Some(Action::PromptEdit(Edit::Insert(']'))));
+        assert_eq!(action_for(&app, parse_keys("<ret>")[0]), Some(Action::PromptSubmit));
+        assert_eq!(action_for(&app, parse_keys("<C-c>")[0]), Some(Action::Quit));
+    }
+
+    #[test]
+    fn shift_tab_is_bound_however_the_terminal_reports_it() {
+        let app = App::example();
+        assert_eq!(action_for(&app, parse_keys("<S-tab>")[0]), Some(Action::FocusPrev));
+        let bare = KeyEvent::new(KeyCode::BackTab, KeyModifiers::NONE);
+        assert_eq!(action_for(&app, bare), Some(Action::FocusPrev));
+    }
+
+    #[test]
+    fn the_notation_reads_special_keys() {
+        let keys = parse_keys("a<ret><C-w><lt>G");
+        assert_eq!(keys.len(), 5);
+        assert_eq!(keys[1].code, KeyCode::Enter);
+        assert_eq!((keys[2].code, keys[2].modifiers), (KeyCode::Char('w'), KeyModifiers::CONTROL));
+        assert_eq!(keys[3].code, KeyCode::Char('<'));
     }
 
     #[test]

@@ -13,8 +13,9 @@ use super::focus::Pane;
 /// Width from which the records pane gets a column of its own beside the source.
 const WIDE_BYTES: u16 = 110;
 
-/// Width of the compare view's path column, at most.
-pub const COMPARE_PATH_WIDTH: u16 = 28;
+/// Width of the compare view's path column, at least (when a path is cut, its end is
+/// shown, so two long paths that differ at the end still look different).
+pub const COMPARE_PATH_MIN_WIDTH: u16 = 16;
 
 /// Width of one compare cell (a verdict and a line number, or a robot's name).
 pub const COMPARE_CELL_WIDTH: u16 = 12;
@@ -25,6 +26,9 @@ pub const COMPARE_HEADER_ROWS: u16 = 6;
 
 /// The help overlay's size, at most (it shrinks with the terminal).
 pub const HELP_OVERLAY: (u16, u16) = (118, 40);
+
+/// The message log's size, at most.
+pub const MESSAGES_OVERLAY: (u16, u16) = (110, 30);
 
 /// Columns before the text of a source line: the line number (as wide as the largest),
 /// the diagnostic mark, the group mark and a space.
@@ -121,16 +125,18 @@ impl Areas {
         usize::from(self.compare.height.saturating_sub(2 + COMPARE_HEADER_ROWS)).max(1)
     }
 
-    /// The width of the compare matrix's path column.
+    /// The width of the compare matrix's path column: as wide as the longest path,
+    /// within a minimum and two fifths of the matrix.
     #[must_use]
-    pub fn compare_path_width(&self) -> u16 {
-        COMPARE_PATH_WIDTH.min(self.compare.width.saturating_sub(2) / 3)
+    pub fn compare_path_width(&self, longest_path: usize) -> u16 {
+        let most = (self.compare.width.saturating_sub(2) * 2 / 5).max(COMPARE_PATH_MIN_WIDTH);
+        u16::try_from(longest_path + 1).unwrap_or(u16::MAX).clamp(COMPARE_PATH_MIN_WIDTH, most)
     }
 
     /// How many robot columns the compare matrix shows.
     #[must_use]
-    pub fn compare_columns(&self) -> usize {
-        let room = self.compare.width.saturating_sub(2 + self.compare_path_width() + 2);
+    pub fn compare_columns(&self, longest_path: usize) -> usize {
+        let room = self.compare.width.saturating_sub(2 + self.compare_path_width(longest_path) + 2);
         usize::from(room / COMPARE_CELL_WIDTH).max(1)
     }
 

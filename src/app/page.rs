@@ -10,10 +10,11 @@
 use url::Url;
 
 use super::compare::CompareRobot;
-use super::{Action, App, Effect, Mode, Origin};
+use super::{About, Action, App, Effect, Origin, Overlay, PromptKind};
 use crate::fetch::{CrawlVerdict, FetchError, PageAnswer, PageFetch, Source};
 use crate::policy::Reading;
 use crate::policy::page::PagePolicy;
+use crate::policy::request::UrlMode;
 
 /// The fetched page, or how far its fetch got.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,7 +66,7 @@ impl App {
     /// The page policy overlay, while it is open.
     #[must_use]
     pub fn page_view(&self) -> Option<&PageView> {
-        self.page.as_ref().filter(|_| self.mode == Mode::Page)
+        self.page.as_ref().filter(|_| self.overlay == Some(Overlay::Page))
     }
 
     /// Each robot's answers for the fetched page: the selected robot first, then the
@@ -83,8 +84,13 @@ impl App {
             .enumerate()
             .map(|(index, robot)| {
                 let reading = self.reading_choice.unwrap_or_else(|| robot.reading());
-                let PageAnswer { crawl, policy } =
-                    fetched.answer(&self.document.txt, self.document.availability, &robot.robot(), reading);
+                let PageAnswer { crawl, policy } = fetched.answer(
+                    &self.document.txt,
+                    self.document.availability,
+                    &robot.robot(),
+                    reading,
+                    UrlMode::AsCrawlersSend,
+                );
                 PageRow { label: robot.label, reading, selected: index == 0, crawl, policy }
             })
             .collect()
@@ -93,7 +99,7 @@ impl App {
     /// The URL of the tested path: the tester's text when it is a URL, else the path
     /// on the site the robots.txt came from.
     fn tested_page_url(&self) -> Option<Url> {
-        let typed = self.path.text().trim();
+        let typed = self.path().text().trim();
         if let Ok(url) = Url::parse(typed)
             && matches!(url.scheme(), "http" | "https")
         {
@@ -110,19 +116,23 @@ impl App {
     /// `p`: fetches the tested page and opens the overlay.
     fn open_page(&mut self) -> Vec<Effect> {
         let Some(url) = self.tested_page_url() else {
-            self.message = Some(
+            self.say(
+                About::Moment,
                 "p fetches the tested page from a site: type a full URL in the tester (https://example.com/a), \
-                 or open a site with o"
-                    .to_owned(),
+                 or open a site with o",
             );
             return Vec::new();
         };
+        // Ctrl-P while typing the path: the path is kept, as Enter would.
+        if self.prompt.as_ref().is_some_and(|prompt| prompt.kind == PromptKind::TestPath) {
+            self.submit_prompt();
+        }
         let fetched_already =
             self.page.as_ref().is_some_and(|view| view.url == url && matches!(view.state, PageState::Fetched { .. }));
         if fetched_already {
             // The page is the same; the robots.txt may have changed: answer again, and
             // leave fetching anew to `r`.
-            self.mode = Mode::Page;
+            self.open(Overlay::Page);
             return Vec::new();
         }
         self.fetch_page(url)
@@ -133,7 +143,7 @@ impl App {
         self.next_load_id += 1;
         let id = self.next_load_id;
         self.page = Some(PageView { url: url.clone(), state: PageState::Fetching { id }, scroll: 0 });
-        self.mode = Mode::Page;
+        self.open(Overlay::Page);
         effects.push(Effect::FetchPage { id, url, limits: self.fetch_limits() });
         effects
     }
@@ -160,23 +170,29 @@ impl App {
         };
     }
 
-    /// Closes the overlay. A fetch still running is dropped; a fetched page is kept, so
-    /// that `p` on the same URL answers again at once (after an edit, say).
-    fn close_page(&mut self) -> Vec<Effect> {
+    /// What closing the overlay takes: a fetch still running is dropped; a fetched page
+    /// is kept, so that `p` on the same URL answers again at once (after an edit, say).
+    pub(super) fn close_page(&mut self) -> Vec<Effect> {
         let effects = self.stop_page_fetch();
         if !effects.is_empty() {
             self.page = None;
         }
-        self.mode = self.typing_mode();
         effects
+    }
+
+    /// Scrolls the overlay by `delta` lines (`usize::MIN`-ward to the top).
+    pub(super) fn scroll_page(&mut self, delta: isize) {
+        if let Some(view) = &mut self.page {
+            view.scroll = view.scroll.min(usize::MAX / 2).saturating_add_signed(delta);
+        }
     }
 
     /// Handles the page overlay's actions; gives back the others.
     pub(super) fn update_page(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
-        let open = self.mode == Mode::Page;
+        let open = self.overlay == Some(Overlay::Page);
         Ok(match action {
-            Action::PagePolicy | Action::Cancel if open => self.close_page(),
-            Action::PagePolicy => self.open_page(),
+            Action::Toggle(Overlay::Page) if open => self.close(Overlay::Page),
+            Action::Toggle(Overlay::Page) => self.open_page(),
             Action::PageFetched { id, result } => {
                 self.page_fetched(id, *result);
                 Vec::new()
@@ -185,18 +201,6 @@ impl App {
                 Some(url) => self.fetch_page(url),
                 None => Vec::new(),
             },
-            Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::Top if open => {
-                if let Some(view) = &mut self.page {
-                    view.scroll = match action {
-                        Action::Up => view.scroll.saturating_sub(1),
-                        Action::Down => view.scroll + 1,
-                        Action::PageUp => view.scroll.saturating_sub(10),
-                        Action::PageDown => view.scroll + 10,
-                        _ => 0,
-                    };
-                }
-                Vec::new()
-            }
             other => return Err(other),
         })
     }

@@ -10,11 +10,12 @@ use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::Serialize;
 use url::Url;
 
-use super::{CheckRecord, Outcome, RobotSelection, SourceOptions, finish_output, report_fetch};
+use super::{CheckRecord, Outcome, RobotSelection, SourceOptions, UrlOptions, finish_output, report_fetch};
 use crate::fetch::{self, CrawlVerdict, Fetched, PageAnswer, Source};
 use crate::policy::compare::Column;
 use crate::policy::escape::sanitize_str;
 use crate::policy::page::{PagePolicy, PageSignals, TermSource};
+use crate::policy::request::Request;
 use crate::policy::{self, RobotsTxt};
 use crate::robots_db::RobotsDb;
 
@@ -34,6 +35,8 @@ pub struct PageArgs {
     /// One JSON object per robot: agent, url, crawl, index, follow, terms, sources.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub url_options: UrlOptions,
     #[command(flatten)]
     pub source_options: SourceOptions,
 }
@@ -108,15 +111,15 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
     let availability = retrieved.availability();
     let fetch_notes = fetched.notes(&limits);
 
-    let path = policy::pattern::request_path(page_url.as_str()).into_owned();
+    let mode = args.url_options.mode();
+    let request = Request::new(page_url.as_str(), mode);
     let answers: Vec<Answer> = queries
         .iter()
         .map(|query| {
             let column = Column::new(&txt, query.label.clone(), query.robot.clone(), query.reading);
-            let decision = column.check(availability, &path);
-            let record =
-                CheckRecord::new(&txt, availability, &column, decision, (&query.label, page_url.as_str(), &path));
-            let PageAnswer { crawl, policy } = fetched.answer(&txt, availability, &column.robot, column.reading);
+            let decision = column.check(availability, &request.tested);
+            let record = CheckRecord::new(&txt, availability, &column, decision, &query.label, &request);
+            let PageAnswer { crawl, policy } = fetched.answer(&txt, availability, &column.robot, column.reading, mode);
             Answer { column, record, crawl, policy }
         })
         .collect();

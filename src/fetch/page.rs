@@ -13,6 +13,7 @@ use url::{Origin, Url};
 
 use super::{FetchError, Fetched, Limits, fetch, status_name};
 use crate::policy::page::{Contradictions, PagePolicy, PageSignals, page_policy};
+use crate::policy::request::{Request, UrlMode};
 use crate::policy::{Availability, Reading, Robot, RobotsTxt, Verdict, evaluate_fetched};
 
 /// A page fetched for its policy, with the robots.txt of every other site its redirects
@@ -130,14 +131,22 @@ pub async fn fetch_page(url: &Url, limits: &Limits) -> Result<PageFetch, FetchEr
 impl PageFetch {
     /// What robots.txt says about fetching the page for `robot`: `txt` (with
     /// `availability`) is the page's site's robots.txt; the other sites' files judge
-    /// their own URLs.
+    /// their own URLs, each read as `mode` says.
     #[must_use]
-    pub fn crawl(&self, txt: &RobotsTxt, availability: Availability, robot: &Robot, reading: Reading) -> CrawlVerdict {
+    pub fn crawl(
+        &self,
+        txt: &RobotsTxt,
+        availability: Availability,
+        robot: &Robot,
+        reading: Reading,
+        mode: UrlMode,
+    ) -> CrawlVerdict {
         let home = self.page.requested.origin();
-        let requested = evaluate_fetched(txt, availability, robot, self.page.requested.as_str(), reading);
+        let tested = |url: &Url| Request::new(url.as_str(), mode).tested.into_owned();
+        let requested = evaluate_fetched(txt, availability, robot, &tested(&self.page.requested), reading);
         let blocked_redirect = self.page.urls_fetched().skip(1).find_map(|target| {
             let (txt, availability, robots_url) = self.robots_for(&home, target, txt, availability)?;
-            let verdict = evaluate_fetched(txt, availability, robot, target.as_str(), reading);
+            let verdict = evaluate_fetched(txt, availability, robot, &tested(target), reading);
             (!verdict.allowed).then(|| BlockedRedirect { url: target.clone(), robots_url, verdict })
         });
         CrawlVerdict { requested, blocked_redirect }
@@ -147,8 +156,15 @@ impl PageFetch {
     /// robots.txt, and the other sites' for their URLs), and then index it and follow its
     /// links.
     #[must_use]
-    pub fn answer(&self, txt: &RobotsTxt, availability: Availability, robot: &Robot, reading: Reading) -> PageAnswer {
-        let crawl = self.crawl(txt, availability, robot, reading);
+    pub fn answer(
+        &self,
+        txt: &RobotsTxt,
+        availability: Availability,
+        robot: &Robot,
+        reading: Reading,
+        mode: UrlMode,
+    ) -> PageAnswer {
+        let crawl = self.crawl(txt, availability, robot, reading, mode);
         let policy = page_policy(&self.signals, robot, Contradictions::of(reading), crawl.allowed());
         PageAnswer { crawl, policy }
     }

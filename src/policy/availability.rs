@@ -16,9 +16,12 @@ pub enum Availability {
     Available,
     /// The server answered with this status (not 2xx, not a redirect).
     Status(u16),
-    /// No answer: the name did not resolve, the connection was refused or failed, TLS
-    /// failed, or the fetch timed out.
+    /// No answer: the name did not resolve, the connection was refused or failed, or TLS
+    /// failed.
     Unreachable,
+    /// The server was reached but no complete answer came within the time allowed
+    /// (RFC 9309 §2.3.1.4 counts a timeout as unreachable too).
+    TimedOut,
     /// More than five redirects (or a redirect loop).
     TooManyRedirects,
 }
@@ -59,9 +62,13 @@ impl Availability {
             (Availability::Status(400..=499) | Availability::TooManyRedirects, Reading::Rfc9309) => Access::AllowAll,
             (Availability::Status(401 | 403), _) => Access::DisallowAll,
             (Availability::Status(400..=499), _) => Access::AllowAll,
-            (Availability::Status(_) | Availability::Unreachable | Availability::TooManyRedirects, _) => {
-                Access::DisallowAll
-            }
+            (
+                Availability::Status(_)
+                | Availability::Unreachable
+                | Availability::TimedOut
+                | Availability::TooManyRedirects,
+                _,
+            ) => Access::DisallowAll,
         }
     }
 
@@ -72,6 +79,7 @@ impl Availability {
             Availability::Available | Availability::Status(200..=299) => return "the file's rules apply".to_owned(),
             Availability::Status(status) => format!("the server answered {status}"),
             Availability::Unreachable => "the server could not be reached".to_owned(),
+            Availability::TimedOut => "no complete answer came in time".to_owned(),
             Availability::TooManyRedirects => "the redirects went on for more than five hops".to_owned(),
         };
         let rule = match (self, reading, self.access(reading)) {
@@ -112,6 +120,7 @@ mod tests {
             (Availability::Status(429), [DisallowAll, AllowAll, AllowAll]),
             (Availability::Status(503), [DisallowAll, DisallowAll, DisallowAll]),
             (Availability::Unreachable, [DisallowAll, DisallowAll, DisallowAll]),
+            (Availability::TimedOut, [DisallowAll, DisallowAll, DisallowAll]),
             (Availability::TooManyRedirects, [AllowAll, DisallowAll, DisallowAll]),
         ];
         for (availability, expected) in cases {

@@ -9,7 +9,6 @@ use super::agent::{Choice, Robot, Selection};
 use super::availability::{Access, Availability};
 use super::compiled::{CompiledPolicy, Decision};
 use super::parse::{FieldKind, RobotsTxt};
-use super::pattern;
 use super::reading::Reading;
 use super::verdict::describe_selection;
 
@@ -33,7 +32,7 @@ impl Column {
         Column { label, robot, reading, compiled }
     }
 
-    /// The verdict and deciding rule for one path.
+    /// The verdict and deciding rule for one path, as tested (see [`super::request`]).
     #[must_use]
     pub fn check(&self, availability: Availability, path: &str) -> Decision {
         match availability.access(self.reading) {
@@ -139,7 +138,7 @@ pub fn paths_named_in(txt: &RobotsTxt) -> Vec<String> {
         let value = String::from_utf8_lossy(txt.text(&rule.value));
         let value = value.strip_suffix('$').unwrap_or(&value).replace('*', "x");
         if value.starts_with('/') && seen.insert(value.clone()) {
-            paths.push(pattern::request_path(&value).into_owned());
+            paths.push(value);
         }
     }
     paths

@@ -23,7 +23,7 @@ use aho_corasick::AhoCorasick;
 
 use super::agent::{self, Robot, Selection};
 use super::parse::{RobotsTxt, RuleKind};
-use super::pattern::{self, decode_draft1996, request_path};
+use super::pattern::{self, decode_draft1996};
 use super::prefix_set::PrefixSet;
 use super::reading::Reading;
 use super::verdict::index_html_directory;
@@ -170,10 +170,10 @@ impl CompiledPolicy {
         self.reading
     }
 
-    /// Decides whether the robot may fetch `path_or_url`.
+    /// Decides whether the robot may fetch `path`, the path as tested (see
+    /// [`super::request`]).
     #[must_use]
-    pub fn check(&self, path_or_url: &str) -> Decision {
-        let path = request_path(path_or_url);
+    pub fn check(&self, path: &str) -> Decision {
         match self.reading {
             Reading::Rfc9309 => self.check_rfc9309(path.as_bytes()),
             Reading::Draft1996 => {

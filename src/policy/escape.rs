@@ -75,6 +75,41 @@ pub fn pieces(bytes: &[u8]) -> Vec<Piece<'_>> {
     out
 }
 
+/// Columns a tab advances to (the next multiple of), in the explorer's source pane.
+pub const TAB_STOP_COLUMNS: usize = 4;
+
+/// The columns `bytes` take once drawn: escapes take their visible form's width, tabs
+/// run to the next tab stop, other characters take one column (two for the wide East
+/// Asian ones).
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::escape::display_width;
+/// assert_eq!(display_width(b"a\x1bb"), 4);
+/// assert_eq!(display_width(b"\tx"), 5);
+/// assert_eq!(display_width(b"\xFF"), 4);
+/// ```
+#[must_use]
+pub fn display_width(bytes: &[u8]) -> usize {
+    let mut column = 0;
+    for piece in pieces(bytes) {
+        match piece {
+            Piece::Text(text) => {
+                for c in text.chars() {
+                    column += if c == '\t' {
+                        TAB_STOP_COLUMNS - column % TAB_STOP_COLUMNS
+                    } else {
+                        unicode_width::UnicodeWidthChar::width(c).unwrap_or(0)
+                    };
+                }
+            }
+            Piece::Escaped(escape) => column += escape.chars().count(),
+        }
+    }
+    column
+}
+
 /// Untrusted bytes as one safe string, escapes inline (for plain output such as the
 /// command line's).
 ///

@@ -1,5 +1,6 @@
-//! Path patterns: how a rule's value is normalised under each reading, how the tested
-//! URL becomes a path, and how one pattern matches one path.
+//! Path patterns: how a rule's value is normalised under each reading, and how one
+//! pattern matches one path. (How the text a user gives becomes the tested path is
+//! [`super::request`]'s business.)
 //!
 //! Matching is linear in the length of the path plus the pattern, whatever the pattern
 //! holds: thousands of `*` against a long path cost no more than one. (A backtracking
@@ -109,52 +110,6 @@ fn push_escape(out: &mut Vec<u8>, byte: u8) {
     out.extend_from_slice(&[b'%', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xF)]]);
 }
 
-/// The path (with params and query, without the fragment) that robots.txt rules are
-/// matched against, taken from a full URL, a scheme-less URL or a path. This follows
-/// Google's `GetPathParamsQuery` exactly, so `example.com?a` gives `/?a` and a lone word
-/// is a host (path `/`). The result always starts with `/`.
-///
-/// # Examples
-///
-/// ```
-/// use robotscope::policy::pattern::request_path;
-/// assert_eq!(request_path("https://example.com/a/b?c#d"), "/a/b?c");
-/// assert_eq!(request_path("/a/b"), "/a/b");
-/// assert_eq!(request_path("example.com"), "/");
-/// assert_eq!(request_path("https://example.com?x"), "/?x");
-/// ```
-#[must_use]
-pub fn request_path(url: &str) -> Cow<'_, str> {
-    let bytes = url.as_bytes();
-    // The common case, a path: everything up to the fragment (what the general rules
-    // below give for any input that starts with one `/`).
-    if bytes.first() == Some(&b'/') && bytes.get(1) != Some(&b'/') {
-        return Cow::Borrowed(&url[..memchr::memchr(b'#', bytes).unwrap_or(url.len())]);
-    }
-    // Initial two slashes introduce a host ("//host/path").
-    let search_start = if url.starts_with("//") { 2 } else { 0 };
-    let find_path_char = |from: usize| {
-        bytes[from.min(bytes.len())..].iter().position(|&b| matches!(b, b'/' | b'?' | b';')).map(|p| p + from)
-    };
-    let early_path = find_path_char(search_start);
-    let protocol_end = url[search_start..].find("://").map(|p| p + search_start);
-    let authority_start = match (protocol_end, early_path) {
-        // A path, param or query before "://" means "://" is not a scheme separator.
-        (Some(proto), Some(early)) if early < proto => search_start,
-        (Some(proto), _) => proto + 3,
-        (None, _) => search_start,
-    };
-    let Some(path_start) = find_path_char(authority_start) else {
-        return Cow::Borrowed("/");
-    };
-    let hash = url[search_start..].find('#').map(|p| p + search_start);
-    if hash.is_some_and(|h| h < path_start) {
-        return Cow::Borrowed("/");
-    }
-    let path = &url[path_start..hash.unwrap_or(url.len())];
-    if path.starts_with('/') { Cow::Borrowed(path) } else { Cow::Owned(format!("/{path}")) }
-}
-
 /// Whether `pattern` matches `path` from its start under RFC 9309 §2.2.3: `*` matches any
 /// run of bytes, `$` at the very end anchors the end of the path, and `$` anywhere else
 /// is an ordinary byte.
@@ -252,34 +207,6 @@ pub fn is_plain_prefix(pattern: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn request_path_follows_google() {
-        let cases = [
-            ("", "/"),
-            ("http://www.example.com", "/"),
-            ("http://www.example.com/a", "/a"),
-            ("http://www.example.com/a/", "/a/"),
-            ("http://www.example.com/a/b?c=http://d.e/", "/a/b?c=http://d.e/"),
-            ("http://www.example.com/a/b?c=d&e=f#fragment", "/a/b?c=d&e=f"),
-            ("example.com", "/"),
-            ("example.com/", "/"),
-            ("example.com/a", "/a"),
-            ("example.com/a/", "/a/"),
-            ("example.com/a/b?c=d&e=f#fragment", "/a/b?c=d&e=f"),
-            ("a", "/"),
-            ("a/", "/"),
-            ("/a", "/a"),
-            ("a/b", "/b"),
-            ("example.com?a", "/?a"),
-            ("example.com/a;b#c", "/a;b"),
-            ("//a/b/c", "/b/c"),
-            ("https://www.example.org#frag", "/"),
-        ];
-        for (url, path) in cases {
-            assert_eq!(request_path(url), path, "{url}");
-        }
-    }
 
     #[test]
     fn draft_decoding_keeps_slashes_apart() {

@@ -43,6 +43,16 @@ impl Reading {
         }
     }
 
+    /// The shortest name people know it by: "RFC 9309", "1996", "1994".
+    #[must_use]
+    pub fn short_title(self) -> &'static str {
+        match self {
+            Reading::Rfc9309 => "RFC 9309",
+            Reading::Draft1996 => "1996",
+            Reading::Koster1994 => "1994",
+        }
+    }
+
     /// The reading after this one, wrapping around (the explorer's `s` key).
     #[must_use]
     pub fn next(self) -> Reading {

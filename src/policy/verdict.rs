@@ -10,8 +10,9 @@ use std::fmt::Write as _;
 use super::agent::{self, Choice, Robot, Selection};
 use super::availability::{Access, Availability};
 use super::parse::{Interpretation, RobotsTxt, Rule, RuleKind};
-use super::pattern::{self, decode_draft1996, request_path};
+use super::pattern::{self, decode_draft1996};
 use super::reading::Reading;
+use super::request::is_robots_txt;
 
 /// One rule that matched the path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,7 +42,7 @@ pub struct Verdict {
     pub allowed: bool,
     /// The reading it was decided under.
     pub reading: Reading,
-    /// The path that was matched (path, params and query of the URL).
+    /// The path that was matched, exactly as tested (see [`super::request`]).
     pub path: String,
     /// The groups that applied and why.
     pub selection: Selection,
@@ -69,9 +70,10 @@ impl Verdict {
     }
 }
 
-/// Decides whether `robot` may fetch `path_or_url` under `reading`, given how the file
-/// was obtained: when it could not be read, the fetch outcome decides for every path
-/// ([`Availability::access`]).
+/// Decides whether `robot` may fetch `path` under `reading`, given how the file was
+/// obtained: when it could not be read, the fetch outcome decides for every path
+/// ([`Availability::access`]). `path` is the path as tested (what
+/// [`Request`](super::request::Request) makes of a path or URL).
 ///
 /// # Examples
 ///
@@ -88,17 +90,17 @@ pub fn evaluate_fetched(
     txt: &RobotsTxt,
     availability: Availability,
     robot: &Robot,
-    path_or_url: &str,
+    path: &str,
     reading: Reading,
 ) -> Verdict {
     let access = availability.access(reading);
     if access == Access::Rules {
-        return evaluate(txt, robot, path_or_url, reading);
+        return evaluate(txt, robot, path, reading);
     }
     let mut verdict = Verdict {
         allowed: access == Access::AllowAll,
         reading,
-        path: request_path(path_or_url).into_owned(),
+        path: path.to_owned(),
         selection: Selection { groups: Vec::new(), choice: Choice::FileNotRead },
         decided_by: None,
         losers: Vec::new(),
@@ -108,7 +110,9 @@ pub fn evaluate_fetched(
     verdict
 }
 
-/// Decides whether `robot` may fetch `path_or_url` under `reading`.
+/// Decides whether `robot` may fetch `path` under `reading`. `path` is matched exactly
+/// as given: it is the path a robot requests, with params and query (a URL or a path as
+/// a user writes it goes through [`Request`](super::request::Request) first).
 ///
 /// # Examples
 ///
@@ -125,9 +129,9 @@ pub fn evaluate_fetched(
 /// assert_eq!(draft.decided_by.map(|m| m.line), Some(2));
 /// ```
 #[must_use]
-pub fn evaluate(txt: &RobotsTxt, robot: &Robot, path_or_url: &str, reading: Reading) -> Verdict {
+pub fn evaluate(txt: &RobotsTxt, robot: &Robot, path: &str, reading: Reading) -> Verdict {
     let interpretation = txt.interpretation(reading);
-    let path = request_path(path_or_url).into_owned();
+    let path = path.to_owned();
     let selection = agent::select(interpretation, robot, reading);
     let matched = matching_rules(txt, &selection, path.as_bytes(), reading);
     let (allowed, decided_by) = decide(interpretation, &matched, reading);
@@ -362,6 +366,11 @@ fn explain(txt: &RobotsTxt, interpretation: &Interpretation, robot: &Robot, verd
             robot.token
         );
     }
+    if is_robots_txt(&verdict.path) {
+        text.push_str(
+            " (RFC 9309 §2.2.2 calls /robots.txt itself implicitly allowed: crawlers fetch it whatever the rules say.)",
+        );
+    }
     text
 }
 
@@ -407,6 +416,12 @@ mod tests {
         assert!(v.allowed);
         assert!(v.decided_by.is_some_and(|m| m.via_index_html));
         assert!(!verdict(text, "acmebot", "/members/?page=2", Reading::Rfc9309).allowed);
+    }
+
+    #[test]
+    fn the_robots_txt_is_implicitly_allowed() {
+        let v = verdict("User-agent: *\nDisallow: /\n", "bot", "/robots.txt", Reading::Rfc9309);
+        assert!(v.explanation.contains("implicitly allowed"), "{}", v.explanation);
     }
 
     #[test]

@@ -8,13 +8,16 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use super::pane_block;
-use super::text::safe_span;
+use super::text::{cut_start, safe_span};
 use super::theme::THEME;
+use super::{fitted_title, pane_block};
 use crate::app::App;
 use crate::app::compare::CompareView;
 use crate::app::layout::{COMPARE_CELL_WIDTH, COMPARE_HEADER_ROWS};
+use crate::policy::Availability;
 use crate::policy::compiled::Decision;
+use crate::policy::request::Request;
+use crate::policy::words::plural;
 
 /// The compare matrix.
 #[derive(Debug)]
@@ -25,9 +28,16 @@ pub struct CompareMatrix<'a> {
     pub view: &'a CompareView,
 }
 
-/// `text` cut to `width` characters, padded to it.
+/// `text` cut to `width` characters (keeping one column free), padded to it.
 fn fit(text: &str, width: usize) -> String {
     let cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    format!("{cut:<width$}")
+}
+
+/// A path cut to `width` characters keeping its end (paths that differ only at the end
+/// still look different), padded to it.
+fn fit_path(path: &str, width: usize) -> String {
+    let cut = cut_start(path, width.saturating_sub(1));
     format!("{cut:<width$}")
 }
 
@@ -52,7 +62,8 @@ impl Widget for CompareMatrix<'_> {
         };
         let areas = app.areas();
         let first_column = view.offset.1;
-        let shown: Vec<usize> = (first_column..view.columns.len()).take(areas.compare_columns()).collect();
+        let shown: Vec<usize> =
+            (first_column..view.columns.len()).take(areas.compare_columns(view.longest_path)).collect();
         // When the columns do not all fit, say which ones show (h/l scrolls).
         let range = match (shown.first(), shown.last()) {
             (Some(first), Some(last)) if shown.len() < view.columns.len() => {
@@ -60,14 +71,15 @@ impl Widget for CompareMatrix<'_> {
             }
             _ => String::new(),
         };
-        let title = format!(
-            " Compare · {what}{range} × {} paths · h/l j/k move · a/x robots · / L paths · m readings · Esc leaves ",
-            view.paths.len()
+        let counts = format!("{what}{range} × {}", plural(view.paths.len(), "path"));
+        let title = fitted_title(
+            &["Compare", &counts, "Esc leaves", "? keys", "h/l j/k move", "a/x robots", "/ L paths", "m readings"],
+            area.width,
         );
         let block = pane_block(&title, true);
         let inner = block.inner(area);
         block.render(area, buf);
-        let path_width = usize::from(areas.compare_path_width());
+        let path_width = usize::from(areas.compare_path_width(view.longest_path));
         let cell = usize::from(COMPARE_CELL_WIDTH);
         let x_of = |i: usize| inner.x + 2 + path_width as u16 + ((i - first_column) * cell) as u16;
 
@@ -111,35 +123,69 @@ impl Widget for CompareMatrix<'_> {
 
         // The paths.
         let top = inner.y + COMPARE_HEADER_ROWS;
-        let rows = usize::from(inner.bottom().saturating_sub(top));
-        for (y, row) in (view.offset.0..view.paths.len()).take(rows).enumerate() {
-            let y = top + y as u16;
-            let path = &view.paths[row];
-            // Every column is checked, visible or not, to tell whether the row agrees.
-            let decisions: Vec<Decision> = view.columns.iter().map(|c| c.check(availability, path)).collect();
-            let allowed = decisions.iter().filter(|d| d.allowed).count();
-            let disagree = allowed != 0 && allowed != decisions.len();
-            let minority = allowed * 2 < decisions.len();
-            buf.set_string(inner.x, y, if disagree { "≠ " } else { "  " }, THEME.warning);
-            let path_style = if row == view.cursor.0 { THEME.title } else { THEME.value };
-            buf.set_line(
-                inner.x + 2,
-                y,
-                &Line::from(safe_span(&fit(path, path_width), path_style, THEME.escape)),
-                path_width as u16,
-            );
-            for &i in &shown {
-                let decision = decisions[i];
-                let mut style = if decision.allowed { THEME.allowed } else { THEME.disallowed };
-                if disagree && decision.allowed == minority {
-                    style = style.patch(THEME.odd_cell);
-                }
-                if (row, i) == view.cursor {
-                    style = style.patch(THEME.cursor);
-                }
-                buf.set_string(x_of(i), y, fit(&cell_text(decision), cell), style);
+        let rows = Rect::new(inner.x, top, inner.width, inner.bottom().saturating_sub(top));
+        draw_rows(view, availability, rows, (&shown, path_width), &x_of, buf);
+    }
+}
+
+/// The path rows in `area`: the mark, the path (cut keeping its end) and the shown
+/// cells, each checked with its column's compiled rules.
+fn draw_rows(
+    view: &CompareView,
+    availability: Availability,
+    area: Rect,
+    (shown, path_width): (&[usize], usize),
+    x_of: &dyn Fn(usize) -> u16,
+    buf: &mut Buffer,
+) {
+    let cell = usize::from(COMPARE_CELL_WIDTH);
+    for (y, row) in (view.offset.0..view.paths.len()).take(usize::from(area.height)).enumerate() {
+        let y = area.y + y as u16;
+        let path = &view.paths[row];
+        let tested = Request::read(path);
+        // Every column is checked, visible or not, to tell whether the row agrees.
+        let decisions: Vec<Decision> = view.columns.iter().map(|c| c.check(availability, &tested.tested)).collect();
+        let allowed = decisions.iter().filter(|d| d.allowed).count();
+        let disagree = allowed != 0 && allowed != decisions.len();
+        let minority = allowed * 2 < decisions.len();
+        let odd = |i: &usize| decisions[*i].allowed == minority;
+        let mark = disagreement_mark(disagree, shown, (0..decisions.len()).filter(odd));
+        buf.set_string(area.x, y, mark, THEME.warning);
+        let path_style = if row == view.cursor.0 { THEME.title } else { THEME.value };
+        buf.set_line(
+            area.x + 2,
+            y,
+            &Line::from(safe_span(&fit_path(path, path_width), path_style, THEME.escape)),
+            path_width as u16,
+        );
+        for &i in shown {
+            let decision = decisions[i];
+            let mut style = if decision.allowed { THEME.allowed } else { THEME.disallowed };
+            if disagree && decision.allowed == minority {
+                style = style.patch(THEME.odd_cell);
             }
+            if (row, i) == view.cursor {
+                style = style.patch(THEME.cursor);
+            }
+            buf.set_string(x_of(i), y, fit(&cell_text(decision), cell), style);
         }
+    }
+}
+
+/// The mark before a row: `≠` when its columns disagree, with an arrow when every
+/// column in the minority is scrolled off to the right (`≠›`) or the left (`‹≠`).
+fn disagreement_mark(disagree: bool, shown: &[usize], mut odd: impl Iterator<Item = usize>) -> &'static str {
+    let (Some(first), Some(last)) = (shown.first(), shown.last()) else { return "  " };
+    if !disagree {
+        return "  ";
+    }
+    let odd: Vec<usize> = odd.by_ref().collect();
+    if odd.iter().any(|i| (first..=last).contains(&i)) {
+        "≠ "
+    } else if odd.iter().all(|i| i > last) {
+        "≠›"
+    } else {
+        "‹≠"
     }
 }
 

@@ -8,7 +8,7 @@ use ratatui::widgets::{Clear, Paragraph, Widget};
 
 use super::pane_block;
 use super::theme::THEME;
-use crate::app::keymap::{help_sections, key_label};
+use crate::app::keymap::help_sections;
 
 /// The help overlay: the keymap in columns, or, when the terminal is too narrow for
 /// them, in one column that `j`/`k` scroll.
@@ -22,25 +22,18 @@ impl Widget for HelpOverlay {
     fn render(self, area: Rect, buf: &mut Buffer) {
         Clear.render(area, buf);
         let sections = sections();
-        let natural = |lines: &[Line]| lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 1;
         let inner = pane_block("", true).inner(area);
-        // Sections stay whole: each goes to the current column if it fits, else the next.
         let height = usize::from(inner.height.max(1));
-        let mut columns: Vec<Vec<Line<'static>>> = vec![Vec::new()];
-        for section in sections.iter().cloned() {
-            let current = columns.last().map_or(0, Vec::len);
-            let needed = section.len() + usize::from(current > 0);
-            if current > 0 && current + needed > height {
-                columns.push(Vec::new());
-            }
-            if let Some(column) = columns.last_mut() {
-                if !column.is_empty() {
-                    column.push(Line::raw(""));
-                }
-                column.extend(section);
-            }
+        // Blank lines between sections, unless leaving them out is what makes it fit.
+        let layout = |gaps: bool| {
+            let columns = columns_of(&sections, height, gaps);
+            let widths: Vec<u16> = columns.iter().map(|lines| natural_width(lines)).collect();
+            (columns, widths)
+        };
+        let (mut columns, mut widths) = layout(true);
+        if widths.iter().sum::<u16>() > inner.width {
+            (columns, widths) = layout(false);
         }
-        let widths: Vec<u16> = columns.iter().map(|lines| natural(lines)).collect();
         let needed: u16 = widths.iter().sum();
         if needed > inner.width {
             // Too narrow for the columns: one column, scrolled.
@@ -65,17 +58,61 @@ impl Widget for HelpOverlay {
     }
 }
 
-/// The keymap as sections: a heading per context, a line per binding.
+/// The width a column needs: its longest line and a space.
+fn natural_width(lines: &[Line]) -> u16 {
+    lines.iter().map(Line::width).max().unwrap_or(0) as u16 + 1
+}
+
+/// The sections poured into columns `height` lines tall, in order, with a blank line
+/// between sections when `gaps` is set. A section that does not fit goes on in the next
+/// column under its heading again, so that every column is full and every binding shows
+/// its context.
+fn columns_of(sections: &[Vec<Line<'static>>], height: usize, gaps: bool) -> Vec<Vec<Line<'static>>> {
+    let mut columns: Vec<Vec<Line<'static>>> = vec![Vec::new()];
+    for section in sections {
+        let Some((heading, bindings)) = section.split_first() else { continue };
+        let mut pending = bindings.iter();
+        let mut first = true;
+        while let Some(column) = columns.last_mut() {
+            // A heading needs a binding under it; a section after another needs a
+            // blank line before it.
+            let gap = usize::from(gaps && !column.is_empty());
+            if column.len() + gap + 2 > height {
+                columns.push(Vec::new());
+                continue;
+            }
+            if gap == 1 {
+                column.push(Line::raw(""));
+            }
+            let title = heading.to_string();
+            column.push(if first { heading.clone() } else { Line::styled(format!("{title} (cont.)"), THEME.heading) });
+            first = false;
+            while column.len() < height {
+                match pending.next() {
+                    Some(line) => column.push(line.clone()),
+                    None => break,
+                }
+            }
+            if pending.len() == 0 {
+                break;
+            }
+            columns.push(Vec::new());
+        }
+    }
+    columns
+}
+
+/// The keymap as sections: a heading per context, a line per entry.
 fn sections() -> Vec<Vec<Line<'static>>> {
     help_sections()
         .into_iter()
-        .map(|(context, bindings)| {
+        .map(|(context, entries)| {
+            let key_width = entries.iter().map(|e| e.keys.chars().count()).max().unwrap_or(0).max(5);
             std::iter::once(Line::styled(context.title(), THEME.heading))
-                .chain(bindings.into_iter().map(|binding| {
-                    let keys: Vec<String> = binding.keys.iter().map(|&k| key_label(k)).collect();
+                .chain(entries.into_iter().map(|entry| {
                     Line::from(vec![
-                        Span::styled(format!("  {:<9}", keys.join(" ")), THEME.key),
-                        Span::raw(binding.label),
+                        Span::styled(format!("  {:<key_width$} ", entry.keys), THEME.key),
+                        Span::raw(entry.label),
                     ])
                 }))
                 .collect()

@@ -6,13 +6,14 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Widget;
+use ratatui::widgets::{Paragraph, Widget};
 
-use super::pane_block;
 use super::text::{safe_spans, visible_prefix};
 use super::theme::THEME;
+use super::{fitted_title, pane_block};
 use crate::app::{App, Pane, RecordRow};
 use crate::policy::AgentName;
+use crate::policy::words::plural;
 
 /// The records pane, drawn from the app's state.
 #[derive(Debug)]
@@ -38,12 +39,17 @@ impl Widget for RecordsPane<'_> {
             "checking for problems".to_owned()
         } else {
             let count = app.diagnostics().iter().filter(|d| d.severity != crate::policy::Severity::Info).count();
-            format!("{count} problems (d)")
+            format!("{} (d)", plural(count, "problem"))
         };
-        let title = format!(" Records · {count} {kind} · {} · {problems} ", reading.title());
+        let groups = format!("{count} {kind}");
+        let title = fitted_title(&["Records", &problems, &groups, reading.title()], area.width);
         let block = pane_block(&title, app.focus() == Pane::Records);
         let inner = block.inner(area);
         block.render(area, buf);
+        if app.is_waiting_for_source() {
+            Paragraph::new(Line::styled("Loading…", THEME.dim)).render(inner, buf);
+            return;
+        }
 
         let verdict = &app.evaluation().verdict;
         let selection = &verdict.selection;

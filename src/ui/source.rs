@@ -7,11 +7,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
 use super::edits::severity_style;
-use super::text::{safe_spans, skip_columns, visible_prefix};
+use super::text::{cut_end, safe_spans, skip_columns, visible_prefix};
 use super::theme::THEME;
-use super::{pane_block, size_label};
+use super::{fitted_title, pane_block, size_label};
 use crate::app::layout::source_gutter_width;
+use crate::app::search::find_in;
 use crate::app::{App, Pane};
+use crate::policy::escape::display_width;
+use crate::policy::words::plural;
 
 /// The source pane, drawn from the app's state.
 #[derive(Debug)]
@@ -33,13 +36,21 @@ impl Widget for SourcePane<'_> {
             (&editor.textarea).render(inner, buf);
             return;
         }
-        let edited = if app.is_dirty() { "edited · " } else { "" };
+        let size = format!("{} · {}", size_label(txt.source().len()), plural(lines.len(), "line"));
         let scrolled = match app.source_column() {
             0 => String::new(),
-            column => format!(" · from column {}", column + 1),
+            column => format!("from column {}", column + 1),
         };
-        let title = format!(" Source · {edited}{} · {} lines{scrolled} ", size_label(txt.source().len()), lines.len());
-        let block: Block = pane_block(&title, app.focus() == Pane::Source);
+        let search = match app.search_query() {
+            "" => String::new(),
+            query => format!("n/N find {}", cut_end(query, 20)),
+        };
+        let mut parts = vec!["Source"];
+        if app.is_dirty() {
+            parts.push("edited");
+        }
+        parts.extend([size.as_str(), scrolled.as_str(), search.as_str()].into_iter().filter(|p| !p.is_empty()));
+        let block: Block = pane_block(&fitted_title(&parts, area.width), app.focus() == Pane::Source);
         let inner = block.inner(area);
         block.render(area, buf);
         // The worst diagnostic of each visible line, for the gutter.
@@ -79,15 +90,32 @@ impl Widget for SourcePane<'_> {
                 Span::styled(if in_group { "▌" } else { " " }, THEME.group_mark),
                 Span::raw(" "),
             ];
-            spans.extend(highlight(lines[index].content(txt.source()), text_width, app.source_column()));
+            let content = lines[index].content(txt.source());
+            spans.extend(highlight(content, text_width, app.source_column()));
             let y = inner.y + row as u16;
             buf.set_line(inner.x, y, &Line::from(spans), inner.width);
+            mark_search_hit(buf, Rect::new(inner.x + gutter as u16, y, text_width as u16, 1), content, app);
             if deciding == Some(number) {
                 let style = if verdict.allowed { THEME.decides_allowed } else { THEME.decides_disallowed };
                 let start = inner.x + gutter as u16;
                 buf.set_style(Rect::new(start, y, inner.right().saturating_sub(start), 1), style);
             }
         }
+    }
+}
+
+/// Highlights where the search query occurs in a visible line (its first occurrence,
+/// where it is drawn, escapes and tabs counted).
+fn mark_search_hit(buf: &mut Buffer, area: Rect, content: &[u8], app: &App) {
+    let query = app.search_query();
+    let Some(at) = find_in(content, query.as_bytes()) else { return };
+    let start = display_width(&content[..at]);
+    let width = display_width(&content[at..at + query.len()]);
+    let skip = app.source_column();
+    let (from, to) = (start.max(skip) - skip, (start + width).saturating_sub(skip));
+    if to > from && from < usize::from(area.width) {
+        let width = (to - from).min(usize::from(area.width) - from);
+        buf.set_style(Rect::new(area.x + from as u16, area.y, width as u16, 1), THEME.search_hit);
     }
 }
 

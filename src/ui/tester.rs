@@ -1,16 +1,18 @@
-//! The tester: the path being tested, the verdict in words, the deciding line, how the
-//! group was chosen, the rules that matched and lost, and whether the readings agree.
+//! The tester: a one-line path field, the verdict and the readings line, which always
+//! stay on screen (from 60x20 up), and under them the details (how the path was tested,
+//! the group, the explanation, the rules that matched and lost), which scroll.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::Widget;
 
-use super::pane_block;
-use super::text::safe_span;
+use super::text::{input_window, safe_span};
 use super::theme::THEME;
-use crate::app::{App, Mode, Pane};
-use crate::policy::verdict::describe_selection;
+use super::{fitted_title, pane_block};
+use crate::app::tester::{DetailKind, LABEL_COLUMNS};
+use crate::app::{App, LoadState, Pane, PromptKind};
 use crate::policy::{Reading, Verdict};
 
 /// The label before the path.
@@ -24,11 +26,21 @@ pub struct TesterPane<'a> {
 }
 
 impl TesterPane<'_> {
+    fn typing(&self) -> bool {
+        self.app.prompt().is_some_and(|prompt| prompt.kind == PromptKind::TestPath)
+    }
+
+    /// The path field's width inside the pane.
+    fn field_width(area: Rect) -> usize {
+        usize::from(area.width.saturating_sub(2)).saturating_sub(PATH_LABEL.chars().count()).max(2)
+    }
+
     /// Where the terminal cursor goes while the path is typed.
     #[must_use]
     pub fn cursor_position(&self, area: Rect) -> Option<Position> {
-        (*self.app.mode() == Mode::EditingPath).then(|| {
-            let x = area.x + 1 + PATH_LABEL.chars().count() as u16 + self.app.path().cursor() as u16;
+        self.typing().then(|| {
+            let window = input_window(self.app.path(), Self::field_width(area));
+            let x = area.x + 1 + PATH_LABEL.chars().count() as u16 + window.cursor as u16;
             Position::new(x.min(area.right().saturating_sub(2)), area.y + 1)
         })
     }
@@ -37,40 +49,61 @@ impl TesterPane<'_> {
 impl Widget for TesterPane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.app;
-        let typing = *app.mode() == Mode::EditingPath;
-        let title =
-            if typing { " Tester · Enter keeps the path, Esc leaves " } else { " Tester · / to type a path " };
-        let block = pane_block(title, app.focus() == Pane::Tester);
-        let txt = &app.document().txt;
-        let evaluation = app.evaluation();
-        let verdict = &evaluation.verdict;
-        let robot = app.robot();
-        let reading = app.reading();
-        let interpretation = txt.interpretation(reading);
-
-        let mut path_line = vec![Span::styled(PATH_LABEL, THEME.dim)];
-        path_line.extend(safe_span(app.path().text(), THEME.value, THEME.escape));
-        let mut lines = vec![Line::from(path_line), verdict_line(app, verdict)];
-
-        let group = describe_selection(interpretation, &verdict.selection, &robot.profile.robot(), reading);
-        lines.push(Line::from(vec![Span::styled(" Group  ", THEME.dim), Span::raw(upper_first(&group))]));
-        lines.push(Line::from(vec![Span::raw(" "), Span::raw(verdict.explanation.clone())]));
-        if !verdict.losers.is_empty() {
-            let lost: Vec<String> = verdict
-                .losers
-                .iter()
-                .map(|m| {
-                    let rule = &interpretation.groups[m.group].rules[m.rule];
-                    format!("line {} {}", m.line, crate::policy::escape::sanitize_str(&txt.rule_text(rule)))
-                })
-                .collect();
-            lines.push(Line::from(vec![
-                Span::styled(" Also matched  ", THEME.dim),
-                Span::styled(lost.join(" · "), THEME.dim),
-            ]));
+        let typing = self.typing();
+        let parts: &[&str] = if typing {
+            &["Tester", "Enter keeps the path", "Esc goes back", "↑↓ history", "Ctrl-P page policy"]
+        } else if app.focus() == Pane::Tester {
+            &["Tester", "/ or Enter types a path", "j/k scroll"]
+        } else {
+            &["Tester", "/ types a path"]
+        };
+        let block = pane_block(&fitted_title(parts, area.width), app.focus() == Pane::Tester || typing);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if inner.height == 0 {
+            return;
         }
-        lines.push(readings_line(evaluation.allowed_by_reading, reading, evaluation.readings_disagree()));
-        Paragraph::new(lines).block(block).wrap(Wrap { trim: false }).render(area, buf);
+        let width = inner.width;
+        let mut y = inner.y;
+        let mut put = |line: Line<'_>, buf: &mut Buffer| {
+            if y < inner.bottom() {
+                buf.set_line(inner.x, y, &line, width);
+                y += 1;
+            }
+        };
+
+        let input = app.path();
+        let field = input_window(input, Self::field_width(area));
+        let style = if typing && input.is_selected() { THEME.selected } else { THEME.value };
+        let mut path_line = vec![Span::styled(PATH_LABEL, THEME.dim)];
+        path_line.extend(safe_span(&field.text, style, THEME.escape));
+        put(Line::from(path_line), buf);
+
+        if app.is_waiting_for_source() {
+            let what = match app.load_state() {
+                LoadState::Loading { source, .. } => format!(" Loading {} …", source.label()),
+                LoadState::Idle => " Not loaded".to_owned(),
+            };
+            put(Line::from(safe_span(&what, THEME.warning, THEME.escape)), buf);
+            put(Line::styled(" No verdict until the robots.txt answers (Esc cancels).", THEME.dim), buf);
+            return;
+        }
+        let evaluation = app.evaluation();
+        put(verdict_line(app, &evaluation.verdict), buf);
+        put(readings_line(evaluation.allowed_by_reading, app.reading(), evaluation.readings_disagree(), width), buf);
+
+        let details = app.tester_details(usize::from(width));
+        for detail in details.iter().skip(app.tester_first_detail()) {
+            let text_style = match detail.kind {
+                DetailKind::OtherHost => THEME.warning,
+                DetailKind::AlsoMatched => THEME.dim,
+                DetailKind::Tested | DetailKind::Group | DetailKind::Explanation => THEME.value,
+            };
+            let label_style = if detail.kind == DetailKind::OtherHost { THEME.warning } else { THEME.dim };
+            let mut spans = vec![Span::styled(format!(" {:<LABEL_COLUMNS$}", detail.label), label_style)];
+            spans.extend(safe_span(&detail.text, text_style, THEME.escape));
+            put(Line::from(spans), buf);
+        }
     }
 }
 
@@ -92,26 +125,34 @@ fn verdict_line(app: &App, verdict: &Verdict) -> Line<'static> {
     Line::from(spans)
 }
 
-fn readings_line(allowed: [bool; 3], current: Reading, disagree: bool) -> Line<'static> {
-    let mut spans = vec![if disagree {
-        Span::styled(" Readings disagree: ", THEME.warning)
-    } else {
-        Span::styled(" Every reading agrees: ", THEME.dim)
-    }];
-    for (i, reading) in Reading::ALL.into_iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled(" · ", THEME.dim));
+/// How each reading answers: in words when there is room, else in marks.
+fn readings_line(allowed: [bool; 3], current: Reading, disagree: bool, width: u16) -> Line<'static> {
+    let build = |short: bool| {
+        let lead = match (disagree, short) {
+            (true, false) => " Readings disagree: ",
+            (true, true) => " Readings differ: ",
+            (false, false) => " Every reading agrees: ",
+            (false, true) => " Readings agree: ",
+        };
+        let mut spans = vec![Span::styled(lead, if disagree { THEME.warning } else { THEME.dim })];
+        for (i, reading) in Reading::ALL.into_iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::styled(" · ", THEME.dim));
+            }
+            let ok = allowed[reading.index()];
+            let (word, style): (&str, Style) = match (ok, short) {
+                (true, false) => ("allowed", THEME.allowed),
+                (false, false) => ("disallowed", THEME.disallowed),
+                (true, true) => ("✓", THEME.allowed),
+                (false, true) => ("✗", THEME.disallowed),
+            };
+            let name = if short { reading.short_title() } else { reading.title() };
+            let name_style = if reading == current { THEME.title } else { THEME.dim };
+            spans.push(Span::styled(format!("{name} "), name_style));
+            spans.push(Span::styled(word, style));
         }
-        let (word, style) =
-            if allowed[reading.index()] { ("allowed", THEME.allowed) } else { ("disallowed", THEME.disallowed) };
-        let name_style = if reading == current { THEME.title } else { THEME.dim };
-        spans.push(Span::styled(format!("{} ", reading.title()), name_style));
-        spans.push(Span::styled(word, style));
-    }
-    Line::from(spans)
-}
-
-fn upper_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+        Line::from(spans)
+    };
+    let long = build(false);
+    if long.width() <= usize::from(width) { long } else { build(true) }
 }

@@ -4,10 +4,8 @@
 use ratatui::style::Style;
 use ratatui::text::Span;
 
-use crate::policy::escape::{Piece, pieces};
-
-/// Columns a tab advances to (the next multiple of).
-const TAB_STOP: usize = 4;
+use crate::app::LineInput;
+use crate::policy::escape::{Piece, TAB_STOP_COLUMNS as TAB_STOP, pieces};
 
 /// Spans for `bytes`, drawn in `style`, escapes in `escape`; `column` is where the text
 /// starts on its line, for tab stops, and is advanced past the text.
@@ -71,4 +69,87 @@ pub fn skip_columns(spans: Vec<Span<'static>>, mut columns: usize) -> Vec<Span<'
         kept.push(Span::styled(rest, span.style));
     }
     kept
+}
+
+/// What of a one-line input shows in a field `room` columns wide: the text scrolled so
+/// that the cursor stays in view, with `…` where text is hidden, and the cursor's column
+/// in the field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputWindow {
+    /// The visible text.
+    pub text: String,
+    /// The cursor's column within it.
+    pub cursor: usize,
+}
+
+/// The window of `input` for a field `room` columns wide (one column per character).
+#[must_use]
+pub fn input_window(input: &LineInput, room: usize) -> InputWindow {
+    let chars: Vec<char> = input.text().chars().collect();
+    let room = room.max(2);
+    let cursor = input.cursor().min(chars.len());
+    // The first character shown: the cursor stays within the field, with its last
+    // column free for it at the end of the text.
+    let start = (cursor + 1).saturating_sub(room);
+    let end = (start + room).min(chars.len());
+    let mut text: String = chars[start..end].iter().collect();
+    if start > 0 {
+        text.replace_range(..text.chars().next().map_or(0, char::len_utf8), "…");
+    }
+    if end < chars.len() {
+        text.pop();
+        text.push('…');
+    }
+    InputWindow { text, cursor: cursor - start }
+}
+
+/// `text` cut to `width` columns with `…` at the end when it is longer.
+#[must_use]
+pub fn cut_end(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// `text` cut to `width` columns keeping its end, with `…` at the start when it is
+/// longer: two long paths that differ only at the end still look different.
+#[must_use]
+pub fn cut_start(text: &str, width: usize) -> String {
+    let count = text.chars().count();
+    if count <= width {
+        return text.to_owned();
+    }
+    let skip = count - width.saturating_sub(1);
+    std::iter::once('…').chain(text.chars().skip(skip)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Edit;
+
+    #[test]
+    fn a_long_input_scrolls_to_keep_the_cursor_in_view() {
+        let long = format!("/{}", "a".repeat(300));
+        let input = LineInput::with_text(&long);
+        let window = input_window(&input, 20);
+        assert_eq!(window.text.chars().count(), 19, "the last column is the cursor's");
+        assert!(window.text.starts_with('…'));
+        assert_eq!(window.cursor, 19);
+        let mut input = input;
+        input.apply(Edit::Home);
+        let window = input_window(&input, 20);
+        assert!(window.text.starts_with("/a") && window.text.ends_with('…'));
+        assert_eq!(window.cursor, 0);
+    }
+
+    #[test]
+    fn cuts_keep_the_start_or_the_end() {
+        assert_eq!(cut_end("/abcdef", 4), "/ab…");
+        assert_eq!(cut_start("/abcdef", 4), "…def");
+        assert_eq!(cut_start("/ab", 4), "/ab");
+    }
 }

@@ -49,6 +49,8 @@ pub struct Theme {
     pub odd_cell: Style,
     /// The mark of a compared robot in the switcher.
     pub compare_mark: Style,
+    /// Where the search query occurs in the source.
+    pub search_hit: Style,
 }
 
 /// The default theme: readable on dark and light terminals, meaning carried by more than
@@ -76,4 +78,5 @@ pub const THEME: Theme = Theme {
     key: Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
     odd_cell: Style::new().bg(Color::Yellow).add_modifier(Modifier::BOLD),
     compare_mark: Style::new().fg(Color::Magenta),
+    search_hit: Style::new().fg(Color::Black).bg(Color::LightYellow),
 };

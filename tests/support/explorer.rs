@@ -1,9 +1,10 @@
-//! Driving the explorer's state with actions, the way keys would, and drawing it into
-//! ratatui's `TestBackend`.
+//! Driving the explorer with keys, through the keymap as the event loop does, and
+//! drawing it into ratatui's `TestBackend`.
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use robotscope::app::{Action, App, Edit};
+use robotscope::app::keymap::press;
+use robotscope::app::{Action, App};
 
 /// The app drawn at `width` x `height`.
 pub fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
@@ -13,21 +14,18 @@ pub fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
     terminal
 }
 
-/// Selects (or adds) a robot by name, as `a` does.
+/// Selects (or adds) a robot by name: `a`, the name, Enter.
 pub fn select(app: &mut App, name: &str) {
-    app.update(Action::AddRobot);
-    for c in name.chars() {
-        app.update(Action::RobotNameEdit(Edit::Insert(c)));
-    }
-    app.update(Action::SubmitRobotName);
+    press(app, &format!("a{}<ret>", escaped(name)));
 }
 
-/// Types a path into the tester and keeps it; the tester stays focused.
+/// Types a path into the tester and keeps it: `/` (the last path is selected, so
+/// typing replaces it), the path, Enter.
 pub fn test_path(app: &mut App, path: &str) {
-    app.update(Action::EditPath);
-    app.update(Action::PathEdit(Edit::Clear));
-    for c in path.chars() {
-        app.update(Action::PathEdit(Edit::Insert(c)));
-    }
-    app.update(Action::SubmitPath);
+    press(app, &format!("/{}<ret>", escaped(path)));
+}
+
+/// Text for the key notation: a `<` is written `<lt>`, a space `<space>`.
+pub fn escaped(text: &str) -> String {
+    text.replace('<', "<lt>")
 }
