@@ -391,6 +391,16 @@ pub enum FetchError {
         /// The port.
         port: u16,
     },
+    /// An https URL on a port that answers in plain HTTP.
+    #[error("the secure connection to {host} failed: port {port} answers in plain HTTP, not TLS; try {http_url}")]
+    NotTls {
+        /// The host.
+        host: String,
+        /// The port.
+        port: u16,
+        /// The same URL with http.
+        http_url: String,
+    },
     /// The TLS handshake failed (certificate, protocol).
     #[error("the secure connection to {host} failed: {detail}")]
     Tls {
@@ -634,6 +644,15 @@ fn classify(error: &reqwest::Error, url: &Url) -> FetchError {
     }
     let text = chain.join(": ").to_ascii_lowercase();
     let detail = chain.last().cloned().unwrap_or_else(|| error.to_string());
+    // rustls reads the plain-HTTP answer to its hello ("HTTP/1.1 400 ...") as a record
+    // of an unknown type.
+    if url.scheme() == "https" && (text.contains("corrupt message") || text.contains("invalidcontenttype")) {
+        // The same port, which is 443 when the URL names none.
+        let mut http_url = url.clone();
+        let _ = http_url.set_scheme("http");
+        let _ = http_url.set_port(Some(port));
+        return FetchError::NotTls { host, port, http_url: http_url.to_string() };
+    }
     if error.is_timeout() {
         FetchError::Connect { host, detail: "the connection timed out".to_owned() }
     } else if text.contains("dns error")

@@ -139,8 +139,13 @@ fn pane_block(title: &str, focused: bool) -> Block<'static> {
         .title(Span::styled(title.to_owned(), THEME.title))
 }
 
-/// A rectangle of at most `width` x `height`, centred in `area`.
+/// A rectangle of at most `width` x `height`, centred in `area`; the whole width or
+/// height when what would be left beside it is too thin to read (a sliver of the panes
+/// below would show as stray border characters).
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    const MARGIN: u16 = 4;
+    let width = if area.width.saturating_sub(width) < MARGIN { area.width } else { width };
+    let height = if area.height.saturating_sub(height) < MARGIN { area.height } else { height };
     let [row] = Layout::vertical([Constraint::Length(height.min(area.height))]).flex(Flex::Center).areas(area);
     let [cell] = Layout::horizontal([Constraint::Length(width.min(area.width))]).flex(Flex::Center).areas(row);
     cell

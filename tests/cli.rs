@@ -1,6 +1,8 @@
 //! The command line, driven through the real binary: exit codes, output formats,
 //! streaming, and the messages for bad input.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command as StdCommand, Stdio};
 
@@ -278,4 +280,96 @@ fn fix_keeps_crlf_line_ends_and_comments() {
         .args(["fix", file.path().to_str().expect("path")])
         .assert()
         .stdout("User-agent: *\r\nDisallow: /cgi-bin/ # scripts\r\n");
+}
+
+// --- How paths and URLs are read (issue 11) ------------------------------------------------
+
+const PATHS: &str =
+    "User-agent: *\nDisallow: /cgi-bin/\nDisallow: /private/\nDisallow: /%CF%80\nDisallow: /café/\nDisallow: /a%3Cd\n";
+
+/// `check --json` for one path or URL: (tested, allowed), and what went to stderr.
+fn checked(args: &[&str], path: &str) -> (String, bool, String) {
+    let file = robots_file(PATHS);
+    let output = robotscope()
+        .args(["check", file.path().to_str().expect("path"), "--json"])
+        .args(args)
+        .arg("--")
+        .arg(path)
+        .output()
+        .expect("runs");
+    let record: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON line");
+    assert_eq!(record["url"], path, "the text as given");
+    let tested = record["tested"].as_str().expect("tested").to_owned();
+    (tested, record["allowed"].as_bool().expect("allowed"), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn each_way_of_writing_a_path_is_tested_as_a_crawler_requests_it() {
+    // (given, tested, allowed)
+    let cases = [
+        ("/cgi-bin/x", "/cgi-bin/x", false),
+        ("//cgi-bin/x", "//cgi-bin/x", true),
+        ("private/x", "/private/x", false),
+        ("*.pdf", "/*.pdf", true),
+        ("/π", "/%CF%80", false),
+        ("/café/menu", "/caf%C3%A9/menu", false),
+        ("/a%3cd", "/a%3Cd", false),
+        ("https://example.com/private/x?q=1#top", "/private/x?q=1", false),
+        ("http://other.example/private/x", "/private/x", false),
+        ("/robots.txt", "/robots.txt", true),
+    ];
+    for (given, tested, allowed) in cases {
+        let (got, verdict, _) = checked(&[], given);
+        assert_eq!((got.as_str(), verdict), (tested, allowed), "{given}");
+    }
+}
+
+#[test]
+fn raw_url_takes_the_url_as_googles_library_does() {
+    assert_eq!(checked(&["--raw-url"], "//cgi-bin/x").0, "/x", "a network-path reference: host cgi-bin");
+    assert_eq!(checked(&["--raw-url"], "/a%3cd"), ("/a%3cd".to_owned(), true, String::new()), "compared as sent");
+    assert_eq!(checked(&["--raw-url"], "/π").0, "/π");
+}
+
+#[test]
+fn the_text_output_shows_what_was_given_and_what_was_tested() {
+    let file = robots_file(PATHS);
+    robotscope()
+        .args(["check", file.path().to_str().expect("path"), "private/x", "https://example.com/café/a"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("disallowed * private/x (as /private/x)  line 3: Disallow: /private/"))
+        .stdout(predicate::str::contains("* https://example.com/café/a (as /caf%C3%A9/a)"));
+}
+
+#[test]
+fn a_url_on_another_site_is_named_on_stderr() {
+    let server = support::Server::start(|_| support::Reply::text(PATHS));
+    let output = robotscope()
+        .args(["check", &server.url("/"), "--json"])
+        .args(["http://other.example/private/x", "http://other.example/b", &server.url("/private/y")])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("is on other.example, not 127.0.0.1").count(), 1, "once per host: {stderr}");
+    assert!(!stderr.contains("/private/y"), "a URL on the site itself is not named: {stderr}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 3);
+}
+
+#[test]
+fn compare_and_page_take_raw_url_too() {
+    let file = robots_file(PATHS);
+    let output = robotscope()
+        .args(["compare", file.path().to_str().expect("path"), "-a", "bot", "--json", "--raw-url", "//cgi-bin/x"])
+        .output()
+        .expect("runs");
+    let record: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(record["tested"], "/x");
+    let output = robotscope()
+        .args(["compare", file.path().to_str().expect("path"), "-a", "bot", "--json", "//cgi-bin/x"])
+        .output()
+        .expect("runs");
+    let record: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(record["tested"], "//cgi-bin/x");
+    robotscope().args(["page", "--help"]).assert().stdout(predicate::str::contains("--raw-url"));
 }

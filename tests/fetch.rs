@@ -289,3 +289,23 @@ fn the_request_carries_the_chosen_user_agent() {
     assert_eq!(agents[1], "TestBot/1.0");
     assert!(agents[2].contains("GPTBot/1.1"), "{agents:?}");
 }
+
+#[tokio::test]
+async fn https_to_a_plain_http_port_says_to_try_http() {
+    // A plain-HTTP server answers a TLS hello as any web server answers garbage: 400.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let port = listener.local_addr().expect("address").port();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            use std::io::{Read, Write};
+            let mut hello = [0u8; 512];
+            let _ = stream.read(&mut hello);
+            let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        }
+    });
+    let error = get(&format!("https://127.0.0.1:{port}/robots.txt"), &limits()).await.expect_err("no TLS there");
+    let message = error.to_string();
+    assert!(message.contains(&format!("try http://127.0.0.1:{port}/")), "{message}");
+    assert!(!message.contains("corrupt"), "{message}");
+    assert_eq!(error.availability(), Availability::Unreachable);
+}

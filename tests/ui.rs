@@ -157,3 +157,90 @@ fn the_help_is_one_scrolled_column_on_a_narrow_terminal() {
     press(&mut app, "??");
     assert_eq!(app.overlay_scroll(), 0, "the help opens at its top");
 }
+
+/// The tester's rows, as text.
+fn tester_rows(app: &App, buffer: &Buffer) -> String {
+    let tester = app.areas().tester;
+    (tester.y..tester.bottom()).map(|y| row_part(buffer, y, tester.x, tester.right()) + "\n").collect()
+}
+
+#[test]
+fn a_long_path_keeps_the_verdict_and_the_readings_in_view() {
+    let path = format!("/private/{}end", "segment/".repeat(37));
+    assert!(path.chars().count() > 300);
+    for (width, height) in [(60, 20), (80, 24), (120, 40)] {
+        let mut app = App::from_text("User-agent: *\nDisallow: /private/\n\nUser-agent: Slurp\nDisallow: /\n");
+        app.update(Action::Resize { width, height });
+        press(&mut app, &format!("/{path}"));
+        let terminal = draw(&mut app, width, height);
+        let typing = tester_rows(&app, terminal.backend().buffer());
+        insta::assert_snapshot!(format!("tester_typing_a_long_path_{width}x{height}"), typing);
+        assert!(typing.contains("✗ DISALLOWED") && typing.contains("1994"), "{typing}");
+        assert!(typing.contains("end "), "the field scrolls to show the cursor at the end: {typing}");
+        press(&mut app, "<ret>");
+        let terminal = draw(&mut app, width, height);
+        let kept = tester_rows(&app, terminal.backend().buffer());
+        insta::assert_snapshot!(format!("tester_after_a_long_path_{width}x{height}"), kept);
+        assert!(kept.contains("✗ DISALLOWED") && kept.contains("1994"), "{kept}");
+        assert!(kept.contains("/private/segment/"), "the field shows the path's start: {kept}");
+    }
+}
+
+#[test]
+fn the_tester_scrolls_the_explanation_under_a_fixed_verdict() {
+    let mut app = App::from_text("User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /a/b/c\n");
+    app.update(Action::Resize { width: 60, height: 20 });
+    test_path(&mut app, "/a/b/c/d");
+    press(&mut app, "<tab><tab>");
+    let terminal = draw(&mut app, 60, 20);
+    let first = tester_rows(&app, terminal.backend().buffer());
+    press(&mut app, "jjjjjjjjjj");
+    let terminal = draw(&mut app, 60, 20);
+    let scrolled = tester_rows(&app, terminal.backend().buffer());
+    assert_ne!(first, scrolled, "j scrolls the details");
+    let verdict_row = |rows: &str| rows.lines().nth(2).map(str::to_owned);
+    assert_eq!(verdict_row(&first), verdict_row(&scrolled), "the verdict stays");
+    assert!(scrolled.contains("Allow: /a/b"), "the last detail reaches the view: {scrolled}");
+    let end = app.tester_first_detail();
+    press(&mut app, "j");
+    assert_eq!(app.tester_first_detail(), end, "no further than the last line");
+    press(&mut app, "k");
+    assert_eq!(app.tester_first_detail(), end - 1);
+}
+
+#[test]
+fn h_and_l_reach_the_end_of_a_line_with_escapes() {
+    let tail = "THE-END";
+    let line = format!("Disallow: /{}{tail}", "\u{1}".repeat(100));
+    let mut app = App::from_text(&format!("User-agent: *\n{line}\n"));
+    press(&mut app, &"l".repeat(60));
+    let screen = format!("{}", draw(&mut app, 120, 40).backend());
+    assert!(screen.contains(tail), "{screen}");
+}
+
+#[test]
+fn saving_as_another_file_makes_it_the_one_edited() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = dir.path().join("first.txt");
+    std::fs::write(&first, "User-agent: *\nDisallow: ~\n").expect("write");
+    let retrieved = robotscope::fetch::Retrieved::Local {
+        source: robotscope::fetch::Source::File(first.clone()),
+        bytes: std::fs::read(&first).expect("read"),
+    };
+    let mut app = App::from_retrieved(
+        retrieved,
+        robotscope::fetch::Limits::default(),
+        &robotscope::robots_db::RobotsDb::embedded(),
+    );
+    let second = dir.path().join("second.txt");
+    press(&mut app, "F");
+    app.update(Action::Saved {
+        path: second.clone(),
+        text: app.document().txt.source().to_vec(),
+        after: robotscope::app::AfterSave::Stay,
+        result: Ok(()),
+    });
+    assert_eq!(app.document().label, second.display().to_string(), "the status bar names the new file");
+    press(&mut app, "w");
+    assert_eq!(app.prompt().map(|p| p.input.text().to_owned()), Some(second.display().to_string()));
+}

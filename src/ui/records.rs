@@ -39,10 +39,10 @@ impl Widget for RecordsPane<'_> {
             "checking for problems".to_owned()
         } else {
             let count = app.diagnostics().iter().filter(|d| d.severity != crate::policy::Severity::Info).count();
-            format!("{} (d)", plural(count, "problem"))
+            plural(count, "problem")
         };
         let groups = format!("{count} {kind}");
-        let title = fitted_title(&["Records", &problems, &groups, reading.title()], area.width);
+        let title = fitted_title(&["Records", &groups, &problems, "d lists them", reading.title()], area.width);
         let block = pane_block(&title, app.focus() == Pane::Records);
         let inner = block.inner(area);
         block.render(area, buf);

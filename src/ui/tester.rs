@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::text::{input_window, safe_span};
+use super::text::{input_window, safe_span, text_window};
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::tester::{DetailKind, LABEL_COLUMNS};
@@ -73,7 +73,12 @@ impl Widget for TesterPane<'_> {
         };
 
         let input = app.path();
-        let field = input_window(input, Self::field_width(area));
+        // While typing, the field follows the cursor; else it shows the path's start.
+        let field = if typing {
+            input_window(input, Self::field_width(area))
+        } else {
+            text_window(input.text(), 0, Self::field_width(area))
+        };
         let style = if typing && input.is_selected() { THEME.selected } else { THEME.value };
         let mut path_line = vec![Span::styled(PATH_LABEL, THEME.dim)];
         path_line.extend(safe_span(&field.text, style, THEME.escape));

@@ -85,9 +85,16 @@ pub struct InputWindow {
 /// The window of `input` for a field `room` columns wide (one column per character).
 #[must_use]
 pub fn input_window(input: &LineInput, room: usize) -> InputWindow {
-    let chars: Vec<char> = input.text().chars().collect();
+    text_window(input.text(), input.cursor(), room)
+}
+
+/// The window of `text` for a field `room` columns wide that keeps the character at
+/// `cursor` in view.
+#[must_use]
+pub fn text_window(text: &str, cursor: usize, room: usize) -> InputWindow {
+    let chars: Vec<char> = text.chars().collect();
     let room = room.max(2);
-    let cursor = input.cursor().min(chars.len());
+    let cursor = cursor.min(chars.len());
     // The first character shown: the cursor stays within the field, with its last
     // column free for it at the end of the text.
     let start = (cursor + 1).saturating_sub(room);

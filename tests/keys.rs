@@ -1,0 +1,247 @@
+//! The explorer driven by keys, through the keymap, the way the event loop drives it
+//! (helix tests its keymap the same way): every key the help lists reaches its action
+//! in its context, every prompt gets every key typed into it, and the key sequences
+//! users stumbled on (issue 11) do what they mean.
+
+mod support;
+
+use robotscope::app::keymap::{BINDINGS, Context, action_for, parse_keys, press};
+use robotscope::app::{AfterSave, App, Effect, KeyContext, Overlay, Pane, PromptKind};
+use robotscope::fetch::{Limits, Source};
+use robotscope::robots_db::RobotsDb;
+use support::explorer::{draw, select, test_path};
+
+/// A file with a mistake to fix (so that the quit question can be asked) and a few
+/// robots.
+const FILE: &str = "User-agent: *\nDisallow: /cgi-bin/\nDisallow: ~\n\nUser-agent: Slurp\nDisallow: /private/\n";
+
+/// The keys that put a fresh explorer on [`FILE`] into `context`.
+fn keys_into(context: Context) -> &'static str {
+    match context {
+        Context::Global | Context::Navigation | Context::Pane(Pane::Source) => "",
+        Context::Pane(Pane::Records) => "<tab>",
+        Context::Pane(Pane::Tester) => "<tab><tab>",
+        Context::Pane(Pane::Robots) => "<tab><tab><tab>",
+        Context::Prompt => "a",
+        Context::PathPrompt => "/",
+        Context::Editing => "e",
+        Context::Overlay(Overlay::Help) => "?",
+        Context::Overlay(Overlay::Messages) => "M",
+        Context::Overlay(Overlay::FetchDetails) => "i",
+        Context::Overlay(Overlay::Diagnostics) => "d",
+        Context::Overlay(Overlay::Changes) => "v",
+        Context::Overlay(Overlay::CopyMenu) => "y",
+        Context::Overlay(Overlay::ConfirmQuit) => "Fq",
+        Context::Overlay(Overlay::Compare) => "c",
+        // A URL in the tester, then `p`: the page's fetch starts and the overlay opens.
+        Context::Overlay(Overlay::Page) => "/https://example.com/<ret>p",
+    }
+}
+
+/// The key context each binding's context is reached in.
+fn expected(context: Context) -> KeyContext {
+    match context {
+        Context::Global | Context::Navigation => KeyContext::Pane(Pane::Source),
+        Context::Pane(pane) => KeyContext::Pane(pane),
+        Context::Prompt => KeyContext::Prompt(PromptKind::AddRobot),
+        Context::PathPrompt => KeyContext::Prompt(PromptKind::TestPath),
+        Context::Editing => KeyContext::Editor,
+        Context::Overlay(overlay) => KeyContext::Overlay(overlay),
+    }
+}
+
+#[test]
+fn every_key_of_the_help_reaches_its_action() {
+    let mut checked = 0;
+    for binding in BINDINGS {
+        let mut app = App::from_text(FILE);
+        press(&mut app, keys_into(binding.context));
+        assert_eq!(app.key_context(), expected(binding.context), "getting into {:?}", binding.context);
+        for key in binding.keys {
+            let event = crossterm::event::KeyEvent::new(key.code, key.modifiers);
+            assert_eq!(
+                action_for(&app, event),
+                Some(binding.action.clone()),
+                "{:?} in {:?} ({})",
+                key,
+                binding.context,
+                binding.label
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} keys");
+}
+
+#[test]
+fn global_keys_work_from_every_pane() {
+    for into_pane in ["", "<tab>", "<tab><tab>", "<tab><tab><tab>"] {
+        for binding in BINDINGS.iter().filter(|b| b.context == Context::Global) {
+            let mut app = App::from_text(FILE);
+            press(&mut app, into_pane);
+            let event = crossterm::event::KeyEvent::new(binding.keys[0].code, binding.keys[0].modifiers);
+            assert_eq!(
+                action_for(&app, event),
+                Some(binding.action.clone()),
+                "{} from {:?}",
+                binding.label,
+                app.focus()
+            );
+        }
+    }
+}
+
+/// Characters that are commands elsewhere, typed into a prompt.
+const TRICKY: &str = "q/c?]jsx[aG: ";
+
+/// Every prompt, the keys that open it from a fresh explorer, and whether it opens over
+/// the compare view.
+const PROMPTS: &[(&str, PromptKind)] = &[
+    ("/", PromptKind::TestPath),
+    ("a", PromptKind::AddRobot),
+    ("o", PromptKind::OpenSource),
+    ("w", PromptKind::SaveAs(AfterSave::Stay)),
+    ("Fqw", PromptKind::SaveAs(AfterSave::QuitIfSaved)),
+    ("c/", PromptKind::ComparePath),
+    ("cL", PromptKind::ComparePathsFile),
+    ("ca", PromptKind::AddRobot),
+    ("<C-f>", PromptKind::Search),
+    (":", PromptKind::GoToLine),
+    ("e<C-s>", PromptKind::SaveAs(AfterSave::Stay)),
+];
+
+#[test]
+fn every_prompt_gets_every_key_typed_into_it() {
+    for &(open, kind) in PROMPTS {
+        let mut app = App::from_text(FILE);
+        press(&mut app, open);
+        assert_eq!(app.key_context(), KeyContext::Prompt(kind), "{open}");
+        press(&mut app, "<C-u>");
+        press(&mut app, TRICKY);
+        let typed = app.prompt().map(|p| p.input.text().to_owned());
+        assert_eq!(typed.as_deref(), Some(TRICKY), "{open}: the keys went elsewhere");
+        press(&mut app, "<left><left><bs>X<home>Y<end><C-w>");
+        let typed = app.prompt().map(|p| p.input.text().to_owned());
+        // Two left, delete the G, X; Y at the start; Ctrl-W deletes back to the /.
+        assert_eq!(typed.as_deref(), Some("Yq/"), "{open}: editing keys");
+        press(&mut app, "<esc>");
+        assert_eq!(app.prompt(), None, "{open}: Esc leaves the prompt");
+    }
+}
+
+#[test]
+fn enter_does_what_each_prompt_is_for_and_leaves_it() {
+    // The tester: the path is kept, and the next key is a command again.
+    let mut app = App::from_text(FILE);
+    press(&mut app, "//cgi-bin/x<ret>");
+    assert_eq!(app.path().text(), "/cgi-bin/x");
+    assert!(!app.evaluation().verdict.allowed, "typed over the selected / : not //cgi-bin/x");
+    press(&mut app, "c");
+    assert_eq!(app.overlay(), Some(Overlay::Compare), "c after Enter opens the compare view");
+
+    // A compare row, typed over the compare view, which gets the keys back after.
+    press(&mut app, "//q/s<ret>");
+    let view = app.compare().expect("still open");
+    assert_eq!(view.paths[view.cursor.0], "/q/s");
+    assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::Compare));
+    let effects = press(&mut app, "Lrows.txt<ret>");
+    assert_eq!(effects, vec![Effect::ReadPaths { file: "rows.txt".into() }]);
+    assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::Compare));
+
+    // A robot, a source, a save.
+    let mut app = App::from_text(FILE);
+    press(&mut app, "aSlurp<ret>");
+    assert_eq!(app.robot().profile.name, "Slurp");
+    press(&mut app, "o./no/such/file.txt<ret>");
+    assert!(app.message().is_some_and(|m| m.contains("no such file")), "{:?}", app.message());
+    let effects = press(&mut app, "w<C-u>/tmp/out.txt<ret>");
+    let [Effect::Save { path, after: AfterSave::Stay, .. }] = effects.as_slice() else { panic!("{effects:?}") };
+    assert_eq!(path.to_string_lossy(), "/tmp/out.txt");
+    press(&mut app, ":5<ret>");
+    assert_eq!(app.source_view().cursor, 4);
+}
+
+#[test]
+fn the_tester_opens_with_the_last_path_selected() {
+    let mut app = App::from_text(FILE);
+    test_path(&mut app, "/private/a");
+    press(&mut app, "/");
+    assert!(app.path().is_selected());
+    press(&mut app, "<end>/b<ret>");
+    assert_eq!(app.path().text(), "/private/a/b", "a move keeps the text for editing");
+    press(&mut app, "/x<esc>");
+    assert_eq!(app.path().text(), "/private/a/b", "Esc goes back to the kept path");
+    press(&mut app, "/<up><up><ret>");
+    assert_eq!(app.path().text(), "/private/a", "the history is kept");
+}
+
+#[test]
+fn shift_tab_moves_focus_back() {
+    let mut app = App::from_text(FILE);
+    press(&mut app, "<S-tab>");
+    assert_eq!(app.focus(), Pane::Robots);
+    press(&mut app, "<S-tab>");
+    assert_eq!(app.focus(), Pane::Tester);
+}
+
+#[test]
+fn help_and_messages_over_the_compare_view_go_back_to_it() {
+    let mut app = App::from_text(FILE);
+    press(&mut app, "c?");
+    assert_eq!(app.overlay(), Some(Overlay::Help));
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), Some(Overlay::Compare));
+    press(&mut app, "M<esc><esc>");
+    assert_eq!(app.overlay(), None);
+}
+
+#[test]
+fn paths_tested_later_become_compare_rows() {
+    let mut app = App::from_text(FILE);
+    press(&mut app, "cc");
+    test_path(&mut app, "/later/path");
+    press(&mut app, "c");
+    assert!(app.compare().expect("open").paths.contains(&"/later/path".to_owned()));
+}
+
+#[test]
+fn messages_describe_the_present_and_the_log_keeps_them() {
+    let mut app = App::from_text(FILE);
+    select(&mut app, "Scooter");
+    assert_eq!(app.message(), Some("Selected Scooter"));
+    press(&mut app, "]");
+    assert_eq!(app.message(), None, "Scooter is no longer selected");
+    press(&mut app, "M");
+    let screen = draw(&mut app, 100, 30).backend().to_string();
+    assert!(screen.contains("Selected Scooter"), "{screen}");
+}
+
+#[test]
+fn a_long_message_is_cut_and_the_log_shows_it_whole() {
+    let mut app = App::from_text(FILE);
+    let long = format!("no/such/dir/{}/robots.txt", "x".repeat(150));
+    press(&mut app, &format!("o./{long}<ret>"));
+    let screen = draw(&mut app, 80, 24).backend().to_string();
+    assert!(screen.contains("M shows all"), "{screen}");
+    press(&mut app, "M");
+    let screen = draw(&mut app, 80, 24).backend().to_string();
+    let joined: String = screen.lines().map(|l| l.trim_matches(|c| c == '"' || c == '│' || c == ' ')).collect();
+    assert!(joined.contains("robots.txt: no such file"), "{screen}");
+}
+
+#[test]
+fn while_loading_the_tester_and_records_say_so() {
+    let source = Source::parse("http://127.0.0.1:9/some/page").expect("a site");
+    let mut app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
+    app.start();
+    let screen = draw(&mut app, 120, 40).backend().to_string();
+    assert!(screen.contains("Loading http://127.0.0.1:9/robots.txt"), "{screen}");
+    assert!(!screen.contains("ALLOWED"), "no verdict over an empty file: {screen}");
+}
+
+#[test]
+fn notation_and_keymap_agree_on_special_keys() {
+    let app = App::from_text(FILE);
+    let enter = parse_keys("<ret>")[0];
+    assert_eq!(action_for(&app, enter), None, "Enter means nothing in the source pane");
+}
