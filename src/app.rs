@@ -190,8 +190,8 @@ pub struct Evaluation {
     pub given: String,
     /// How it was read, when that is worth saying (a relative path, an encoded one).
     pub note: Option<String>,
-    /// The host of a URL on another site than the loaded one, if the path was one.
-    pub other_host: Option<String>,
+    /// The origin of a URL on another site than the loaded one, if the path was one.
+    pub other_site: Option<String>,
     /// The verdict under the current reading (its `path` is the path as tested).
     pub verdict: Verdict,
     /// Whether the path is allowed under each reading, indexed by [`Reading::index`].
@@ -324,7 +324,7 @@ impl App {
             evaluation: Evaluation {
                 given: DEFAULT_PATH.to_owned(),
                 note: None,
-                other_host: None,
+                other_site: None,
                 verdict: crate::policy::evaluate(
                     &RobotsTxt::default(),
                     &crate::policy::Robot::from_agent("*"),
@@ -666,14 +666,14 @@ impl App {
 
     /// Opens a prompt of `kind`, over whatever is open.
     fn open_prompt(&mut self, kind: PromptKind) {
+        // Where the keys were, to go back to when the prompt closes (the tester, a search
+        // and go-to-line take the focus).
+        self.focus_before_prompt = self.focus;
         let input = match kind {
             PromptKind::TestPath => {
                 // Typing replaces the last path; a move keeps it for editing.
                 let mut input = self.path.clone();
                 input.select_all();
-                if self.focus != Pane::Tester {
-                    self.focus_before_prompt = self.focus;
-                }
                 self.editor = None;
                 self.focus = Pane::Tester;
                 input
@@ -700,7 +700,7 @@ impl App {
         if let PromptKind::SaveAs(_) = kind
             && self.overlay == Some(Overlay::ConfirmQuit)
         {
-            self.overlay = None;
+            self.overlay = self.overlay_below.take();
         }
         self.prompt = Some(Prompt::new(kind, input));
     }
@@ -715,10 +715,14 @@ impl App {
 
     /// An edit to the prompt's text; the tester and the search follow every key.
     fn edit_prompt(&mut self, edit: Edit) {
-        let Some(prompt) = &mut self.prompt else { return };
-        if !prompt.input.apply(edit) {
-            return;
+        if self.prompt.as_mut().is_some_and(|prompt| prompt.input.apply(edit)) {
+            self.prompt_changed();
         }
+    }
+
+    /// The prompt's text changed: the tester and the search answer at once.
+    fn prompt_changed(&mut self) {
+        let Some(prompt) = &self.prompt else { return };
         match prompt.kind {
             PromptKind::TestPath => self.reevaluate(),
             PromptKind::Search => {
@@ -729,11 +733,16 @@ impl App {
         }
     }
 
-    /// Pasted text: into the prompt up to its first line break, or into the editor.
+    /// Pasted text: into the prompt up to its first line break (the verdict or the
+    /// search answers once, for the whole paste), or into the editor.
     fn paste(&mut self, text: &str) {
-        if self.prompt.is_some() {
+        if let Some(prompt) = &mut self.prompt {
+            let mut changed = false;
             for c in text.chars().take_while(|&c| c != '\n' && c != '\r') {
-                self.edit_prompt(Edit::Insert(c));
+                changed |= prompt.input.apply(Edit::Insert(c));
+            }
+            if changed {
+                self.prompt_changed();
             }
         } else if let Some(editor) = &mut self.editor
             && editor.textarea.insert_str(text)
@@ -765,9 +774,11 @@ impl App {
             PromptKind::ComparePathsFile => {}
             PromptKind::Search => {
                 self.search.query = text;
-                if !self.search.query.is_empty() && self.current_line_matches() {
+                if self.current_line_matches() {
                     let line = self.source_view.cursor + 1;
                     self.say(About::Moment, format!("Found on line {line}; n and N find the next and previous"));
+                } else if !self.search.query.is_empty() {
+                    self.say(About::Moment, format!("Not found: {}", self.search.query));
                 }
             }
             PromptKind::GoToLine => self.go_to_line(&text),
@@ -785,8 +796,11 @@ impl App {
                     self.focus = self.focus_before_prompt;
                     self.reevaluate();
                 }
-                PromptKind::Search => {
-                    self.source_view = self.search.origin;
+                PromptKind::Search | PromptKind::GoToLine => {
+                    if prompt.kind == PromptKind::Search {
+                        self.restore_search_origin();
+                    }
+                    self.focus = self.focus_before_prompt;
                 }
                 _ => {}
             }
@@ -822,7 +836,7 @@ impl App {
     /// view they cover, to go back to it.
     pub(crate) fn open(&mut self, overlay: Overlay) {
         self.overlay_below = match (overlay, self.overlay) {
-            (Overlay::Help | Overlay::Messages, Some(below)) if below.is_view() => Some(below),
+            (Overlay::Help | Overlay::Messages | Overlay::ConfirmQuit, Some(below)) if below.is_view() => Some(below),
             _ => None,
         };
         match overlay {
@@ -986,7 +1000,7 @@ impl App {
                 let document = Document::from_retrieved(retrieved, &self.limits);
                 let summary = load_summary(&document);
                 self.replace_document(document);
-                self.say(About::Source, summary);
+                self.say(About::Moment, summary);
             }
             Err(error) => self.say(About::Moment, error.to_string()),
         }
@@ -1013,6 +1027,7 @@ impl App {
         self.source_view = ScrollView::default();
         self.source_column = 0;
         self.records_view = ScrollView::default();
+        self.search.origin = ScrollView::default();
         self.put_page_in_tester();
         self.reevaluate();
         if self.overlay == Some(Overlay::Compare) {
@@ -1121,24 +1136,34 @@ impl App {
     // --- Search --------------------------------------------------------------------------
 
     /// Moves the source's cursor to the first line from `from` (inclusive) on that holds
-    /// `query`; says so when none does.
+    /// `query`; says so when none does (in the status bar only: the search prompt asks
+    /// at every key).
     fn find(&mut self, query: &str, from: usize, direction: Direction) {
         if query.is_empty() {
-            self.source_view = self.search.origin;
+            self.restore_search_origin();
             return;
         }
         let txt = &self.document.txt;
         let found = search::next_line(txt.lines().len(), from, direction, |index| {
             search::find_in(txt.lines()[index].content(txt.source()), query.as_bytes()).is_some()
         });
-        match found {
-            Some(index) => {
-                let (len, height) = (txt.lines().len(), self.areas().inner_height(Pane::Source));
-                self.source_view.cursor = index;
-                self.source_view.bring_into_view(index, len, height);
-            }
-            None => self.say(About::Moment, format!("Not found: {query}")),
+        if let Some(index) = found {
+            let (len, height) = (txt.lines().len(), self.areas().inner_height(Pane::Source));
+            self.source_view.cursor = index;
+            self.source_view.bring_into_view(index, len, height);
+        } else {
+            let stamp = self.stamp();
+            self.status.show(About::Moment, format!("Not found: {query}"), stamp);
         }
+    }
+
+    /// Puts the source's cursor back where it was when the search began, within the
+    /// text on screen (another file may have loaded since).
+    fn restore_search_origin(&mut self) {
+        let (len, height) = (self.document.txt.lines().len(), self.areas().inner_height(Pane::Source));
+        self.source_view = self.search.origin;
+        self.source_view.cursor = self.source_view.cursor.min(len.saturating_sub(1));
+        self.source_view.reveal(self.source_view.cursor, len, height);
     }
 
     /// `n` or `N`: the next or previous line holding the last search.
@@ -1154,6 +1179,9 @@ impl App {
             Direction::Backward => (self.source_view.cursor + len.max(1) - 1) % len.max(1),
         };
         self.find(&query, from % len.max(1), direction);
+        if !self.current_line_matches() {
+            self.say(About::Moment, format!("Not found: {query}"));
+        }
     }
 
     fn current_line_matches(&self) -> bool {
@@ -1247,14 +1275,15 @@ impl App {
 
     // --- The verdict ---------------------------------------------------------------------
 
-    /// The host of the site whose robots.txt is loaded, if it came from a site.
-    fn site_host(&self) -> Option<String> {
+    /// The origin (`https://host:port`) whose robots.txt is loaded, if it came from a
+    /// site.
+    fn site_origin(&self) -> Option<String> {
         let url = match &self.document.origin {
             Origin::Site { url, .. } | Origin::Pending(Source::Site { robots_url: url, .. }) => url,
             Origin::Local(Source::Site { robots_url, .. }) => robots_url,
             _ => return None,
         };
-        url.host_str().map(str::to_ascii_lowercase)
+        Some(url.origin().ascii_serialization())
     }
 
     /// Recomputes the verdict for the selected robot, reading and path, and scrolls it
@@ -1264,10 +1293,10 @@ impl App {
         let reading = self.reading();
         let given = self.path().text().to_owned();
         let request = Request::read(&given);
-        let other_host = self
-            .site_host()
-            .filter(|site| request.is_on_another_host(site))
-            .and_then(|_| request.host().map(str::to_owned));
+        let other_site = self
+            .site_origin()
+            .filter(|site| request.is_on_another_site(site))
+            .and_then(|_| request.origin().map(str::to_owned));
         let txt = &self.document.txt;
         let availability = self.document.availability;
         let verdict = evaluate_fetched(txt, availability, &robot, &request.tested, reading);
@@ -1279,7 +1308,7 @@ impl App {
             }
         });
         let note = request.note();
-        self.evaluation = Evaluation { given, note, other_host, verdict, allowed_by_reading };
+        self.evaluation = Evaluation { given, note, other_site, verdict, allowed_by_reading };
         self.tester_scroll = 0;
         self.reveal_verdict();
     }

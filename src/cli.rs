@@ -5,6 +5,7 @@
 //! the outcome into the exit status, in one place. Text from the file is escaped before
 //! it is printed ([`policy::escape`]), because standard output is often a terminal.
 
+use std::fmt::Write as _;
 use std::io::{self, BufRead, BufWriter, IsTerminal, LineWriter, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -18,11 +19,10 @@ use crate::policy::agent::{is_valid_token, suggest_token};
 use crate::policy::compare::Column;
 use crate::policy::escape::{sanitize, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
-use crate::policy::request::{Request, UrlMode};
+use crate::policy::request::{LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, path_lines};
 use crate::policy::words::plural;
 use crate::policy::{self, Access, Availability, Decision, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{RobotProfile, RobotsDb};
-use url::Url;
 
 mod page;
 pub use page::{PageArgs, page};
@@ -39,19 +39,43 @@ pub enum Outcome {
 /// Options for every command that reads a SOURCE.
 #[derive(Debug, Clone, Args)]
 pub struct SourceOptions {
-    /// Seconds the whole fetch of a site's robots.txt (or of a page) may take.
-    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    /// Seconds the whole fetch of a site's robots.txt (or of a page) may take (1 or more).
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
-    /// Bytes of a fetched robots.txt (or page) to read; the rest is never downloaded.
-    #[arg(long, value_name = "N", default_value_t = 512_000)]
+    /// Bytes of a fetched robots.txt (or page) to read; the rest is never downloaded
+    /// (1 or more).
+    #[arg(long, value_name = "N", default_value_t = 512_000, value_parser = positive_count)]
     pub max_bytes: usize,
-    /// The User-Agent header sent when fetching (default: robotscope/VERSION).
-    #[arg(long, value_name = "STRING")]
+    /// Bytes of a local file or of standard input to read; the rest is left unread
+    /// (1 or more; default 32 MiB).
+    #[arg(long, value_name = "N", default_value_t = fetch::MAX_FILE_BYTES, value_parser = positive_count)]
+    pub max_file_bytes: usize,
+    /// The User-Agent header sent when fetching (default: robotscope/VERSION); printable
+    /// ASCII only.
+    #[arg(long, value_name = "STRING", value_parser = user_agent_header)]
     pub user_agent: Option<String>,
     /// Send the User-Agent of the robot being checked (the first -r robot, or the
     /// explorer's selected robot) instead of robotscope's own.
     #[arg(long, conflicts_with = "user_agent")]
     pub as_robot: bool,
+}
+
+/// A count of 1 or more (`--max-bytes 0` would read nothing and mean nothing).
+fn positive_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be 1 or more".to_owned()),
+        Ok(count) => Ok(count),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+/// A User-Agent header value: printable ASCII and spaces (RFC 9110 §5.5 allows no
+/// control characters; a CR or LF would end the header).
+fn user_agent_header(text: &str) -> Result<String, String> {
+    match text.chars().find(|c| !(c.is_ascii_graphic() || *c == ' ')) {
+        Some(c) => Err(format!("a User-Agent header holds printable ASCII only, and {c:?} is not")),
+        None => Ok(text.to_owned()),
+    }
 }
 
 impl SourceOptions {
@@ -65,8 +89,9 @@ impl SourceOptions {
             _ => fetch::default_user_agent(),
         };
         Limits {
-            timeout: Duration::from_secs(self.timeout.max(1)),
-            max_bytes: self.max_bytes.max(1),
+            timeout: Duration::from_secs(self.timeout),
+            max_bytes: self.max_bytes,
+            max_file_bytes: self.max_file_bytes,
             user_agent,
             ..Limits::default()
         }
@@ -249,42 +274,45 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// The hosts whose robots.txt this is: the one asked for and, after redirects, the
-    /// one that answered. Empty for a file or standard input.
+    /// The origins (`https://host:port`) whose robots.txt this is: the one asked for and,
+    /// after redirects, the one that answered. Empty for a file or standard input.
     #[must_use]
-    pub fn site_hosts(&self) -> Vec<String> {
+    pub fn site_origins(&self) -> Vec<String> {
         let Retrieved::Site { url, outcome, .. } = &self.retrieved else { return Vec::new() };
         let answered = outcome.as_ref().ok().map(|fetched| &fetched.final_url);
-        std::iter::once(url).chain(answered).filter_map(Url::host_str).map(str::to_ascii_lowercase).collect()
+        std::iter::once(url).chain(answered).map(|url| url.origin().ascii_serialization()).collect()
     }
 }
 
-/// Warns on standard error, once per host, about URLs on another site than the one
-/// whose robots.txt answers: that site's own rules may say otherwise (RFC 9309 §2.3).
+/// Warns on standard error, once per origin, about URLs on another site (scheme, host
+/// or port) than the one whose robots.txt answers: that site's own rules may say
+/// otherwise (RFC 9309 §2.3).
 #[derive(Debug, Default)]
-struct OtherHostWarnings {
-    site_hosts: Vec<String>,
+struct OtherSiteWarnings {
+    site_origins: Vec<String>,
     warned: std::collections::HashSet<String>,
 }
 
-impl OtherHostWarnings {
-    fn new(site_hosts: Vec<String>) -> OtherHostWarnings {
-        OtherHostWarnings { site_hosts, warned: std::collections::HashSet::new() }
+impl OtherSiteWarnings {
+    fn new(site_origins: Vec<String>) -> OtherSiteWarnings {
+        OtherSiteWarnings { site_origins, warned: std::collections::HashSet::new() }
     }
 
     fn check(&mut self, request: &Request) {
-        let Some(host) = request.host() else { return };
-        let Some(site) = self.site_hosts.first() else { return };
-        if self.site_hosts.iter().any(|site| site.eq_ignore_ascii_case(host)) || !self.warned.insert(host.to_owned()) {
+        let Some(origin) = request.origin() else { return };
+        let Some(site) = self.site_origins.first() else { return };
+        if !self.site_origins.iter().all(|site| request.is_on_another_site(site))
+            || !self.warned.insert(origin.to_owned())
+        {
             return;
         }
         eprintln!(
-            "robotscope: warning: {} is on {}, not {}: it is answered by {}'s robots.txt, but {} has its own",
+            "robotscope: warning: {} is on {}, not {}: it is answered by {}/robots.txt, but {}/robots.txt is its own",
             sanitize_str(request.given),
-            sanitize_str(host),
+            sanitize_str(origin),
             sanitize_str(site),
             sanitize_str(site),
-            sanitize_str(host)
+            sanitize_str(origin)
         );
     }
 }
@@ -294,8 +322,14 @@ impl OtherHostWarnings {
 /// [`Loaded::availability`], because every reading has an answer for them.
 pub fn load(spec: &str, options: &SourceOptions, robot_user_agent: Option<&str>) -> Result<Loaded> {
     let source = Source::parse(spec)?;
-    let retrieved = if let Some(bytes) = source.read_local() {
-        Retrieved::Local { bytes: bytes?, source }
+    let max_file_bytes = options.limits(None).max_file_bytes;
+    let retrieved = if let Some(read) = source.read_local(max_file_bytes) {
+        let (bytes, truncated) = read?;
+        let retrieved = Retrieved::Local { bytes, source, truncated };
+        for warning in retrieved.warnings(&options.limits(None)) {
+            eprintln!("robotscope: warning: {}", sanitize_str(&warning));
+        }
+        retrieved
     } else {
         let limits = options.limits(robot_user_agent);
         let runtime =
@@ -425,7 +459,7 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
         columns: &columns,
         json: args.json,
         mode: args.url_options.mode(),
-        other_hosts: OtherHostWarnings::new(loaded.site_hosts()),
+        other_sites: OtherSiteWarnings::new(loaded.site_origins()),
         any_disallowed: false,
     };
     let written = if args.paths.is_empty() {
@@ -437,6 +471,7 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
         Ok(()) => {}
         // A closed pipe (`| head`) ends the run quietly, as it does for grep and ripgrep.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => bail!("standard input: {e}"),
         Err(e) => return Err(e).wrap_err("writing results"),
     }
     Ok(if checker.any_disallowed { Outcome::Findings } else { Outcome::Clean })
@@ -448,7 +483,7 @@ struct Checker<'a> {
     columns: &'a [Column],
     json: bool,
     mode: UrlMode,
-    other_hosts: OtherHostWarnings,
+    other_sites: OtherSiteWarnings,
     any_disallowed: bool,
 }
 
@@ -456,22 +491,21 @@ impl Checker<'_> {
     /// Checks one path per input line, holding one line in memory at a time.
     fn check_stream(&mut self, mut input: impl BufRead, out: &mut dyn Write) -> io::Result<()> {
         let mut buffer = Vec::new();
-        loop {
-            buffer.clear();
-            if input.read_until(b'\n', &mut buffer)? == 0 {
-                return Ok(());
-            }
-            let line = String::from_utf8_lossy(&buffer);
-            let path = line.trim_end_matches(['\n', '\r']);
+        let mut number = 0;
+        while read_path_line(&mut input, &mut buffer, number + 1)? {
+            number += 1;
+            let line = escape_invalid_utf8(&buffer);
+            let path = line.trim_end_matches('\r');
             if !path.trim().is_empty() {
                 self.check_one(path, out)?;
             }
         }
+        Ok(())
     }
 
     fn check_one(&mut self, path_or_url: &str, out: &mut dyn Write) -> io::Result<()> {
         let request = Request::new(path_or_url, self.mode);
-        self.other_hosts.check(&request);
+        self.other_sites.check(&request);
         for column in self.columns {
             let decision = column.check(self.availability, &request.tested);
             self.any_disallowed |= !decision.allowed;
@@ -497,6 +531,48 @@ impl Checker<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// A line of bytes as text, bytes that are not UTF-8 percent-encoded as they are
+/// (`/\xFF` is `/%FF`, which is what a crawler requests for them, and what a rule with
+/// that byte is normalised to).
+fn escape_invalid_utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut text = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            let _ = write!(text, "%{byte:02X}");
+        }
+    }
+    std::borrow::Cow::Owned(text)
+}
+
+/// Reads one line of paths into `line` (without its line end), holding at most
+/// [`MAX_PATH_LINE_BYTES`] of it: an endless line is refused with its number rather than
+/// read into memory whole. Returns false at the end of the input.
+fn read_path_line(input: &mut impl BufRead, line: &mut Vec<u8>, number: usize) -> io::Result<bool> {
+    line.clear();
+    loop {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Ok(!line.is_empty());
+        }
+        let (taken, done) = match memchr::memchr(b'\n', available) {
+            Some(end) => (end, true),
+            None => (available.len(), false),
+        };
+        line.extend_from_slice(&available[..taken]);
+        input.consume(if done { taken + 1 } else { taken });
+        if line.len() > MAX_PATH_LINE_BYTES {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, LongPathLine { line: number }));
+        }
+        if done {
+            return Ok(true);
+        }
     }
 }
 
@@ -674,13 +750,20 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
             queries.into_iter().flat_map(|q| Reading::ALL.map(|reading| RobotQuery { reading, ..q.clone() })).collect();
     }
     let loaded = load(&args.source, &args.source_options, args.robots.user_agent(db))?;
-    let mut warnings = OtherHostWarnings::new(loaded.site_hosts());
+    let mut warnings = OtherSiteWarnings::new(loaded.site_origins());
     let Loaded { txt, availability, .. } = loaded;
     let mut paths = args.path_args.clone();
     if let Some(file) = &args.paths {
-        let text = std::fs::read(file).wrap_err_with(|| format!("reading paths from {}", file.display()))?;
-        paths
-            .extend(String::from_utf8_lossy(&text).lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned));
+        let name = sanitize_str(&file.display().to_string()).into_owned();
+        let (text, truncated) = fetch::read_file_capped(file, args.source_options.max_file_bytes)
+            .wrap_err_with(|| format!("reading paths from {name}"))?;
+        if truncated {
+            eprintln!(
+                "robotscope: warning: only the first {} bytes of {name} were read (--max-file-bytes)",
+                text.len()
+            );
+        }
+        paths.extend(path_lines(&text).wrap_err_with(|| format!("reading paths from {name}"))?);
     }
     if paths.is_empty() {
         paths = policy::compare::paths_named_in(&txt);

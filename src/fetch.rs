@@ -27,6 +27,26 @@ pub const MAX_REDIRECTS: usize = 5;
 /// RFC 9309 §2.5: crawlers must parse at least 500 KiB; Google reads exactly that much.
 pub const DEFAULT_MAX_BYTES: usize = 500 * 1024;
 
+/// How much of a local file or of standard input is read, at most (`--max-file-bytes`):
+/// 64 times what RFC 9309 readers read, room for any real robots.txt (the largest known,
+/// 3.7 MB) and for files of paths, and a bound on what `/dev/zero` can cost.
+pub const MAX_FILE_BYTES: usize = 32 * 1024 * 1024;
+
+/// Reads at most `max_bytes` from `reader`; the flag says whether there was more.
+pub fn read_at_most(reader: impl Read, max_bytes: usize) -> std::io::Result<(Vec<u8>, bool)> {
+    let mut bytes = Vec::new();
+    let limit = u64::try_from(max_bytes).unwrap_or(u64::MAX).saturating_add(1);
+    reader.take(limit).read_to_end(&mut bytes)?;
+    let truncated = bytes.len() > max_bytes;
+    bytes.truncate(max_bytes);
+    Ok((bytes, truncated))
+}
+
+/// Reads at most `max_bytes` of a file; the flag says whether there was more.
+pub fn read_file_capped(path: &Path, max_bytes: usize) -> std::io::Result<(Vec<u8>, bool)> {
+    read_at_most(std::fs::File::open(path)?, max_bytes)
+}
+
 /// A robots.txt source, as the user named it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -132,22 +152,16 @@ impl Source {
         }
     }
 
-    /// Reads a local source whole; `None` for a site.
+    /// Reads a local source, at most `max_bytes` of it (the flag says whether there was
+    /// more); `None` for a site.
     #[must_use]
-    pub fn read_local(&self) -> Option<Result<Vec<u8>, SourceError>> {
+    pub fn read_local(&self, max_bytes: usize) -> Option<Result<(Vec<u8>, bool), SourceError>> {
         let failed = |what: String| move |error: std::io::Error| SourceError::Read { what, reason: error.to_string() };
         match self {
             Source::Stdin => {
-                let mut bytes = Vec::new();
-                Some(
-                    std::io::stdin()
-                        .lock()
-                        .read_to_end(&mut bytes)
-                        .map(|_| bytes)
-                        .map_err(failed("standard input".into())),
-                )
+                Some(read_at_most(std::io::stdin().lock(), max_bytes).map_err(failed("standard input".into())))
             }
-            Source::File(path) => Some(std::fs::read(path).map_err(failed(path.display().to_string()))),
+            Source::File(path) => Some(read_file_capped(path, max_bytes).map_err(failed(path.display().to_string()))),
             Source::Site { .. } => None,
         }
     }
@@ -178,6 +192,8 @@ pub struct Limits {
     pub connect_timeout: Duration,
     /// Bytes of the body to read; the rest is never downloaded.
     pub max_bytes: usize,
+    /// Bytes of a local file or of standard input to read.
+    pub max_file_bytes: usize,
     /// The User-Agent request header.
     pub user_agent: String,
 }
@@ -188,6 +204,7 @@ impl Default for Limits {
             timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(10),
             max_bytes: DEFAULT_MAX_BYTES,
+            max_file_bytes: MAX_FILE_BYTES,
             user_agent: default_user_agent(),
         }
     }
@@ -457,12 +474,14 @@ impl FetchError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[allow(clippy::large_enum_variant, reason = "one per load, and boxed in the action that carries it")]
 pub enum Retrieved {
-    /// A local file or standard input, read whole.
+    /// A local file or standard input.
     Local {
         /// Where it came from.
         source: Source,
-        /// Its bytes.
+        /// Its bytes, at most `--max-file-bytes` of them.
         bytes: Vec<u8>,
+        /// True when there was more and reading stopped at the cap.
+        truncated: bool,
     },
     /// A site's robots.txt: the response, or why there was none.
     Site {
@@ -497,6 +516,21 @@ impl Retrieved {
         }
     }
 
+    /// What the user should know about how the bytes were had: a file cut at the cap,
+    /// the fetch's warnings.
+    #[must_use]
+    pub fn warnings(&self, limits: &Limits) -> Vec<String> {
+        match self {
+            Retrieved::Local { truncated: true, source, .. } => vec![format!(
+                "only the first {} bytes of {} were read (--max-file-bytes)",
+                limits.max_file_bytes,
+                source.label()
+            )],
+            Retrieved::Local { .. } | Retrieved::Site { outcome: Err(_), .. } => Vec::new(),
+            Retrieved::Site { outcome: Ok(fetched), .. } => fetched.warnings(limits),
+        }
+    }
+
     /// Where the bytes came from.
     #[must_use]
     pub fn source(&self) -> &Source {
@@ -515,11 +549,12 @@ pub async fn retrieve(source: Source, limits: Limits) -> Result<Retrieved, Sourc
             Ok(Retrieved::Site { source, url, outcome })
         }
         local => {
-            let (result, source) = tokio::task::spawn_blocking(move || (local.read_local(), local))
+            let max_bytes = limits.max_file_bytes;
+            let (result, source) = tokio::task::spawn_blocking(move || (local.read_local(max_bytes), local))
                 .await
                 .map_err(|e| SourceError::Read { what: "the source".to_owned(), reason: e.to_string() })?;
-            let bytes = result.unwrap_or(Err(SourceError::StdinAgain))?;
-            Ok(Retrieved::Local { source, bytes })
+            let (bytes, truncated) = result.unwrap_or(Err(SourceError::StdinAgain))?;
+            Ok(Retrieved::Local { source, bytes, truncated })
         }
     }
 }

@@ -98,8 +98,10 @@ fn explore(spec: Option<&str>, options: &SourceOptions, clipboard: ClipboardMode
         None => App::example(),
         Some(source @ Source::Site { .. }) => App::loading(source, options.limits(None), options.as_robot, db),
         Some(source) => {
-            let bytes = source.read_local().unwrap_or(Err(SourceError::StdinAgain))?;
-            App::from_retrieved(Retrieved::Local { source, bytes }, options.limits(None), db)
+            let limits = options.limits(None);
+            let (bytes, truncated) =
+                source.read_local(limits.max_file_bytes).unwrap_or(Err(SourceError::StdinAgain))?;
+            App::from_retrieved(Retrieved::Local { source, bytes, truncated }, limits, db)
         }
     };
     robotscope::tui::run(app, clipboard)?;

@@ -11,12 +11,12 @@
 //! reports, and ends the process, so a dead task never leaves a live UI behind), and
 //! SIGTERM or SIGHUP.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use color_eyre::eyre::{Result, WrapErr};
+use color_eyre::eyre::{Result, WrapErr, bail};
 use crossterm::cursor::Show;
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event, EventStream,
@@ -31,6 +31,7 @@ use tokio::task::JoinHandle;
 use crate::app::{Action, AfterSave, App, Effect, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::policy::lint::lint;
+use crate::policy::request::path_lines;
 use crate::save::save_atomically;
 use crate::{fetch, ui};
 
@@ -41,13 +42,27 @@ pub fn run(mut app: App, clipboard: ClipboardMode) -> Result<()> {
     runtime.block_on(async {
         let (actions, inbox) = mpsc::unbounded_channel();
         watch_signals(actions.clone());
-        let mut terminal = ratatui::init();
+        let mut terminal = open_terminal()?;
         crossterm::execute!(io::stdout(), EnableMouseCapture, EnableBracketedPaste).wrap_err("enabling the mouse")?;
         install_panic_exit();
         let mut stdout = io::stdout();
         let result = event_loop(&mut terminal, EventStream::new(), actions, inbox, app, &mut stdout).await;
         restore();
         result.map(drop)
+    })
+}
+
+/// Takes over the terminal: raw mode, the alternate screen. Without a terminal to draw
+/// on and read keys from (output into a pipe, no controlling terminal), says so instead
+/// of panicking.
+fn open_terminal() -> Result<ratatui::DefaultTerminal> {
+    const SCRIPTS: &str = "in scripts, use robotscope check, lint, fix or compare";
+    if !io::stdout().is_terminal() {
+        bail!("the explorer draws on a terminal, and standard output is not one; {SCRIPTS}");
+    }
+    ratatui::try_init().or_else(|error| {
+        restore();
+        bail!("the explorer needs a terminal to read keys from, and there is none ({error}); {SCRIPTS}")
     })
 }
 
@@ -305,14 +320,9 @@ impl Shell<'_> {
             Effect::ReadPaths { file } => {
                 let actions = self.actions.clone();
                 tokio::task::spawn_blocking(move || {
-                    let result = std::fs::read(&file).map_err(|e| e.to_string()).map(|bytes| {
-                        String::from_utf8_lossy(&bytes)
-                            .lines()
-                            .map(str::trim)
-                            .filter(|l| !l.is_empty())
-                            .map(str::to_owned)
-                            .collect()
-                    });
+                    let result = crate::fetch::read_file_capped(&file, crate::fetch::MAX_FILE_BYTES)
+                        .map_err(|e| e.to_string())
+                        .and_then(|(bytes, _)| path_lines(&bytes).map_err(|e| e.to_string()));
                     let _ = actions.send(Action::PathsRead { file, result });
                 });
             }

@@ -28,12 +28,25 @@ use crate::app::layout::{HELP_OVERLAY, MESSAGES_OVERLAY};
 use crate::app::{App, Areas, Overlay, Prompt};
 use theme::THEME;
 
+/// The smallest terminal the explorer draws its panes in; below it, it says so.
+const SMALLEST: (u16, u16) = (40, 10);
+
 /// Draws the whole explorer.
 pub fn render(app: &App, frame: &mut Frame) {
     let area = frame.area();
+    if area.width < SMALLEST.0 || area.height < SMALLEST.1 {
+        let text = format!(
+            "robotscope needs at least {}x{}; this terminal is {}x{}",
+            SMALLEST.0, SMALLEST.1, area.width, area.height
+        );
+        frame.render_widget(Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }), area);
+        return;
+    }
     let areas = Areas::layout(area, app.compare().is_some());
     let tester_cursor = if let Some(view) = app.compare() {
-        frame.render_widget(source::SourcePane { app }, areas.source);
+        if !areas.source.is_empty() {
+            frame.render_widget(source::SourcePane { app }, areas.source);
+        }
         frame.render_widget(compare::CompareMatrix { app, view }, areas.compare);
         frame.render_widget(compare::CompareDetail { app, view }, areas.tester);
         None
@@ -99,7 +112,7 @@ pub fn render(app: &App, frame: &mut Frame) {
 /// A prompt in a small box in the middle of the screen, its text scrolled sideways so
 /// that the cursor stays in view.
 fn prompt_box(frame: &mut Frame, prompt: &Prompt) {
-    let popup = centered(frame.area(), 64, 5);
+    let popup = centered(frame.area(), 84, 5);
     Clear.render(popup, frame.buffer_mut());
     let label = prompt.kind.label();
     let inner_width = usize::from(popup.width.saturating_sub(2));
@@ -116,18 +129,18 @@ fn prompt_box(frame: &mut Frame, prompt: &Prompt) {
     frame.set_cursor_position(Position::new(x.min(popup.right().saturating_sub(2)), popup.y + 1));
 }
 
-/// A pane title: `parts` joined by " · ", leaving out from the end the parts that do not
-/// fit in a pane `width` columns wide (so the parts come most important first).
+/// A pane title: `parts` joined by " · ", leaving out the parts that no longer fit in a
+/// pane `width` columns wide, taken in order (so the parts come most important first;
+/// empty ones are skipped).
 #[must_use]
 pub fn fitted_title(parts: &[&str], width: u16) -> String {
     let room = usize::from(width.saturating_sub(4));
     let mut title = String::new();
-    for part in parts {
+    for part in parts.iter().filter(|part| !part.is_empty()) {
         let candidate = if title.is_empty() { (*part).to_owned() } else { format!("{title} · {part}") };
-        if candidate.chars().count() > room && !title.is_empty() {
-            break;
+        if candidate.chars().count() <= room || title.is_empty() {
+            title = candidate;
         }
-        title = candidate;
     }
     format!(" {title} ")
 }

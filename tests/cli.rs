@@ -351,7 +351,11 @@ fn a_url_on_another_site_is_named_on_stderr() {
         .output()
         .expect("runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.matches("is on other.example, not 127.0.0.1").count(), 1, "once per host: {stderr}");
+    assert_eq!(
+        stderr.matches("is on http://other.example, not http://127.0.0.1:").count(),
+        1,
+        "once per host: {stderr}"
+    );
     assert!(!stderr.contains("/private/y"), "a URL on the site itself is not named: {stderr}");
     assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 3);
 }

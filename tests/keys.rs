@@ -245,3 +245,61 @@ fn notation_and_keymap_agree_on_special_keys() {
     let enter = parse_keys("<ret>")[0];
     assert_eq!(action_for(&app, enter), None, "Enter means nothing in the source pane");
 }
+
+#[test]
+fn the_tester_keeps_the_focus_it_was_opened_from() {
+    let mut app = App::from_text(FILE);
+    press(&mut app, "<S-tab>/<ret><tab><tab><tab>");
+    assert_eq!(app.focus(), Pane::Tester);
+    press(&mut app, "<ret>/private/x<ret>");
+    assert_eq!(app.focus(), Pane::Tester, "Enter opened it from the tester, so the tester keeps the focus");
+    let robot = app.robot().profile.name.clone();
+    press(&mut app, "jj");
+    assert_eq!(app.robot().profile.name, robot, "j scrolls the tester, not the robots");
+}
+
+#[test]
+fn quitting_over_the_compare_view_goes_back_to_it() {
+    let mut app = App::from_text(FILE);
+    press(&mut app, "Fcq");
+    assert_eq!(app.overlay(), Some(Overlay::ConfirmQuit));
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), Some(Overlay::Compare), "keep working, where the user was");
+}
+
+#[test]
+fn a_paste_is_answered_once_and_lands_whole() {
+    let mut app = App::from_text(FILE);
+    press(&mut app, "/");
+    app.update(robotscope::app::Action::Paste(format!("/cgi-bin/{}\nnext line", "x".repeat(5000))));
+    assert_eq!(app.path().text().len(), 9 + 5000);
+    assert!(!app.evaluation().verdict.allowed);
+}
+
+#[test]
+fn page_policy_fetches_the_tested_path_on_the_sites_origin() {
+    let source = Source::parse("http://127.0.0.1:9/").expect("a site");
+    let mut app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
+    app.start();
+    for (typed, fetched) in [
+        ("?q", "http://127.0.0.1:9/?q"),
+        ("#frag", "http://127.0.0.1:9/"),
+        ("//evil.example/x", "http://127.0.0.1:9//evil.example/x"),
+        ("/café", "http://127.0.0.1:9/caf%C3%A9"),
+    ] {
+        press(&mut app, &format!("/{typed}<ret>"));
+        let effects = press(&mut app, "p");
+        let [Effect::FetchPage { url, .. }] = effects.as_slice() else { panic!("{typed}: {effects:?}") };
+        assert_eq!(url.as_str(), fetched, "{typed}");
+        press(&mut app, "<esc>");
+    }
+}
+
+#[test]
+fn a_terminal_too_small_is_told_so() {
+    let mut app = App::from_text(FILE);
+    for (width, height) in [(80, 4), (30, 20), (1, 1)] {
+        let screen = draw(&mut app, width, height).backend().to_string();
+        assert!(screen.contains("robotscope") || width < 10, "{width}x{height}: {screen}");
+    }
+}

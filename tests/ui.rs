@@ -226,6 +226,7 @@ fn saving_as_another_file_makes_it_the_one_edited() {
     let retrieved = robotscope::fetch::Retrieved::Local {
         source: robotscope::fetch::Source::File(first.clone()),
         bytes: std::fs::read(&first).expect("read"),
+        truncated: false,
     };
     let mut app = App::from_retrieved(
         retrieved,

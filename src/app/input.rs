@@ -171,7 +171,10 @@ impl LineInput {
         let position = match (&self.browsing, older) {
             (None, true) if !self.history.is_empty() => {
                 self.browsing = Some((self.history.len(), self.text.clone()));
-                self.history.len() - 1
+                // The newest entry is often what the field holds already: show the one
+                // before it, so that the first key visibly does something.
+                let newest = self.history.len() - 1;
+                if self.history[newest] == self.text { newest.saturating_sub(1) } else { newest }
             }
             (Some((at, _)), true) => at.saturating_sub(1),
             (Some((at, _)), false) if at + 1 < self.history.len() => at + 1,

@@ -153,6 +153,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(Global, &[key(KeyCode::Tab)], Action::FocusNext, "next pane", false),
     bind(Global, &[key(KeyCode::BackTab)], Action::FocusPrev, "previous pane", false),
     bind(Global, &[ESC], Action::Cancel, "cancel a load", false),
+    bind(Global, &[ctrl('c')], Action::Quit, "quit, from anywhere", false),
     bind(Navigation, DOWN, Action::Down, "down", false),
     bind(Navigation, UP, Action::Up, "up", false),
     bind(Navigation, PAGE_DOWN, Action::PageDown, "page down", false),
@@ -166,8 +167,8 @@ pub static BINDINGS: &[Binding] = &[
     bind(Context::Pane(Pane::Robots), &[ch(' ')], Action::ToggleComparedRobot, "mark for compare", false),
     bind(Context::Pane(Pane::Records), &[ENTER], Action::ShowInSource, "show in source", false),
     bind(Context::Pane(Pane::Tester), &[ENTER], Action::OpenPrompt(PromptKind::TestPath), "edit the path", false),
-    bind(Prompt, &[ENTER], Action::PromptSubmit, "accept", false),
-    bind(Prompt, &[ESC], Action::Cancel, "cancel", false),
+    bind(Prompt, &[ENTER], Action::PromptSubmit, "accept", true),
+    bind(Prompt, &[ESC], Action::Cancel, "cancel", true),
     bind(Prompt, &[key(KeyCode::Left)], Action::PromptEdit(Edit::Left), "cursor left", false),
     bind(Prompt, &[key(KeyCode::Right)], Action::PromptEdit(Edit::Right), "cursor right", false),
     bind(Prompt, &[key(KeyCode::Home), ctrl('a')], Action::PromptEdit(Edit::Home), "start of line", false),
@@ -176,36 +177,38 @@ pub static BINDINGS: &[Binding] = &[
     bind(Prompt, &[key(KeyCode::Delete)], Action::PromptEdit(Edit::Delete), "delete", false),
     bind(Prompt, &[ctrl('w')], Action::PromptEdit(Edit::DeleteWord), "delete word", false),
     bind(Prompt, &[ctrl('u')], Action::PromptEdit(Edit::Clear), "clear", false),
-    bind(PathPrompt, &[key(KeyCode::Up)], Action::PromptEdit(Edit::HistoryPrevious), "older path", false),
+    bind(PathPrompt, &[key(KeyCode::Up)], Action::PromptEdit(Edit::HistoryPrevious), "older path", true),
     bind(PathPrompt, &[key(KeyCode::Down)], Action::PromptEdit(Edit::HistoryNext), "newer path", false),
     bind(PathPrompt, &[ctrl('p')], Action::Toggle(Overlay::Page), "keep it, page policy", false),
-    bind(HELP, &[ESC, ch('?'), ch('q')], Action::Toggle(Overlay::Help), "close help", false),
+    bind(HELP, &[ESC, ch('?'), ch('q')], Action::Toggle(Overlay::Help), "close help", true),
     bind(HELP, DOWN, Action::Down, "scroll down", false),
     bind(HELP, UP, Action::Up, "scroll up", false),
     bind(HELP, PAGE_DOWN, Action::PageDown, "page down", false),
     bind(HELP, PAGE_UP, Action::PageUp, "page up", false),
-    bind(MESSAGES, &[ESC, ch('M'), ch('q')], Action::Toggle(Overlay::Messages), "close", false),
+    bind(HELP, TOP, Action::Top, "top", false),
+    bind(HELP, BOTTOM, Action::Bottom, "bottom", false),
+    bind(MESSAGES, &[ESC, ch('M'), ch('q')], Action::Toggle(Overlay::Messages), "close", true),
     bind(MESSAGES, DOWN, Action::Down, "scroll down", false),
     bind(MESSAGES, UP, Action::Up, "scroll up", false),
     bind(MESSAGES, PAGE_DOWN, Action::PageDown, "page down", false),
     bind(MESSAGES, PAGE_UP, Action::PageUp, "page up", false),
     bind(MESSAGES, TOP, Action::Top, "oldest", false),
     bind(MESSAGES, BOTTOM, Action::Bottom, "newest", false),
-    bind(FETCH, &[ESC, ch('i'), ch('q')], Action::Toggle(Overlay::FetchDetails), "close", false),
-    bind(Context::Editing, &[ESC], Action::Cancel, "leave, edits kept", false),
-    bind(Context::Editing, &[ctrl('s')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::Stay)), "save", false),
+    bind(FETCH, &[ESC, ch('i'), ch('q')], Action::Toggle(Overlay::FetchDetails), "close", true),
+    bind(Context::Editing, &[ESC], Action::Cancel, "leave, edits kept", true),
+    bind(Context::Editing, &[ctrl('s')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::Stay)), "save", true),
     bind(DIAGNOSTICS, DOWN, Action::Down, "next", false),
     bind(DIAGNOSTICS, UP, Action::Up, "previous", false),
-    bind(DIAGNOSTICS, &[ENTER], Action::ShowInSource, "show in source", false),
-    bind(DIAGNOSTICS, &[ch('f')], Action::FixHere, "apply this fix", false),
+    bind(DIAGNOSTICS, &[ENTER], Action::ShowInSource, "show in source", true),
+    bind(DIAGNOSTICS, &[ch('f')], Action::FixHere, "apply this fix", true),
     bind(DIAGNOSTICS, &[ch('F')], Action::FixAll, "fix everything", false),
-    bind(DIAGNOSTICS, &[ESC, ch('d'), ch('q')], Action::Toggle(Overlay::Diagnostics), "close", false),
-    bind(CHANGES, &[ch('y')], Action::Copy(CopyWhat::Diff), "copy the diff", false),
-    bind(CHANGES, &[ESC, ch('v'), ch('q')], Action::Toggle(Overlay::Changes), "close", false),
-    bind(COPY, &[ch('f')], Action::Copy(CopyWhat::File), "copy the file", false),
-    bind(COPY, &[ch('g')], Action::Copy(CopyWhat::Group), "copy the group", false),
-    bind(COPY, &[ch('d')], Action::Copy(CopyWhat::Diff), "copy the diff", false),
-    bind(COPY, &[ESC], Action::Cancel, "cancel", false),
+    bind(DIAGNOSTICS, &[ESC, ch('d'), ch('q')], Action::Toggle(Overlay::Diagnostics), "close", true),
+    bind(CHANGES, &[ch('y')], Action::Copy(CopyWhat::Diff), "copy the diff", true),
+    bind(CHANGES, &[ESC, ch('v'), ch('q')], Action::Toggle(Overlay::Changes), "close", true),
+    bind(COPY, &[ch('f')], Action::Copy(CopyWhat::File), "copy the file", true),
+    bind(COPY, &[ch('g')], Action::Copy(CopyWhat::Group), "copy the group", true),
+    bind(COPY, &[ch('d')], Action::Copy(CopyWhat::Diff), "copy the diff", true),
+    bind(COPY, &[ESC], Action::Cancel, "cancel", true),
     bind(COMPARE, DOWN, Action::Down, "next path", false),
     bind(COMPARE, UP, Action::Up, "previous path", false),
     bind(COMPARE, PAGE_DOWN, Action::PageDown, "page down", false),
@@ -214,33 +217,34 @@ pub static BINDINGS: &[Binding] = &[
     bind(COMPARE, BOTTOM, Action::Bottom, "last path", false),
     bind(COMPARE, &[ch('l'), key(KeyCode::Right)], Action::Right, "next robot", false),
     bind(COMPARE, &[ch('h'), key(KeyCode::Left)], Action::Left, "previous robot", false),
-    bind(COMPARE, &[ch('a')], Action::OpenPrompt(PromptKind::AddRobot), "add a robot", false),
+    bind(COMPARE, &[ch('a')], Action::OpenPrompt(PromptKind::AddRobot), "add a robot", true),
     bind(COMPARE, &[ch('x')], Action::RemoveCompareColumn, "remove this robot", false),
-    bind(COMPARE, &[ch('/')], Action::OpenPrompt(PromptKind::ComparePath), "add a path row", false),
+    bind(COMPARE, &[ch('/')], Action::OpenPrompt(PromptKind::ComparePath), "add a path row", true),
     bind(COMPARE, &[ch('L')], Action::OpenPrompt(PromptKind::ComparePathsFile), "paths from a file", false),
-    bind(COMPARE, &[ch('m')], Action::ToggleReadingColumns, "its 3 readings", false),
+    bind(COMPARE, &[ch('m')], Action::ToggleReadingColumns, "its 3 readings", true),
     bind(COMPARE, &[ch('s')], Action::CycleReading, "next reading", false),
     bind(COMPARE, &[ch('S')], Action::FollowRobotReading, "default readings", false),
-    bind(COMPARE, &[ESC, ch('c')], Action::Toggle(Overlay::Compare), "leave the view", false),
+    bind(COMPARE, &[ESC, ch('c')], Action::Toggle(Overlay::Compare), "leave the view", true),
     bind(COMPARE, &[ch('q')], Action::Quit, "quit", false),
-    bind(COMPARE, &[ch('?')], Action::Toggle(Overlay::Help), "help", false),
+    bind(COMPARE, &[ch('?')], Action::Toggle(Overlay::Help), "help", true),
     bind(COMPARE, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
     bind(PAGE, DOWN, Action::Down, "scroll down", false),
     bind(PAGE, UP, Action::Up, "scroll up", false),
     bind(PAGE, PAGE_DOWN, Action::PageDown, "page down", false),
     bind(PAGE, PAGE_UP, Action::PageUp, "page up", false),
     bind(PAGE, TOP, Action::Top, "top", false),
-    bind(PAGE, &[ch(']')], Action::NextRobot, "next robot", false),
+    bind(PAGE, BOTTOM, Action::Bottom, "bottom", false),
+    bind(PAGE, &[ch(']')], Action::NextRobot, "next robot", true),
     bind(PAGE, &[ch('[')], Action::PrevRobot, "previous robot", false),
     bind(PAGE, &[ch('s')], Action::CycleReading, "next reading", false),
     bind(PAGE, &[ch('S')], Action::FollowRobotReading, "default readings", false),
-    bind(PAGE, &[ch('r')], Action::Reload, "fetch again", false),
-    bind(PAGE, &[ESC, ch('p'), ch('q')], Action::Toggle(Overlay::Page), "close", false),
+    bind(PAGE, &[ch('r')], Action::Reload, "fetch again", true),
+    bind(PAGE, &[ESC, ch('p'), ch('q')], Action::Toggle(Overlay::Page), "close", true),
     bind(PAGE, &[ch('?')], Action::Toggle(Overlay::Help), "help", false),
     bind(PAGE, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
-    bind(QUIT, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::QuitIfSaved)), "save, then quit", false),
-    bind(QUIT, &[ch('q'), ch('y')], Action::QuitWithoutSaving, "quit, drop edits", false),
-    bind(QUIT, &[ESC, ch('n')], Action::Cancel, "keep working", false),
+    bind(QUIT, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::QuitIfSaved)), "save, then quit", true),
+    bind(QUIT, &[ch('q'), ch('y')], Action::QuitWithoutSaving, "quit, drop edits", true),
+    bind(QUIT, &[ESC, ch('n')], Action::Cancel, "keep working", true),
 ];
 
 /// One line of the help: keys and what they do.
@@ -439,9 +443,15 @@ pub fn key_label(key: Key) -> String {
     if key.modifiers.contains(KeyModifiers::CONTROL) { format!("C-{name}") } else { name }
 }
 
-/// The status bar's hints: `(key, label)` for the bindings marked as hints.
-pub fn hints() -> impl Iterator<Item = (String, &'static str)> {
-    BINDINGS.iter().filter(|b| b.hint).map(|b| (key_label(b.keys[0]), b.label))
+/// The status bar's hints where keys go now: `(key, label)` for the bindings of the
+/// context marked as hints.
+#[must_use]
+pub fn hints(context: KeyContext) -> Vec<(String, &'static str)> {
+    let contexts = contexts_of(context);
+    let mut hinted: Vec<&Binding> = BINDINGS.iter().filter(|b| b.hint && contexts.contains(&b.context)).collect();
+    // The way out first: in an overlay or a prompt, Esc is what a lost user looks for.
+    hinted.sort_by_key(|b| b.keys[0] != ESC);
+    hinted.into_iter().map(|b| (key_label(b.keys[0]), b.label)).collect()
 }
 
 #[cfg(test)]
@@ -491,9 +501,11 @@ mod tests {
     }
 
     #[test]
-    fn hints_come_from_the_table() {
-        let hints: Vec<_> = hints().collect();
-        assert!(hints.contains(&("q".to_owned(), "quit")));
-        assert!(hints.contains(&("]".to_owned(), "next robot")));
+    fn hints_come_from_the_table_for_where_the_keys_go() {
+        let base = hints(KeyContext::Pane(Pane::Source));
+        assert!(base.contains(&("q".to_owned(), "quit")));
+        assert!(base.contains(&("]".to_owned(), "next robot")));
+        let typing = hints(KeyContext::Prompt(PromptKind::TestPath));
+        assert!(typing.contains(&("Enter".to_owned(), "accept")) && !typing.iter().any(|(k, _)| k == "q"));
     }
 }

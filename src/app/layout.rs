@@ -17,6 +17,9 @@ const WIDE_BYTES: u16 = 110;
 /// shown, so two long paths that differ at the end still look different).
 pub const COMPARE_PATH_MIN_WIDTH: u16 = 16;
 
+/// Width from which the compare view keeps the source beside the matrix.
+const COMPARE_WITH_SOURCE_WIDTH: u16 = 100;
+
 /// Width of one compare cell (a verdict and a line number, or a robot's name).
 pub const COMPARE_CELL_WIDTH: u16 = 12;
 
@@ -76,8 +79,12 @@ impl Areas {
             Constraint::Length(1),
         ]));
         if compare {
-            let [source, matrix] = main.layout(&Layout::horizontal([Constraint::Percentage(30), Constraint::Min(20)]));
             let empty = Rect::new(main.x, main.y, 0, 0);
+            // Below this width the matrix needs every column: the source gives way.
+            if size.width < COMPARE_WITH_SOURCE_WIDTH {
+                return Areas { robots: empty, source: empty, records: empty, tester, status, compare: main };
+            }
+            let [source, matrix] = main.layout(&Layout::horizontal([Constraint::Percentage(30), Constraint::Min(20)]));
             return Areas { robots: empty, source, records: empty, tester, status, compare: matrix };
         }
         let compare = Rect::default();

@@ -2,9 +2,10 @@
 //!
 //! The base view is the four panes (robots, source, records, tester), or the editor in
 //! the source pane. An [`Overlay`] takes the keys while it is open; a prompt can sit on
-//! top of either. Help and the message log can be opened over the compare view or the
-//! page policy, and going back from them reopens that view (whose state is kept while
-//! it is closed), so the rule "one overlay" never loses the user's place.
+//! top of either. Help, the message log and the quit question can be opened over the
+//! compare view or the page policy, and going back from them reopens that view (whose
+//! state is kept while it is closed), so the rule "one overlay" never loses the user's
+//! place.
 
 /// An overlay over the base view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,8 +31,8 @@ pub enum Overlay {
 }
 
 impl Overlay {
-    /// True for the overlays that are views of their own (kept while closed), which help
-    /// and the message log return to.
+    /// True for the overlays that are views of their own (kept while closed), which help,
+    /// the message log and the quit question return to.
     #[must_use]
     pub fn is_view(self) -> bool {
         matches!(self, Overlay::Compare | Overlay::Page)

@@ -10,11 +10,11 @@
 use url::Url;
 
 use super::compare::CompareRobot;
-use super::{About, Action, App, Effect, Origin, Overlay, PromptKind};
-use crate::fetch::{CrawlVerdict, FetchError, PageAnswer, PageFetch, Source};
+use super::{About, Action, App, Effect, Overlay, PromptKind};
+use crate::fetch::{CrawlVerdict, FetchError, PageAnswer, PageFetch};
 use crate::policy::Reading;
 use crate::policy::page::PagePolicy;
-use crate::policy::request::UrlMode;
+use crate::policy::request::{Request, UrlMode};
 
 /// The fetched page, or how far its fetch got.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,21 +96,15 @@ impl App {
             .collect()
     }
 
-    /// The URL of the tested path: the tester's text when it is a URL, else the path
-    /// on the site the robots.txt came from.
+    /// The URL of the tested page: the tester's text when it is a URL, else the tested
+    /// path (exactly what the tester matched) on the site the robots.txt came from.
     fn tested_page_url(&self) -> Option<Url> {
-        let typed = self.path().text().trim();
-        if let Ok(url) = Url::parse(typed)
-            && matches!(url.scheme(), "http" | "https")
-        {
-            return Some(url);
+        let request = Request::read(self.path().text());
+        if request.origin().is_some() {
+            return Url::parse(request.given).ok().filter(|url| matches!(url.scheme(), "http" | "https"));
         }
-        let robots_url = match &self.document.origin {
-            Origin::Site { url, .. } | Origin::Pending(Source::Site { robots_url: url, .. }) => url,
-            Origin::Local(Source::Site { robots_url, .. }) => robots_url,
-            _ => return None,
-        };
-        robots_url.join(if typed.is_empty() { "/" } else { typed }).ok()
+        let origin = self.site_origin()?;
+        Url::parse(&format!("{origin}{}", request.tested)).ok()
     }
 
     /// `p`: fetches the tested page and opens the overlay.

@@ -18,9 +18,6 @@ pub enum About {
     Robot,
     /// The text ("Fixed: ...", "Saved ..."): until it changes.
     Text,
-    /// The loaded source ("Fetched ... 200 OK"): until another one loads or the
-    /// text changes.
-    Source,
     /// The key just pressed ("Nothing to fix on line 3"): until the next key.
     Moment,
 }
@@ -53,7 +50,6 @@ impl Message {
         match self.about {
             About::Robot => self.stamp.robot == now.robot && self.stamp.loads == now.loads,
             About::Text => self.stamp.text == now.text,
-            About::Source => self.stamp.loads == now.loads && self.stamp.text == now.text,
             About::Moment => self.stamp.user_actions == now.user_actions,
         }
     }
@@ -73,6 +69,12 @@ impl Status {
             self.log.pop_front();
         }
         self.log.push_back(text.clone());
+        self.show(about, text, now);
+    }
+
+    /// Shows a message without logging it: feedback at every key of a prompt ("Not
+    /// found: abc" while a search is typed) would fill the log.
+    pub fn show(&mut self, about: About, text: String, now: Stamp) {
         self.current = Some(Message { text, about, stamp: now });
     }
 

@@ -5,10 +5,8 @@
 //! app words them and wraps them to the pane's width here, where scrolling is decided,
 //! and the UI only colours them.
 
-use unicode_width::UnicodeWidthChar;
-
 use super::{App, Pane};
-use crate::policy::escape::{is_unsafe, visible};
+use crate::policy::escape::char_columns;
 use crate::policy::verdict::describe_selection;
 
 /// What a line of the tester's details says, which decides its colour.
@@ -17,7 +15,7 @@ pub enum DetailKind {
     /// How the text was read and the path exactly as tested.
     Tested,
     /// A warning: a URL on another site.
-    OtherHost,
+    OtherSite,
     /// The group that applied.
     Group,
     /// The verdict in words.
@@ -54,14 +52,14 @@ impl App {
         if let Some(note) = &evaluation.note {
             details.push((DetailKind::Tested, "Tested", format!("{} ({note})", verdict.path)));
         }
-        if let Some(host) = &evaluation.other_host {
-            let site = self.site_host().unwrap_or_default();
+        if let Some(other) = &evaluation.other_site {
+            let site = self.site_origin().unwrap_or_default();
             details.push((
-                DetailKind::OtherHost,
+                DetailKind::OtherSite,
                 "Note",
                 format!(
-                    "a URL on {host}, answered here by the robots.txt of {site}; robots ask {host}'s own \
-                     robots.txt (o opens it)"
+                    "a URL on {other}, answered here by the robots.txt of {site}; robots ask {other}/robots.txt \
+                     (o opens it)"
                 ),
             ));
         }
@@ -110,11 +108,6 @@ impl App {
     }
 }
 
-/// The columns a character takes once drawn: escapes take their visible form's width.
-fn columns(c: char) -> usize {
-    if is_unsafe(c) { visible(c).chars().count() } else { c.width().unwrap_or(0).max(usize::from(c == '\t')) }
-}
-
 /// Greedy word wrap to `width` columns; a word longer than a line is cut.
 #[must_use]
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -123,7 +116,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut line = String::new();
     let mut used = 0;
     for word in text.split(' ') {
-        let word_columns: usize = word.chars().map(columns).sum();
+        let word_columns: usize = word.chars().map(char_columns).sum();
         let space = usize::from(!line.is_empty());
         if used + space + word_columns <= width {
             if space == 1 {
@@ -138,7 +131,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
             used = 0;
         }
         for c in word.chars() {
-            let c_columns = columns(c);
+            let c_columns = char_columns(c);
             if used + c_columns > width && !line.is_empty() {
                 lines.push(std::mem::take(&mut line));
                 used = 0;

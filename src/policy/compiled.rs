@@ -19,7 +19,9 @@
 //! A rule is run only when it could still change the answer ([`Best::could_change`]),
 //! which is why each list is ordered heaviest first.
 
-use aho_corasick::AhoCorasick;
+use std::collections::{HashMap, HashSet};
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 
 use super::agent::{self, Robot, Selection};
 use super::parse::{RobotsTxt, RuleKind};
@@ -77,6 +79,12 @@ struct WildcardRule {
 /// path and filter nothing.
 const MIN_FILTER_BYTES: usize = 2;
 
+/// The prefilter looks for at most this many bytes of each rule's longest piece: a path
+/// holding the piece holds its start, so the filter stays right, and the automaton
+/// stays small whatever the rules hold (a hostile file of `/*` and 16,000 bytes per rule
+/// once took minutes to compile).
+const MAX_FILTER_PIECE_BYTES: usize = 32;
+
 /// Rules of one robot under one reading, ready to check paths.
 #[derive(Debug, Clone)]
 pub struct CompiledPolicy {
@@ -104,9 +112,16 @@ impl CompiledPolicy {
         let selection = agent::select(interpretation, robot, reading);
         let mut plain = Vec::new();
         let mut wildcards = Vec::new();
+        // Only the first rule with a given pattern and kind can decide (ties go to the
+        // earlier line under every reading), so the others are left out: 100,000 copies
+        // of one rule cost no more per path than one.
+        let mut seen: HashSet<(&[u8], RuleKind)> = HashSet::new();
         for &group in &selection.groups {
             for (index, rule) in interpretation.groups[group].rules.iter().enumerate() {
                 let pattern = txt.pattern(reading, rule);
+                if !seen.insert((pattern, rule.kind)) {
+                    continue;
+                }
                 let at = RuleRef { group, rule: index, line: rule.line, kind: rule.kind };
                 let entry = Entry { at, priority: pattern.len(), allows_all: false };
                 match reading {
@@ -226,14 +241,18 @@ impl CompiledPolicy {
 fn compile_wildcards(mut rules: Vec<(Vec<u8>, Entry)>) -> (Vec<WildcardRule>, Option<AhoCorasick>) {
     rules.sort_by(|a, b| b.1.priority.cmp(&a.1.priority).then(a.1.at.line.cmp(&b.1.at.line)));
     let mut pieces: Vec<Vec<u8>> = Vec::new();
+    // Each piece's index, found in constant time: thousands of wildcard rules must not
+    // cost a search through all the pieces each.
+    let mut index_of: HashMap<Vec<u8>, usize> = HashMap::new();
     let compiled = rules
         .into_iter()
         .map(|(pattern, entry)| {
             let prefix_len = pattern::literal_prefix(&pattern).len();
             let longest = pattern::literal_pieces(&pattern).max_by_key(|piece| piece.len()).unwrap_or_default();
+            let longest = &longest[..longest.len().min(MAX_FILTER_PIECE_BYTES)];
             let worth_prefiltering = prefix_len < MIN_FILTER_BYTES && longest.len() >= MIN_FILTER_BYTES;
             let required_piece = worth_prefiltering.then(|| {
-                pieces.iter().position(|known| known == longest).unwrap_or_else(|| {
+                *index_of.entry(longest.to_vec()).or_insert_with(|| {
                     pieces.push(longest.to_vec());
                     pieces.len() - 1
                 })
@@ -241,9 +260,15 @@ fn compile_wildcards(mut rules: Vec<(Vec<u8>, Entry)>) -> (Vec<WildcardRule>, Op
             WildcardRule { pattern, entry, prefix_len, required_piece }
         })
         .collect();
-    // Building can fail only for automata too large for the chosen configuration; then
-    // every rule is simply tried, which is slower and still right.
-    let prefilter = if pieces.is_empty() { None } else { AhoCorasick::new(&pieces).ok() };
+    // A contiguous NFA builds in time linear in the pieces' bytes (a DFA can cost the
+    // square of them) and searches a short path about as fast. Building can fail only for
+    // automata too large for the configuration; then every rule is simply tried, which
+    // is slower and still right.
+    let prefilter = if pieces.is_empty() {
+        None
+    } else {
+        AhoCorasick::builder().kind(Some(AhoCorasickKind::ContiguousNFA)).build(&pieces).ok()
+    };
     (compiled, prefilter)
 }
 

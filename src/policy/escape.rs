@@ -75,6 +75,20 @@ pub fn pieces(bytes: &[u8]) -> Vec<Piece<'_>> {
     out
 }
 
+/// The columns a character takes once drawn: an unsafe one its escape's width, a wide
+/// East Asian one two, a combining mark none, a tab one (where it expands to a tab stop,
+/// [`display_width`] counts it).
+#[must_use]
+pub fn char_columns(c: char) -> usize {
+    if c == '\t' {
+        1
+    } else if is_unsafe(c) {
+        visible(c).chars().count()
+    } else {
+        unicode_width::UnicodeWidthChar::width(c).unwrap_or(0)
+    }
+}
+
 /// Columns a tab advances to (the next multiple of), in the explorer's source pane.
 pub const TAB_STOP_COLUMNS: usize = 4;
 

@@ -1027,7 +1027,12 @@ impl<'a> Linter<'a> {
         let plain: Vec<usize> = (0..group.rules.len())
             .filter(|&i| super::pattern::is_plain_prefix(patterns[i]) && !patterns[i].is_empty())
             .collect();
-        let set = PrefixSet::new(plain.iter().map(|&i| (patterns[i], i, group.rules[i].line)).collect());
+        // The set holds each pattern's first rule only: the earliest rule covering a later
+        // one is what counts, and a pattern repeated 100,000 times must not make every
+        // lookup walk 100,000 items.
+        let mut first_of: HashSet<&[u8]> = HashSet::new();
+        let firsts = plain.iter().filter(|&&i| first_of.insert(patterns[i]));
+        let set = PrefixSet::new(firsts.map(|&i| (patterns[i], i, group.rules[i].line)).collect());
         let mut opposite_sorted: [Vec<&[u8]>; 2] = [Vec::new(), Vec::new()];
         for &i in &plain {
             opposite_sorted[kind_index(group.rules[i].kind)].push(patterns[i]);

@@ -302,8 +302,9 @@ impl RobotsTxt {
     }
 
     /// A rule's pattern, normalised for `reading` (the reading whose interpretation the
-    /// rule comes from): percent-encoded for RFC 9309, percent-decoded for the 1996
-    /// draft, as written for the 1994 standard.
+    /// rule comes from): percent-encoded for RFC 9309 and the 1994 standard (non-ASCII as
+    /// UTF-8 `%XX`, escapes upper-cased: the form requests are tested in),
+    /// percent-decoded for the 1996 draft.
     #[must_use]
     pub fn pattern(&self, reading: Reading, rule: &Rule) -> &[u8] {
         match rule.pattern {
@@ -492,10 +493,14 @@ impl Builder<'_> {
             return;
         };
         let raw = &self.source[value.clone()];
+        // The tested path is always in the form crawlers send (non-ASCII as UTF-8 `%XX`,
+        // escapes upper-cased; see `request`), so a rule is put in the same form before
+        // the reading compares them: RFC 9309 §2.2.2 asks for it, and the 1994 standard's
+        // byte prefix is then a prefix of what a robot requests. The 1996 draft decodes
+        // both sides instead.
         let normalised = match self.reading {
-            Reading::Rfc9309 => normalise_rfc9309(raw),
+            Reading::Rfc9309 | Reading::Koster1994 => normalise_rfc9309(raw),
             Reading::Draft1996 => decode_draft1996(raw),
-            Reading::Koster1994 => Cow::Borrowed(raw),
         };
         let pattern = match normalised {
             Cow::Borrowed(_) => PatternSpan::AsWritten,
@@ -582,6 +587,6 @@ mod tests {
         };
         assert_eq!(pattern(Reading::Rfc9309), b"/caf%C3%A9%C3%A9");
         assert_eq!(pattern(Reading::Draft1996), "/caféé".as_bytes());
-        assert_eq!(pattern(Reading::Koster1994), "/caf%c3%a9é".as_bytes());
+        assert_eq!(pattern(Reading::Koster1994), b"/caf%C3%A9%C3%A9");
     }
 }

@@ -9,9 +9,10 @@
 //! * `scheme://host/...` is a URL: its path, params and query are tested, and its host
 //!   is kept so that a URL on another site can be named;
 //! * anything else (`private/x`, `*.pdf`) is a path relative to `/`;
-//! * what is tested is what a crawler requests: octets outside US-ASCII are
-//!   percent-encoded as UTF-8 and the hex digits of escapes are upper-cased, the
-//!   normalisation RFC 9309 §2.2.2 applies to the rules (so `/café` is tested as
+//! * what is tested is what a crawler requests: what a URL parser makes of the text (dot
+//!   segments resolved, `\\` read as `/`, a space sent as `%20`), then the normalisation
+//!   RFC 9309 §2.2.2 applies to the rules: octets outside US-ASCII percent-encoded as
+//!   UTF-8 and the hex digits of escapes upper-cased (so `/café` is tested as
 //!   `/caf%C3%A9`, which `Disallow: /café` and `Disallow: /caf%C3%A9` both block).
 //!
 //! [`Request::raw`] is the other reading, Google's library's contract: the caller hands
@@ -41,8 +42,10 @@ pub enum Form {
     Path,
     /// A URL with a scheme and a host.
     Url {
-        /// The URL's host, lower-cased (and in ASCII form for internationalised names).
-        host: String,
+        /// The URL's origin, `scheme://host[:port]` (RFC 6454; a default port left out,
+        /// internationalised names in ASCII): a robots.txt speaks for one origin only
+        /// (RFC 9309 §2.3).
+        origin: String,
     },
     /// Text that is neither, read as a path relative to `/`.
     Relative,
@@ -76,30 +79,38 @@ impl<'a> Request<'a> {
     /// assert_eq!(Request::read("/a%3cd#top").tested, "/a%3Cd");
     /// let url = Request::read("https://Other.Example/private/x?q=1");
     /// assert_eq!(url.tested, "/private/x?q=1");
-    /// assert_eq!(url.form, Form::Url { host: "other.example".into() });
+    /// assert_eq!(url.form, Form::Url { origin: "https://other.example".into() });
     /// ```
     #[must_use]
     pub fn read(input: &'a str) -> Request<'a> {
         let given = input.trim_matches(|c: char| c.is_ascii_whitespace());
-        let (form, path) = if given.is_empty() {
-            (Form::Path, Cow::Borrowed("/"))
+        let (form, path, parsed) = if given.is_empty() {
+            (Form::Path, Cow::Borrowed("/"), None)
         } else if given.starts_with('/') {
-            (Form::Path, Cow::Borrowed(before_fragment(given)))
+            (Form::Path, Cow::Borrowed(before_fragment(given)), None)
         } else if let Some(after_scheme) = scheme_end(given) {
             let rest = &given[after_scheme..];
             let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-            let host = host_of(given, &rest[..authority_end]);
+            let parsed = url::Url::parse(given).ok().filter(|url| url.origin().is_tuple());
+            let origin = match &parsed {
+                Some(url) => url.origin().ascii_serialization(),
+                None => format!("{}{}", &given[..after_scheme], &rest[..authority_end]).to_ascii_lowercase(),
+            };
             let path = before_fragment(&rest[authority_end..]);
             let path = if path.starts_with('/') { Cow::Borrowed(path) } else { Cow::Owned(format!("/{path}")) };
-            (Form::Url { host }, path)
+            (Form::Url { origin }, path, parsed)
         } else {
-            (Form::Relative, Cow::Owned(format!("/{}", before_fragment(given))))
+            (Form::Relative, Cow::Owned(format!("/{}", before_fragment(given))), None)
         };
-        let tested = match normalise_rfc9309(path.as_bytes()) {
+        let tested = match parsed {
+            Some(url) => Cow::Owned(as_requested(&url)),
+            None => requested_path(path.clone()),
+        };
+        let tested = match normalise_rfc9309(tested.as_bytes()) {
             // Normalising only turns octets into ASCII escapes and upper-cases hex digits,
             // so the result is ASCII whenever it changed anything.
             Cow::Owned(bytes) => Cow::Owned(String::from_utf8_lossy(&bytes).into_owned()),
-            Cow::Borrowed(_) => path.clone(),
+            Cow::Borrowed(_) => tested,
         };
         Request { given, form, path, tested }
     }
@@ -135,48 +146,43 @@ impl<'a> Request<'a> {
     #[must_use]
     pub fn tested_if_not_obvious(&self) -> Option<&str> {
         let obvious = match self.form {
-            Form::Url { .. } | Form::Raw => self.path == self.tested,
-            Form::Path | Form::Relative => self.given == self.tested,
+            Form::Url { .. } => self.path == self.tested,
+            Form::Path | Form::Relative | Form::Raw => self.given == self.tested,
         };
         (!obvious).then_some(self.tested.as_ref())
     }
 
-    /// The URL's host, when the text was a URL.
+    /// The URL's origin (`https://example.com:8443`), when the text was a URL.
     #[must_use]
-    pub fn host(&self) -> Option<&str> {
+    pub fn origin(&self) -> Option<&str> {
         match &self.form {
-            Form::Url { host } => Some(host),
+            Form::Url { origin } => Some(origin),
             _ => None,
         }
     }
 
-    /// True when the text is a URL on another host than `site_host` (the host of the
-    /// site whose robots.txt answers): its own site's rules may say something else.
+    /// True when the text is a URL on another origin than `site_origin` (the scheme,
+    /// host and port whose robots.txt answers): that origin has a robots.txt of its own
+    /// (RFC 9309 §2.3), which may say something else.
     #[must_use]
-    pub fn is_on_another_host(&self, site_host: &str) -> bool {
-        self.host().is_some_and(|host| !host.eq_ignore_ascii_case(site_host))
+    pub fn is_on_another_site(&self, site_origin: &str) -> bool {
+        self.origin().is_some_and(|origin| !origin.eq_ignore_ascii_case(site_origin))
     }
 
-    /// How the text was read, in words, when that is worth saying: a relative path,
-    /// an encoded one, a URL's path. `None` when the text was tested as it is.
+    /// How the text was read, in words, when that is worth saying (the tested path is
+    /// shown beside it): a relative path, an encoded one, a URL's path, an empty one.
+    /// `None` when the text was tested as it is.
     #[must_use]
     pub fn note(&self) -> Option<String> {
         let encoded = self.path != self.tested;
         let how = match (&self.form, encoded) {
+            (Form::Path, _) if self.given.is_empty() => "an empty path is /".to_owned(),
             (Form::Path | Form::Raw, false) => return None,
-            (Form::Path, true) => format!("tested as {}, as a crawler requests it (RFC 9309 §2.2.2)", self.tested),
-            (Form::Raw, true) => format!("tested as {}", self.tested),
-            (Form::Url { host }, false) => format!("the path of a URL on {host}"),
-            (Form::Url { host }, true) => {
-                format!("the path of a URL on {host}, tested as {}, as a crawler requests it", self.tested)
-            }
-            (Form::Relative, false) => {
-                format!("read as {}, a path relative to /; a URL needs its scheme (https://…)", self.tested)
-            }
-            (Form::Relative, true) => format!(
-                "read as {}, a path relative to /, tested as {}; a URL needs its scheme (https://…)",
-                self.path, self.tested
-            ),
+            (Form::Path, true) => "as a crawler requests it: non-ASCII as UTF-8 %XX, escapes upper-cased".to_owned(),
+            (Form::Raw, true) => "the path of the URL, byte for byte".to_owned(),
+            (Form::Url { origin }, false) => format!("the path of a URL on {origin}"),
+            (Form::Url { origin }, true) => format!("the path of a URL on {origin}, as a crawler requests it"),
+            (Form::Relative, _) => "read as a path relative to /; a URL needs its scheme (https://…)".to_owned(),
         };
         Some(how)
     }
@@ -189,11 +195,73 @@ impl fmt::Display for Request<'_> {
     }
 }
 
+/// The longest line taken as a path or URL from a file of paths or from standard input:
+/// far beyond any real URL, and a bound on what one line can cost.
+pub const MAX_PATH_LINE_BYTES: usize = 64 * 1024;
+
+/// A line of a file of paths that is too long to be one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("line {line} is longer than {MAX_PATH_LINE_BYTES} bytes, which no path or URL is")]
+pub struct LongPathLine {
+    /// The 1-based line number.
+    pub line: usize,
+}
+
+/// The paths of a file of paths: one path or URL per line, surrounding whitespace
+/// trimmed; blank lines and lines starting with `#` (comments) are skipped. A line
+/// longer than [`MAX_PATH_LINE_BYTES`] is refused with its number.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::request::path_lines;
+/// assert_eq!(path_lines(b"/a\n\n# rows\r\n  https://example.com/b \n").unwrap(), ["/a", "https://example.com/b"]);
+/// assert_eq!(path_lines(&[b'x'; 70_000]).unwrap_err().line, 1);
+/// ```
+pub fn path_lines(text: &[u8]) -> Result<Vec<String>, LongPathLine> {
+    let mut paths = Vec::new();
+    for (index, line) in text.split(|&b| b == b'\n').enumerate() {
+        if line.len() > MAX_PATH_LINE_BYTES {
+            return Err(LongPathLine { line: index + 1 });
+        }
+        let line = String::from_utf8_lossy(line);
+        let path = line.trim();
+        if !path.is_empty() && !path.starts_with('#') {
+            paths.push(path.to_owned());
+        }
+    }
+    Ok(paths)
+}
+
 /// True when the tested path is the robots.txt file itself, which RFC 9309 §2.2.2
 /// calls implicitly allowed.
 #[must_use]
 pub fn is_robots_txt(tested: &str) -> bool {
     tested == "/robots.txt" || tested.starts_with("/robots.txt?")
+}
+
+/// A path as a crawler requests it: what a URL parser makes of it (dot segments
+/// resolved, `\\` read as `/`, characters a URL cannot hold percent-encoded), unless it
+/// holds nothing a parser would change, which is nearly always and costs nothing.
+fn requested_path(path: Cow<'_, str>) -> Cow<'_, str> {
+    let untouched = |b: &u8| b.is_ascii_alphanumeric() || b"/-._~!$&()*+,;=:@?%".contains(b);
+    let has_dot_segment = path.contains("/.") || path.contains("%2e") || path.contains("%2E");
+    if path.bytes().all(|b| untouched(&b)) && !has_dot_segment {
+        return path;
+    }
+    // A made-up origin whose path is `path` (`//x` stays a path: the host is given).
+    match url::Url::parse(&format!("http://robotscope.invalid{path}")) {
+        Ok(url) => Cow::Owned(as_requested(&url)),
+        Err(_) => path,
+    }
+}
+
+/// A parsed URL's path and query, what goes on the request line.
+fn as_requested(url: &url::Url) -> String {
+    match url.query() {
+        Some(query) => format!("{}?{query}", url.path()),
+        None => url.path().to_owned(),
+    }
 }
 
 /// Everything before a `#`.
@@ -209,23 +277,6 @@ fn scheme_end(text: &str) -> Option<usize> {
     let valid = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
         && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     valid.then_some(colon + 3)
-}
-
-/// The host of a URL, as the `url` crate writes it (lower case, internationalised names
-/// in ASCII), or else the authority without credentials and port.
-fn host_of(url: &str, authority: &str) -> String {
-    if let Ok(parsed) = url::Url::parse(url)
-        && let Some(host) = parsed.host_str()
-    {
-        return host.to_owned();
-    }
-    let after_credentials = authority.rsplit('@').next().unwrap_or(authority);
-    let host = if after_credentials.starts_with('[') {
-        after_credentials.split_inclusive(']').next().unwrap_or(after_credentials)
-    } else {
-        after_credentials.split(':').next().unwrap_or(after_credentials)
-    };
-    host.to_ascii_lowercase()
 }
 
 /// The path (with params and query, without the fragment) that robots.txt rules are
@@ -310,11 +361,11 @@ mod tests {
     /// (given, form, tested): one row per way a user writes a path.
     #[test]
     fn users_paths_are_read_as_crawlers_request_them() {
-        let url = |host: &str| Form::Url { host: host.to_owned() };
+        let url = |origin: &str| Form::Url { origin: origin.to_owned() };
         let cases = [
             ("/cgi-bin/x", Form::Path, "/cgi-bin/x"),
             ("//cgi-bin/x", Form::Path, "//cgi-bin/x"),
-            ("  /a b  ", Form::Path, "/a b"),
+            ("  /a b  ", Form::Path, "/a%20b"),
             ("", Form::Path, "/"),
             ("/a#frag", Form::Path, "/a"),
             ("/π", Form::Path, "/%CF%80"),
@@ -324,13 +375,19 @@ mod tests {
             ("private/x", Form::Relative, "/private/x"),
             ("*.pdf", Form::Relative, "/*.pdf"),
             ("example.com/a", Form::Relative, "/example.com/a"),
-            ("https://example.com", url("example.com"), "/"),
-            ("https://example.com?q=1", url("example.com"), "/?q=1"),
-            ("http://other.example/private/x#f", url("other.example"), "/private/x"),
-            ("https://user:pw@Example.COM:8443/a;p?q", url("example.com"), "/a;p?q"),
-            ("https://bücher.example/café", url("xn--bcher-kva.example"), "/caf%C3%A9"),
-            ("http://[::1]:8080/a", url("[::1]"), "/a"),
+            ("https://example.com", url("https://example.com"), "/"),
+            ("https://example.com:443?q=1", url("https://example.com"), "/?q=1"),
+            ("http://other.example/private/x#f", url("http://other.example"), "/private/x"),
+            ("https://user:pw@Example.COM:8443/a;p?q", url("https://example.com:8443"), "/a;p?q"),
+            ("https://bücher.example/café", url("https://xn--bcher-kva.example"), "/caf%C3%A9"),
+            ("http://[::1]:8080/a", url("http://[::1]:8080"), "/a"),
+            ("ftp://Files.Example/a", url("ftp://files.example"), "/a"),
             ("1http://x/a", Form::Relative, "/1http://x/a"),
+            ("/a/../private/x", Form::Path, "/private/x"),
+            ("http://x/a/./b/../private/x", url("http://x"), "/a/private/x"),
+            ("http://x\\private\\x", url("http://x"), "/private/x"),
+            ("/a b?c d", Form::Path, "/a%20b?c%20d"),
+            ("/.well-known/x", Form::Path, "/.well-known/x"),
         ];
         for (given, form, tested) in cases {
             let request = Request::read(given);
@@ -342,11 +399,14 @@ mod tests {
     fn notes_say_how_the_text_was_read() {
         assert_eq!(Request::read("/a").note(), None);
         assert!(Request::read("private/x").note().is_some_and(|n| n.contains("relative to /")));
-        assert!(Request::read("/café").note().is_some_and(|n| n.contains("/caf%C3%A9")));
-        assert!(Request::read("https://example.com/a").note().is_some_and(|n| n.contains("example.com")));
-        assert!(Request::read("https://example.com/a").is_on_another_host("other.example"));
-        assert!(!Request::read("https://EXAMPLE.com/a").is_on_another_host("example.com"));
-        assert!(!Request::read("/a").is_on_another_host("example.com"));
+        assert!(Request::read("/café").note().is_some_and(|n| n.contains("UTF-8")));
+        assert!(Request::read("").note().is_some_and(|n| n.contains("empty path is /")));
+        assert!(Request::read("https://example.com/a").note().is_some_and(|n| n.contains("https://example.com")));
+        assert!(Request::read("https://example.com/a").is_on_another_site("https://other.example"));
+        assert!(!Request::read("https://EXAMPLE.com/a").is_on_another_site("https://example.com"));
+        assert!(Request::read("https://example.com:8443/a").is_on_another_site("https://example.com"), "a port");
+        assert!(Request::read("http://example.com/a").is_on_another_site("https://example.com"), "a scheme");
+        assert!(!Request::read("/a").is_on_another_site("https://example.com"));
     }
 
     #[test]

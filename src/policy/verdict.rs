@@ -281,6 +281,13 @@ pub fn describe_selection(
     }
 }
 
+/// A group's description as the subject of a sentence: one that ends in a clause of its
+/// own ("..., which Applebot falls back to") is closed with a comma.
+fn clause(description: &str) -> String {
+    let ends_in_a_clause = [", which ", ", found inside ", ", whose "].iter().any(|c| description.contains(c));
+    if ends_in_a_clause { format!("{description},") } else { description.to_owned() }
+}
+
 /// "1 octet", "9 octets".
 fn octets(count: usize) -> String {
     if count == 1 { "1 octet".to_owned() } else { format!("{count} octets") }
@@ -300,11 +307,11 @@ fn explain(txt: &RobotsTxt, interpretation: &Interpretation, robot: &Robot, verd
         (Choice::FileNotRead, _) => format!("{verb}: {}.", verdict.explanation),
         (_, None) if verdict.selection.groups.iter().all(|&g| interpretation.groups[g].rules.is_empty()) => format!(
             "{verb}: {} has no rules, so {who} may fetch anything.",
-            describe_selection(interpretation, &verdict.selection, robot, reading)
+            clause(&describe_selection(interpretation, &verdict.selection, robot, reading))
         ),
         (_, None) => format!(
             "{verb}: no rule of {} matches {}.",
-            describe_selection(interpretation, &verdict.selection, robot, reading),
+            clause(&describe_selection(interpretation, &verdict.selection, robot, reading)),
             verdict.path
         ),
         (_, Some(decider)) => {

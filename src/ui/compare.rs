@@ -71,9 +71,20 @@ impl Widget for CompareMatrix<'_> {
             }
             _ => String::new(),
         };
-        let counts = format!("{what}{range} × {}", plural(view.paths.len(), "path"));
+        let counts = format!("{what} × {}", plural(view.paths.len(), "path"));
+        let range = range.trim();
         let title = fitted_title(
-            &["Compare", &counts, "Esc leaves", "? keys", "h/l j/k move", "a/x robots", "/ L paths", "m readings"],
+            &[
+                "Compare",
+                &counts,
+                range,
+                "Esc leaves",
+                "? keys",
+                "h/l j/k move",
+                "a/x robots",
+                "/ L paths",
+                "m readings",
+            ],
             area.width,
         );
         let block = pane_block(&title, true);
@@ -209,7 +220,10 @@ impl Widget for CompareDetail<'_> {
             let mut head = vec![Span::raw(" "), Span::styled(word, style), Span::raw("  ")];
             head.extend(safe_span(&column.label, THEME.title, THEME.escape));
             head.push(Span::styled(format!(" · {} · ", verdict.reading.title()), THEME.dim));
-            head.extend(safe_span(&verdict.path, THEME.value, THEME.escape));
+            // A long path is cut keeping its end, so that the rule and the explanation
+            // stay in the pane.
+            let room = usize::from(area.width / 3).max(16);
+            head.extend(safe_span(&cut_start(&verdict.path, room), THEME.value, THEME.escape));
             if let Some(decider) = verdict.decided_by {
                 let txt = &app.document().txt;
                 let rule = &txt.interpretation(verdict.reading).groups[decider.group].rules[decider.rule];
@@ -217,6 +231,10 @@ impl Widget for CompareDetail<'_> {
                 head.extend(safe_span(&txt.rule_text(rule), THEME.value, THEME.escape));
             }
             lines.push(Line::from(head));
+            if let Some(note) = view.paths.get(view.cursor.0).and_then(|path| Request::read(path).note()) {
+                let tested = format!(" Tested {} ({note})", verdict.path);
+                lines.push(Line::from(safe_span(&tested, THEME.dim, THEME.escape)));
+            }
             lines.push(Line::from(
                 [vec![Span::raw(" ")], safe_span(&verdict.explanation, THEME.value, THEME.escape)].concat(),
             ));

@@ -44,7 +44,10 @@ impl Widget for HelpOverlay {
             Paragraph::new(lines).scroll((scroll, 0)).render(inner, buf);
             return;
         }
-        let block = pane_block(" Keys · Esc or ? closes · the mouse focuses, selects and scrolls ", true);
+        let block = pane_block(
+            " Keys · Esc or ? closes · arrows, Home, End, C-u, C-d move too · the mouse focuses, selects and scrolls ",
+            true,
+        );
         block.render(area, buf);
         // Each column as wide as its longest line, the spare width shared out between
         // them.

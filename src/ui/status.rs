@@ -10,7 +10,7 @@ use ratatui::widgets::{Clear, Paragraph, Widget};
 use super::text::{cut_end, safe_span};
 use super::theme::THEME;
 use super::{pane_block, size_label};
-use crate::app::{App, LoadState, keymap};
+use crate::app::{App, LoadState, Pane, keymap};
 use crate::fetch::status_name;
 use crate::policy::escape::display_width;
 
@@ -22,12 +22,12 @@ pub struct StatusBar<'a> {
 }
 
 impl Widget for StatusBar<'_> {
+    /// A message, when there is one, comes first and gets the room it needs (the robot
+    /// and reading follow if they fit); otherwise the source, the reading and the robot,
+    /// then what is wrong on the cursor's line or the hints for where the keys go.
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.app;
-        let document = app.document();
-        let robot = &app.robot().profile;
-        let reading = app.reading();
-        let whose = if app.reading_is_chosen() { "chosen".to_owned() } else { format!("{}'s default", robot.name) };
+        let width = usize::from(area.width);
         let mut spans = vec![Span::raw(" ")];
         if let LoadState::Loading { source, elapsed, ticks, .. } = app.load_state() {
             const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -36,7 +36,52 @@ impl Widget for StatusBar<'_> {
             spans.extend(safe_span(&source.label(), THEME.status, THEME.escape));
             spans.push(Span::raw(format!(" · {:.1} s · Esc cancels │ ", elapsed.as_secs_f32())));
         }
-        spans.extend(safe_span(&document.label, THEME.status, THEME.escape));
+        let robot = &app.robot().profile;
+        let about_robot = format!(" │ {} · {}", robot.name, app.reading().title());
+        if let Some(message) = app.message() {
+            let room = width.saturating_sub(Line::from(spans.clone()).width());
+            let (message, tail) = if display_width(message.as_bytes()) + about_robot.chars().count() <= room {
+                (message.to_owned(), about_robot)
+            } else if display_width(message.as_bytes()) <= room {
+                (message.to_owned(), String::new())
+            } else {
+                // A long message is cut, with a pointer to the log that shows it whole.
+                (format!("{} M shows all", cut_end(message, room.saturating_sub(13))), String::new())
+            };
+            spans.extend(safe_span(&message, THEME.status, THEME.escape));
+            spans.extend(safe_span(&tail, THEME.status, THEME.escape));
+        } else {
+            spans.extend(self.where_and_who());
+            let line = app.cursor_line();
+            let focus_on_source = app.focus() == Pane::Source && app.prompt().is_none() && app.overlay().is_none();
+            match app.diagnostics().iter().find(|d| d.line == line && focus_on_source) {
+                Some(diagnostic) => {
+                    let fix = if diagnostic.fix.is_some() { " (f fixes)" } else { "" };
+                    let head = format!("line {line}: {} {}{fix}: ", diagnostic.severity, diagnostic.code);
+                    spans.push(Span::raw(head));
+                    spans.extend(safe_span(&diagnostic.message, THEME.status, THEME.escape));
+                }
+                None => {
+                    for (key, label) in keymap::hints(app.key_context()) {
+                        spans.push(Span::styled(key, THEME.key.bg(THEME.status.bg.unwrap_or_default())));
+                        spans.push(Span::raw(format!(" {label}  ")));
+                    }
+                }
+            }
+        }
+        buf.set_style(area, THEME.status);
+        buf.set_line(area.x, area.y, &Line::from(spans).style(THEME.status), area.width);
+    }
+}
+
+impl StatusBar<'_> {
+    /// The source, its status and size, the reading and whose it is, the robot.
+    fn where_and_who(&self) -> Vec<Span<'static>> {
+        let app = self.app;
+        let document = app.document();
+        let robot = &app.robot().profile;
+        let whose = if app.reading_is_chosen() { "chosen".to_owned() } else { format!("{}'s default", robot.name) };
+        let mut spans = safe_span(&document.label, THEME.status, THEME.escape);
         match document.fetched() {
             Some(Ok(fetched)) => spans.push(Span::raw(format!(
                 " · {} {} · {} ms",
@@ -50,38 +95,11 @@ impl Widget for StatusBar<'_> {
         spans.push(Span::raw(format!(
             " · {} │ {} ({whose}) │ ",
             size_label(document.txt.source().len()),
-            reading.title()
+            app.reading().title()
         )));
         spans.extend(safe_span(&robot.name, THEME.status, THEME.escape));
         spans.push(Span::raw(" │ "));
-        let line = app.cursor_line();
-        let here = app.diagnostics().iter().find(|d| d.line == line && matches!(app.focus(), crate::app::Pane::Source));
-        let used = Line::from(spans.clone()).width();
-        let room = usize::from(area.width).saturating_sub(used);
-        match (app.message(), here) {
-            (Some(message), _) => {
-                // A long message is cut, with a pointer to the log that shows it whole.
-                let message = if display_width(message.as_bytes()) > room {
-                    format!("{} M shows all", cut_end(message, room.saturating_sub(12)))
-                } else {
-                    message.to_owned()
-                };
-                spans.extend(safe_span(&message, THEME.status, THEME.escape));
-            }
-            (None, Some(diagnostic)) => {
-                let fix = if diagnostic.fix.is_some() { " (f fixes)" } else { "" };
-                spans.push(Span::raw(format!("line {}: {} {}{fix}: ", line, diagnostic.severity, diagnostic.code)));
-                spans.extend(safe_span(&diagnostic.message, THEME.status, THEME.escape));
-            }
-            (None, None) => {
-                for (key, label) in keymap::hints() {
-                    spans.push(Span::styled(key, THEME.key.bg(THEME.status.bg.unwrap_or_default())));
-                    spans.push(Span::raw(format!(" {label}  ")));
-                }
-            }
-        }
-        buf.set_style(area, THEME.status);
-        buf.set_line(area.x, area.y, &Line::from(spans).style(THEME.status), area.width);
+        spans
     }
 }
 

@@ -94,17 +94,17 @@ impl Widget for TesterPane<'_> {
             return;
         }
         let evaluation = app.evaluation();
-        put(verdict_line(app, &evaluation.verdict), buf);
+        put(verdict_line(app, &evaluation.verdict, width), buf);
         put(readings_line(evaluation.allowed_by_reading, app.reading(), evaluation.readings_disagree(), width), buf);
 
         let details = app.tester_details(usize::from(width));
         for detail in details.iter().skip(app.tester_first_detail()) {
             let text_style = match detail.kind {
-                DetailKind::OtherHost => THEME.warning,
+                DetailKind::OtherSite => THEME.warning,
                 DetailKind::AlsoMatched => THEME.dim,
                 DetailKind::Tested | DetailKind::Group | DetailKind::Explanation => THEME.value,
             };
-            let label_style = if detail.kind == DetailKind::OtherHost { THEME.warning } else { THEME.dim };
+            let label_style = if detail.kind == DetailKind::OtherSite { THEME.warning } else { THEME.dim };
             let mut spans = vec![Span::styled(format!(" {:<LABEL_COLUMNS$}", detail.label), label_style)];
             spans.extend(safe_span(&detail.text, text_style, THEME.escape));
             put(Line::from(spans), buf);
@@ -112,33 +112,39 @@ impl Widget for TesterPane<'_> {
     }
 }
 
-fn verdict_line(app: &App, verdict: &Verdict) -> Line<'static> {
-    let (word, style) =
-        if verdict.allowed { ("✓ ALLOWED", THEME.allowed) } else { ("✗ DISALLOWED", THEME.disallowed) };
-    let robot = app.robot();
-    let reading = app.reading();
-    let default = if reading == robot.profile.reading { ", its default" } else { "" };
-    let mut spans = vec![Span::raw(" "), Span::styled(word, style), Span::raw("  ")];
-    spans.extend(safe_span(&robot.profile.name, THEME.title, THEME.escape));
-    spans.push(Span::styled(format!(" · {}{default}", reading.title()), THEME.dim));
-    if let Some(decider) = verdict.decided_by {
-        let txt = &app.document().txt;
-        let rule = &txt.interpretation(reading).groups[decider.group].rules[decider.rule];
-        spans.push(Span::raw(format!("  line {}: ", decider.line)));
-        spans.extend(safe_span(&txt.rule_text(rule), THEME.value, THEME.escape));
-    }
-    Line::from(spans)
+fn verdict_line(app: &App, verdict: &Verdict, width: u16) -> Line<'static> {
+    let build = |short: bool| {
+        let (word, style) =
+            if verdict.allowed { ("✓ ALLOWED", THEME.allowed) } else { ("✗ DISALLOWED", THEME.disallowed) };
+        let robot = app.robot();
+        let reading = app.reading();
+        let mut spans = vec![Span::raw(" "), Span::styled(word, style), Span::raw(if short { " " } else { "  " })];
+        spans.extend(safe_span(&robot.profile.name, THEME.title, THEME.escape));
+        let how = match (short, reading == robot.profile.reading) {
+            (true, _) => format!(" · {}", reading.short_title()),
+            (false, true) => format!(" · {}, its default", reading.title()),
+            (false, false) => format!(" · {}", reading.title()),
+        };
+        spans.push(Span::styled(how, THEME.dim));
+        if let Some(decider) = verdict.decided_by {
+            let txt = &app.document().txt;
+            let rule = &txt.interpretation(reading).groups[decider.group].rules[decider.rule];
+            let line = decider.line;
+            spans.push(Span::raw(if short { format!(" · {line}: ") } else { format!("  line {line}: ") }));
+            spans.extend(safe_span(&txt.rule_text(rule), THEME.value, THEME.escape));
+        }
+        Line::from(spans)
+    };
+    // On a narrow terminal the reading and line are said in fewer words, so that the
+    // deciding rule shows.
+    let long = build(false);
+    if long.width() <= usize::from(width) { long } else { build(true) }
 }
 
 /// How each reading answers: in words when there is room, else in marks.
 fn readings_line(allowed: [bool; 3], current: Reading, disagree: bool, width: u16) -> Line<'static> {
     let build = |short: bool| {
-        let lead = match (disagree, short) {
-            (true, false) => " Readings disagree: ",
-            (true, true) => " Readings differ: ",
-            (false, false) => " Every reading agrees: ",
-            (false, true) => " Readings agree: ",
-        };
+        let lead = if disagree { " Readings disagree: " } else { " Readings agree: " };
         let mut spans = vec![Span::styled(lead, if disagree { THEME.warning } else { THEME.dim })];
         for (i, reading) in Reading::ALL.into_iter().enumerate() {
             if i > 0 {

@@ -5,7 +5,7 @@ use ratatui::style::Style;
 use ratatui::text::Span;
 
 use crate::app::LineInput;
-use crate::policy::escape::{Piece, TAB_STOP_COLUMNS as TAB_STOP, pieces};
+use crate::policy::escape::{Piece, TAB_STOP_COLUMNS as TAB_STOP, char_columns, display_width, pieces};
 
 /// Spans for `bytes`, drawn in `style`, escapes in `escape`; `column` is where the text
 /// starts on its line, for tab stops, and is advanced past the text.
@@ -89,34 +89,55 @@ pub fn input_window(input: &LineInput, room: usize) -> InputWindow {
 }
 
 /// The window of `text` for a field `room` columns wide that keeps the character at
-/// `cursor` in view.
+/// `cursor` in view, counted in columns as drawn (a wide character takes two, an escape
+/// its width): `…` marks hidden text at either end and never covers the cursor.
 #[must_use]
 pub fn text_window(text: &str, cursor: usize, room: usize) -> InputWindow {
     let chars: Vec<char> = text.chars().collect();
-    let room = room.max(2);
+    let widths: Vec<usize> = chars.iter().map(|&c| char_columns(c)).collect();
     let cursor = cursor.min(chars.len());
-    // The first character shown: the cursor stays within the field, with its last
-    // column free for it at the end of the text.
-    let start = (cursor + 1).saturating_sub(room);
-    let end = (start + room).min(chars.len());
-    let mut text: String = chars[start..end].iter().collect();
+    let columns = |range: std::ops::Range<usize>| widths[range].iter().sum::<usize>();
+    let room = room.max(4);
+    if columns(0..chars.len()) < room {
+        return InputWindow { text: text.to_owned(), cursor: columns(0..cursor) };
+    }
+    // Scrolled: a column for a mark at each end, the rest for text, the cursor's cell as
+    // far right as it can be.
+    let inner = room - 2;
+    let cursor_cell = widths.get(cursor).copied().unwrap_or(1);
+    let mut start = cursor;
+    while start > 0 && columns(start - 1..cursor) + cursor_cell <= inner {
+        start -= 1;
+    }
+    let mut end = (cursor + 1).min(chars.len());
+    while end < chars.len() && columns(start..end + 1) <= inner {
+        end += 1;
+    }
+    let mut shown = String::new();
     if start > 0 {
-        text.replace_range(..text.chars().next().map_or(0, char::len_utf8), "…");
+        shown.push('…');
     }
+    shown.extend(&chars[start..end]);
     if end < chars.len() {
-        text.pop();
-        text.push('…');
+        shown.push('…');
     }
-    InputWindow { text, cursor: cursor - start }
+    InputWindow { text: shown, cursor: usize::from(start > 0) + columns(start..cursor) }
 }
 
 /// `text` cut to `width` columns with `…` at the end when it is longer.
 #[must_use]
 pub fn cut_end(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
+    if display_width(text.as_bytes()) <= width {
         return text.to_owned();
     }
-    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    let mut used = 0;
+    let mut cut: String = text
+        .chars()
+        .take_while(|&c| {
+            used += char_columns(c);
+            used < width
+        })
+        .collect();
     cut.push('…');
     cut
 }
@@ -125,12 +146,20 @@ pub fn cut_end(text: &str, width: usize) -> String {
 /// longer: two long paths that differ only at the end still look different.
 #[must_use]
 pub fn cut_start(text: &str, width: usize) -> String {
-    let count = text.chars().count();
-    if count <= width {
+    if display_width(text.as_bytes()) <= width {
         return text.to_owned();
     }
-    let skip = count - width.saturating_sub(1);
-    std::iter::once('…').chain(text.chars().skip(skip)).collect()
+    let mut used = 0;
+    let mut kept: Vec<char> = text
+        .chars()
+        .rev()
+        .take_while(|&c| {
+            used += char_columns(c);
+            used < width
+        })
+        .collect();
+    kept.push('…');
+    kept.into_iter().rev().collect()
 }
 
 #[cfg(test)]
@@ -143,14 +172,34 @@ mod tests {
         let long = format!("/{}", "a".repeat(300));
         let input = LineInput::with_text(&long);
         let window = input_window(&input, 20);
-        assert_eq!(window.text.chars().count(), 19, "the last column is the cursor's");
+        assert!(window.text.chars().count() < 20, "a column is left for the cursor");
         assert!(window.text.starts_with('…'));
-        assert_eq!(window.cursor, 19);
+        assert_eq!(window.cursor, window.text.chars().count());
         let mut input = input;
         input.apply(Edit::Home);
         let window = input_window(&input, 20);
         assert!(window.text.starts_with("/a") && window.text.ends_with('…'));
         assert_eq!(window.cursor, 0);
+        input.apply(Edit::End);
+        input.apply(Edit::Left);
+        input.apply(Edit::Left);
+        let window = input_window(&input, 20);
+        let under_cursor = window.text.chars().nth(window.cursor);
+        assert_eq!(under_cursor, Some('a'), "the character under the cursor shows: {window:?}");
+    }
+
+    #[test]
+    fn wide_characters_and_escapes_count_their_columns() {
+        let wide = "文字".repeat(40);
+        let window = input_window(&LineInput::with_text(&wide), 20);
+        assert!(display_width(window.text.as_bytes()) <= 20, "{window:?}");
+        assert!(window.cursor < 20);
+        let bidi = "/\u{202E}".repeat(20);
+        let window = input_window(&LineInput::with_text(&bidi), 30);
+        assert!(display_width(window.text.as_bytes()) <= 30, "{window:?}");
+        assert_eq!(window.cursor, display_width(window.text.as_bytes()));
+        assert!(display_width(cut_start(&wide, 11).as_bytes()) <= 11);
+        assert!(display_width(cut_end(&wide, 11).as_bytes()) <= 11);
     }
 
     #[test]
