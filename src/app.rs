@@ -1416,7 +1416,7 @@ fn load_summary(document: &Document) -> String {
             fetched.status,
             crate::fetch::status_name(fetched.status),
             fetched.elapsed.as_millis(),
-            if fetched.hops.is_empty() { String::new() } else { format!(" · {} redirect(s)", fetched.hops.len()) }
+            fetched.redirect_summary().map(|summary| format!(" · {summary}")).unwrap_or_default()
         ),
         Some(Err(error)) => format!("Fetch failed: {error}"),
         None => format!("Loaded {} · {size} bytes", document.label),
@@ -1575,6 +1575,7 @@ mod tests {
             body: body.as_bytes().to_vec(),
             truncated: false,
             redirect_loop: false,
+            refused: None,
             elapsed: Duration::from_millis(12),
         }
     }

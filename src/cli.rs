@@ -17,13 +17,14 @@ use serde::Serialize;
 use crate::fetch::{self, Limits, Retrieved, Source};
 use crate::policy::agent::{is_valid_token, suggest_token};
 use crate::policy::compare::Column;
-use crate::policy::escape::{sanitize, sanitize_str};
+use crate::policy::escape::{sanitize, sanitize_lines, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
 use crate::policy::request::{LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, path_lines};
 use crate::policy::words::plural;
 use crate::policy::{self, Access, Availability, Decision, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{RobotProfile, RobotsDb};
 
+mod json;
 mod page;
 pub use page::{PageArgs, page};
 
@@ -348,12 +349,8 @@ fn report_fetch(retrieved: &Retrieved, limits: &Limits) {
     let url = sanitize_str(url.as_str());
     match outcome {
         Ok(fetched) => {
-            if !fetched.hops.is_empty() {
-                eprintln!(
-                    "robotscope: {url} redirected {} time(s) to {}",
-                    fetched.hops.len(),
-                    sanitize_str(fetched.final_url.as_str())
-                );
+            if let Some(summary) = fetched.redirect_summary() {
+                eprintln!("robotscope: {}", sanitize_str(&summary));
             }
             for warning in fetched.warnings(limits) {
                 eprintln!("robotscope: warning: {}", sanitize_str(&warning));
@@ -511,8 +508,7 @@ impl Checker<'_> {
             self.any_disallowed |= !decision.allowed;
             let record = CheckRecord::new(self.txt, self.availability, column, decision, &column.label, &request);
             if self.json {
-                serde_json::to_writer(&mut *out, &record).map_err(io::Error::other)?;
-                out.write_all(b"\n")?;
+                json::write_line(out, &record)?;
             } else {
                 let verdict = if decision.allowed { "allowed" } else { "disallowed" };
                 let why = record.why(self.availability, column.reading);
@@ -658,8 +654,7 @@ pub fn lint(args: &LintArgs) -> Result<Outcome> {
                     message: &d.message,
                     fix: d.fix.as_ref().map(|fix| single_edit(txt.source(), fix)),
                 };
-                serde_json::to_writer(&mut out, &record).map_err(io::Error::other)?;
-                writeln!(out)?;
+                json::write_line(&mut out, &record)?;
             } else {
                 writeln!(out, "{}:{column}: {} {}: {}", d.line, d.severity, d.code, sanitize_str(&d.message))?;
                 if let Some(fix) = &d.fix {
@@ -692,7 +687,11 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
     let result = if args.diff {
         let name = args.source.clone();
         let diff = policy::fix::unified_diff(txt.source(), &report.text, &name);
-        out.write_all(diff.as_bytes()).and_then(|()| out.flush())
+        out.write_all(sanitize_lines(diff.as_bytes()).as_bytes()).and_then(|()| out.flush())
+    } else if out.is_terminal() {
+        // Into a file or a pipe the fixed text goes byte for byte; on a terminal, what
+        // could drive it is shown escaped.
+        out.write_all(sanitize_lines(&report.text).as_bytes()).and_then(|()| out.flush())
     } else {
         out.write_all(&report.text).and_then(|()| out.flush())
     };
@@ -840,7 +839,8 @@ fn write_compare_csv(
     columns: &[Column],
     requests: &[Request],
 ) -> io::Result<()> {
-    let quote = |text: &str| format!("\"{}\"", text.replace('"', "\"\""));
+    // Cells are escaped like every text output: a CSV often lands on a terminal.
+    let quote = |text: &str| format!("\"{}\"", sanitize_str(text).replace('"', "\"\""));
     let header: Vec<String> = std::iter::once(quote("path")).chain(columns.iter().map(|c| quote(&c.label))).collect();
     writeln!(out, "{}", header.join(","))?;
     for request in requests {
@@ -864,8 +864,7 @@ fn write_compare_json(
         for (query, column) in queries.iter().zip(columns) {
             let decision = column.check(availability, &request.tested);
             let record = CheckRecord::new(txt, availability, column, decision, &query.label, request);
-            serde_json::to_writer(&mut *out, &record).map_err(io::Error::other)?;
-            writeln!(out)?;
+            json::write_line(out, &record)?;
         }
     }
     Ok(())

@@ -16,10 +16,11 @@ use std::time::{Duration, Instant};
 use url::Url;
 
 use crate::policy::Availability;
+use crate::policy::words::plural;
 
 mod page;
 
-pub use page::{BlockedRedirect, CrawlVerdict, OtherSite, PageAnswer, PageFetch, fetch_page};
+pub use page::{BlockedRedirect, CrawlVerdict, Obey, OtherSite, PageAnswer, PageFetch, fetch_page};
 
 /// At most this many redirects are followed (RFC 9309 §2.3.1.2: "at least five").
 pub const MAX_REDIRECTS: usize = 5;
@@ -244,6 +245,9 @@ pub struct Fetched {
     pub truncated: bool,
     /// True when the redirects came back to a URL already visited.
     pub redirect_loop: bool,
+    /// The redirect target that was not followed because robots.txt keeps the robots
+    /// asked about out of it (page fetches only).
+    pub refused: Option<Url>,
     /// How long the whole fetch took.
     pub elapsed: Duration,
 }
@@ -254,8 +258,36 @@ impl Fetched {
     pub fn availability(&self) -> Availability {
         match self.status {
             200..=299 => Availability::Available,
-            300..=399 => Availability::TooManyRedirects,
+            300..=399 if self.redirect_loop => Availability::RedirectLoop,
+            300..=399 if self.hops.len() > MAX_REDIRECTS => Availability::TooManyRedirects,
+            status @ 300..=399 => Availability::RedirectWithoutTarget(status),
             status => Availability::Status(status),
+        }
+    }
+
+    /// How the redirects went, in words, when there were any: how many were followed to
+    /// where, or where and why robotscope stopped following them.
+    #[must_use]
+    pub fn redirect_summary(&self) -> Option<String> {
+        let requested = &self.requested;
+        match self.availability() {
+            _ if self.hops.is_empty() => None,
+            _ if self.refused.is_some() => Some(format!(
+                "{} redirects to {}, which robots.txt keeps the robots asked about out of: robotscope stopped there",
+                self.final_url,
+                self.refused.as_ref().map_or("", Url::as_str)
+            )),
+            Availability::TooManyRedirects => Some(format!(
+                "followed {} from {requested}; the next answer, from {}, redirected again, and robots stop there",
+                plural(self.hops.len() - 1, "redirect"),
+                self.final_url
+            )),
+            Availability::RedirectLoop if self.hops.len() == 1 => Some(format!("{requested} redirects to itself")),
+            Availability::RedirectLoop => Some(format!(
+                "the redirects from {requested} go round in a loop: {} leads back to a URL already asked for",
+                self.final_url
+            )),
+            _ => Some(format!("{requested} redirected {} to {}", plural(self.hops.len(), "time"), self.final_url)),
         }
     }
 
@@ -280,9 +312,6 @@ impl Fetched {
                 "only the first {} bytes were read: the file is larger, and RFC 9309 readers may ignore the rest",
                 limits.max_bytes
             ));
-        }
-        if self.redirect_loop {
-            warnings.push("the redirects go round in a loop".to_owned());
         }
         if (200..300).contains(&self.status) {
             let sniffed = sniff(&self.body, self.header("content-type"));
@@ -562,14 +591,41 @@ pub async fn retrieve(source: Source, limits: Limits) -> Result<Retrieved, Sourc
 /// Fetches a robots.txt URL the way crawlers do. Never panics and never waits past
 /// `limits.timeout`.
 pub async fn fetch(url: &Url, limits: &Limits) -> Result<Fetched, FetchError> {
+    fetch_gated(url, limits, &mut Open).await
+}
+
+/// Asked before each redirect is followed: a page fetch asks robots.txt
+/// (`fetch/page.rs`), a robots.txt fetch follows every redirect (RFC 9309 §2.3.1.2).
+pub(crate) trait Gate {
+    /// Whether the redirect to `url` may be followed.
+    async fn may_follow(&mut self, url: &Url) -> bool;
+}
+
+/// The gate that lets every redirect through.
+struct Open;
+
+impl Gate for Open {
+    async fn may_follow(&mut self, _url: &Url) -> bool {
+        true
+    }
+}
+
+/// [`fetch`], asking `gate` before following each redirect; one timeout covers it all,
+/// what the gate does included.
+pub(crate) async fn fetch_gated(url: &Url, limits: &Limits, gate: &mut impl Gate) -> Result<Fetched, FetchError> {
     let started = Instant::now();
-    match tokio::time::timeout(limits.timeout, fetch_unbounded(url, limits, started)).await {
+    match tokio::time::timeout(limits.timeout, fetch_unbounded(url, limits, started, gate)).await {
         Ok(result) => result,
         Err(_) => Err(FetchError::Timeout(limits.timeout)),
     }
 }
 
-async fn fetch_unbounded(url: &Url, limits: &Limits, started: Instant) -> Result<Fetched, FetchError> {
+async fn fetch_unbounded(
+    url: &Url,
+    limits: &Limits,
+    started: Instant,
+    gate: &mut impl Gate,
+) -> Result<Fetched, FetchError> {
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(limits.connect_timeout)
@@ -594,9 +650,11 @@ async fn fetch_unbounded(url: &Url, limits: &Limits, started: Instant) -> Result
                 .ok_or_else(|| FetchError::BadRedirect { from: current.to_string(), location: location.clone() })?;
             hops.push(Hop { url: current.clone(), status });
             redirect_loop |= hops.iter().any(|hop| hop.url == next) || next == *url;
-            if hops.len() > MAX_REDIRECTS || redirect_loop {
-                // Give up: the chain is too long, or it goes round. The last answer
-                // stands as the outcome (a 3xx), which the rules read as "too many".
+            let stop = hops.len() > MAX_REDIRECTS || redirect_loop;
+            let refused = (!stop && !gate.may_follow(&next).await).then(|| next.clone());
+            if stop || refused.is_some() {
+                // Give up: the chain is too long, goes round, or leads where robots.txt
+                // keeps the robots out. The last answer (a 3xx) stands as the outcome.
                 return Ok(Fetched {
                     requested: url.clone(),
                     final_url: current,
@@ -606,6 +664,7 @@ async fn fetch_unbounded(url: &Url, limits: &Limits, started: Instant) -> Result
                     body: Vec::new(),
                     truncated: false,
                     redirect_loop,
+                    refused,
                     elapsed: started.elapsed(),
                 });
             }
@@ -623,6 +682,7 @@ async fn fetch_unbounded(url: &Url, limits: &Limits, started: Instant) -> Result
             body,
             truncated,
             redirect_loop,
+            refused: None,
             elapsed: started.elapsed(),
         });
     }

@@ -2,6 +2,7 @@
 //! a subcommand. Exit statuses are decided here, in one place: 0 clean, 1 findings
 //! (something disallowed, or a lint error), 2 trouble (bad arguments, unreadable source).
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -10,6 +11,7 @@ use robotscope::app::App;
 use robotscope::cli::{self, CheckArgs, CompareArgs, FixArgs, LintArgs, Outcome, PageArgs, SourceOptions};
 use robotscope::clipboard::ClipboardMode;
 use robotscope::fetch::{Retrieved, Source, SourceError};
+use robotscope::policy::escape::sanitize_str;
 use robotscope::robots_db::RobotsDb;
 
 /// A terminal explorer for a site's robots.txt: which robot may fetch which path, under
@@ -59,8 +61,8 @@ fn main() -> ExitCode {
     // Installed before the terminal is touched, so that the explorer's panic hook can
     // chain to it and a panic prints a readable report on a restored screen.
     let _ = color_eyre::install();
-    let matches = Cli::command().get_matches();
-    let mut args = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let matches = Cli::command().try_get_matches().unwrap_or_else(|error| exit_with(&error));
+    let mut args = Cli::from_arg_matches(&matches).unwrap_or_else(|error| exit_with(&error));
     // Robots are answered for in the order they were named, -a and -r mixed.
     let selection = match &mut args.command {
         Some(Command::Check(check)) => Some(&mut check.robots),
@@ -85,10 +87,25 @@ fn main() -> ExitCode {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
         Err(error) => {
-            eprintln!("robotscope: error: {error:#}");
+            // Error chains quote file names, URLs and file text: escaped like all output.
+            eprintln!("robotscope: error: {}", sanitize_str(&format!("{error:#}")));
             ExitCode::from(2)
         }
     }
+}
+
+/// Prints clap's message (help, version, or what is wrong with the arguments) and exits
+/// with its status; an argument quoted in the message is escaped like all output.
+fn exit_with(error: &clap::Error) -> ! {
+    let text = error.render().to_string();
+    let text = robotscope::policy::escape::sanitize_lines(text.as_bytes());
+    // A closed pipe (`--help | head -1`) is no reason to panic.
+    let _ = if error.use_stderr() {
+        std::io::stderr().write_all(text.as_bytes())
+    } else {
+        std::io::stdout().write_all(text.as_bytes())
+    };
+    std::process::exit(error.exit_code())
 }
 
 /// Opens the explorer on a source, or on the embedded example. A site is fetched in

@@ -283,11 +283,11 @@ impl Shell<'_> {
             Effect::CancelLoad { id } => {
                 abort_task(&mut self.load, Some(id));
             }
-            Effect::FetchPage { id, url, limits } => {
+            Effect::FetchPage { id, url, limits, obey } => {
                 abort_task(&mut self.page_fetch, None);
                 let actions = self.actions.clone();
                 let task = tokio::spawn(async move {
-                    let result = fetch::fetch_page(&url, &limits).await;
+                    let result = fetch::fetch_page(&url, &limits, obey.as_deref()).await;
                     let _ = actions.send(Action::PageFetched { id, result: Box::new(result) });
                 });
                 self.page_fetch = Some((id, task));

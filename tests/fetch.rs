@@ -89,14 +89,15 @@ async fn a_three_hop_chain_is_followed_and_recorded() {
 }
 
 #[tokio::test]
-async fn a_redirect_loop_stops_and_counts_as_too_many_redirects() {
+async fn a_redirect_loop_stops_and_is_named_a_loop() {
     let server = Server::start(|path| match path {
         "/robots.txt" => Reply::Redirect { status: 301, location: "/b".into() },
         _ => Reply::Redirect { status: 301, location: "/robots.txt".into() },
     });
     let fetched = get(&server.url("/robots.txt"), &limits()).await.expect("an outcome");
     assert!(fetched.redirect_loop);
-    assert_eq!(fetched.availability(), Availability::TooManyRedirects);
+    assert_eq!(fetched.availability(), Availability::RedirectLoop);
+    assert!(fetched.redirect_summary().is_some_and(|s| s.contains("go round in a loop")));
     assert!(verdict(&server.url("/robots.txt"), "/a", Reading::Rfc9309).await, "RFC 9309 §2.3.1.2: unavailable");
     assert!(!verdict(&server.url("/robots.txt"), "/a", Reading::Draft1996).await);
 }
@@ -260,7 +261,7 @@ fn check_warns_about_redirects_size_and_html() {
         .args(["check", &server.url("/"), "-a", "x", "/a"])
         .assert()
         .code(0)
-        .stderr(predicate::str::contains("redirected 1 time(s)").and(predicate::str::contains("HTML page")));
+        .stderr(predicate::str::contains("redirected 1 time to").and(predicate::str::contains("HTML page")));
     let mut head = b"User-agent: *\nDisallow: /early\n".to_vec();
     head.extend(b"#\n".repeat(1000));
     head.extend(b"Disallow: /late\n");
@@ -308,4 +309,59 @@ async fn https_to_a_plain_http_port_says_to_try_http() {
     assert!(message.contains(&format!("try http://127.0.0.1:{port}/")), "{message}");
     assert!(!message.contains("corrupt"), "{message}");
     assert_eq!(error.availability(), Availability::Unreachable);
+}
+
+/// Each way a chain of redirects can end without the file is named as it is (issue 12).
+#[tokio::test]
+async fn redirects_that_reach_no_file_are_named_each_as_it_is() {
+    let server = Server::start(|path| match path {
+        "/self" => Reply::Redirect { status: 302, location: "/self".into() },
+        "/nowhere" => Reply::Status { status: 302, headers: Vec::new(), body: Vec::new() },
+        "/not-modified" => Reply::Status { status: 304, headers: Vec::new(), body: Vec::new() },
+        "/robots.txt" => Reply::Redirect { status: 301, location: "/hop1".into() },
+        other => match other.trim_start_matches("/hop").parse::<u32>() {
+            Ok(n) => Reply::Redirect { status: 301, location: format!("/hop{}", n + 1) },
+            Err(_) => Reply::status(404),
+        },
+    });
+    let fetched = get(&server.url("/self"), &limits()).await.expect("an outcome");
+    assert_eq!(fetched.availability(), Availability::RedirectLoop);
+    assert!(
+        fetched.redirect_summary().is_some_and(|s| s.ends_with("redirects to itself")),
+        "{:?}",
+        fetched.redirect_summary()
+    );
+    let fetched = get(&server.url("/nowhere"), &limits()).await.expect("an outcome");
+    assert_eq!(fetched.availability(), Availability::RedirectWithoutTarget(302));
+    assert!(fetched.meaning().contains("without saying where to"), "{}", fetched.meaning());
+    assert!(!fetched.meaning().contains("five"), "{}", fetched.meaning());
+    let fetched = get(&server.url("/not-modified"), &limits()).await.expect("an outcome");
+    assert!(fetched.meaning().contains("304 Not Modified"), "{}", fetched.meaning());
+    let fetched = get(&server.url("/hop1"), &limits()).await.expect("an outcome");
+    assert_eq!(fetched.availability(), Availability::TooManyRedirects);
+    let summary = fetched.redirect_summary().expect("a summary");
+    assert!(summary.starts_with("followed 5 redirects from"), "{summary}");
+    robotscope()
+        .args(["check", &server.url("/hop1"), "-a", "x", "/a"])
+        .assert()
+        .stderr(predicate::str::contains("followed 5 redirects").and(predicate::str::contains("time(s)").not()));
+}
+
+#[test]
+fn bad_limits_and_user_agents_are_usage_errors() {
+    for args in [
+        &["--max-bytes", "0"][..],
+        &["--timeout", "0"],
+        &["--max-file-bytes", "0"],
+        &["--user-agent", "bot\r\nX-Evil: 1"],
+        &["--user-agent", "bot\u{1b}[2J"],
+        &["--user-agent", "bot\n"],
+    ] {
+        robotscope()
+            .args(["check", "http://127.0.0.1:9/", "-a", "x", "/a"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("error: invalid value").and(predicate::str::contains("\u{1b}").not()));
+    }
 }

@@ -71,9 +71,9 @@ cases! {
         Some("User-agent: *\nDisallow: /a\nDisallow: /b\n");
     two_star_groups: "User-agent: *\nDisallow: /a/\n\nUser-agent: bot\nDisallow: /\n\nUser-agent: *\nDisallow: /b/\n",
         "several-star-groups", 7, Warning,
-        Some("User-agent: *\nDisallow: /a/\nDisallow: /b/\n\nUser-agent: bot\nDisallow: /\n\n");
+        Some("User-agent: *\nDisallow: /a/\nDisallow: /b/\n\nUser-agent: bot\nDisallow: /\n");
     robot_twice: "User-agent: bot\nDisallow: /a\n\nUser-agent: Bot\nDisallow: /b\n", "robot-in-several-groups", 4, Warning,
-        Some("User-agent: bot\nDisallow: /a\nDisallow: /b\n\n");
+        Some("User-agent: bot\nDisallow: /a\nDisallow: /b\n");
     disallow_star: "User-agent: *\nDisallow: *\n", "star-path", 2, Error, Some("User-agent: *\nDisallow: /\n");
     wildcard: "User-agent: *\nDisallow: /*.pdf$\n", "wildcard-for-classic-robots", 2, Warning, None;
     dollar_inside: "User-agent: *\nDisallow: /price$list\n", "dollar-inside-pattern", 2, Warning, None;
@@ -102,8 +102,36 @@ cases! {
     html: "<!DOCTYPE html>\n<html><body>Not Found</body></html>\n", "html-file", 1, Error, None;
     binary: "\0\0\x01\0\x02\0\x10\x10\0\0\x01\0\x08\0h\x05\0\0\x16\0\0\0(\0\0\0\x10\0\0\0", "binary-file", 1, Error, None;
     bom: "\u{feff}User-agent: *\nDisallow: /\n", "utf8-bom", 1, Warning, Some("User-agent: *\nDisallow: /\n");
-    nul: "User-agent: *\nDisallow: /a\0b\n", "nul-byte", 2, Warning, Some("User-agent: *\nDisallow: /ab\n");
-    escape: "User-agent: *\nDisallow: /\x1b[2Jx\n", "control-character", 2, Warning, Some("User-agent: *\nDisallow: /[2Jx\n");
+    // Google reads `/a`: the fix keeps that reading (issue 12).
+    nul: "User-agent: *\nDisallow: /a\0b\n", "nul-byte", 2, Warning, Some("User-agent: *\nDisallow: /a\n");
+    // In a path, a control character is written as the escape a URL carries.
+    escape: "User-agent: *\nDisallow: /\x1b[2Jx\n", "control-character", 2, Warning, Some("User-agent: *\nDisallow: /%1B[2Jx\n");
+    // Outside a path it goes.
+    escape_in_comment: "User-agent: *\nDisallow: /a # \x07\n", "control-character", 2, Warning, Some("User-agent: *\nDisallow: /a # \n");
+}
+
+/// `fix` changes only what it means to change (issue 12).
+#[test]
+fn fixes_keep_what_they_do_not_mean_to_change() {
+    let fixed = |text: &[u8]| String::from_utf8_lossy(&fix_all(text).text).into_owned();
+    // A removed rule's comment stays.
+    assert_eq!(
+        fixed(b"User-agent: *\nDisallow: /a\nDisallow: /a # was twice\n"),
+        "User-agent: *\nDisallow: /a\n# was twice\n"
+    );
+    // Two byte order marks: both go, and nothing is added twice.
+    assert_eq!(fixed(b"\xEF\xBB\xBF\xEF\xBB\xBFUser-agent: *\nDisallow: /a\n"), "User-agent: *\nDisallow: /a\n");
+    // Groups merged away leave no run of blank lines behind.
+    let groups = "User-agent: *\nDisallow: /a\n\nUser-agent: b\nDisallow: /x\n\nUser-agent: *\nDisallow: /b\n\nUser-agent: *\nDisallow: /c\n\nUser-agent: c\nDisallow: /y\n";
+    assert_eq!(
+        fixed(groups.as_bytes()),
+        "User-agent: *\nDisallow: /a\nDisallow: /b\nDisallow: /c\n\nUser-agent: b\nDisallow: /x\n\nUser-agent: c\nDisallow: /y\n"
+    );
+    // UTF-16 with half a character at the end: kept visibly, not dropped.
+    let mut bytes = vec![0xFF, 0xFE];
+    bytes.extend("User-agent: *\n".encode_utf16().flat_map(u16::to_le_bytes));
+    bytes.push(b'x');
+    assert_eq!(fixed(&bytes), "User-agent: *\n\u{FFFD}");
 }
 
 #[test]

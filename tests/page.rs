@@ -204,9 +204,11 @@ async fn a_disallowed_pages_noindex_is_never_seen_and_we_say_so() {
 async fn a_huge_page_is_cut_at_the_cap() {
     let server = site();
     let limits = Limits { max_bytes: 64 * 1024, ..limits() };
-    let fetched = fetch::fetch_page(&Url::parse(&server.url("/huge")).expect("url"), &limits).await.expect("fetched");
-    assert!(fetched.page.truncated);
-    assert_eq!(fetched.page.body.len(), 64 * 1024);
+    let fetched =
+        fetch::fetch_page(&Url::parse(&server.url("/huge")).expect("url"), &limits, None).await.expect("fetched");
+    let page = fetched.page.as_ref().expect("fetched");
+    assert!(page.truncated);
+    assert_eq!(page.body.len(), 64 * 1024);
     assert!(fetched.notes(&limits)[0].contains("META tags after them are not seen"));
     assert!(server.body_bytes_sent() < 8 * 1024 * 1024, "the rest is never downloaded");
 }
@@ -265,11 +267,19 @@ fn the_command_reads_headers_and_nulls_what_a_robot_never_sees() {
         records[0]["sources"][0],
         serde_json::json!({"from": "header", "term": "noindex", "value": "googlebot: noindex, nosnippet", "agent": "googlebot"})
     );
+    // robotscope obeys robots.txt: a page every robot asked about is kept out of is not
+    // fetched (issue 12), and the answer says so.
     let (records, status) = page_json(&[&server.url("/private/secret"), "-a", "Googlebot"]);
     assert_eq!(status, 1);
     assert_eq!((records[0]["crawl"].clone(), records[0]["index"].clone()), (false.into(), Value::Null));
-    assert_eq!(records[0]["crawl_line"], 2);
-    assert!(records[0]["notes"][0].as_str().expect("note").contains("never sees noindex"));
+    assert_eq!((records[0]["crawl_line"].clone(), records[0]["status"].clone()), (2.into(), Value::Null));
+    assert!(records[0]["notes"][0].as_str().expect("note").contains("did not fetch"), "{}", records[0]["notes"]);
+    assert!(!server.paths_asked().contains(&"/private/secret".to_owned()), "the page was never requested");
+    // Unless told to ignore it: then the noindex a polite robot never sees is shown.
+    let (records, _) = page_json(&[&server.url("/private/secret"), "-a", "Googlebot", "--ignore-robots-txt"]);
+    assert_eq!(records[0]["status"], 200);
+    let notes = records[0]["notes"].to_string();
+    assert!(notes.contains("never sees noindex"), "{notes}");
 }
 
 #[test]
@@ -277,7 +287,11 @@ fn a_redirect_is_checked_against_robots_txt_too() {
     let server = site();
     let (records, _) = page_json(&[&server.url("/moved"), "-a", "Googlebot"]);
     assert_eq!(records[0]["crawl"], false, "the redirect leads into /private/");
-    assert!(records[0]["notes"][0].as_str().expect("note").contains("answered 301"));
+    let notes = records[0]["notes"].to_string();
+    assert!(notes.contains("robotscope stopped there"), "the redirect into /private/ is not followed: {notes}");
+    assert!(!server.paths_asked().iter().any(|p| p.starts_with("/private/")), "{:?}", server.paths_asked());
+    let (records, _) = page_json(&[&server.url("/moved"), "-a", "Googlebot", "--ignore-robots-txt"]);
+    assert!(records[0]["notes"].to_string().contains("answered 301"));
 }
 
 /// A page on the test site that redirects to another site, whose own robots.txt keeps
@@ -300,7 +314,7 @@ async fn a_redirect_to_another_site_is_checked_against_that_sites_robots_txt() {
     let available = robotscope::policy::Availability::Available;
 
     let fetched =
-        fetch::fetch_page(&Url::parse(&server.url("/to-blocked")).expect("url"), &limits()).await.expect("page");
+        fetch::fetch_page(&Url::parse(&server.url("/to-blocked")).expect("url"), &limits(), None).await.expect("page");
     assert_eq!(fetched.other_sites.len(), 1, "the other site's robots.txt was read");
     assert_eq!(fetched.other_sites[0].robots_url.as_str(), elsewhere.url("/robots.txt"));
     let answer = fetched.answer(&txt, available, &robot, Reading::Rfc9309, UrlMode::AsCrawlersSend);
@@ -312,7 +326,8 @@ async fn a_redirect_to_another_site_is_checked_against_that_sites_robots_txt() {
     assert!(answer.crawl.explanation().contains(&elsewhere.url("/robots.txt")), "{}", answer.crawl.explanation());
     assert!(fetched.notes(&limits()).iter().any(|note| note.contains("200 OK")), "{:?}", fetched.notes(&limits()));
 
-    let fetched = fetch::fetch_page(&Url::parse(&server.url("/to-open")).expect("url"), &limits()).await.expect("page");
+    let fetched =
+        fetch::fetch_page(&Url::parse(&server.url("/to-open")).expect("url"), &limits(), None).await.expect("page");
     let answer = fetched.answer(&txt, available, &robot, Reading::Rfc9309, UrlMode::AsCrawlersSend);
     assert!(answer.crawl.allowed() && answer.policy.index.is_some_and(|index| index.allowed));
 
@@ -399,8 +414,10 @@ mod explorer {
     /// Runs the effects an action returned, the way the event loop does for a page.
     async fn press_p(app: &mut App) {
         let effects = press(app, "p");
-        let [Effect::FetchPage { id, url, limits }] = effects.as_slice() else { panic!("a page fetch: {effects:?}") };
-        let result = fetch::fetch_page(url, limits).await;
+        let [Effect::FetchPage { id, url, limits, obey }] = effects.as_slice() else {
+            panic!("a page fetch: {effects:?}")
+        };
+        let result = fetch::fetch_page(url, limits, obey.as_deref()).await;
         app.update(Action::PageFetched { id: *id, result: Box::new(result) });
     }
 
@@ -436,13 +453,19 @@ mod explorer {
         let mut app = explorer_on(&server, "/private/secret").await;
         press_p(&mut app).await;
         assert!(!app.page_rows()[0].policy.crawl);
-        assert!(app.page_rows()[0].policy.notes[0].contains("never sees noindex"));
-        // Comment out the Disallow line in the editor, then ask again.
+        let view = app.page_view().expect("open");
+        assert!(
+            matches!(&view.state, PageState::Fetched { fetched, .. } if fetched.page.is_none()),
+            "obeyed: not fetched"
+        );
+        // Comment out the Disallow line in the editor, then ask again: now it is fetched.
         press(&mut app, "pe<down>");
         app.update(Action::Paste("# ".to_owned()));
         press(&mut app, "<esc>");
         assert!(String::from_utf8_lossy(app.document().txt.source()).contains("# Disallow: /private/"));
-        assert!(press(&mut app, "p").is_empty(), "the page is not fetched again");
+        press_p(&mut app).await;
+        press(&mut app, "p");
+        assert!(press(&mut app, "p").is_empty(), "fetched once, the page is not fetched again");
         let row = &app.page_rows()[0];
         assert!(row.policy.crawl);
         assert_eq!(row.policy.index.as_ref().map(|a| a.allowed), Some(false), "now the noindex is seen");

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::action::CopyWhat;
 use crate::clipboard::CopyMethod;
-use crate::fetch::{Limits, Source};
+use crate::fetch::{Limits, Obey, Source};
 
 /// What happens once a save is done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +46,8 @@ pub enum Effect {
         url: url::Url,
         /// The fetch limits.
         limits: Limits,
+        /// The robots whose robots.txt is obeyed (`None`: fetch anyway, `r`).
+        obey: Option<Box<Obey>>,
     },
     /// Stop the page fetch with this id, if it is still running.
     CancelPageFetch {

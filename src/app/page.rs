@@ -11,7 +11,9 @@ use url::Url;
 
 use super::compare::CompareRobot;
 use super::{About, Action, App, Effect, Overlay, PromptKind};
-use crate::fetch::{CrawlVerdict, FetchError, PageAnswer, PageFetch};
+use std::sync::Arc;
+
+use crate::fetch::{CrawlVerdict, FetchError, Obey, PageAnswer, PageFetch};
 use crate::policy::Reading;
 use crate::policy::page::PagePolicy;
 use crate::policy::request::{Request, UrlMode};
@@ -76,11 +78,8 @@ impl App {
         let Some(PageView { state: PageState::Fetched { fetched, .. }, .. }) = &self.page else {
             return Vec::new();
         };
-        let selected = CompareRobot::from_entry(self.robot());
-        let selected_label = selected.label.clone();
-        let others = self.compare.robots.iter().filter(|r| r.label != selected_label).cloned();
-        std::iter::once(selected)
-            .chain(others)
+        self.page_robots()
+            .into_iter()
             .enumerate()
             .map(|(index, robot)| {
                 let reading = self.reading_choice.unwrap_or_else(|| robot.reading());
@@ -121,25 +120,48 @@ impl App {
         if self.prompt.as_ref().is_some_and(|prompt| prompt.kind == PromptKind::TestPath) {
             self.submit_prompt();
         }
-        let fetched_already =
-            self.page.as_ref().is_some_and(|view| view.url == url && matches!(view.state, PageState::Fetched { .. }));
+        // A page robots.txt kept robotscope out of was never read: after an edit that lets
+        // a robot in, it is fetched now.
+        let fetched_already = self.page.as_ref().is_some_and(|view| {
+            view.url == url && matches!(&view.state, PageState::Fetched { fetched, .. } if fetched.page.is_some())
+        });
         if fetched_already {
             // The page is the same; the robots.txt may have changed: answer again, and
             // leave fetching anew to `r`.
             self.open(Overlay::Page);
             return Vec::new();
         }
-        self.fetch_page(url)
+        self.fetch_page(url, true)
     }
 
-    fn fetch_page(&mut self, url: Url) -> Vec<Effect> {
+    /// Fetches the page for the robots shown (the selected and the compared ones),
+    /// obeying their robots.txt unless `obey` is false (`r`: fetch anyway).
+    fn fetch_page(&mut self, url: Url, obey: bool) -> Vec<Effect> {
         let mut effects = self.stop_page_fetch();
         self.next_load_id += 1;
         let id = self.next_load_id;
         self.page = Some(PageView { url: url.clone(), state: PageState::Fetching { id }, scroll: 0 });
         self.open(Overlay::Page);
-        effects.push(Effect::FetchPage { id, url, limits: self.fetch_limits() });
+        let obey = obey.then(|| {
+            let robots = self
+                .page_robots()
+                .into_iter()
+                .map(|robot| {
+                    let reading = self.reading_choice.unwrap_or_else(|| robot.reading());
+                    (robot.robot(), reading)
+                })
+                .collect();
+            Box::new(Obey { txt: Arc::clone(&self.document.txt), availability: self.document.availability, robots })
+        });
+        effects.push(Effect::FetchPage { id, url, limits: self.fetch_limits(), obey });
         effects
+    }
+
+    /// The robots the overlay answers for: the selected robot, then the compared ones.
+    fn page_robots(&self) -> Vec<CompareRobot> {
+        let selected = CompareRobot::from_entry(self.robot());
+        let others = self.compare.robots.iter().filter(|r| r.label != selected.label).cloned().collect::<Vec<_>>();
+        std::iter::once(selected).chain(others).collect()
     }
 
     /// Cancels a page fetch that is still running.
@@ -191,8 +213,9 @@ impl App {
                 self.page_fetched(id, *result);
                 Vec::new()
             }
+            // `r` fetches the page again, and anyway, where robots.txt keeps them out.
             Action::Reload if open => match self.page.as_ref().map(|view| view.url.clone()) {
-                Some(url) => self.fetch_page(url),
+                Some(url) => self.fetch_page(url, false),
                 None => Vec::new(),
             },
             other => return Err(other),

@@ -4,17 +4,18 @@
 //! fetched at once, with the same limits.
 
 use std::io::{self, BufWriter, Write};
+use std::sync::Arc;
 
 use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::Serialize;
 use url::Url;
 
-use super::{CheckRecord, Outcome, RobotSelection, SourceOptions, UrlOptions, finish_output, report_fetch};
-use crate::fetch::{self, CrawlVerdict, Fetched, PageAnswer, Source};
+use super::{CheckRecord, Outcome, RobotSelection, SourceOptions, UrlOptions, finish_output, json, report_fetch};
+use crate::fetch::{self, CrawlVerdict, Fetched, Obey, PageAnswer, PageFetch, Source};
 use crate::policy::compare::Column;
 use crate::policy::escape::sanitize_str;
-use crate::policy::page::{PagePolicy, PageSignals, TermSource};
+use crate::policy::page::{PagePolicy, TermSource};
 use crate::policy::request::Request;
 use crate::policy::{self, RobotsTxt};
 use crate::robots_db::RobotsDb;
@@ -35,6 +36,10 @@ pub struct PageArgs {
     /// One JSON object per robot: agent, url, crawl, index, follow, terms, sources.
     #[arg(long)]
     pub json: bool,
+    /// Fetch the page (and follow its redirects) even where robots.txt keeps every robot
+    /// asked about out; by default robotscope obeys robots.txt.
+    #[arg(long)]
+    pub ignore_robots_txt: bool,
     #[command(flatten)]
     pub url_options: UrlOptions,
     #[command(flatten)]
@@ -46,7 +51,8 @@ pub struct PageArgs {
 struct PageRecord<'a> {
     agent: &'a str,
     url: &'a str,
-    status: u16,
+    /// Null when robotscope did not fetch the page.
+    status: Option<u16>,
     semantics: &'a str,
     /// robots.txt's verdict.
     crawl: bool,
@@ -99,14 +105,28 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
     };
     let runtime =
         tokio::runtime::Builder::new_current_thread().enable_all().build().wrap_err("starting the runtime")?;
-    let (retrieved, fetched) = runtime.block_on(async {
-        tokio::join!(fetch::retrieve(robots_source, limits.clone()), fetch::fetch_page(&page_url, &limits))
-    });
-    let retrieved = retrieved?;
+    // robots.txt first: robotscope fetches the page only if one of the robots asked about
+    // may (RFC 9309 §2.3), unless told to ignore it. One timeout bounds the whole
+    // command, the reading of the page included.
+    let work = async {
+        let retrieved = fetch::retrieve(robots_source, limits.clone()).await?;
+        let txt = Arc::new(RobotsTxt::parse(retrieved.bytes().to_vec()));
+        let obey = Obey {
+            txt: Arc::clone(&txt),
+            availability: retrieved.availability(),
+            robots: queries.iter().map(|query| (query.robot.clone(), query.reading)).collect(),
+        };
+        let obey = (!args.ignore_robots_txt).then_some(&obey);
+        let fetched = fetch::fetch_page(&page_url, &limits, obey).await.map_err(|error| {
+            color_eyre::eyre::eyre!("cannot fetch the page {}: {error}", sanitize_str(page_url.as_str()))
+        })?;
+        Ok::<_, color_eyre::eyre::Report>((retrieved, fetched))
+    };
+    let (retrieved, fetched) =
+        runtime.block_on(async { tokio::time::timeout(limits.timeout, work).await }).map_err(|_| {
+            color_eyre::eyre::eyre!("no complete answer within {} s (--timeout)", limits.timeout.as_secs())
+        })??;
     report_fetch(&retrieved, &limits);
-    let fetched = fetched.map_err(|error| {
-        color_eyre::eyre::eyre!("cannot fetch the page {}: {error}", sanitize_str(page_url.as_str()))
-    })?;
     let txt = RobotsTxt::parse(retrieved.bytes().to_vec());
     let availability = retrieved.availability();
     let fetch_notes = fetched.notes(&limits);
@@ -126,16 +146,21 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
 
     let mut out = BufWriter::new(io::stdout().lock());
     let written = if args.json {
-        write_json(&mut out, &answers, &fetched.page, &fetch_notes)
+        write_json(&mut out, &answers, fetched.page.as_ref(), &fetch_notes)
     } else {
-        write_text(&mut out, &answers, &fetched.page, &fetched.signals, &fetch_notes, availability)
+        write_text(&mut out, &answers, &fetched, &fetch_notes, availability)
     };
     finish_output(written.and_then(|()| out.flush()))?;
     let all_open = answers.iter().all(|a| a.policy.index.as_ref().is_some_and(|index| index.allowed));
     Ok(if all_open { Outcome::Clean } else { Outcome::Findings })
 }
 
-fn write_json(out: &mut dyn Write, answers: &[Answer], fetched: &Fetched, fetch_notes: &[String]) -> io::Result<()> {
+fn write_json(
+    out: &mut dyn Write,
+    answers: &[Answer],
+    fetched: Option<&Fetched>,
+    fetch_notes: &[String],
+) -> io::Result<()> {
     for answer in answers {
         let policy = &answer.policy;
         let sources = policy
@@ -153,7 +178,7 @@ fn write_json(out: &mut dyn Write, answers: &[Answer], fetched: &Fetched, fetch_
         let record = PageRecord {
             agent: answer.record.agent,
             url: answer.record.url,
-            status: fetched.status,
+            status: fetched.map(|page| page.status),
             semantics: answer.column.reading.name(),
             crawl: policy.crawl,
             crawl_line: answer.record.line,
@@ -170,8 +195,7 @@ fn write_json(out: &mut dyn Write, answers: &[Answer], fetched: &Fetched, fetch_
                 .chain(policy.notes.iter().cloned())
                 .collect(),
         };
-        serde_json::to_writer(&mut *out, &record).map_err(io::Error::other)?;
-        writeln!(out)?;
+        json::write_line(out, &record)?;
     }
     Ok(())
 }
@@ -179,12 +203,15 @@ fn write_json(out: &mut dyn Write, answers: &[Answer], fetched: &Fetched, fetch_
 fn write_text(
     out: &mut dyn Write,
     answers: &[Answer],
-    fetched: &Fetched,
-    signals: &PageSignals,
+    page: &PageFetch,
     fetch_notes: &[String],
     availability: policy::Availability,
 ) -> io::Result<()> {
-    writeln!(out, "{}", sanitize_str(&fetched_summary(&fetched.final_url, fetched)))?;
+    let signals = &page.signals;
+    match &page.page {
+        Some(fetched) => writeln!(out, "{}", sanitize_str(&fetched_summary(&fetched.final_url, fetched)))?,
+        None => writeln!(out, "{}: not fetched", sanitize_str(page.url.as_str()))?,
+    }
     let tags: Vec<_> = signals.meta.iter().filter(|tag| tag.speaks_to_robots()).collect();
     for tag in &tags {
         writeln!(out, "  line {:<4} {}", tag.line, sanitize_str(&tag.markup()))?;
@@ -192,7 +219,7 @@ fn write_text(
     for header in &signals.headers {
         writeln!(out, "  header    X-Robots-Tag: {}", sanitize_str(&header.value))?;
     }
-    if tags.is_empty() && signals.headers.is_empty() {
+    if tags.is_empty() && signals.headers.is_empty() && page.page.is_some() {
         let what =
             if signals.html { "no robots META tag and no X-Robots-Tag header" } else { "no X-Robots-Tag header" };
         writeln!(out, "  {what}")?;
@@ -222,7 +249,7 @@ fn write_text(
                 out,
                 "  also      {}: {} ({})",
                 sanitize_str(&applied.term.to_string()),
-                applied.term.meaning(),
+                sanitize_str(&applied.term.meaning()),
                 sanitize_str(&applied.source.to_string())
             )?;
         }

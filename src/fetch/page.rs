@@ -6,13 +6,19 @@
 //! from). A page whose redirects run through other sites is therefore only crawled when
 //! each of those sites' robots.txt lets the robot fetch its URL, so [`fetch_page`] also
 //! fetches those files, with what is left of the same time limit.
+//!
+//! robotscope obeys robots.txt too ([`Obey`]): it asks for the page, and follows each
+//! redirect, only while one of the robots it answers for may fetch that URL; a page
+//! robots.txt keeps them all out of is not fetched, and the answer says so (`page
+//! --ignore-robots-txt`, `r` in the explorer, fetch it anyway).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use url::{Origin, Url};
 
-use super::{FetchError, Fetched, Limits, fetch, status_name};
-use crate::policy::page::{Contradictions, PagePolicy, PageSignals, page_policy};
+use super::{FetchError, Fetched, Gate, Limits, fetch, fetch_gated, status_name};
+use crate::policy::page::{Contradictions, MAX_ELEMENT_DEPTH, PagePolicy, PageSignals, page_policy};
 use crate::policy::request::{Request, UrlMode};
 use crate::policy::{Availability, Reading, Robot, RobotsTxt, Verdict, evaluate_fetched};
 
@@ -20,12 +26,71 @@ use crate::policy::{Availability, Reading, Robot, RobotsTxt, Verdict, evaluate_f
 /// went through.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageFetch {
-    /// The page's response and the redirects that led to it.
-    pub page: Fetched,
-    /// What it says to robots: its META tags and X-Robots-Tag headers.
+    /// The URL asked for.
+    pub url: Url,
+    /// The page's response and the redirects that led to it; `None` when robots.txt
+    /// keeps every robot asked about out of the URL, so it was not fetched.
+    pub page: Option<Fetched>,
+    /// What it says to robots: its META tags and X-Robots-Tag headers (none when it was
+    /// not fetched).
     pub signals: PageSignals,
     /// The robots.txt of each other site a redirect led to, in the order reached.
     pub other_sites: Vec<OtherSite>,
+}
+
+/// The robots a page fetch is for, and the robots.txt of the page's site: the fetch goes
+/// on only while one of them may fetch each URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Obey {
+    /// The page's site's robots.txt.
+    pub txt: Arc<RobotsTxt>,
+    /// How it was obtained.
+    pub availability: Availability,
+    /// The robots asked about, each under its reading.
+    pub robots: Vec<(Robot, Reading)>,
+}
+
+impl Obey {
+    /// True when one of the robots may fetch `url` by `txt` (`availability`).
+    fn lets_one_in(&self, txt: &RobotsTxt, availability: Availability, url: &Url) -> bool {
+        let tested = Request::read(url.as_str()).tested.into_owned();
+        self.robots.iter().any(|(robot, reading)| evaluate_fetched(txt, availability, robot, &tested, *reading).allowed)
+    }
+}
+
+/// The gate of a page fetch: a redirect is followed when one of the robots asked about
+/// may fetch its target, by the robots.txt of the target's own site (fetched on the
+/// way, and kept).
+struct RobotsGate<'a> {
+    obey: Option<&'a Obey>,
+    home: Origin,
+    limits: &'a Limits,
+    started: Instant,
+    other_sites: Vec<OtherSite>,
+}
+
+impl RobotsGate<'_> {
+    /// The robots.txt of `target`'s site, fetched once, within what is left of the time.
+    async fn other_site(&mut self, target: &Url) -> Option<&OtherSite> {
+        if !self.other_sites.iter().any(|site| site.robots_url.origin() == target.origin()) {
+            let robots_url = target.join("/robots.txt").ok()?;
+            let left = self.limits.timeout.saturating_sub(self.started.elapsed()).max(Duration::from_millis(1));
+            let outcome = fetch(&robots_url, &Limits { timeout: left, ..self.limits.clone() }).await;
+            self.other_sites.push(OtherSite::from_outcome(robots_url, outcome));
+        }
+        self.other_sites.iter().find(|site| site.robots_url.origin() == target.origin())
+    }
+}
+
+impl Gate for RobotsGate<'_> {
+    async fn may_follow(&mut self, target: &Url) -> bool {
+        let obey = self.obey;
+        if target.origin() == self.home {
+            return obey.is_none_or(|obey| obey.lets_one_in(&obey.txt, obey.availability, target));
+        }
+        let Some(site) = self.other_site(target).await else { return true };
+        obey.is_none_or(|obey| obey.lets_one_in(&site.txt, site.availability, target))
+    }
 }
 
 /// The robots.txt of a site that a redirect led to, other than the page's own.
@@ -93,23 +158,42 @@ pub struct PageAnswer {
     pub policy: PagePolicy,
 }
 
-/// Fetches a page with `limits`, then the robots.txt of every other site its redirects
-/// led to; all within `limits.timeout`. A robots.txt that cannot be had counts as the
-/// reading says (RFC 9309 §2.3.1.4: unreachable means disallow).
-pub async fn fetch_page(url: &Url, limits: &Limits) -> Result<PageFetch, FetchError> {
-    let started = Instant::now();
-    let page = fetch(url, limits).await?;
-    let signals = PageSignals::read(page.status, &page.headers, &page.body);
-    let mut other_sites: Vec<OtherSite> = Vec::new();
+/// Fetches a page with `limits`, and the robots.txt of every other site its redirects
+/// lead to; all within `limits.timeout`. A robots.txt that cannot be had counts as the
+/// reading says (RFC 9309 §2.3.1.4: unreachable means disallow). With `obey`, the page
+/// and each redirect are fetched only when one of its robots may fetch them.
+pub async fn fetch_page(url: &Url, limits: &Limits, obey: Option<&Obey>) -> Result<PageFetch, FetchError> {
+    if let Some(obey) = obey
+        && !obey.lets_one_in(&obey.txt, obey.availability, url)
+    {
+        return Ok(PageFetch {
+            url: url.clone(),
+            page: None,
+            signals: PageSignals::default(),
+            other_sites: Vec::new(),
+        });
+    }
+    let mut gate = RobotsGate { obey, home: url.origin(), limits, started: Instant::now(), other_sites: Vec::new() };
+    let page = fetch_gated(url, limits, &mut gate).await?;
+    // Without robots to obey, the gate fetched no robots.txt: the other sites' files are
+    // fetched now, for the crawl answers.
     for target in page.urls_fetched().skip(1) {
-        if target.origin() == url.origin() || other_sites.iter().any(|site| site.robots_url.origin() == target.origin())
-        {
-            continue;
+        if target.origin() != gate.home {
+            gate.other_site(target).await;
         }
-        let Ok(robots_url) = target.join("/robots.txt") else { continue };
-        let left = limits.timeout.saturating_sub(started.elapsed()).max(Duration::from_millis(1));
-        let outcome = fetch(&robots_url, &Limits { timeout: left, ..limits.clone() }).await;
-        let site = match outcome {
+    }
+    // Reading the HTML is the one slow step a hostile page can make slower: off the async
+    // threads, so that the caller's timeout still holds.
+    let (status, headers, body) = (page.status, page.headers.clone(), page.body.clone());
+    let signals = tokio::task::spawn_blocking(move || PageSignals::read(status, &headers, &body))
+        .await
+        .map_err(|error| FetchError::Client(format!("reading the page failed: {error}")))?;
+    Ok(PageFetch { url: url.clone(), page: Some(page), signals, other_sites: gate.other_sites })
+}
+
+impl OtherSite {
+    fn from_outcome(robots_url: Url, outcome: Result<Fetched, FetchError>) -> OtherSite {
+        match outcome {
             Ok(fetched) => OtherSite {
                 outcome: format!("{} {}", fetched.status, status_name(fetched.status)),
                 availability: fetched.availability(),
@@ -122,10 +206,8 @@ pub async fn fetch_page(url: &Url, limits: &Limits) -> Result<PageFetch, FetchEr
                 txt: RobotsTxt::default(),
                 robots_url,
             },
-        };
-        other_sites.push(site);
+        }
     }
-    Ok(PageFetch { page, signals, other_sites })
 }
 
 impl PageFetch {
@@ -141,10 +223,12 @@ impl PageFetch {
         reading: Reading,
         mode: UrlMode,
     ) -> CrawlVerdict {
-        let home = self.page.requested.origin();
+        let home = self.url.origin();
         let tested = |url: &Url| Request::new(url.as_str(), mode).tested.into_owned();
-        let requested = evaluate_fetched(txt, availability, robot, &tested(&self.page.requested), reading);
-        let blocked_redirect = self.page.urls_fetched().skip(1).find_map(|target| {
+        let requested = evaluate_fetched(txt, availability, robot, &tested(&self.url), reading);
+        // Every URL the redirects led to, the one robotscope did not follow included.
+        let targets = self.page.iter().flat_map(|page| page.urls_fetched().skip(1).chain(page.refused.as_ref()));
+        let blocked_redirect = targets.into_iter().find_map(|target| {
             let (txt, availability, robots_url) = self.robots_for(&home, target, txt, availability)?;
             let verdict = evaluate_fetched(txt, availability, robot, &tested(target), reading);
             (!verdict.allowed).then(|| BlockedRedirect { url: target.clone(), robots_url, verdict })
@@ -165,7 +249,9 @@ impl PageFetch {
         mode: UrlMode,
     ) -> PageAnswer {
         let crawl = self.crawl(txt, availability, robot, reading, mode);
-        let policy = page_policy(&self.signals, robot, Contradictions::of(reading), crawl.allowed());
+        // A page robotscope did not read says nothing: index and follow stay unread.
+        let read = crawl.allowed() && self.page.as_ref().is_some_and(|page| page.refused.is_none());
+        let policy = page_policy(&self.signals, robot, Contradictions::of(reading), read);
         PageAnswer { crawl, policy }
     }
 
@@ -179,19 +265,35 @@ impl PageFetch {
         availability: Availability,
     ) -> Option<(&'a RobotsTxt, Availability, Url)> {
         if target.origin() == *home {
-            return Some((txt, availability, self.page.requested.join("/robots.txt").ok()?));
+            return Some((txt, availability, self.url.join("/robots.txt").ok()?));
         }
         let site = self.other_sites.iter().find(|site| site.robots_url.origin() == target.origin())?;
         Some((&site.txt, site.availability, site.robots_url.clone()))
     }
 
-    /// What a user should know about the fetch: a status with no page, a body cut at the
-    /// size cap, the redirects and the other sites' robots.txt, a loop.
+    /// What a user should know about the fetch: a page robotscope did not fetch, a status
+    /// with no page, a body cut at the size cap, the redirects and the other sites'
+    /// robots.txt, a loop.
     #[must_use]
     pub fn notes(&self, limits: &Limits) -> Vec<String> {
-        let page = &self.page;
+        let Some(page) = &self.page else {
+            return vec![format!(
+                "robotscope did not fetch {}: robots.txt keeps every robot asked about out of it, and robotscope \
+                 obeys robots.txt (page --ignore-robots-txt, or r in the explorer, fetches it anyway)",
+                self.url
+            )];
+        };
         let mut notes = Vec::new();
-        if !(200..300).contains(&page.status) {
+        if self.signals.too_deep {
+            notes.push(format!(
+                "the page nests elements more than {MAX_ELEMENT_DEPTH} deep: robotscope read it up to there (META \
+                 tags belong in the head, long before)"
+            ));
+        }
+        if let Some(summary) = page.redirect_summary().filter(|_| page.refused.is_some()) {
+            notes.push(format!("{summary} (page --ignore-robots-txt, or r in the explorer, follows it anyway)"));
+        }
+        if !(200..300).contains(&page.status) && page.refused.is_none() {
             notes.push(format!(
                 "the page answered {} {}: there is no page to index and no links to follow",
                 page.status,
@@ -206,7 +308,7 @@ impl PageFetch {
         }
         if page.redirect_loop {
             notes.push("the redirects go round in a loop: there is no page".to_owned());
-        } else if let Some(first) = page.hops.first() {
+        } else if let Some(first) = page.hops.first().filter(|_| page.refused.is_none()) {
             notes.push(format!(
                 "{} answered {} and the page came from {}: a robot checks each URL it is sent to against its \
                  site's robots.txt before fetching it, and so does robotscope",

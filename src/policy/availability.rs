@@ -22,8 +22,23 @@ pub enum Availability {
     /// The server was reached but no complete answer came within the time allowed
     /// (RFC 9309 §2.3.1.4 counts a timeout as unreachable too).
     TimedOut,
-    /// More than five redirects (or a redirect loop).
+    /// The redirects went on for more than five hops.
     TooManyRedirects,
+    /// The redirects came back to a URL already asked for.
+    RedirectLoop,
+    /// A redirect status (301, 302, 304, ...) that says nowhere to go: no Location.
+    RedirectWithoutTarget(u16),
+}
+
+impl Availability {
+    /// True for the ways a chain of redirects can fail to reach the file.
+    #[must_use]
+    pub fn is_redirect_failure(self) -> bool {
+        matches!(
+            self,
+            Availability::TooManyRedirects | Availability::RedirectLoop | Availability::RedirectWithoutTarget(_)
+        )
+    }
 }
 
 /// What the rules are, given how the file was obtained.
@@ -59,14 +74,17 @@ impl Availability {
         match (self, reading) {
             (Availability::Available | Availability::Status(200..=299), _) => Access::Rules,
             (Availability::Status(429), Reading::Rfc9309) => Access::DisallowAll,
-            (Availability::Status(400..=499) | Availability::TooManyRedirects, Reading::Rfc9309) => Access::AllowAll,
+            (Availability::Status(400..=499), Reading::Rfc9309) => Access::AllowAll,
+            (redirects, Reading::Rfc9309) if redirects.is_redirect_failure() => Access::AllowAll,
             (Availability::Status(401 | 403), _) => Access::DisallowAll,
             (Availability::Status(400..=499), _) => Access::AllowAll,
             (
                 Availability::Status(_)
                 | Availability::Unreachable
                 | Availability::TimedOut
-                | Availability::TooManyRedirects,
+                | Availability::TooManyRedirects
+                | Availability::RedirectLoop
+                | Availability::RedirectWithoutTarget(_),
                 _,
             ) => Access::DisallowAll,
         }
@@ -81,6 +99,13 @@ impl Availability {
             Availability::Unreachable => "the server could not be reached".to_owned(),
             Availability::TimedOut => "no complete answer came in time".to_owned(),
             Availability::TooManyRedirects => "the redirects went on for more than five hops".to_owned(),
+            Availability::RedirectLoop => "the redirects go round in a loop".to_owned(),
+            Availability::RedirectWithoutTarget(304) => {
+                "the server answered 304 Not Modified, to a request that asked for no such thing".to_owned()
+            }
+            Availability::RedirectWithoutTarget(status) => {
+                format!("the server answered {status}, a redirect, without saying where to (no Location header)")
+            }
         };
         let rule = match (self, reading, self.access(reading)) {
             (Availability::Status(429), Reading::Rfc9309, _) => {
@@ -92,7 +117,9 @@ impl Availability {
             (_, Reading::Rfc9309, Access::DisallowAll) => {
                 "RFC 9309 §2.3.1.4 calls the file unreachable, so robots must assume complete disallow"
             }
-            (_, Reading::Rfc9309, _) => "RFC 9309 §2.3.1.2 lets robots take the file as unavailable: no restrictions",
+            (_, Reading::Rfc9309, _) => {
+                "the file was not reached, which RFC 9309 §2.3.1.2 lets robots take as unavailable: no restrictions"
+            }
             (Availability::Status(401 | 403), _, _) => "to the 1996 draft that means the site is closed to robots",
             (_, _, Access::AllowAll) => "to the 1996 draft that means there is no file, so no restrictions",
             (_, _, _) => "the 1996 draft asks robots to defer their visit, so nothing is fetched",
@@ -122,6 +149,8 @@ mod tests {
             (Availability::Unreachable, [DisallowAll, DisallowAll, DisallowAll]),
             (Availability::TimedOut, [DisallowAll, DisallowAll, DisallowAll]),
             (Availability::TooManyRedirects, [AllowAll, DisallowAll, DisallowAll]),
+            (Availability::RedirectLoop, [AllowAll, DisallowAll, DisallowAll]),
+            (Availability::RedirectWithoutTarget(302), [AllowAll, DisallowAll, DisallowAll]),
         ];
         for (availability, expected) in cases {
             assert_eq!(Reading::ALL.map(|reading| availability.access(reading)), expected, "{availability:?}");

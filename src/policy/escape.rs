@@ -152,6 +152,27 @@ pub fn sanitize(bytes: &[u8]) -> Cow<'_, str> {
     )
 }
 
+/// Untrusted lines as safe text: like [`sanitize`], but the line feeds that end the
+/// lines are kept (a lone CR is escaped: it would move the cursor back over the line).
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::escape::sanitize_lines;
+/// assert_eq!(sanitize_lines(b"a\n\x1b[2J\r\nb"), "a\n^[[2J^M\nb");
+/// ```
+#[must_use]
+pub fn sanitize_lines(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if index > 0 {
+            out.push('\n');
+        }
+        out.push_str(&sanitize(line));
+    }
+    out
+}
+
 /// [`sanitize`] for text that is already a `str`.
 #[must_use]
 pub fn sanitize_str(text: &str) -> Cow<'_, str> {

@@ -14,7 +14,7 @@
 //! a note.
 
 use std::collections::{HashMap, HashSet};
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::ops::Range;
 
 use super::agent::is_valid_token;
@@ -173,6 +173,11 @@ struct Linter<'a> {
     out: Vec<Diagnostic>,
     /// True for HTML, binary and UTF-16 files, whose lines are not worth examining.
     file_is_not_robots_txt: bool,
+    /// How many UTF-8 byte order marks the file starts with. With more than one, the
+    /// first line's field is lost to every robot; the BOM diagnostic says so and fixes it,
+    /// and what follows from it (an unknown first field, rules outside a group) waits
+    /// for the next round rather than being fixed twice.
+    leading_boms: usize,
 }
 
 impl<'a> Linter<'a> {
@@ -194,6 +199,7 @@ impl<'a> Linter<'a> {
             classic_field: index(classic),
             out: Vec::new(),
             file_is_not_robots_txt: false,
+            leading_boms: txt.source().chunks(3).take_while(|chunk| *chunk == lex::UTF8_BOM).count(),
         }
     }
 
@@ -244,10 +250,14 @@ impl<'a> Linter<'a> {
         Edit { span: line.end..line.end, replacement: text }
     }
 
-    /// An edit deleting line `number` with its line end.
+    /// An edit deleting line `number` with its line end; a comment on the line is kept,
+    /// on a line of its own, because `fix` only removes what it means to remove.
     fn delete_line(&self, number: usize) -> Edit {
         let line = self.line(number);
-        Edit { span: line.start..line.end, replacement: String::new() }
+        match lex::comment_start(line.content(self.txt.source())) {
+            Some(hash) => Edit { span: line.start..line.start + hash, replacement: String::new() },
+            None => Edit { span: line.start..line.end, replacement: String::new() },
+        }
     }
 
     // --- The whole file ---------------------------------------------------------------------
@@ -261,8 +271,13 @@ impl<'a> Linter<'a> {
         match lex::byte_order_mark(source) {
             Some(ByteOrderMark::Utf16Le | ByteOrderMark::Utf16Be) => {
                 self.file_is_not_robots_txt = true;
+                let odd = source.len() % 2 == 1;
                 let fix = utf16_to_utf8(source).map(|text| Fix {
-                    title: "Convert the file to UTF-8".to_owned(),
+                    title: if odd {
+                        "Convert the file to UTF-8 (its last byte, half a character, becomes \u{FFFD})".to_owned()
+                    } else {
+                        "Convert the file to UTF-8".to_owned()
+                    },
                     edits: vec![Edit { span: 0..source.len(), replacement: text }],
                 });
                 self.push(
@@ -278,25 +293,7 @@ impl<'a> Linter<'a> {
                 );
                 return;
             }
-            Some(ByteOrderMark::Utf8) => {
-                let first_is_field = self.rfc_field.first().copied().flatten().is_some();
-                let (severity, effect) = if first_is_field {
-                    (Severity::Warning, "1994/1996 robots read it as part of the first field's name and ignore line 1")
-                } else {
-                    (Severity::Info, "line 1 holds no field, so no robot loses anything")
-                };
-                self.push(
-                    "utf8-bom",
-                    severity,
-                    1,
-                    0..3,
-                    format!("The file starts with a UTF-8 byte order mark. Google skips it; {effect}."),
-                    Some(Fix {
-                        title: "Remove the byte order mark".to_owned(),
-                        edits: vec![Edit { span: 0..3, replacement: String::new() }],
-                    }),
-                );
-            }
+            Some(ByteOrderMark::Utf8) => self.byte_order_marks(),
             None => {}
         }
         if start.starts_with("<!doctype html") || start.starts_with("<html") || lower.contains("<html") {
@@ -345,6 +342,44 @@ impl<'a> Linter<'a> {
         }
     }
 
+    /// One or more UTF-8 byte order marks at the start of the file.
+    fn byte_order_marks(&mut self) {
+        let marks = self.leading_boms;
+        let first_is_field = self.classic_field.first().copied().flatten().is_some();
+        let (severity, message) = match (marks, first_is_field) {
+            (1, true) => (
+                Severity::Warning,
+                "The file starts with a UTF-8 byte order mark. Google skips it; 1994/1996 robots read it as \
+                 part of the first field's name and ignore line 1."
+                    .to_owned(),
+            ),
+            (1, false) => (
+                Severity::Info,
+                "The file starts with a UTF-8 byte order mark. Google skips it; line 1 holds no field, so no \
+                 robot loses anything."
+                    .to_owned(),
+            ),
+            (marks, _) => (
+                Severity::Error,
+                format!(
+                    "The file starts with {marks} UTF-8 byte order marks. Google skips one and reads the \
+                     others as part of the first field's name, and 1994/1996 robots skip none: no robot \
+                     reads line 1."
+                ),
+            ),
+        };
+        let span = 0..3 * marks;
+        let title = if marks == 1 { "Remove the byte order mark" } else { "Remove the byte order marks" };
+        self.push(
+            "utf8-bom",
+            severity,
+            1,
+            span.clone(),
+            message,
+            Some(Fix { title: title.to_owned(), edits: vec![Edit { span, replacement: String::new() }] }),
+        );
+    }
+
     // --- Line by line -----------------------------------------------------------------------
 
     fn lines(&mut self) {
@@ -379,27 +414,35 @@ impl<'a> Linter<'a> {
             );
         }
         if let Some(nul) = memchr::memchr(0, content) {
-            let edits = memchr::memchr_iter(0, content)
-                .map(|at| Edit { span: line.start + at..line.start + at + 1, replacement: String::new() })
-                .collect();
+            // Google keeps each line in a C string, so the NUL ends it; the fix cuts the
+            // line there, which keeps Google's reading and gives the classic robots the
+            // same one (for them the NUL was a character of a path no URL holds).
+            let kept = String::from_utf8_lossy(&content[..nul]).into_owned();
             self.push(
                 "nul-byte",
                 Severity::Warning,
                 line.number,
                 line.start + nul..line.start + nul + 1,
-                "A NUL byte: Google's parser ends the line there and reads nothing after it; 1994/1996 robots keep \
-                 it as a character."
-                    .to_owned(),
-                Some(Fix { title: "Remove the NUL bytes".to_owned(), edits }),
+                format!(
+                    "A NUL byte: Google's parser ends the line there and reads `{kept}`; 1994/1996 robots keep the NUL \
+                     as a character, so a path holding it matches no URL for them. Cutting the line at the NUL keeps \
+                     Google's verdicts and gives 1994/1996 robots the same reading."
+                ),
+                Some(Fix {
+                    title: "Cut the line at the NUL, as Google reads it".to_owned(),
+                    edits: vec![Edit { span: line.start + nul..line.content_end, replacement: String::new() }],
+                }),
             );
         }
         let mut unsafe_spans = Vec::new();
         let mut invalid = None;
         let mut offset = 0;
-        for chunk in content.utf8_chunks() {
+        // Up to the NUL: what follows it is cut by the NUL's own fix.
+        let before_nul = &content[..memchr::memchr(0, content).unwrap_or(content.len())];
+        for chunk in before_nul.utf8_chunks() {
             for (at, c) in chunk.valid().char_indices() {
-                if c != '\0' && super::escape::is_unsafe(c) {
-                    unsafe_spans.push(line.start + offset + at..line.start + offset + at + c.len_utf8());
+                if super::escape::is_unsafe(c) {
+                    unsafe_spans.push((line.start + offset + at, c));
                 }
             }
             offset += chunk.valid().len();
@@ -408,19 +451,8 @@ impl<'a> Linter<'a> {
             }
             offset += chunk.invalid().len();
         }
-        if let Some(first) = unsafe_spans.first().cloned() {
-            let edits =
-                unsafe_spans.iter().map(|span| Edit { span: span.clone(), replacement: String::new() }).collect();
-            self.push(
-                "control-character",
-                Severity::Warning,
-                line.number,
-                first,
-                "A control character (shown as ^X or <U+XXXX>): it means nothing to any robot, can make the line \
-                 read differently from what it is, and is never shown raw."
-                    .to_owned(),
-                Some(Fix { title: "Remove the control characters".to_owned(), edits }),
-            );
+        if let Some(&(first, c)) = unsafe_spans.first() {
+            self.control_characters(line, &unsafe_spans, first..first + c.len_utf8());
         }
         if let Some(span) = invalid {
             self.push(
@@ -437,10 +469,62 @@ impl<'a> Linter<'a> {
         }
     }
 
+    /// Control characters on a line: in a rule's value they are written as the `%XX`
+    /// escapes URLs carry (as written, no URL holds them, so the rule matched nothing;
+    /// the message says the verdicts change); anywhere else they mean nothing and go.
+    fn control_characters(&mut self, line: &Line, found: &[(usize, char)], first: Range<usize>) {
+        let value = self.rfc_field[line.number - 1]
+            .map(|f| &self.rfc.fields[f])
+            .filter(|field| field.kind.is_rule())
+            .map(|field| field.value.clone());
+        let in_value = |at: usize| value.as_ref().is_some_and(|v| v.contains(&at));
+        let edits: Vec<Edit> = found
+            .iter()
+            .map(|&(at, c)| {
+                let span = at..at + c.len_utf8();
+                let mut bytes = [0; 4];
+                let mut replacement = String::new();
+                if in_value(at) {
+                    for byte in c.encode_utf8(&mut bytes).bytes() {
+                        let _ = write!(replacement, "%{byte:02X}");
+                    }
+                }
+                Edit { span, replacement }
+            })
+            .collect();
+        let (message, title) = if found.iter().any(|&(at, _)| in_value(at)) {
+            (
+                "A control character in a path (shown as ^X or <U+XXXX>). No URL holds one raw (crawlers send \
+                 %XX), so as written the rule matches nothing under every reading; written as %XX it matches the \
+                 URLs that hold it, which changes what the rule blocks. It is never shown raw.",
+                "Write the control characters as %XX (the rule then matches URLs that hold them)",
+            )
+        } else {
+            (
+                "A control character (shown as ^X or <U+XXXX>) outside any path: it means nothing to any robot, can \
+                 make the line read differently from what it is, and is never shown raw. Removing it changes no \
+                 verdict.",
+                "Remove the control characters",
+            )
+        };
+        self.push(
+            "control-character",
+            Severity::Warning,
+            line.number,
+            first,
+            message.to_owned(),
+            Some(Fix { title: title.to_owned(), edits }),
+        );
+    }
+
     /// A line RFC 9309 reads as a field (`classic` is the same line to the classic
     /// readings, if they read a field there).
     fn field(&mut self, field: &Field, classic: Option<&Field>) {
         let key = self.text(&field.key);
+        if field.line == 1 && key.starts_with('\u{feff}') {
+            // Byte order marks Google did not skip: the BOM diagnostic speaks for the line.
+            return;
+        }
         if field.separator == Separator::Whitespace {
             self.push(
                 "missing-colon",
@@ -870,7 +954,7 @@ impl<'a> Linter<'a> {
         let has_star = self.rfc.groups.iter().any(Group::names_star);
         for &field in &self.rfc.orphan_rules {
             let field = &self.rfc.fields[field];
-            let fix = (!has_star).then(|| Fix {
+            let fix = (!has_star && self.leading_boms <= 1).then(|| Fix {
                 title: "Add `User-agent: *` above".to_owned(),
                 edits: vec![Edit {
                     span: self.line(field.line).start..self.line(field.line).start,
@@ -1109,7 +1193,7 @@ impl<'a> Linter<'a> {
                 title: format!("Move it above line {}", earlier.line),
                 edits: vec![
                     Edit { span: target..target, replacement: format!("{text}{eol}") },
-                    self.delete_line(rule.line),
+                    Edit { span: line.start..line.end, replacement: String::new() },
                 ],
             }),
         );
@@ -1197,7 +1281,14 @@ impl<'a> Linter<'a> {
             if !moved.ends_with(['\n', '\r']) {
                 moved.push_str(self.eol(into.last_line));
             }
-            edits.push(Edit { span: self.line(group.first_line()).start..body_end, replacement: String::new() });
+            // The blank lines before a removed group go with it, so that no run of blank
+            // lines is left where it was (the one after it still separates its
+            // neighbours).
+            let mut first = group.first_line();
+            while first > 1 && lex::is_blank(self.txt.source(), self.line(first - 1)) && first - 1 > into.last_line {
+                first -= 1;
+            }
+            edits.push(Edit { span: self.line(first).start..body_end, replacement: String::new() });
         }
         edits.insert(0, Edit { span: target.end..target.end, replacement: moved });
         let title = match groups.len() {
@@ -1342,13 +1433,20 @@ fn parse_visit_time(value: &str) -> bool {
 /// The text of a UTF-16 file with a BOM, as UTF-8 without one.
 fn utf16_to_utf8(source: &[u8]) -> Option<String> {
     let little = source.starts_with(b"\xFF\xFE");
-    let units: Vec<u16> = source[2..]
-        .chunks_exact(2)
+    let pairs = source[2..].chunks_exact(2);
+    // An odd byte at the end is half a character: it is kept as U+FFFD, visibly, rather
+    // than dropped in silence.
+    let odd_byte = !pairs.remainder().is_empty();
+    let units: Vec<u16> = pairs
         .map(
             |pair| if little { u16::from_le_bytes([pair[0], pair[1]]) } else { u16::from_be_bytes([pair[0], pair[1]]) },
         )
         .collect();
-    String::from_utf16(&units).ok()
+    let mut text = String::from_utf16(&units).ok()?;
+    if odd_byte {
+        text.push(char::REPLACEMENT_CHARACTER);
+    }
+    Some(text)
 }
 
 #[cfg(test)]

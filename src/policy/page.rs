@@ -13,6 +13,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
+use std::rc::Rc;
 
 use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::{StrTendril, TendrilSink};
@@ -242,6 +243,9 @@ pub struct PageSignals {
     pub meta: Vec<MetaTag>,
     /// Its `X-Robots-Tag` headers, in order.
     pub headers: Vec<RobotsHeader>,
+    /// True when the HTML nested elements deeper than [`MAX_ELEMENT_DEPTH`] and reading
+    /// stopped there.
+    pub too_deep: bool,
 }
 
 impl PageSignals {
@@ -258,12 +262,8 @@ impl PageSignals {
             Some(content_type) => content_type.to_ascii_lowercase().contains("html"),
             None => looks_like_html(body),
         };
-        PageSignals {
-            status,
-            html,
-            meta: if html { meta_tags(body, content_type) } else { Vec::new() },
-            headers: header("x-robots-tag").map(RobotsHeader::parse).collect(),
-        }
+        let (meta, too_deep) = if html { read_meta_tags(body, content_type) } else { (Vec::new(), false) };
+        PageSignals { status, html, meta, headers: header("x-robots-tag").map(RobotsHeader::parse).collect(), too_deep }
     }
 }
 
@@ -291,19 +291,50 @@ fn looks_like_html(body: &[u8]) -> bool {
 /// ```
 #[must_use]
 pub fn meta_tags(html: &[u8], content_type: Option<&str>) -> Vec<MetaTag> {
+    read_meta_tags(html, content_type).0
+}
+
+/// Elements nested deeper than this end the reading of a page: robots' META tags sit in
+/// its head, browsers stop nesting at a depth of 512, and an HTML parser's work per
+/// element grows with the depth (a page of a million nested `<div>` would otherwise take
+/// a minute).
+pub const MAX_ELEMENT_DEPTH: usize = 1024;
+
+/// The parser is fed this many bytes at a time, the depth checked between pieces.
+const PARSE_PIECE_BYTES: usize = 4096;
+
+/// [`meta_tags`], and whether the reading stopped at [`MAX_ELEMENT_DEPTH`].
+#[must_use]
+pub fn read_meta_tags(html: &[u8], content_type: Option<&str>) -> (Vec<MetaTag>, bool) {
     let declared = content_type.and_then(charset).and_then(|label| encoding_rs::Encoding::for_label(label.as_bytes()));
     // `decode` lets a byte order mark override the declared encoding, as browsers do.
     let (text, _, _) = declared.unwrap_or(encoding_rs::UTF_8).decode(html);
-    let sink = MetaSink::default();
-    let sink = html5ever::parse_document(sink, html5ever::ParseOpts::default()).one(text.as_ref());
-    sink.into_iter()
+    let mut parser = html5ever::parse_document(MetaSink::default(), html5ever::ParseOpts::default());
+    let mut too_deep = false;
+    let mut rest: &str = &text;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(PARSE_PIECE_BYTES);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        parser.process(StrTendril::from_slice(&rest[..cut]));
+        rest = &rest[cut..];
+        if parser.tokenizer.sink.sink.open.get() > MAX_ELEMENT_DEPTH {
+            too_deep = true;
+            break;
+        }
+    }
+    let tags = parser
+        .finish()
+        .into_iter()
         .filter_map(|(line, attrs)| {
             let attr = |name: LocalName| attrs.iter().find(|a| a.name.local == name).map(|a| a.value.to_string());
             let (name, content) = (attr(local_name!("name"))?, attr(local_name!("content"))?);
             let terms = parse_terms(&content);
             Some(MetaTag { line, name: name.trim().to_owned(), content, terms })
         })
-        .collect()
+        .collect();
+    (tags, too_deep)
 }
 
 /// The `charset` parameter of a Content-Type (`text/html; charset="Shift_JIS"`).
@@ -319,16 +350,19 @@ fn charset(content_type: &str) -> Option<&str> {
 /// inside a `<template>` are inert, as in a browser, and their metas are dropped.
 #[derive(Default)]
 struct MetaSink {
-    /// Each node's name (`None` for the document, comments and the like) and whether
-    /// it is inert.
-    nodes: RefCell<Vec<(Option<QualName>, bool)>>,
+    /// Each node's name (`None` for the document, comments and the like; shared, so
+    /// that the tree builder's many questions about names cost no copy) and whether it
+    /// is inert.
+    nodes: RefCell<Vec<(Option<Rc<QualName>>, bool)>>,
     /// `<meta>` elements: node, line, attributes.
     metas: RefCell<Vec<(usize, usize, Vec<Attribute>)>>,
     line: Cell<u64>,
+    /// Elements created and not yet popped off the stack of open elements: the depth.
+    open: Cell<usize>,
 }
 
 impl MetaSink {
-    fn add(&self, name: Option<QualName>, inert: bool) -> usize {
+    fn add(&self, name: Option<Rc<QualName>>, inert: bool) -> usize {
         let mut nodes = self.nodes.borrow_mut();
         if nodes.is_empty() {
             // Node 0 is the document.
@@ -349,11 +383,11 @@ impl MetaSink {
     }
 }
 
-/// An element's name, owned (the sink's nodes sit behind a `RefCell`).
+/// An element's name, shared (the sink's nodes sit behind a `RefCell`).
 #[derive(Debug)]
-struct OwnedName(QualName);
+struct SharedName(Rc<QualName>);
 
-impl ElemName for OwnedName {
+impl ElemName for SharedName {
     fn ns(&self) -> &Namespace {
         &self.0.ns
     }
@@ -366,7 +400,7 @@ impl ElemName for OwnedName {
 impl TreeSink for MetaSink {
     type Handle = usize;
     type Output = Vec<(usize, Vec<Attribute>)>;
-    type ElemName<'a> = OwnedName;
+    type ElemName<'a> = SharedName;
 
     fn finish(self) -> Self::Output {
         let nodes = self.nodes.into_inner();
@@ -384,15 +418,16 @@ impl TreeSink for MetaSink {
         0
     }
 
-    fn elem_name<'a>(&'a self, target: &'a usize) -> OwnedName {
+    fn elem_name<'a>(&'a self, target: &'a usize) -> SharedName {
         let nodes = self.nodes.borrow();
         let name = nodes.get(*target).and_then(|n| n.0.clone());
-        OwnedName(name.unwrap_or_else(|| QualName::new(None, ns!(html), local_name!(""))))
+        SharedName(name.unwrap_or_else(|| Rc::new(QualName::new(None, ns!(html), local_name!("")))))
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _flags: ElementFlags) -> usize {
         let is_meta = name.ns == ns!(html) && name.local == local_name!("meta");
-        let node = self.add(Some(name), false);
+        self.open.set(self.open.get() + 1);
+        let node = self.add(Some(Rc::new(name)), false);
         if is_meta {
             // The tree builder reports a line only when it changes from 1.
             let line = usize::try_from(self.line.get().max(1)).unwrap_or(usize::MAX);
@@ -439,6 +474,10 @@ impl TreeSink for MetaSink {
 
     fn set_current_line(&self, line: u64) {
         self.line.set(line);
+    }
+
+    fn pop(&self, _node: &usize) {
+        self.open.set(self.open.get().saturating_sub(1));
     }
 }
 

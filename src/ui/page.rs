@@ -13,7 +13,7 @@ use super::theme::THEME;
 use super::{pane_block, size_label};
 use crate::app::App;
 use crate::app::page::{PageRow, PageState, PageView};
-use crate::fetch::{PageFetch, status_name};
+use crate::fetch::{Fetched, PageFetch, status_name};
 use crate::policy::page::Answer;
 
 /// The page policy overlay.
@@ -83,6 +83,23 @@ fn details(row: &PageRow, lines: &mut Vec<Line<'static>>) {
     }
 }
 
+/// The page's status, size, time and Content-Type, or that it was not fetched.
+fn response_line(page: Option<&Fetched>) -> Line<'static> {
+    let Some(fetched) = page else {
+        return Line::styled("Not fetched: robots.txt keeps these robots out", THEME.warning);
+    };
+    let status_style = if (200..300).contains(&fetched.status) { THEME.allowed } else { THEME.disallowed };
+    let content_type = fetched.header("content-type").unwrap_or("no Content-Type");
+    let status = format!("{} {}", fetched.status, status_name(fetched.status));
+    let mut head = vec![Span::styled(status, status_style)];
+    head.push(Span::styled(
+        format!(" · {} in {} ms · ", size_label(fetched.body.len()), fetched.elapsed.as_millis()),
+        THEME.dim,
+    ));
+    head.extend(safe_span(content_type, THEME.dim, THEME.escape));
+    Line::from(head)
+}
+
 impl Widget for PageOverlay<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let view = self.view;
@@ -109,17 +126,8 @@ impl Widget for PageOverlay<'_> {
                 lines.push(Line::styled("r tries again; Esc closes.", THEME.dim));
             }
             PageState::Fetched { fetched, notes } => {
-                let PageFetch { page: fetched, signals, .. } = fetched.as_ref();
-                let status_style = if (200..300).contains(&fetched.status) { THEME.allowed } else { THEME.disallowed };
-                let content_type = fetched.header("content-type").unwrap_or("no Content-Type");
-                let mut head =
-                    vec![Span::styled(format!("{} {}", fetched.status, status_name(fetched.status)), status_style)];
-                head.push(Span::styled(
-                    format!(" · {} in {} ms · ", size_label(fetched.body.len()), fetched.elapsed.as_millis()),
-                    THEME.dim,
-                ));
-                head.extend(safe_span(content_type, THEME.dim, THEME.escape));
-                lines.push(Line::from(head));
+                let PageFetch { page, signals, .. } = fetched.as_ref();
+                lines.push(response_line(page.as_ref()));
                 lines.push(Line::raw(""));
                 lines.push(Line::styled("What the page says to robots", THEME.heading));
                 let tags: Vec<_> = signals.meta.iter().filter(|tag| tag.speaks_to_robots()).collect();
@@ -129,7 +137,7 @@ impl Widget for PageOverlay<'_> {
                 for header in &signals.headers {
                     lines.push(labelled("header", THEME.dim, &format!("X-Robots-Tag: {}", header.value)));
                 }
-                if tags.is_empty() && signals.headers.is_empty() {
+                if tags.is_empty() && signals.headers.is_empty() && page.is_some() {
                     let nothing = if signals.html {
                         "no robots META tag, no X-Robots-Tag header"
                     } else {

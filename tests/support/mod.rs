@@ -55,6 +55,7 @@ pub struct Server {
     pub addr: SocketAddr,
     sent: Arc<AtomicUsize>,
     user_agents: Arc<Mutex<Vec<String>>>,
+    paths: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
@@ -64,15 +65,17 @@ impl Server {
         let addr = listener.local_addr().expect("address");
         let sent = Arc::new(AtomicUsize::new(0));
         let user_agents = Arc::new(Mutex::new(Vec::new()));
+        let paths = Arc::new(Mutex::new(Vec::new()));
         let router = Arc::new(router);
-        let (counter, agents) = (Arc::clone(&sent), Arc::clone(&user_agents));
+        let (counter, agents, asked) = (Arc::clone(&sent), Arc::clone(&user_agents), Arc::clone(&paths));
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let (router, counter, agents) = (Arc::clone(&router), Arc::clone(&counter), Arc::clone(&agents));
-                std::thread::spawn(move || serve(stream, &*router, &counter, &agents));
+                let (router, counter, agents, asked) =
+                    (Arc::clone(&router), Arc::clone(&counter), Arc::clone(&agents), Arc::clone(&asked));
+                std::thread::spawn(move || serve(stream, &*router, &counter, &agents, &asked));
             }
         });
-        Server { addr, sent, user_agents }
+        Server { addr, sent, user_agents, paths }
     }
 
     /// `http://127.0.0.1:PORT{path}`.
@@ -90,6 +93,11 @@ impl Server {
         self.user_agents.lock().expect("user agents").clone()
     }
 
+    /// The path of every request so far, in order.
+    pub fn paths_asked(&self) -> Vec<String> {
+        self.paths.lock().expect("paths").clone()
+    }
+
     /// Body bytes written to clients so far; for `Reply::Huge`, the most written in one
     /// response.
     pub fn body_bytes_sent(&self) -> usize {
@@ -97,7 +105,13 @@ impl Server {
     }
 }
 
-fn serve(stream: TcpStream, router: &dyn Fn(&str) -> Reply, sent: &AtomicUsize, user_agents: &Mutex<Vec<String>>) {
+fn serve(
+    stream: TcpStream,
+    router: &dyn Fn(&str) -> Reply,
+    sent: &AtomicUsize,
+    user_agents: &Mutex<Vec<String>>,
+    paths: &Mutex<Vec<String>>,
+) {
     let mut reader = BufReader::new(stream.try_clone().expect("clone stream"));
     let mut request_line = String::new();
     if reader.read_line(&mut request_line).is_err() {
@@ -118,6 +132,7 @@ fn serve(stream: TcpStream, router: &dyn Fn(&str) -> Reply, sent: &AtomicUsize, 
         }
     }
     let path = request_line.split_whitespace().nth(1).unwrap_or("/").to_owned();
+    paths.lock().expect("paths").push(path.clone());
     let mut stream = stream;
     let _ = match router(&path) {
         Reply::Status { status, headers, body } => {
