@@ -225,3 +225,27 @@ fn a_panic_in_the_background_restores_the_terminal_and_ends_the_process() {
     let _ = std::fs::remove_file(saved);
     session.assert_restored();
 }
+
+/// Without a controlling terminal (a service, `setsid`, a cron job), the explorer cannot
+/// read keys: it says so and exits 2, with no panic report, and leaves the terminal as
+/// it was (issue 12). Standard output is still the pseudo-terminal here; `setsid` takes
+/// the controlling terminal away and standard input is `/dev/null`.
+#[test]
+fn without_a_controlling_terminal_the_explorer_says_so() {
+    let script = format!("setsid -w {} </dev/null; echo \"exit $?\"", binary().display());
+    let mut session = Session::start(Path::new("/bin/sh"), &["-c", &script]);
+    session.wait_exit();
+    let output = session.output_text();
+    assert!(output.contains("needs a terminal to read keys from"), "{output}");
+    assert!(output.contains("exit 2"), "{output}");
+    assert!(!output.contains("panicked"), "{output}");
+    session.assert_restored();
+}
+
+/// Into a pipe, the explorer would draw escape sequences into it: it refuses.
+#[test]
+fn into_a_pipe_the_explorer_refuses() {
+    let output = std::process::Command::new(binary()).output().expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("standard output is not one"));
+}

@@ -508,3 +508,50 @@ mod explorer {
         assert!(text.contains(r#"<meta name="ROBOTS" content="NOINDEX,NOFOLLOW">"#), "{text}");
     }
 }
+
+/// A page of nested elements a million deep once took a minute to read: reading stops
+/// at the depth bound, the head's tags are still found, and the note says so (issue 12).
+#[test]
+fn deeply_nested_html_is_read_up_to_a_bound() {
+    let html = format!(
+        "<html><head><meta name=robots content=noindex></head><body>{}</body></html>",
+        "<div>".repeat(1_000_000)
+    );
+    let (tags, too_deep) = robotscope::policy::page::read_meta_tags(html.as_bytes(), Some("text/html"));
+    assert!(too_deep);
+    assert_eq!(tags.len(), 1, "the head's tag is found");
+    // Nesting under the bound reads to the end.
+    let shallow = format!("<html><body>{}<meta name=robots content=nofollow>", "<div>".repeat(500));
+    let (tags, too_deep) = robotscope::policy::page::read_meta_tags(shallow.as_bytes(), Some("text/html"));
+    assert!(!too_deep && tags.len() == 1);
+
+    let body = html.into_bytes();
+    let server = Server::start(move |path| match path {
+        "/robots.txt" => Reply::text("User-agent: *\nAllow: /\n"),
+        _ => Reply::Status { status: 200, headers: vec![("Content-Type", "text/html".into())], body: body.clone() },
+    });
+    let output = Command::cargo_bin("robotscope")
+        .expect("binary")
+        .args(["page", &server.url("/deep"), "-a", "bot", "--json", "--max-bytes", "6000000", "--timeout", "20"])
+        .output()
+        .expect("runs");
+    let record: Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    assert_eq!(record["index"], false);
+    assert!(record["notes"].to_string().contains("more than 1024 deep"), "{}", record["notes"]);
+}
+
+/// `--timeout` bounds the whole command: a page whose body never ends is cut off.
+#[test]
+fn the_timeout_bounds_the_whole_page_command() {
+    let server = Server::start(|path| match path {
+        "/robots.txt" => Reply::text("User-agent: *\nAllow: /\n"),
+        _ => Reply::Slow { body: b"<html><head><meta name=robots content=noindex>".to_vec(), gap: Duration::from_secs(1) },
+    });
+    Command::cargo_bin("robotscope")
+        .expect("binary")
+        .args(["page", &server.url("/slow"), "-a", "bot", "--timeout", "2"])
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("within 2 s"));
+}

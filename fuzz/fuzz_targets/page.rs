@@ -18,6 +18,10 @@ fuzz_target!(|data: &[u8]| {
     for tag in &signals.meta {
         assert!((1..=lines).contains(&tag.line), "line {} of {lines}", tag.line);
     }
+    // The reading stops at the depth bound only for a page that nests that deep.
+    if signals.too_deep {
+        assert!(data.iter().filter(|&&b| b == b'<').count() > robotscope::policy::page::MAX_ELEMENT_DEPTH);
+    }
     for robot in [Robot::from_agent("Googlebot"), Robot::from_agent("*")] {
         for rule in [Contradictions::MostRestrictive, Contradictions::RobotDecides] {
             for crawl in [true, false] {

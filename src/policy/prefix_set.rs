@@ -67,6 +67,16 @@ impl<T> PrefixSet<T> {
         set
     }
 
+    /// The bytes the set holds on the heap.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.bytes.len()
+            + self.spans.len() * size_of::<(u32, u32)>()
+            + self.keys.len() * size_of::<u64>()
+            + self.parent.len() * size_of::<u32>()
+            + self.item_spans.len() * size_of::<(u32, u32)>()
+            + self.items.len() * size_of::<T>()
+    }
+
     fn pattern(&self, index: usize) -> &[u8] {
         let (start, len) = self.spans[index];
         &self.bytes[start as usize..(start + len) as usize]
