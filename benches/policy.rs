@@ -53,9 +53,9 @@ fn paths_for(txt: &RobotsTxt, seed: u64) -> Vec<String> {
     let mut rng = Rng(seed);
     let interpretation = txt.interpretation(Reading::Rfc9309);
     let mut paths = Vec::new();
-    for group in &interpretation.groups {
-        for rule in &group.rules {
-            let pattern = String::from_utf8_lossy(txt.text(&rule.value)).replace('*', "x");
+    for group in interpretation.groups() {
+        for rule in group.rules() {
+            let pattern = String::from_utf8_lossy(txt.text(&rule.value())).replace('*', "x");
             let pattern = pattern.trim_end_matches('$');
             if !pattern.starts_with('/') {
                 continue;
@@ -117,13 +117,13 @@ fn parse(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("rfc9309", &name), |b| {
             b.iter(|| {
                 let txt = RobotsTxt::parse(black_box(bytes.clone()));
-                txt.interpretation(Reading::Rfc9309).groups.len()
+                txt.interpretation(Reading::Rfc9309).groups().len()
             });
         });
         group.bench_function(BenchmarkId::new("all_readings", &name), |b| {
             b.iter(|| {
                 let txt = RobotsTxt::parse(black_box(bytes.clone()));
-                Reading::ALL.map(|reading| txt.interpretation(reading).groups.len())
+                Reading::ALL.map(|reading| txt.interpretation(reading).groups().len())
             });
         });
     }

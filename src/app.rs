@@ -1326,7 +1326,7 @@ impl App {
         verdict
             .decided_by
             .map(|m| m.line)
-            .or_else(|| self.verdict_group().map(|g| interpretation.groups[g].first_line()))
+            .or_else(|| self.verdict_group().map(|g| interpretation.groups()[g].first_line()))
     }
 
     /// Scrolls the deciding line (or else the first group that applied) into view in the
@@ -1360,10 +1360,10 @@ fn scrolled(offset: usize, delta: isize, len: usize, height: usize) -> usize {
 /// True when a group of the file (RFC 9309 reading) names `token`.
 fn names_token(txt: &RobotsTxt, token: &str) -> bool {
     txt.interpretation(Reading::Rfc9309)
-        .groups
+        .groups()
         .iter()
-        .flat_map(|group| &group.agents)
-        .any(|agent| matches!(&agent.name, AgentName::Name(name) if name.eq_ignore_ascii_case(token)))
+        .flat_map(super::policy::parse::Group::agents)
+        .any(|agent| matches!(&agent.name(), AgentName::Name(name) if name.eq_ignore_ascii_case(token)))
 }
 
 /// The switcher's robots: every profile, then the robots the file names that have no
@@ -1386,8 +1386,8 @@ fn robot_entries_from(txt: &RobotsTxt, profiles: &[RobotProfile], added: &[Robot
         .iter()
         .flat_map(|entry| [entry.profile.name.to_ascii_lowercase(), entry.profile.token.to_ascii_lowercase()])
         .collect();
-    for agent in txt.interpretation(Reading::Rfc9309).groups.iter().flat_map(|group| &group.agents) {
-        let token = String::from_utf8_lossy(product_token(txt.text(&agent.value))).into_owned();
+    for agent in txt.interpretation(Reading::Rfc9309).groups().iter().flat_map(super::policy::parse::Group::agents) {
+        let token = String::from_utf8_lossy(product_token(txt.text(&agent.value()))).into_owned();
         if token.is_empty() || !listed.insert(token.to_ascii_lowercase()) {
             continue;
         }

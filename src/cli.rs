@@ -48,8 +48,8 @@ pub struct SourceOptions {
     #[arg(long, value_name = "N", default_value_t = 512_000, value_parser = positive_count)]
     pub max_bytes: usize,
     /// Bytes of a local file or of standard input to read; the rest is left unread
-    /// (1 or more; default 32 MiB).
-    #[arg(long, value_name = "N", default_value_t = fetch::MAX_FILE_BYTES, value_parser = positive_count)]
+    /// (1 to 1 GiB; default 32 MiB).
+    #[arg(long, value_name = "N", default_value_t = fetch::MAX_FILE_BYTES, value_parser = file_cap)]
     pub max_file_bytes: usize,
     /// The User-Agent header sent when fetching (default: robotscope/VERSION); printable
     /// ASCII only.
@@ -68,6 +68,16 @@ fn positive_count(text: &str) -> Result<usize, String> {
         Ok(count) => Ok(count),
         Err(error) => Err(error.to_string()),
     }
+}
+
+/// A cap on what is read of a local file: 1 byte to 1 GiB, the most robotscope parses
+/// (`lex::MAX_SOURCE_BYTES`).
+fn file_cap(text: &str) -> Result<usize, String> {
+    let count = positive_count(text)?;
+    if count > crate::policy::lex::MAX_SOURCE_BYTES {
+        return Err(format!("must be at most {} (1 GiB)", crate::policy::lex::MAX_SOURCE_BYTES));
+    }
+    Ok(count)
 }
 
 /// A User-Agent header value: printable ASCII and spaces (RFC 9110 §5.5 allows no
@@ -395,13 +405,13 @@ impl<'a> CheckRecord<'a> {
         request: &'a Request,
     ) -> CheckRecord<'a> {
         let interpretation = txt.interpretation(column.reading);
-        let rule = decision.rule.map(|at| &interpretation.groups[at.group].rules[at.rule]);
+        let rule = decision.rule.map(|at| &interpretation.groups()[at.group].rules()[at.rule]);
         let group_line = decision
             .rule
             .map(|at| at.group)
             .or_else(|| column.selection().groups.first().copied())
             .filter(|_| availability.access(column.reading) == Access::Rules)
-            .map(|group| interpretation.groups[group].first_line());
+            .map(|group| interpretation.groups()[group].first_line());
         CheckRecord {
             agent,
             url: request.given,
@@ -409,7 +419,7 @@ impl<'a> CheckRecord<'a> {
             tested: &request.tested,
             allowed: decision.allowed,
             semantics: column.reading.name(),
-            line: rule.map(|r| r.line),
+            line: rule.map(super::policy::parse::Rule::line),
             rule: rule.map(|r| txt.rule_text(r)),
             group_line,
         }
@@ -640,7 +650,7 @@ pub fn lint(args: &LintArgs) -> Result<Outcome> {
         for d in &diagnostics {
             let line = txt.line(d.line).copied();
             let column = line.map_or(1, |l| {
-                String::from_utf8_lossy(&txt.source()[l.start..d.span.start.max(l.start).min(l.content_end)])
+                String::from_utf8_lossy(&txt.source()[l.start()..d.span.start.max(l.start()).min(l.content_end())])
                     .chars()
                     .count()
                     + 1

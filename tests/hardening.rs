@@ -63,7 +63,9 @@ fn json_stays_json_with_control_characters_escaped() {
         .output()
         .expect("runs");
     let text = String::from_utf8(output.stdout).expect("utf-8");
-    assert!(text.contains("\\u001b") && text.contains("\\u007f") && text.contains("\\u009b") && text.contains("\\u202e"));
+    assert!(
+        text.contains("\\u001b") && text.contains("\\u007f") && text.contains("\\u009b") && text.contains("\\u202e")
+    );
     for line in text.lines() {
         let _: serde_json::Value = serde_json::from_str(line).expect("valid JSON");
     }
@@ -93,11 +95,7 @@ fn page_output_escapes_what_the_page_says() {
         },
     });
     for format in [None, Some("--json")] {
-        let output = robotscope()
-            .args(["page", &server.url("/p"), "-a", "bot"])
-            .args(format)
-            .output()
-            .expect("runs");
+        let output = robotscope().args(["page", &server.url("/p"), "-a", "bot"]).args(format).output().expect("runs");
         assert!(!drives_a_terminal(&output.stdout), "{}", String::from_utf8_lossy(&output.stdout));
         assert!(!output.stdout.is_empty());
     }
@@ -107,7 +105,7 @@ fn page_output_escapes_what_the_page_says() {
 /// no panic, the exit status of the answer (as grep does).
 #[test]
 fn a_closed_pipe_ends_every_command_quietly() {
-    let lines: String = (0..50_000).map(|i| format!("Disallow: /p{i}\n")).collect();
+    let lines = (0..50_000).map(|i| format!("Disallow: /p{i}\n")).collect::<Vec<_>>().concat();
     let file = file_with(format!("User-agent: *\n{lines}Disallow: ~\n").as_bytes());
     let path = file.path().to_str().expect("path");
     let many: Vec<String> = (0..20_000).map(|i| format!("/p{i}")).collect();
@@ -181,7 +179,10 @@ fn an_endless_path_line_is_refused_with_its_number() {
 #[test]
 fn a_file_of_long_wildcard_rules_under_the_fetch_cap_is_answered() {
     // 30 rules of `/*` and 16,000 bytes (480 KB): the prefilter once took minutes.
-    let rules: String = (0..30).map(|i| format!("Disallow: /*{}\n", char::from(b'a' + i).to_string().repeat(16_000))).collect();
+    let rules = (0..30)
+        .map(|i| format!("Disallow: /*{}\n", char::from(b'a' + i).to_string().repeat(16_000)))
+        .collect::<Vec<_>>()
+        .concat();
     let file = file_with(format!("User-agent: *\n{rules}").as_bytes());
     let hit = format!("/x{}", "c".repeat(16_000));
     robotscope()

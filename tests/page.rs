@@ -545,7 +545,10 @@ fn deeply_nested_html_is_read_up_to_a_bound() {
 fn the_timeout_bounds_the_whole_page_command() {
     let server = Server::start(|path| match path {
         "/robots.txt" => Reply::text("User-agent: *\nAllow: /\n"),
-        _ => Reply::Slow { body: b"<html><head><meta name=robots content=noindex>".to_vec(), gap: Duration::from_secs(1) },
+        _ => Reply::Slow {
+            body: b"<html><head><meta name=robots content=noindex>".to_vec(),
+            gap: Duration::from_secs(1),
+        },
     });
     Command::cargo_bin("robotscope")
         .expect("binary")

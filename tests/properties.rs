@@ -133,10 +133,10 @@ proptest! {
         let lines = lex(&bytes);
         let mut rebuilt = Vec::with_capacity(bytes.len());
         for (index, line) in lines.iter().enumerate() {
-            prop_assert_eq!(line.number, index + 1);
-            prop_assert!(line.start <= line.content_end && line.content_end <= line.end);
+            prop_assert_eq!(line.number(), index + 1);
+            prop_assert!(line.start() <= line.content_end() && line.content_end() <= line.end());
             prop_assert!(!line.content(&bytes).contains(&b'\n') && !line.content(&bytes).contains(&b'\r'));
-            rebuilt.extend_from_slice(&bytes[line.start..line.end]);
+            rebuilt.extend_from_slice(&bytes[line.start()..line.end()]);
         }
         prop_assert_eq!(rebuilt, bytes);
     }

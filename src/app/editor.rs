@@ -41,9 +41,9 @@ impl Editor {
             let content = line.content(source);
             match std::str::from_utf8(content) {
                 Ok(text) if text.chars().any(crate::policy::escape::is_unsafe) => {
-                    return Err(EditorRefusal::ControlCharacters(line.number));
+                    return Err(EditorRefusal::ControlCharacters(line.number()));
                 }
-                Err(_) if !lossy => return Err(EditorRefusal::NotUtf8(line.number)),
+                Err(_) if !lossy => return Err(EditorRefusal::NotUtf8(line.number())),
                 _ => {}
             }
         }

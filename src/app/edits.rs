@@ -286,9 +286,9 @@ impl App {
     /// The lines of the group that applies to the selected robot, as text.
     fn group_text(&self) -> Option<String> {
         let interpretation = self.document.txt.interpretation(self.reading());
-        let group = &interpretation.groups[*self.evaluation.verdict.selection.groups.first()?];
-        let (first, last) = (self.document.txt.line(group.first_line())?, self.document.txt.line(group.last_line)?);
-        Some(String::from_utf8_lossy(&self.document.txt.source()[first.start..last.end]).into_owned())
+        let group = &interpretation.groups()[*self.evaluation.verdict.selection.groups.first()?];
+        let (first, last) = (self.document.txt.line(group.first_line())?, self.document.txt.line(group.last_line())?);
+        Some(String::from_utf8_lossy(&self.document.txt.source()[first.start()..last.end()]).into_owned())
     }
 
     /// `y` then a choice: copies the file, the group or the diff.

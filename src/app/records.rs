@@ -77,11 +77,11 @@ impl RecordRow {
     #[must_use]
     pub fn line(self, interpretation: &Interpretation) -> Option<usize> {
         match self {
-            RecordRow::Group { group } => Some(interpretation.groups[group].first_line()),
-            RecordRow::Agent { group, agent } => Some(interpretation.groups[group].agents[agent].line),
-            RecordRow::Rule { group, rule } => Some(interpretation.groups[group].rules[rule].line),
+            RecordRow::Group { group } => Some(interpretation.groups()[group].first_line()),
+            RecordRow::Agent { group, agent } => Some(interpretation.groups()[group].agents()[agent].line()),
+            RecordRow::Rule { group, rule } => Some(interpretation.groups()[group].rules()[rule].line()),
             RecordRow::Extension { field, .. } | RecordRow::Field { field, .. } => {
-                Some(interpretation.fields[field].line)
+                Some(interpretation.fields()[field].line())
             }
             RecordRow::Heading(_) => None,
         }
@@ -104,18 +104,18 @@ impl RecordRow {
 /// extensions), then the sections outside the groups that are not empty.
 #[must_use]
 pub fn rows(interpretation: &Interpretation) -> Vec<RecordRow> {
-    let mut rows = Vec::with_capacity(interpretation.fields.len() + interpretation.groups.len() + 8);
-    for (group, g) in interpretation.groups.iter().enumerate() {
+    let mut rows = Vec::with_capacity(interpretation.fields().len() + interpretation.groups().len() + 8);
+    for (group, g) in interpretation.groups().iter().enumerate() {
         rows.push(RecordRow::Group { group });
-        rows.extend((0..g.agents.len()).map(|agent| RecordRow::Agent { group, agent }));
-        rows.extend((0..g.rules.len()).map(|rule| RecordRow::Rule { group, rule }));
-        rows.extend(g.extensions.iter().map(|&field| RecordRow::Extension { group, field }));
+        rows.extend((0..g.agents().len()).map(|agent| RecordRow::Agent { group, agent }));
+        rows.extend((0..g.rules().len()).map(|rule| RecordRow::Rule { group, rule }));
+        rows.extend(g.extensions().iter().map(|&field| RecordRow::Extension { group, field }));
     }
     let sections = [
-        (Section::Sitemaps, &interpretation.sitemaps),
-        (Section::LooseExtensions, &interpretation.loose_extensions),
-        (Section::OrphanRules, &interpretation.orphan_rules),
-        (Section::Unknown, &interpretation.unknown),
+        (Section::Sitemaps, &interpretation.sitemaps()),
+        (Section::LooseExtensions, &interpretation.loose_extensions()),
+        (Section::OrphanRules, &interpretation.orphan_rules()),
+        (Section::Unknown, &interpretation.unknown()),
     ];
     for (section, fields) in sections {
         if !fields.is_empty() {

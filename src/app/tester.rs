@@ -72,7 +72,7 @@ impl App {
                 .losers
                 .iter()
                 .map(|m| {
-                    let rule = &interpretation.groups[m.group].rules[m.rule];
+                    let rule = &interpretation.groups()[m.group].rules()[m.rule];
                     format!("line {} {}", m.line, txt.rule_text(rule))
                 })
                 .collect();

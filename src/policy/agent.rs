@@ -142,7 +142,7 @@ pub fn select(interpretation: &Interpretation, robot: &Robot, reading: Reading) 
         return Selection { groups: Vec::new(), choice: Choice::StarIgnored };
     }
     let stars =
-        interpretation.groups.iter().enumerate().filter(|(_, group)| group.names_star()).map(|(index, _)| index);
+        interpretation.groups().iter().enumerate().filter(|(_, group)| group.names_star()).map(|(index, _)| index);
     let groups: Vec<usize> = if reading.is_classic() { stars.take(1).collect() } else { stars.collect() };
     let choice = if groups.is_empty() { Choice::NoGroup } else { Choice::Star };
     Selection { groups, choice }
@@ -150,14 +150,14 @@ pub fn select(interpretation: &Interpretation, robot: &Robot, reading: Reading) 
 
 fn groups_for_token(interpretation: &Interpretation, token: &str) -> Option<Selection> {
     let groups: Vec<usize> = interpretation
-        .groups
+        .groups()
         .iter()
         .enumerate()
         .filter(|(_, group)| {
             group
-                .agents
+                .agents()
                 .iter()
-                .any(|agent| matches!(&agent.name, AgentName::Name(name) if name.eq_ignore_ascii_case(token)))
+                .any(|agent| matches!(&agent.name(), AgentName::Name(name) if name.eq_ignore_ascii_case(token)))
         })
         .map(|(index, _)| index)
         .collect();
@@ -165,11 +165,11 @@ fn groups_for_token(interpretation: &Interpretation, token: &str) -> Option<Sele
 }
 
 fn first_record_for(interpretation: &Interpretation, name: &str) -> Option<Selection> {
-    interpretation.groups.iter().enumerate().find_map(|(index, group)| {
+    interpretation.groups().iter().enumerate().find_map(|(index, group)| {
         group
-            .agents
+            .agents()
             .iter()
-            .find_map(|agent| match &agent.name {
+            .find_map(|agent| match &agent.name() {
                 AgentName::Name(value) if value == name => Some(Choice::ExactName(value.clone())),
                 AgentName::Name(value) if name.contains(value.as_str()) => Some(Choice::Substring(value.clone())),
                 _ => None,

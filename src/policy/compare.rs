@@ -55,9 +55,9 @@ impl Column {
         let selection = self.compiled.selection();
         match (selection.groups.as_slice(), &selection.choice) {
             ([], _) => "none".to_owned(),
-            ([one], Choice::Star) => format!("* line {}", interpretation.groups[*one].first_line()),
-            ([one], Choice::Fallback(token)) => format!("{token} {}", interpretation.groups[*one].first_line()),
-            ([one], _) => format!("line {}", interpretation.groups[*one].first_line()),
+            ([one], Choice::Star) => format!("* line {}", interpretation.groups()[*one].first_line()),
+            ([one], Choice::Fallback(token)) => format!("{token} {}", interpretation.groups()[*one].first_line()),
+            ([one], _) => format!("line {}", interpretation.groups()[*one].first_line()),
             (many, _) => format!("{} merged", many.len()),
         }
     }
@@ -67,18 +67,18 @@ impl Column {
     pub fn summary(&self, txt: &RobotsTxt, availability: Availability) -> Summary {
         let interpretation = txt.interpretation(self.reading);
         let selection = self.compiled.selection();
-        let groups: Vec<_> = selection.groups.iter().map(|&g| &interpretation.groups[g]).collect();
+        let groups: Vec<_> = selection.groups.iter().map(|&g| &interpretation.groups()[g]).collect();
         let extension = |kind: FieldKind| {
             groups
                 .iter()
-                .flat_map(|g| &g.extensions)
-                .map(|&f| &interpretation.fields[f])
-                .find(|f| f.kind == kind)
-                .map(|f| String::from_utf8_lossy(txt.text(&f.value)).into_owned())
+                .flat_map(|g| g.extensions())
+                .map(|&f| &interpretation.fields()[f])
+                .find(|f| f.kind() == kind)
+                .map(|f| String::from_utf8_lossy(txt.text(&f.value())).into_owned())
         };
         Summary {
             group: describe_selection(interpretation, selection, &self.robot, self.reading),
-            rules: groups.iter().map(|g| g.rules.len()).sum(),
+            rules: groups.iter().map(|g| g.rules().len()).sum(),
             crawl_delay: extension(FieldKind::CrawlDelay),
             request_rate: extension(FieldKind::RequestRate),
             shut_out: !self.check(availability, "/").allowed,
@@ -134,8 +134,8 @@ pub fn paths_named_in(txt: &RobotsTxt) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let interpretation = txt.interpretation(Reading::Rfc9309);
-    for rule in interpretation.groups.iter().flat_map(|g| &g.rules) {
-        let value = String::from_utf8_lossy(txt.text(&rule.value));
+    for rule in interpretation.groups().iter().flat_map(super::parse::Group::rules) {
+        let value = String::from_utf8_lossy(txt.text(&rule.value()));
         let value = value.strip_suffix('$').unwrap_or(&value).replace('*', "x");
         if value.starts_with('/') && seen.insert(value.clone()) {
             paths.push(value);

@@ -117,17 +117,17 @@ impl CompiledPolicy {
         // of one rule cost no more per path than one.
         let mut seen: HashSet<(&[u8], RuleKind)> = HashSet::new();
         for &group in &selection.groups {
-            for (index, rule) in interpretation.groups[group].rules.iter().enumerate() {
+            for (index, rule) in interpretation.groups()[group].rules().iter().enumerate() {
                 let pattern = txt.pattern(reading, rule);
-                if !seen.insert((pattern, rule.kind)) {
+                if !seen.insert((pattern, rule.kind())) {
                     continue;
                 }
-                let at = RuleRef { group, rule: index, line: rule.line, kind: rule.kind };
+                let at = RuleRef { group, rule: index, line: rule.line(), kind: rule.kind() };
                 let entry = Entry { at, priority: pattern.len(), allows_all: false };
                 match reading {
                     Reading::Rfc9309 => {
                         if pattern::is_plain_prefix(pattern) {
-                            plain.push((pattern, entry, rule.line));
+                            plain.push((pattern, entry, rule.line()));
                         } else {
                             wildcards.push((pattern.to_vec(), entry));
                         }
@@ -137,12 +137,12 @@ impl CompiledPolicy {
                         }
                     }
                     Reading::Draft1996 => {
-                        let allows_all = pattern.is_empty() && rule.kind == RuleKind::Disallow;
-                        plain.push((pattern, Entry { allows_all, ..entry }, rule.line));
+                        let allows_all = pattern.is_empty() && rule.kind() == RuleKind::Disallow;
+                        plain.push((pattern, Entry { allows_all, ..entry }, rule.line()));
                     }
                     // Allow is no rule to 1994 robots and an empty Disallow matches nothing.
                     Reading::Koster1994 if pattern.is_empty() => {}
-                    Reading::Koster1994 => plain.push((pattern, entry, rule.line)),
+                    Reading::Koster1994 => plain.push((pattern, entry, rule.line())),
                 }
             }
         }
@@ -415,14 +415,25 @@ mod tests {
     fn compiling_costs_in_proportion_to_the_file() {
         let mut files = Vec::new();
         let long = |i: usize| format!("Disallow: /*{}\n", char::from(b'a' + (i % 26) as u8).to_string().repeat(16_000));
-        files.push(format!("User-agent: *\n{}", (0..30).map(long).collect::<String>()));
-        files.push(format!("User-agent: *\n{}", (0..20_000).map(|i| format!("Disallow: /*x{i}y\n")).collect::<String>()));
+        files.push(format!("User-agent: *\n{}", (0..30).map(long).collect::<Vec<_>>().concat()));
+        files.push(format!(
+            "User-agent: *\n{}",
+            (0..20_000).map(|i| format!("Disallow: /*x{i}y\n")).collect::<Vec<_>>().concat()
+        ));
         files.push(format!("User-agent: *\n{}", "Disallow: /*.pdf$\n".repeat(100_000)));
-        files.push(format!("User-agent: *\n{}", (0..5_000).map(|i| format!("Allow: /{}\n", "a/".repeat(i % 50))).collect::<String>()));
+        files.push(format!(
+            "User-agent: *\n{}",
+            (0..5_000).map(|i| format!("Allow: /{}\n", "a/".repeat(i % 50))).collect::<Vec<_>>().concat()
+        ));
         for text in files {
             let txt = RobotsTxt::parse(text.clone().into_bytes());
             let compiled = CompiledPolicy::new(&txt, &Robot::from_agent("bot"), Reading::Rfc9309);
-            assert!(compiled.memory_bytes() <= 16 * text.len() + 4096, "{} for {} bytes", compiled.memory_bytes(), text.len());
+            assert!(
+                compiled.memory_bytes() <= 16 * text.len() + 4096,
+                "{} for {} bytes",
+                compiled.memory_bytes(),
+                text.len()
+            );
             let _ = compiled.check(&format!("/{}", "a".repeat(20_000)));
         }
     }

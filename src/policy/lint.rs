@@ -186,8 +186,8 @@ impl<'a> Linter<'a> {
         let classic = txt.interpretation(Reading::Draft1996);
         let index = |interpretation: &Interpretation| {
             let mut at = vec![None; txt.lines().len()];
-            for (i, field) in interpretation.fields.iter().enumerate() {
-                at[field.line - 1] = Some(i);
+            for (i, field) in interpretation.fields().iter().enumerate() {
+                at[field.line() - 1] = Some(i);
             }
             at
         };
@@ -247,7 +247,7 @@ impl<'a> Linter<'a> {
         if line.line_end(self.txt.source()) == LineEnd::None {
             text.truncate(text.len() - eol.len());
         }
-        Edit { span: line.end..line.end, replacement: text }
+        Edit { span: line.end()..line.end(), replacement: text }
     }
 
     /// An edit deleting line `number` with its line end; a comment on the line is kept,
@@ -255,8 +255,8 @@ impl<'a> Linter<'a> {
     fn delete_line(&self, number: usize) -> Edit {
         let line = self.line(number);
         match lex::comment_start(line.content(self.txt.source())) {
-            Some(hash) => Edit { span: line.start..line.start + hash, replacement: String::new() },
-            None => Edit { span: line.start..line.end, replacement: String::new() },
+            Some(hash) => Edit { span: line.start()..line.start() + hash, replacement: String::new() },
+            None => Edit { span: line.start()..line.end(), replacement: String::new() },
         }
     }
 
@@ -326,7 +326,8 @@ impl<'a> Linter<'a> {
             return;
         }
         if source.len() > PARSE_LIMIT_BYTES {
-            let line = self.txt.lines().iter().find(|l| l.end > PARSE_LIMIT_BYTES).map_or(1, |l| l.number);
+            let line =
+                self.txt.lines().iter().find(|l| l.end() > PARSE_LIMIT_BYTES).map_or(1, super::lex::Line::number);
             self.push(
                 "content-past-500kib",
                 Severity::Warning,
@@ -386,8 +387,8 @@ impl<'a> Linter<'a> {
         for index in 0..self.txt.lines().len() {
             let line = self.txt.lines()[index];
             self.bytes_of_line(&line);
-            let rfc = self.rfc_field[index].map(|f| &self.rfc.fields[f]);
-            let classic = self.classic_field[index].map(|f| &self.classic.fields[f]);
+            let rfc = self.rfc_field[index].map(|f| &self.rfc.fields()[f]);
+            let classic = self.classic_field[index].map(|f| &self.classic.fields()[f]);
             // A line only the classic readings read as a field is one Google cut short
             // (a NUL, or past its line limit): the byte checks above said so already.
             if let Some(field) = rfc {
@@ -402,12 +403,12 @@ impl<'a> Linter<'a> {
             self.push(
                 "long-line",
                 Severity::Warning,
-                line.number,
-                line.start + RFC9309_MAX_LINE_BYTES..line.content_end,
+                line.number(),
+                line.start() + RFC9309_MAX_LINE_BYTES..line.content_end(),
                 format!(
                     "Line {} is {} bytes long. Google reads the first {RFC9309_MAX_LINE_BYTES} bytes of a line and \
                      drops the rest; 1994/1996 robots read it whole.",
-                    line.number,
+                    line.number(),
                     content.len()
                 ),
                 None,
@@ -421,8 +422,8 @@ impl<'a> Linter<'a> {
             self.push(
                 "nul-byte",
                 Severity::Warning,
-                line.number,
-                line.start + nul..line.start + nul + 1,
+                line.number(),
+                line.start() + nul..line.start() + nul + 1,
                 format!(
                     "A NUL byte: Google's parser ends the line there and reads `{kept}`; 1994/1996 robots keep the NUL \
                      as a character, so a path holding it matches no URL for them. Cutting the line at the NUL keeps \
@@ -430,7 +431,7 @@ impl<'a> Linter<'a> {
                 ),
                 Some(Fix {
                     title: "Cut the line at the NUL, as Google reads it".to_owned(),
-                    edits: vec![Edit { span: line.start + nul..line.content_end, replacement: String::new() }],
+                    edits: vec![Edit { span: line.start() + nul..line.content_end(), replacement: String::new() }],
                 }),
             );
         }
@@ -442,12 +443,12 @@ impl<'a> Linter<'a> {
         for chunk in before_nul.utf8_chunks() {
             for (at, c) in chunk.valid().char_indices() {
                 if super::escape::is_unsafe(c) {
-                    unsafe_spans.push((line.start + offset + at, c));
+                    unsafe_spans.push((line.start() + offset + at, c));
                 }
             }
             offset += chunk.valid().len();
             if !chunk.invalid().is_empty() && invalid.is_none() {
-                invalid = Some(line.start + offset..line.start + offset + chunk.invalid().len());
+                invalid = Some(line.start() + offset..line.start() + offset + chunk.invalid().len());
             }
             offset += chunk.invalid().len();
         }
@@ -458,7 +459,7 @@ impl<'a> Linter<'a> {
             self.push(
                 "invalid-utf8",
                 Severity::Warning,
-                line.number,
+                line.number(),
                 span,
                 "Bytes that are not UTF-8 (Latin-1?). RFC 9309 expects UTF-8. Google percent-encodes such bytes as \
                  they are (é in Latin-1 becomes %E9, not %C3%A9), so a rule with them matches only URLs written \
@@ -473,10 +474,10 @@ impl<'a> Linter<'a> {
     /// escapes URLs carry (as written, no URL holds them, so the rule matched nothing;
     /// the message says the verdicts change); anywhere else they mean nothing and go.
     fn control_characters(&mut self, line: &Line, found: &[(usize, char)], first: Range<usize>) {
-        let value = self.rfc_field[line.number - 1]
-            .map(|f| &self.rfc.fields[f])
-            .filter(|field| field.kind.is_rule())
-            .map(|field| field.value.clone());
+        let value = self.rfc_field[line.number() - 1]
+            .map(|f| &self.rfc.fields()[f])
+            .filter(|field| field.kind().is_rule())
+            .map(|field| field.value().clone());
         let in_value = |at: usize| value.as_ref().is_some_and(|v| v.contains(&at));
         let edits: Vec<Edit> = found
             .iter()
@@ -510,7 +511,7 @@ impl<'a> Linter<'a> {
         self.push(
             "control-character",
             Severity::Warning,
-            line.number,
+            line.number(),
             first,
             message.to_owned(),
             Some(Fix { title: title.to_owned(), edits }),
@@ -520,42 +521,42 @@ impl<'a> Linter<'a> {
     /// A line RFC 9309 reads as a field (`classic` is the same line to the classic
     /// readings, if they read a field there).
     fn field(&mut self, field: &Field, classic: Option<&Field>) {
-        let key = self.text(&field.key);
-        if field.line == 1 && key.starts_with('\u{feff}') {
+        let key = self.text(&field.key());
+        if field.line() == 1 && key.starts_with('\u{feff}') {
             // Byte order marks Google did not skip: the BOM diagnostic speaks for the line.
             return;
         }
-        if field.separator == Separator::Whitespace {
+        if field.separator() == Separator::Whitespace {
             self.push(
                 "missing-colon",
                 Severity::Error,
-                field.line,
-                field.key.clone(),
+                field.line(),
+                field.key().clone(),
                 format!(
                     "No colon after `{key}`. Google accepts a space instead on a two-word line and reads it as {}; \
                      1994/1996 robots need the colon and ignore the line.",
-                    field.kind.canonical()
+                    field.kind().canonical()
                 ),
                 Some(Fix {
                     title: "Add the colon".to_owned(),
-                    edits: vec![Edit { span: field.key.end..field.key.end, replacement: ":".to_owned() }],
+                    edits: vec![Edit { span: field.key().end..field.key().end, replacement: ":".to_owned() }],
                 }),
             );
-        } else if field.spelling == Spelling::Tolerated && classic.is_none_or(|c| c.kind != field.kind) {
+        } else if field.spelling() == Spelling::Tolerated && classic.is_none_or(|c| c.kind() != field.kind()) {
             self.push(
                 "misspelt-field",
                 Severity::Error,
-                field.line,
-                field.key.clone(),
+                field.line(),
+                field.key().clone(),
                 format!(
                     "`{key}` is not a field name. Google tolerates it and reads {}; 1994/1996 robots do not know \
                      the field and ignore the line.",
-                    field.kind.canonical()
+                    field.kind().canonical()
                 ),
-                Some(rename_key(field, field.kind)),
+                Some(rename_key(field, field.kind())),
             );
         }
-        match field.kind {
+        match field.kind() {
             FieldKind::UserAgent => self.user_agent(field),
             FieldKind::Allow | FieldKind::Disallow => self.rule_value(field),
             FieldKind::Sitemap => self.sitemap(field),
@@ -566,14 +567,14 @@ impl<'a> Linter<'a> {
     }
 
     fn unknown_field(&mut self, field: &Field) {
-        let key = self.text(&field.key);
+        let key = self.text(&field.key());
         let lower = key.to_ascii_lowercase();
         if UNSUPPORTED_FIELDS.contains(&lower.as_str()) {
             self.push(
                 "unsupported-field",
                 Severity::Warning,
-                field.line,
-                field.key.clone(),
+                field.line(),
+                field.key().clone(),
                 format!(
                     "`{key}:` in robots.txt is honoured by no major robot (Google stopped in 2019): every reading \
                      ignores the line. To keep pages out of the index, use a robots META tag or an X-Robots-Tag \
@@ -587,8 +588,8 @@ impl<'a> Linter<'a> {
             self.push(
                 "misspelt-field",
                 Severity::Error,
-                field.line,
-                field.key.clone(),
+                field.line(),
+                field.key().clone(),
                 format!(
                     "`{key}` looks like a misspelt {}. No reading knows it, so every robot ignores the line.",
                     kind.canonical()
@@ -600,21 +601,21 @@ impl<'a> Linter<'a> {
         self.push(
             "unknown-field",
             Severity::Info,
-            field.line,
-            field.key.clone(),
+            field.line(),
+            field.key().clone(),
             format!("`{key}` is not a field any reading knows; every robot ignores the line."),
             None,
         );
     }
 
     fn user_agent(&mut self, field: &Field) {
-        let value = self.text(&field.value);
+        let value = self.text(&field.value());
         if value.is_empty() {
             self.push(
                 "empty-user-agent",
                 Severity::Warning,
-                field.line,
-                field.key.start..field.value.end,
+                field.line(),
+                field.key().start..field.value().end,
                 "An empty User-agent. RFC 9309 robots find no robot named by it; 1994/1996 robots look for the \
                  value inside their name, and an empty value is inside every name, so this record applies to \
                  every one of them."
@@ -642,8 +643,8 @@ impl<'a> Linter<'a> {
             self.push(
                 "user-agent-version",
                 Severity::Warning,
-                field.line,
-                field.value.start + token.len()..field.value.end,
+                field.line(),
+                field.value().start + token.len()..field.value().end,
                 format!(
                     "`{value}` names a version. RFC 9309 robots cut it to `{token}` and match; 1994/1996 robots \
                      look for `{}` inside their name, which they cut at its first /, so they find it in none.",
@@ -652,7 +653,7 @@ impl<'a> Linter<'a> {
                 Some(Fix {
                     title: format!("Write `{token}`"),
                     edits: vec![Edit {
-                        span: field.value.start + token.len()..field.value.end,
+                        span: field.value().start + token.len()..field.value().end,
                         replacement: String::new(),
                     }],
                 }),
@@ -661,8 +662,8 @@ impl<'a> Linter<'a> {
             self.push(
                 "token-cut",
                 Severity::Warning,
-                field.line,
-                field.value.clone(),
+                field.line(),
+                field.value().clone(),
                 format!(
                     "RFC 9309 robots read a name up to its first character that is not a letter, `_` or `-`, so \
                      they read `{value}` as `{token}`: a robot whose token is `{value}` is not matched, and one \
@@ -692,8 +693,8 @@ impl<'a> Linter<'a> {
             self.push(
                 "agent-name-with-spaces",
                 Severity::Warning,
-                field.line,
-                field.value.clone(),
+                field.line(),
+                field.value().clone(),
                 format!(
                     "`{value}` is one robot's name with spaces. RFC 9309 robots read only {rfc_reads}, the name up \
                      to its first space; 1994/1996 robots look for `{lower}` inside their own name."
@@ -702,14 +703,14 @@ impl<'a> Linter<'a> {
             );
             return;
         }
-        let key = self.text(&field.key);
+        let key = self.text(&field.key());
         let names: Vec<String> = words.iter().map(|(_, w)| format!("User-agent: {w}")).collect();
         let lines: Vec<String> = words.iter().skip(1).map(|(_, w)| format!("{key}: {w}")).collect();
         self.push(
             "several-agents",
             Severity::Error,
-            field.line,
-            field.value.clone(),
+            field.line(),
+            field.value().clone(),
             format!(
                 "Several robots on one line (`{value}`). RFC 9309 robots read only {rfc_reads}; 1994/1996 robots \
                  look for the whole text `{lower}` inside their name and find it in none. Write one line each: {}. \
@@ -719,8 +720,8 @@ impl<'a> Linter<'a> {
             Some(Fix {
                 title: "One User-agent line per robot".to_owned(),
                 edits: vec![
-                    Edit { span: field.value.clone(), replacement: first.to_owned() },
-                    self.insert_after(field.line, &lines),
+                    Edit { span: field.value().clone(), replacement: first.to_owned() },
+                    self.insert_after(field.line(), &lines),
                 ],
             }),
         );
@@ -741,12 +742,12 @@ impl<'a> Linter<'a> {
                 rest.push(value[at..end].trim_end().to_owned());
             }
         }
-        let key = self.text(&field.key);
+        let key = self.text(&field.key());
         self.push(
             "several-fields",
             Severity::Error,
-            field.line,
-            field.value.clone(),
+            field.line(),
+            field.value().clone(),
             format!(
                 "Two fields on one line. RFC 9309 robots read `{key}: {first}` and nothing of `{}`; 1994/1996 \
                  robots take the whole rest of the line as the value, which names no robot. No reading sees the \
@@ -756,15 +757,15 @@ impl<'a> Linter<'a> {
             Some(Fix {
                 title: "Put each field on its own line".to_owned(),
                 edits: vec![
-                    Edit { span: field.value.clone(), replacement: first },
-                    self.insert_after(field.line, &rest),
+                    Edit { span: field.value().clone(), replacement: first },
+                    self.insert_after(field.line(), &rest),
                 ],
             }),
         );
     }
 
     fn rule_value(&mut self, field: &Field) {
-        let value = self.text(&field.value);
+        let value = self.text(&field.value());
         if value.is_empty() {
             return;
         }
@@ -781,8 +782,8 @@ impl<'a> Linter<'a> {
     }
 
     fn star_path(&mut self, field: &Field) {
-        let kind = field.kind.canonical();
-        let effect = if field.kind == FieldKind::Disallow {
+        let kind = field.kind().canonical();
+        let effect = if field.kind() == FieldKind::Disallow {
             "RFC 9309 robots read `*` as any path and keep out; 1994/1996 robots look for a path starting with `*`, \
              find none, and go everywhere"
         } else {
@@ -791,25 +792,25 @@ impl<'a> Linter<'a> {
         self.push(
             "star-path",
             Severity::Error,
-            field.line,
-            field.value.clone(),
+            field.line(),
+            field.value().clone(),
             format!("`{kind}: *`: {effect}. `/` means every path to every reading."),
             Some(Fix {
                 title: format!("Write `{kind}: /`"),
-                edits: vec![Edit { span: field.value.clone(), replacement: "/".to_owned() }],
+                edits: vec![Edit { span: field.value().clone(), replacement: "/".to_owned() }],
             }),
         );
     }
 
     fn several_words_in_rule(&mut self, field: &Field, value: &str, words: &[(usize, &str)]) {
-        let (key, kind) = (self.text(&field.key), field.kind.canonical());
+        let (key, kind) = (self.text(&field.key()), field.kind().canonical());
         let all_paths = words.iter().all(|(_, w)| w.starts_with(['/', '*']) || w.starts_with("http"));
         if !all_paths && value.starts_with('/') {
             self.push(
                 "path-with-space",
                 Severity::Warning,
-                field.line,
-                field.value.clone(),
+                field.line(),
+                field.value().clone(),
                 "A space in a path: it matches only URLs with a literal space, which browsers send as %20. \
                  Write %20 if that is meant."
                     .to_owned(),
@@ -821,8 +822,8 @@ impl<'a> Linter<'a> {
         self.push(
             "several-paths",
             Severity::Error,
-            field.line,
-            field.value.clone(),
+            field.line(),
+            field.value().clone(),
             format!(
                 "Several paths on one line. Every reading takes `{value}` as one path (with spaces), which no URL \
                  starts with, so the line blocks nothing. Write one {kind} line per path."
@@ -830,15 +831,15 @@ impl<'a> Linter<'a> {
             Some(Fix {
                 title: "One line per path".to_owned(),
                 edits: vec![
-                    Edit { span: field.value.clone(), replacement: words[0].1.to_owned() },
-                    self.insert_after(field.line, &lines),
+                    Edit { span: field.value().clone(), replacement: words[0].1.to_owned() },
+                    self.insert_after(field.line(), &lines),
                 ],
             }),
         );
     }
 
     fn path_without_slash(&mut self, field: &Field, value: &str) {
-        let kind = field.kind.canonical();
+        let kind = field.kind().canonical();
         let suggestion = url::Url::parse(value)
             .ok()
             .filter(|url| matches!(url.scheme(), "http" | "https"))
@@ -846,15 +847,15 @@ impl<'a> Linter<'a> {
         self.push(
             "path-without-slash",
             Severity::Error,
-            field.line,
-            field.value.clone(),
+            field.line(),
+            field.value().clone(),
             format!(
                 "`{value}` does not start with `/`. Every URL path does, so under every reading this rule matches \
                  nothing and the robots it is for may go everywhere. Did you mean `{suggestion}`?"
             ),
             Some(Fix {
                 title: format!("Write `{kind}: {suggestion}`"),
-                edits: vec![Edit { span: field.value.clone(), replacement: suggestion }],
+                edits: vec![Edit { span: field.value().clone(), replacement: suggestion }],
             }),
         );
     }
@@ -865,8 +866,8 @@ impl<'a> Linter<'a> {
             self.push(
                 "dollar-inside-pattern",
                 Severity::Warning,
-                field.line,
-                field.value.clone(),
+                field.line(),
+                field.value().clone(),
                 "A `$` inside a pattern is an ordinary character to every reading; only a final `$` anchors the \
                  end (RFC 9309 §2.2.3)."
                     .to_owned(),
@@ -877,8 +878,8 @@ impl<'a> Linter<'a> {
             self.push(
                 "wildcard-for-classic-robots",
                 Severity::Warning,
-                field.line,
-                field.value.clone(),
+                field.line(),
+                field.value().clone(),
                 format!(
                     "`{value}` uses wildcards. RFC 9309 robots read `*` as any characters and a final `$` as the \
                      end of the path; 1994/1996 robots look for these characters literally, so for them the rule \
@@ -890,14 +891,14 @@ impl<'a> Linter<'a> {
     }
 
     fn sitemap(&mut self, field: &Field) {
-        let value = self.text(&field.value);
+        let value = self.text(&field.value());
         let absolute = url::Url::parse(&value).is_ok_and(|url| matches!(url.scheme(), "http" | "https"));
         if !absolute {
             self.push(
                 "sitemap-not-absolute",
                 Severity::Warning,
-                field.line,
-                field.value.clone(),
+                field.line(),
+                field.value().clone(),
                 format!(
                     "`{value}` is not an absolute http(s) URL. RFC 9309 §2.3.5 and sitemaps.org ask for the full \
                      URL (https://host/sitemap.xml); robots may ignore a relative one."
@@ -908,8 +909,8 @@ impl<'a> Linter<'a> {
     }
 
     fn extension(&mut self, field: &Field) {
-        let value = self.text(&field.value);
-        let (ok, support, form) = match field.kind {
+        let value = self.text(&field.value());
+        let (ok, support, form) = match field.kind() {
             FieldKind::CrawlDelay => (
                 value.parse::<f64>().is_ok_and(|seconds| seconds.is_finite() && seconds >= 0.0),
                 "Bing, Yandex and many smaller robots wait that many seconds between requests; Google ignores it",
@@ -926,13 +927,13 @@ impl<'a> Linter<'a> {
                 "a UTC time window, such as 0100-0500",
             ),
         };
-        let name = field.kind.canonical();
+        let name = field.kind().canonical();
         if ok {
             self.push(
                 "extension-support",
                 Severity::Info,
-                field.line,
-                field.key.start..field.value.end,
+                field.line(),
+                field.key().start..field.value().end,
                 format!("{name}: {support}. It is no rule: no reading changes a verdict for it."),
                 None,
             );
@@ -940,8 +941,8 @@ impl<'a> Linter<'a> {
             self.push(
                 "bad-extension-value",
                 Severity::Warning,
-                field.line,
-                field.value.clone(),
+                field.line(),
+                field.value().clone(),
                 format!("`{value}` is not a valid {name} value ({form}); robots that honour {name} will ignore it."),
                 None,
             );
@@ -951,29 +952,29 @@ impl<'a> Linter<'a> {
     // --- Groups -----------------------------------------------------------------------------
 
     fn groups(&mut self) {
-        let has_star = self.rfc.groups.iter().any(Group::names_star);
-        for &field in &self.rfc.orphan_rules {
-            let field = &self.rfc.fields[field];
+        let has_star = self.rfc.groups().iter().any(Group::names_star);
+        for &field in self.rfc.orphan_rules() {
+            let field = &self.rfc.fields()[field];
             let fix = (!has_star && self.leading_boms <= 1).then(|| Fix {
                 title: "Add `User-agent: *` above".to_owned(),
                 edits: vec![Edit {
-                    span: self.line(field.line).start..self.line(field.line).start,
-                    replacement: format!("User-agent: *{}", self.eol(field.line)),
+                    span: self.line(field.line()).start()..self.line(field.line()).start(),
+                    replacement: format!("User-agent: *{}", self.eol(field.line())),
                 }],
             });
             // Only the first orphan of a run gets the fix; the rest join its new group.
-            let first_of_run =
-                field.line == 1 || self.rfc_field[field.line - 2].is_none_or(|f| !self.rfc.fields[f].kind.is_rule());
+            let first_of_run = field.line() == 1
+                || self.rfc_field[field.line() - 2].is_none_or(|f| !self.rfc.fields()[f].kind().is_rule());
             self.push(
                 "rule-outside-group",
                 Severity::Error,
-                field.line,
-                field.key.start..field.value.end,
+                field.line(),
+                field.key().start..field.value().end,
                 "A rule before any User-agent line: it belongs to no group, and every reading ignores it.".to_owned(),
                 if first_of_run { fix } else { None },
             );
         }
-        for (index, group) in self.rfc.groups.iter().enumerate() {
+        for (index, group) in self.rfc.groups().iter().enumerate() {
             self.blank_lines_in(group);
             self.rules_against_each_other(index, group);
         }
@@ -984,14 +985,14 @@ impl<'a> Linter<'a> {
     /// between the rules: RFC 9309 ignores them; the classic readings end the record.
     fn blank_lines_in(&mut self, group: &Group) {
         let first = group.first_line();
-        let last = group.last_line;
+        let last = group.last_line();
         // Agents and rules are in line order: a binary search answers for any line.
-        let agents_line = |n: usize| group.agents.binary_search_by_key(&n, |a| a.line).is_ok();
+        let agents_line = |n: usize| group.agents().binary_search_by_key(&n, super::parse::AgentLine::line).is_ok();
         // `*` reads as "every other robot" in the messages.
         let names: Vec<String> = group
-            .agents
+            .agents()
             .iter()
-            .map(|a| if a.name == AgentName::Star { "every other robot".to_owned() } else { self.text(&a.value) })
+            .map(|a| if *a.name() == AgentName::Star { "every other robot".to_owned() } else { self.text(&a.value()) })
             .collect();
         let mut n = first;
         while n < last {
@@ -1003,10 +1004,10 @@ impl<'a> Linter<'a> {
             while n < last && lex::is_blank(self.txt.source(), self.line(n)) {
                 n += 1;
             }
-            let agents_before = group.agents.partition_point(|a| a.line < run_start);
+            let agents_before = group.agents().partition_point(|a| a.line() < run_start);
             let after_is_agent = agents_line(n);
-            let rules_before = group.rules.first().is_some_and(|r| r.line < run_start);
-            let span = self.line(run_start).start..self.line(n - 1).end;
+            let rules_before = group.rules().first().is_some_and(|r| r.line() < run_start);
+            let span = self.line(run_start).start()..self.line(n - 1).end();
             let who = names_for_message(&names[..agents_before]);
             let (message, fix) = if after_is_agent && !rules_before {
                 // "User-agent: webcrawler", blank, "User-agent: lycra", rules: the first
@@ -1053,7 +1054,7 @@ impl<'a> Linter<'a> {
                 "blank-line-in-group",
                 Severity::Error,
                 run_start,
-                self.line(run_start).start..self.line(run_start).end,
+                self.line(run_start).start()..self.line(run_start).end(),
                 message,
                 fix,
             );
@@ -1062,42 +1063,44 @@ impl<'a> Linter<'a> {
 
     /// What a group does to its robots, in a few words, for messages.
     fn group_gist(&self, group: &Group) -> String {
-        let blocks_all =
-            group.rules.iter().any(|r| r.kind == RuleKind::Disallow && self.txt.pattern(Reading::Rfc9309, r) == b"/");
+        let blocks_all = group
+            .rules()
+            .iter()
+            .any(|r| r.kind() == RuleKind::Disallow && self.txt.pattern(Reading::Rfc9309, r) == b"/");
         if blocks_all { "is blocked from /".to_owned() } else { "gets that group's rules".to_owned() }
     }
 
     /// Shadowed (1996 draft, first match), duplicate and redundant rules, and Disallows
     /// that lose every tie.
     fn rules_against_each_other(&mut self, _index: usize, group: &Group) {
-        let patterns: Vec<&[u8]> = group.rules.iter().map(|r| self.txt.pattern(Reading::Rfc9309, r)).collect();
+        let patterns: Vec<&[u8]> = group.rules().iter().map(|r| self.txt.pattern(Reading::Rfc9309, r)).collect();
         // Duplicates, and a Disallow with the same pattern as an Allow.
         let mut seen: HashMap<(RuleKind, &[u8]), usize> = HashMap::new();
-        for (i, rule) in group.rules.iter().enumerate() {
-            if let Some(&first) = seen.get(&(rule.kind, patterns[i])) {
+        for (i, rule) in group.rules().iter().enumerate() {
+            if let Some(&first) = seen.get(&(rule.kind(), patterns[i])) {
                 self.push(
                     "duplicate-rule",
                     Severity::Info,
-                    rule.line,
-                    rule.value.clone(),
+                    rule.line(),
+                    rule.value().clone(),
                     format!("The same rule as line {first}; it changes nothing under any reading."),
-                    Some(Fix { title: "Remove the duplicate".to_owned(), edits: vec![self.delete_line(rule.line)] }),
+                    Some(Fix { title: "Remove the duplicate".to_owned(), edits: vec![self.delete_line(rule.line())] }),
                 );
                 continue;
             }
-            seen.insert((rule.kind, patterns[i]), rule.line);
+            seen.insert((rule.kind(), patterns[i]), rule.line());
         }
-        for (i, rule) in group.rules.iter().enumerate() {
-            if rule.kind == RuleKind::Disallow
+        for (i, rule) in group.rules().iter().enumerate() {
+            if rule.kind() == RuleKind::Disallow
                 && !patterns[i].is_empty()
                 && let Some(&allow) = seen.get(&(RuleKind::Allow, patterns[i]))
-                && seen.get(&(RuleKind::Disallow, patterns[i])) == Some(&rule.line)
+                && seen.get(&(RuleKind::Disallow, patterns[i])) == Some(&rule.line())
             {
                 self.push(
                     "dead-disallow",
                     Severity::Warning,
-                    rule.line,
-                    rule.value.clone(),
+                    rule.line(),
+                    rule.value().clone(),
                     format!(
                         "Line {allow} allows the same pattern. RFC 9309 robots let Allow win a tie, so this \
                          Disallow never applies for them; 1996 robots take whichever comes first."
@@ -1108,7 +1111,7 @@ impl<'a> Linter<'a> {
         }
         // Earlier rules whose pattern is a prefix of a later one's (plain patterns only:
         // wildcards make "covers" undecidable by prefix).
-        let plain: Vec<usize> = (0..group.rules.len())
+        let plain: Vec<usize> = (0..group.rules().len())
             .filter(|&i| super::pattern::is_plain_prefix(patterns[i]) && !patterns[i].is_empty())
             .collect();
         // The set holds each pattern's first rule only: the earliest rule covering a later
@@ -1116,49 +1119,49 @@ impl<'a> Linter<'a> {
         // lookup walk 100,000 items.
         let mut first_of: HashSet<&[u8]> = HashSet::new();
         let firsts = plain.iter().filter(|&&i| first_of.insert(patterns[i]));
-        let set = PrefixSet::new(firsts.map(|&i| (patterns[i], i, group.rules[i].line)).collect());
+        let set = PrefixSet::new(firsts.map(|&i| (patterns[i], i, group.rules()[i].line())).collect());
         let mut opposite_sorted: [Vec<&[u8]>; 2] = [Vec::new(), Vec::new()];
         for &i in &plain {
-            opposite_sorted[kind_index(group.rules[i].kind)].push(patterns[i]);
+            opposite_sorted[kind_index(group.rules()[i].kind())].push(patterns[i]);
         }
         for list in &mut opposite_sorted {
             list.sort_unstable();
         }
-        let has_wildcards = plain.len() < group.rules.iter().filter(|r| !r.value.is_empty()).count();
+        let has_wildcards = plain.len() < group.rules().iter().filter(|r| !r.value().is_empty()).count();
         let mut reported: HashSet<usize> = HashSet::new();
         for &j in &plain {
-            let rule = &group.rules[j];
+            let rule = &group.rules()[j];
             let covering = set
                 .matches(patterns[j])
                 .copied()
-                .filter(|&i| i != j && group.rules[i].line < rule.line)
-                .min_by_key(|&i| group.rules[i].line);
+                .filter(|&i| i != j && group.rules()[i].line() < rule.line())
+                .min_by_key(|&i| group.rules()[i].line());
             let Some(i) = covering else { continue };
-            let earlier = &group.rules[i];
+            let earlier = &group.rules()[i];
             if patterns[i] == patterns[j] {
                 continue; // Reported as a duplicate or dead Disallow above.
             }
-            if earlier.kind == rule.kind {
+            if earlier.kind() == rule.kind() {
                 // Same kind: the later rule never changes a verdict, unless a rule of the
                 // other kind sits between the two patterns (or wildcards might).
-                let other = &opposite_sorted[1 - kind_index(rule.kind)];
+                let other = &opposite_sorted[1 - kind_index(rule.kind())];
                 let start = other.partition_point(|p| *p < patterns[i]);
                 let something_between = other.get(start).is_some_and(|p| p.starts_with(patterns[i]));
                 if !something_between && !has_wildcards && reported.insert(j) {
                     self.push(
                         "redundant-rule",
                         Severity::Info,
-                        rule.line,
-                        rule.value.clone(),
+                        rule.line(),
+                        rule.value().clone(),
                         format!(
                             "Line {} already {}s every path this rule matches, and no rule in between says \
                              otherwise: it never changes a verdict under any reading.",
-                            earlier.line,
-                            earlier.kind.name().to_ascii_lowercase()
+                            earlier.line(),
+                            earlier.kind().name().to_ascii_lowercase()
                         ),
                         Some(Fix {
                             title: "Remove the redundant rule".to_owned(),
-                            edits: vec![self.delete_line(rule.line)],
+                            edits: vec![self.delete_line(rule.line())],
                         }),
                     );
                 }
@@ -1172,28 +1175,28 @@ impl<'a> Linter<'a> {
     fn shadowed(&mut self, rule: &Rule, earlier: &Rule) {
         // Moving the rule above the one that shadows it changes nothing for RFC 9309
         // (longest match does not depend on order) and lets 1996 robots reach it.
-        let line = self.line(rule.line);
+        let line = self.line(rule.line());
         let text = String::from_utf8_lossy(line.content(self.txt.source())).into_owned();
-        let target = self.line(earlier.line).start;
-        let eol = self.eol(rule.line);
+        let target = self.line(earlier.line()).start();
+        let eol = self.eol(rule.line());
         self.push(
             "shadowed-rule",
             Severity::Warning,
-            rule.line,
-            rule.value.clone(),
+            rule.line(),
+            rule.value().clone(),
             format!(
                 "1996 robots take the first rule that matches, and line {} matches every path this rule does, so \
                  for them this {} never decides; RFC 9309 robots take the longest match and honour it. (1994 \
                  robots know only Disallow.) Moving it above line {} makes both agree.",
-                earlier.line,
-                rule.kind.name(),
-                earlier.line
+                earlier.line(),
+                rule.kind().name(),
+                earlier.line()
             ),
             Some(Fix {
-                title: format!("Move it above line {}", earlier.line),
+                title: format!("Move it above line {}", earlier.line()),
                 edits: vec![
                     Edit { span: target..target, replacement: format!("{text}{eol}") },
-                    Edit { span: line.start..line.end, replacement: String::new() },
+                    Edit { span: line.start()..line.end(), replacement: String::new() },
                 ],
             }),
         );
@@ -1206,13 +1209,13 @@ impl<'a> Linter<'a> {
     /// One fix per repeat would each span all the text between its group and the first,
     /// which a file of thousands of `*` groups turns into gigabytes of `--json`.
     fn repeated_groups(&mut self) {
-        let groups = &self.rfc.groups;
+        let groups = &self.rfc.groups();
         // Each robot's groups, in file order, robots in the order they first appear.
         let mut first_for: HashMap<String, usize> = HashMap::new();
         let mut named: Vec<Vec<(usize, &AgentLine)>> = Vec::new();
         for (index, group) in groups.iter().enumerate() {
-            for agent in &group.agents {
-                let key = match &agent.name {
+            for agent in group.agents() {
+                let key = match &agent.name() {
                     AgentName::Star => "*".to_owned(),
                     AgentName::Name(name) if !name.is_empty() => name.clone(),
                     AgentName::Name(_) => continue,
@@ -1229,15 +1232,15 @@ impl<'a> Linter<'a> {
         for naming in named.iter().filter(|naming| naming.len() > 1) {
             let earlier = &groups[naming[0].0];
             // Only a group that names no other robot can be moved whole.
-            let is_movable = |group: &Group| group.agents.len() == 1 && !group.rules.is_empty();
+            let is_movable = |group: &Group| group.agents().len() == 1 && !group.rules().is_empty();
             let movable: Vec<&Group> =
                 naming[1..].iter().map(|&(index, _)| &groups[index]).filter(|&group| is_movable(group)).collect();
             let mut fix = (!movable.is_empty()).then(|| self.merge_into(&movable, earlier));
             let mut fixed_on = None;
             for &(index, agent) in &naming[1..] {
-                let star = agent.name == AgentName::Star;
+                let star = *agent.name() == AgentName::Star;
                 let code = if star { "several-star-groups" } else { "robot-in-several-groups" };
-                let who = if star { "every other robot".to_owned() } else { self.text(&agent.value) };
+                let who = if star { "every other robot".to_owned() } else { self.text(&agent.value()) };
                 let pointer = match fixed_on {
                     Some(line) if is_movable(&groups[index]) => {
                         format!(" The fix on line {line} moves these rules too.")
@@ -1246,13 +1249,13 @@ impl<'a> Linter<'a> {
                 };
                 let this_fix = fix.take();
                 if this_fix.is_some() {
-                    fixed_on = Some(agent.line);
+                    fixed_on = Some(agent.line());
                 }
                 self.push(
                     code,
                     Severity::Warning,
-                    agent.line,
-                    agent.value.clone(),
+                    agent.line(),
+                    agent.value().clone(),
                     format!(
                         "The group at line {} already names {who}. RFC 9309 robots merge the two groups; 1994/1996 \
                          robots read only the first record that names them, so they miss the rules below.{pointer}",
@@ -1267,30 +1270,30 @@ impl<'a> Linter<'a> {
     /// Moves the rules of `groups` (and the lines among them) to the end of `into`, in
     /// file order, and removes those groups.
     fn merge_into(&self, groups: &[&Group], into: &Group) -> Fix {
-        let target = self.line(into.last_line);
+        let target = self.line(into.last_line());
         let mut moved = String::new();
         if target.line_end(self.txt.source()) == LineEnd::None {
-            moved.push_str(self.eol(into.last_line));
+            moved.push_str(self.eol(into.last_line()));
         }
         let mut edits = Vec::with_capacity(groups.len() + 1);
         for group in groups {
-            let first_rule = group.agents.last().map_or(group.first_line(), |a| a.line) + 1;
-            let body_start = self.line(first_rule).start;
-            let body_end = self.line(group.last_line).end;
+            let first_rule = group.agents().last().map_or(group.first_line(), super::parse::AgentLine::line) + 1;
+            let body_start = self.line(first_rule).start();
+            let body_end = self.line(group.last_line()).end();
             moved.push_str(&String::from_utf8_lossy(&self.txt.source()[body_start..body_end]));
             if !moved.ends_with(['\n', '\r']) {
-                moved.push_str(self.eol(into.last_line));
+                moved.push_str(self.eol(into.last_line()));
             }
             // The blank lines before a removed group go with it, so that no run of blank
             // lines is left where it was (the one after it still separates its
             // neighbours).
             let mut first = group.first_line();
-            while first > 1 && lex::is_blank(self.txt.source(), self.line(first - 1)) && first - 1 > into.last_line {
+            while first > 1 && lex::is_blank(self.txt.source(), self.line(first - 1)) && first - 1 > into.last_line() {
                 first -= 1;
             }
-            edits.push(Edit { span: self.line(first).start..body_end, replacement: String::new() });
+            edits.push(Edit { span: self.line(first).start()..body_end, replacement: String::new() });
         }
-        edits.insert(0, Edit { span: target.end..target.end, replacement: moved });
+        edits.insert(0, Edit { span: target.end()..target.end(), replacement: moved });
         let title = match groups.len() {
             1 => format!("Move these rules into the group at line {}", into.first_line()),
             n => format!("Move the rules of these {n} groups into the group at line {}", into.first_line()),
@@ -1303,24 +1306,25 @@ impl<'a> Linter<'a> {
     /// What only the classic readings see: an empty Disallow that ends the rules of a
     /// record for 1996 robots.
     fn classic_records(&mut self) {
-        for record in &self.classic.groups {
-            let Some(empty) = record.rules.iter().position(|r| r.kind == RuleKind::Disallow && r.value.is_empty())
+        for record in self.classic.groups() {
+            let Some(empty) =
+                record.rules().iter().position(|r| r.kind() == RuleKind::Disallow && r.value().is_empty())
             else {
                 continue;
             };
-            if empty + 1 < record.rules.len() {
-                let rule = &record.rules[empty];
+            if empty + 1 < record.rules().len() {
+                let rule = &record.rules()[empty];
                 self.push(
                     "shadowed-rule",
                     Severity::Warning,
-                    rule.line,
-                    self.line(rule.line).span(),
+                    rule.line(),
+                    self.line(rule.line()).span(),
                     "An empty Disallow allows everything to 1996 robots, which stop at the first matching line, \
                      so they never reach the rules after it; RFC 9309 and 1994 robots read it as no rule at all."
                         .to_owned(),
                     Some(Fix {
                         title: "Remove the empty Disallow".to_owned(),
-                        edits: vec![self.delete_line(rule.line)],
+                        edits: vec![self.delete_line(rule.line())],
                     }),
                 );
             }
@@ -1332,7 +1336,7 @@ impl<'a> Linter<'a> {
 fn rename_key(field: &Field, kind: FieldKind) -> Fix {
     Fix {
         title: format!("Write `{}`", kind.canonical()),
-        edits: vec![Edit { span: field.key.clone(), replacement: kind.canonical().to_owned() }],
+        edits: vec![Edit { span: field.key().clone(), replacement: kind.canonical().to_owned() }],
     }
 }
 

@@ -81,21 +81,73 @@ pub enum Spelling {
     Tolerated,
 }
 
+/// A byte span of the source, in 32 bits (see [`lex::MAX_SOURCE_BYTES`]): every field,
+/// rule and User-agent line keeps one or two, so their size is what a line costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// The span of `range`, whose ends are offsets into a source of at most
+    /// [`lex::MAX_SOURCE_BYTES`].
+    fn of(range: &Range<usize>) -> Span {
+        Span { start: range.start as u32, end: range.end as u32 }
+    }
+
+    fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
 /// One line that holds a field, as one reading sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
+    line: u32,
+    kind: FieldKind,
+    spelling: Spelling,
+    separator: Separator,
+    key: Span,
+    value: Span,
+}
+
+impl Field {
     /// 1-based line number.
-    pub line: usize,
+    #[must_use]
+    pub fn line(&self) -> usize {
+        self.line as usize
+    }
+
     /// What the field is to this reading.
-    pub kind: FieldKind,
+    #[must_use]
+    pub fn kind(&self) -> FieldKind {
+        self.kind
+    }
+
     /// Whether the name was written canonically.
-    pub spelling: Spelling,
+    #[must_use]
+    pub fn spelling(&self) -> Spelling {
+        self.spelling
+    }
+
     /// How the name was separated from the value.
-    pub separator: Separator,
+    #[must_use]
+    pub fn separator(&self) -> Separator {
+        self.separator
+    }
+
     /// Byte span of the name.
-    pub key: Range<usize>,
+    #[must_use]
+    pub fn key(&self) -> Range<usize> {
+        self.key.range()
+    }
+
     /// Byte span of the value (trimmed; may be empty).
-    pub value: Range<usize>,
+    #[must_use]
+    pub fn value(&self) -> Range<usize> {
+        self.value.range()
+    }
 }
 
 /// Allow or Disallow.
@@ -121,16 +173,33 @@ impl RuleKind {
 /// One Allow or Disallow rule of a group.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rule {
-    /// 1-based line number.
-    pub line: usize,
-    /// Allow or Disallow.
-    pub kind: RuleKind,
-    /// Byte span of the value as written.
-    pub value: Range<usize>,
+    line: u32,
+    kind: RuleKind,
+    value: Span,
     /// Where the pattern, normalised for the reading, is kept: the value itself when
     /// normalising changed nothing (nearly always), else a span of the
     /// interpretation's own store. Read it with [`RobotsTxt::pattern`].
     pattern: PatternSpan,
+}
+
+impl Rule {
+    /// 1-based line number.
+    #[must_use]
+    pub fn line(&self) -> usize {
+        self.line as usize
+    }
+
+    /// Allow or Disallow.
+    #[must_use]
+    pub fn kind(&self) -> RuleKind {
+        self.kind
+    }
+
+    /// Byte span of the value as written.
+    #[must_use]
+    pub fn value(&self) -> Range<usize> {
+        self.value.range()
+    }
 }
 
 /// Where a rule's normalised pattern is kept.
@@ -139,7 +208,7 @@ enum PatternSpan {
     /// The pattern is the value as written (the rule's `value` span of the source).
     AsWritten,
     /// The pattern differs from the value and sits in [`Interpretation`]'s store.
-    Normalised { start: u32, end: u32 },
+    Normalised(Span),
 }
 
 /// What a `User-agent` line names, under one reading.
@@ -156,33 +225,70 @@ pub enum AgentName {
 /// One `User-agent` line of a group.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgentLine {
+    line: u32,
+    value: Span,
+    name: AgentName,
+}
+
+impl AgentLine {
     /// 1-based line number.
-    pub line: usize,
+    #[must_use]
+    pub fn line(&self) -> usize {
+        self.line as usize
+    }
+
     /// Byte span of the value as written.
-    pub value: Range<usize>,
+    #[must_use]
+    pub fn value(&self) -> Range<usize> {
+        self.value.range()
+    }
+
     /// What the reading takes the line to name.
-    pub name: AgentName,
+    #[must_use]
+    pub fn name(&self) -> &AgentName {
+        &self.name
+    }
 }
 
 /// A group (RFC 9309) or record (1994, 1996): User-agent lines and the rules under them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Group {
-    /// The User-agent lines, in order.
-    pub agents: Vec<AgentLine>,
-    /// The Allow and Disallow rules, in order.
-    pub rules: Vec<Rule>,
-    /// Crawl-delay, Request-rate, Visit-time and Clean-param lines inside the group, as
-    /// indices into [`Interpretation::fields`].
-    pub extensions: Vec<usize>,
-    /// Line number of the last line that belongs to the group.
-    pub last_line: usize,
+    agents: Vec<AgentLine>,
+    rules: Vec<Rule>,
+    extensions: Vec<usize>,
+    last_line: u32,
 }
 
 impl Group {
+    /// The User-agent lines, in order.
+    #[must_use]
+    pub fn agents(&self) -> &[AgentLine] {
+        &self.agents
+    }
+
+    /// The Allow and Disallow rules, in order.
+    #[must_use]
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// Crawl-delay, Request-rate, Visit-time and Clean-param lines inside the group, as
+    /// indices into [`Interpretation::fields`].
+    #[must_use]
+    pub fn extensions(&self) -> &[usize] {
+        &self.extensions
+    }
+
+    /// Line number of the last line that belongs to the group.
+    #[must_use]
+    pub fn last_line(&self) -> usize {
+        self.last_line as usize
+    }
+
     /// Line number of the group's first User-agent line.
     #[must_use]
     pub fn first_line(&self) -> usize {
-        self.agents.first().map_or(self.last_line, |agent| agent.line)
+        self.agents.first().map_or(self.last_line(), AgentLine::line)
     }
 
     /// True when one of the group's User-agent lines is `*`.
@@ -195,25 +301,56 @@ impl Group {
 /// What one reading makes of a file.
 #[derive(Debug, Clone, Default)]
 pub struct Interpretation {
-    /// Every line that holds a field, in order.
-    pub fields: Vec<Field>,
-    /// The groups, in order.
-    pub groups: Vec<Group>,
-    /// Allow and Disallow lines that belong to no group (before any User-agent line, or
-    /// after a blank line under the classic readings), as indices into `fields`.
-    pub orphan_rules: Vec<usize>,
-    /// Sitemap lines, as indices into `fields`.
-    pub sitemaps: Vec<usize>,
-    /// Extension lines outside any group (Host, or a Crawl-delay before the first
-    /// User-agent), as indices into `fields`.
-    pub loose_extensions: Vec<usize>,
-    /// Unknown fields, as indices into `fields`.
-    pub unknown: Vec<usize>,
+    fields: Vec<Field>,
+    groups: Vec<Group>,
+    orphan_rules: Vec<usize>,
+    sitemaps: Vec<usize>,
+    loose_extensions: Vec<usize>,
+    unknown: Vec<usize>,
     /// The normalised patterns that differ from their values, back to back.
     normalised_patterns: Vec<u8>,
 }
 
 impl Interpretation {
+    /// Every line that holds a field, in order.
+    #[must_use]
+    pub fn fields(&self) -> &[Field] {
+        &self.fields
+    }
+
+    /// The groups, in order.
+    #[must_use]
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// Allow and Disallow lines that belong to no group (before any User-agent line, or
+    /// after a blank line under the classic readings), as indices into
+    /// [`Interpretation::fields`].
+    #[must_use]
+    pub fn orphan_rules(&self) -> &[usize] {
+        &self.orphan_rules
+    }
+
+    /// Sitemap lines, as indices into [`Interpretation::fields`].
+    #[must_use]
+    pub fn sitemaps(&self) -> &[usize] {
+        &self.sitemaps
+    }
+
+    /// Extension lines outside any group (Host, or a Crawl-delay before the first
+    /// User-agent), as indices into [`Interpretation::fields`].
+    #[must_use]
+    pub fn loose_extensions(&self) -> &[usize] {
+        &self.loose_extensions
+    }
+
+    /// Unknown fields, as indices into [`Interpretation::fields`].
+    #[must_use]
+    pub fn unknown(&self) -> &[usize] {
+        &self.unknown
+    }
+
     /// The number of rules in all groups.
     #[must_use]
     pub fn rule_count(&self) -> usize {
@@ -256,11 +393,13 @@ impl RobotsTxt {
     /// use robotscope::policy::{Reading, RobotsTxt};
     /// let txt = RobotsTxt::parse(b"User-agent: *\n\nDisallow: /\n".to_vec());
     /// // RFC 9309 ignores the blank line; the 1994 standard ends the record there.
-    /// assert_eq!(txt.interpretation(Reading::Rfc9309).groups[0].rules.len(), 1);
-    /// assert_eq!(txt.interpretation(Reading::Koster1994).groups[0].rules.len(), 0);
+    /// assert_eq!(txt.interpretation(Reading::Rfc9309).groups()[0].rules().len(), 1);
+    /// assert_eq!(txt.interpretation(Reading::Koster1994).groups()[0].rules().len(), 0);
     /// ```
     #[must_use]
-    pub fn parse(source: Vec<u8>) -> RobotsTxt {
+    pub fn parse(mut source: Vec<u8>) -> RobotsTxt {
+        // Read to 1 GiB at most (`lex::MAX_SOURCE_BYTES`), so that offsets fit in 32 bits.
+        source.truncate(lex::MAX_SOURCE_BYTES);
         let lines = lex::lex(&source);
         RobotsTxt { source, lines, interpretations: Default::default() }
     }
@@ -308,10 +447,8 @@ impl RobotsTxt {
     #[must_use]
     pub fn pattern(&self, reading: Reading, rule: &Rule) -> &[u8] {
         match rule.pattern {
-            PatternSpan::AsWritten => self.text(&rule.value),
-            PatternSpan::Normalised { start, end } => {
-                &self.interpretation(reading).normalised_patterns[start as usize..end as usize]
-            }
+            PatternSpan::AsWritten => self.text(&rule.value()),
+            PatternSpan::Normalised(span) => &self.interpretation(reading).normalised_patterns[span.range()],
         }
     }
 
@@ -319,7 +456,7 @@ impl RobotsTxt {
     /// written (invalid UTF-8 replaced).
     #[must_use]
     pub fn rule_text(&self, rule: &Rule) -> String {
-        format!("{}: {}", rule.kind.name(), String::from_utf8_lossy(self.text(&rule.value)))
+        format!("{}: {}", rule.kind.name(), String::from_utf8_lossy(self.text(&rule.value())))
     }
 }
 
@@ -420,10 +557,11 @@ fn interpret(source: &[u8], lines: &[Line], reading: Reading) -> Interpretation 
         let split =
             if reading.is_classic() { lex::split_classic(source, line) } else { lex::split_rfc9309(source, line) };
         if let Some(split) = split {
-            builder.field(line.number, split);
+            builder.field(line.number(), &split);
         }
     }
     builder.close_group();
+    builder.out.fields.shrink_to_fit();
     builder.out
 }
 
@@ -441,7 +579,7 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    fn field(&mut self, line: usize, split: FieldSplit) {
+    fn field(&mut self, line: usize, split: &FieldSplit) {
         let key = &self.source[split.key.clone()];
         let (kind, spelling) = if self.reading.is_classic() {
             (classify_classic(key, self.reading), Spelling::Canonical)
@@ -451,12 +589,12 @@ impl Builder<'_> {
         let index = self.out.fields.len();
         let value = split.value.clone();
         self.out.fields.push(Field {
-            line,
+            line: line as u32,
             kind,
             spelling,
             separator: split.separator,
-            key: split.key,
-            value: value.clone(),
+            key: Span::of(&split.key),
+            value: Span::of(&value),
         });
         match kind {
             FieldKind::UserAgent => self.user_agent(line, value),
@@ -467,7 +605,7 @@ impl Builder<'_> {
             kind if kind.is_group_extension() => match &mut self.current {
                 Some(open) => {
                     open.group.extensions.push(index);
-                    open.group.last_line = line;
+                    open.group.last_line = line as u32;
                 }
                 None => self.out.loose_extensions.push(index),
             },
@@ -483,8 +621,8 @@ impl Builder<'_> {
         }
         let name = agent_name(&self.source[value.clone()], self.reading);
         let open = self.current.get_or_insert_with(|| OpenGroup { group: Group::default(), has_rules: false });
-        open.group.agents.push(AgentLine { line, value, name });
-        open.group.last_line = line;
+        open.group.agents.push(AgentLine { line: line as u32, value: Span::of(&value), name });
+        open.group.last_line = line as u32;
     }
 
     fn rule(&mut self, field: usize, line: usize, kind: RuleKind, value: Range<usize>) {
@@ -507,17 +645,21 @@ impl Builder<'_> {
             Cow::Owned(bytes) => {
                 let start = self.out.normalised_patterns.len();
                 self.out.normalised_patterns.extend_from_slice(&bytes);
-                // A file is held in memory whole, far below 4 GiB, so offsets fit in u32.
-                PatternSpan::Normalised { start: start as u32, end: self.out.normalised_patterns.len() as u32 }
+                // At most three bytes per byte of a source of at most 1 GiB: the offsets
+                // fit in 32 bits.
+                PatternSpan::Normalised(Span::of(&(start..self.out.normalised_patterns.len())))
             }
         };
-        open.group.rules.push(Rule { line, kind, value, pattern });
-        open.group.last_line = line;
+        open.group.rules.push(Rule { line: line as u32, kind, value: Span::of(&value), pattern });
+        open.group.last_line = line as u32;
         open.has_rules = true;
     }
 
     fn close_group(&mut self) {
-        if let Some(open) = self.current.take() {
+        if let Some(mut open) = self.current.take() {
+            // A group of 47,000 rules would otherwise keep up to as many again in slack.
+            open.group.rules.shrink_to_fit();
+            open.group.agents.shrink_to_fit();
             self.out.groups.push(open.group);
         }
     }
@@ -532,7 +674,7 @@ mod tests {
         txt.interpretation(reading)
             .groups
             .iter()
-            .map(|g| (g.agents.iter().map(|a| a.name.clone()).collect(), g.rules.iter().map(|r| r.line).collect()))
+            .map(|g| (g.agents.iter().map(|a| a.name.clone()).collect(), g.rules.iter().map(Rule::line).collect()))
             .collect()
     }
 

@@ -60,7 +60,7 @@ impl Verdict {
     #[must_use]
     pub fn group_line(&self, interpretation: &Interpretation) -> Option<usize> {
         let group = self.decided_by.map(|m| m.group).or_else(|| self.selection.groups.first().copied())?;
-        interpretation.groups.get(group).map(super::parse::Group::first_line)
+        interpretation.groups().get(group).map(super::parse::Group::first_line)
     }
 
     /// "allowed" or "disallowed".
@@ -153,7 +153,7 @@ fn matching_rules(txt: &RobotsTxt, selection: &Selection, path: &[u8], reading: 
     };
     let mut found = Vec::new();
     for &group in &selection.groups {
-        for (index, rule) in interpretation.groups[group].rules.iter().enumerate() {
+        for (index, rule) in interpretation.groups()[group].rules().iter().enumerate() {
             let pattern = txt.pattern(reading, rule);
             let hit = match reading {
                 Reading::Rfc9309 => rfc9309_priority(rule, pattern, path),
@@ -166,8 +166,8 @@ fn matching_rules(txt: &RobotsTxt, selection: &Selection, path: &[u8], reading: 
                 found.push(RuleMatch {
                     group,
                     rule: index,
-                    line: rule.line,
-                    kind: rule.kind,
+                    line: rule.line(),
+                    kind: rule.kind(),
                     priority,
                     via_index_html,
                 });
@@ -193,7 +193,7 @@ fn rfc9309_priority(rule: &Rule, pattern: &[u8], path: &[u8]) -> Option<(usize, 
 /// as the pattern `/dir/$`.
 #[must_use]
 pub fn index_html_directory(rule: &Rule, pattern: &[u8]) -> Option<Vec<u8>> {
-    if rule.kind != RuleKind::Allow {
+    if rule.kind() != RuleKind::Allow {
         return None;
     }
     let slash = memchr::memrchr(b'/', pattern)?;
@@ -228,7 +228,7 @@ fn decide(interpretation: &Interpretation, matched: &[RuleMatch], reading: Readi
         Reading::Draft1996 => match matched.first() {
             // An empty Disallow is an allow-everything rule at its place (urllib).
             Some(first) => {
-                let empty = interpretation.groups[first.group].rules[first.rule].value.is_empty();
+                let empty = interpretation.groups()[first.group].rules()[first.rule].value().is_empty();
                 (first.kind == RuleKind::Allow || empty, Some(*first))
             }
             None => (true, None),
@@ -249,7 +249,8 @@ pub fn describe_selection(
     reading: Reading,
 ) -> String {
     let lines = |groups: &[usize]| {
-        let numbers: Vec<String> = groups.iter().map(|&g| interpretation.groups[g].first_line().to_string()).collect();
+        let numbers: Vec<String> =
+            groups.iter().map(|&g| interpretation.groups()[g].first_line().to_string()).collect();
         match numbers.as_slice() {
             [one] => format!("line {one}"),
             many => format!("lines {}", many.join(", ")),
@@ -298,17 +299,19 @@ fn explain(txt: &RobotsTxt, interpretation: &Interpretation, robot: &Robot, verd
     let who = if reading.is_classic() { robot.classic_name.as_str() } else { robot.token.as_str() };
     let verb = if verdict.allowed { "Allowed" } else { "Disallowed" };
     let rule_at = |m: &RuleMatch| {
-        let rule = &interpretation.groups[m.group].rules[m.rule];
+        let rule = &interpretation.groups()[m.group].rules()[m.rule];
         format!("line {} `{}`", m.line, txt.rule_text(rule))
     };
     let mut text = match (&verdict.selection.choice, verdict.decided_by) {
         (Choice::NoGroup, _) => format!("{verb}: no group names {who} and the file has no * group."),
         (Choice::StarIgnored, _) => format!("{verb}: no group names {who}, and {who} ignores the * group."),
         (Choice::FileNotRead, _) => format!("{verb}: {}.", verdict.explanation),
-        (_, None) if verdict.selection.groups.iter().all(|&g| interpretation.groups[g].rules.is_empty()) => format!(
-            "{verb}: {} has no rules, so {who} may fetch anything.",
-            clause(&describe_selection(interpretation, &verdict.selection, robot, reading))
-        ),
+        (_, None) if verdict.selection.groups.iter().all(|&g| interpretation.groups()[g].rules().is_empty()) => {
+            format!(
+                "{verb}: {} has no rules, so {who} may fetch anything.",
+                clause(&describe_selection(interpretation, &verdict.selection, robot, reading))
+            )
+        }
         (_, None) => format!(
             "{verb}: no rule of {} matches {}.",
             clause(&describe_selection(interpretation, &verdict.selection, robot, reading)),
@@ -316,8 +319,8 @@ fn explain(txt: &RobotsTxt, interpretation: &Interpretation, robot: &Robot, verd
         ),
         (_, Some(decider)) => {
             let group = describe_selection(interpretation, &verdict.selection, robot, reading);
-            let rule = &interpretation.groups[decider.group].rules[decider.rule];
-            let empty = rule.value.is_empty();
+            let rule = &interpretation.groups()[decider.group].rules()[decider.rule];
+            let empty = rule.value().is_empty();
             match reading {
                 Reading::Rfc9309 if decider.priority == 0 => {
                     format!(

@@ -28,7 +28,7 @@ impl Widget for RecordsPane<'_> {
         let txt = &app.document().txt;
         let reading = app.reading();
         let interpretation = txt.interpretation(reading);
-        let count = interpretation.groups.len();
+        let count = interpretation.groups().len();
         let kind = match (reading.is_classic(), count) {
             (true, 1) => "record",
             (true, _) => "records",
@@ -60,7 +60,7 @@ impl Widget for RecordsPane<'_> {
             let mut column = 0;
             let spans: Vec<Span<'static>> = match record {
                 RecordRow::Group { group } => {
-                    let g = &interpretation.groups[group];
+                    let g = &interpretation.groups()[group];
                     let applies = selection.groups.contains(&group);
                     let name = if reading.is_classic() { "Record" } else { "Group" };
                     let mut text =
@@ -68,28 +68,28 @@ impl Widget for RecordsPane<'_> {
                     if applies && selection.is_merged() {
                         text.push_str(" · merged");
                     }
-                    if g.rules.is_empty() {
+                    if g.rules().is_empty() {
                         text.push_str(" · no rules");
                     }
                     vec![Span::styled(text, if applies { THEME.group_mark.patch(THEME.title) } else { THEME.title })]
                 }
                 RecordRow::Agent { group, agent } => {
-                    let line = &interpretation.groups[group].agents[agent];
+                    let line = &interpretation.groups()[group].agents()[agent];
                     let mut spans = vec![Span::styled("  User-agent ", THEME.field)];
                     column += 13;
                     spans.extend(safe_spans(
-                        visible_prefix(txt.text(&line.value), width),
+                        visible_prefix(txt.text(&line.value()), width),
                         THEME.value,
                         THEME.escape,
                         &mut column,
                     ));
-                    if line.name == AgentName::Star {
+                    if *line.name() == AgentName::Star {
                         spans.push(Span::styled("  (every other robot)", THEME.dim));
                     }
                     spans
                 }
                 RecordRow::Rule { group, rule } => {
-                    let r = &interpretation.groups[group].rules[rule];
+                    let r = &interpretation.groups()[group].rules()[rule];
                     let decides = verdict.decided_by.is_some_and(|m| m.group == group && m.rule == rule);
                     let lost = verdict.losers.iter().any(|m| m.group == group && m.rule == rule);
                     let style = match (decides, verdict.allowed) {
@@ -98,11 +98,11 @@ impl Widget for RecordsPane<'_> {
                         (false, _) if lost => THEME.dim,
                         _ => THEME.value,
                     };
-                    let head = format!("    {:<8} ", r.kind.name());
+                    let head = format!("    {:<8} ", r.kind().name());
                     column += head.len();
                     let mut spans = vec![Span::styled(head, if decides { style } else { THEME.field })];
                     spans.extend(safe_spans(
-                        visible_prefix(txt.text(&r.value), width),
+                        visible_prefix(txt.text(&r.value()), width),
                         style,
                         THEME.escape,
                         &mut column,
@@ -128,13 +128,13 @@ impl Widget for RecordsPane<'_> {
 /// A field as `Name value (line N)`.
 fn field_spans(app: &App, field: usize, indent: &str, width: usize) -> Vec<Span<'static>> {
     let txt = &app.document().txt;
-    let f = &txt.interpretation(app.reading()).fields[field];
+    let f = &txt.interpretation(app.reading()).fields()[field];
     let mut column = indent.len();
     let mut spans = vec![Span::raw(indent.to_owned())];
-    spans.extend(safe_spans(visible_prefix(txt.text(&f.key), width), THEME.field, THEME.escape, &mut column));
+    spans.extend(safe_spans(visible_prefix(txt.text(&f.key()), width), THEME.field, THEME.escape, &mut column));
     spans.push(Span::raw(" "));
     column += 1;
-    spans.extend(safe_spans(visible_prefix(txt.text(&f.value), width), THEME.value, THEME.escape, &mut column));
-    spans.push(Span::styled(format!("  line {}", f.line), THEME.dim));
+    spans.extend(safe_spans(visible_prefix(txt.text(&f.value()), width), THEME.value, THEME.escape, &mut column));
+    spans.push(Span::styled(format!("  line {}", f.line()), THEME.dim));
     spans
 }

@@ -63,7 +63,7 @@ impl Widget for SourcePane<'_> {
             .selection
             .groups
             .iter()
-            .map(|&g| (interpretation.groups[g].first_line(), interpretation.groups[g].last_line))
+            .map(|&g| (interpretation.groups()[g].first_line(), interpretation.groups()[g].last_line()))
             .collect();
         let deciding = verdict.decided_by.map(|m| m.line);
         let gutter = source_gutter_width(lines.len());
