@@ -280,19 +280,16 @@ pub struct Loaded {
     pub txt: RobotsTxt,
     /// What the fetch outcome means for the rules.
     pub availability: Availability,
-    /// The bytes and how they were had.
-    pub retrieved: Retrieved,
-}
-
-impl Loaded {
     /// The origins (`https://host:port`) whose robots.txt this is: the one asked for and,
     /// after redirects, the one that answered. Empty for a file or standard input.
-    #[must_use]
-    pub fn site_origins(&self) -> Vec<String> {
-        let Retrieved::Site { url, outcome, .. } = &self.retrieved else { return Vec::new() };
-        let answered = outcome.as_ref().ok().map(|fetched| &fetched.final_url);
-        std::iter::once(url).chain(answered).map(|url| url.origin().ascii_serialization()).collect()
-    }
+    pub site_origins: Vec<String>,
+}
+
+/// See [`Loaded::site_origins`].
+fn site_origins(retrieved: &Retrieved) -> Vec<String> {
+    let Retrieved::Site { url, outcome, .. } = retrieved else { return Vec::new() };
+    let answered = outcome.as_ref().ok().map(|fetched| &fetched.final_url);
+    std::iter::once(url).chain(answered).map(|url| url.origin().ascii_serialization()).collect()
 }
 
 /// Warns on standard error, once per origin, about URLs on another site (scheme, host
@@ -349,8 +346,8 @@ pub fn load(spec: &str, options: &SourceOptions, robot_user_agent: Option<&str>)
         report_fetch(&retrieved, &limits);
         retrieved
     };
-    let txt = RobotsTxt::parse(retrieved.bytes().to_vec());
-    Ok(Loaded { txt, availability: retrieved.availability(), retrieved })
+    let (availability, site_origins) = (retrieved.availability(), site_origins(&retrieved));
+    Ok(Loaded { txt: RobotsTxt::parse(retrieved.into_bytes()), availability, site_origins })
 }
 
 /// Tells standard error how a fetch went, when there is something to tell.
@@ -452,8 +449,7 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     let robot_user_agent = args.robots.user_agent(db);
     let loaded = load(&args.source, &args.source_options, robot_user_agent)?;
     let (txt, availability) = (&loaded.txt, loaded.availability);
-    let columns: Vec<Column> =
-        queries.iter().map(|q| Column::new(txt, q.label.clone(), q.robot.clone(), q.reading)).collect();
+    let columns = Column::all(txt, queries.iter().map(|q| (q.label.clone(), q.robot.clone(), q.reading)));
     let stdout = io::stdout();
     let mut out: Box<dyn Write> = if args.line_buffered || stdout.is_terminal() {
         Box::new(LineWriter::new(stdout.lock()))
@@ -466,7 +462,7 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
         columns: &columns,
         json: args.json,
         mode: args.url_options.mode(),
-        other_sites: OtherSiteWarnings::new(loaded.site_origins()),
+        other_sites: OtherSiteWarnings::new(loaded.site_origins.clone()),
         any_disallowed: false,
     };
     let written = if args.paths.is_empty() {
@@ -616,20 +612,20 @@ struct LintRecord<'a> {
     code: &'a str,
     severity: &'a str,
     message: &'a str,
-    fix: Option<FixRecord>,
+    fix: Option<FixRecord<'a>>,
 }
 
 /// A fix as one replacement of one span (byte offsets, end exclusive), with its title.
 #[derive(Debug, Serialize)]
-struct FixRecord {
-    title: String,
+struct FixRecord<'a> {
+    title: &'a str,
     span: [usize; 2],
     replacement: String,
 }
 
 /// A fix's edits as one replacement: the span from the first edit's start to the last
 /// edit's end, and what that span becomes.
-fn single_edit(source: &[u8], fix: &Fix) -> FixRecord {
+fn single_edit<'a>(source: &[u8], fix: &'a Fix) -> FixRecord<'a> {
     let start = fix.edits.iter().map(|e| e.span.start).min().unwrap_or(0);
     let end = fix.edits.iter().map(|e| e.span.end).max().unwrap_or(start);
     let shifted: Vec<Edit> = fix
@@ -638,7 +634,7 @@ fn single_edit(source: &[u8], fix: &Fix) -> FixRecord {
         .map(|e| Edit { span: e.span.start - start..e.span.end - start, replacement: e.replacement.clone() })
         .collect();
     let replacement = String::from_utf8_lossy(&policy::fix::apply_edits(&source[start..end], &shifted)).into_owned();
-    FixRecord { title: fix.title.clone(), span: [start, end], replacement }
+    FixRecord { title: &fix.title, span: [start, end], replacement }
 }
 
 /// `robotscope lint`.
@@ -759,7 +755,7 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
             queries.into_iter().flat_map(|q| Reading::ALL.map(|reading| RobotQuery { reading, ..q.clone() })).collect();
     }
     let loaded = load(&args.source, &args.source_options, args.robots.user_agent(db))?;
-    let mut warnings = OtherSiteWarnings::new(loaded.site_origins());
+    let mut warnings = OtherSiteWarnings::new(loaded.site_origins.clone());
     let Loaded { txt, availability, .. } = loaded;
     let mut paths = args.path_args.clone();
     if let Some(file) = &args.paths {
@@ -777,14 +773,14 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
     if paths.is_empty() {
         paths = policy::compare::paths_named_in(&txt);
     }
-    let columns: Vec<Column> = queries
-        .iter()
-        .map(|q| {
+    let columns = Column::all(
+        &txt,
+        queries.iter().map(|q| {
             let label =
                 if args.all_semantics { format!("{} ({})", q.label, q.reading.name()) } else { q.label.clone() };
-            Column::new(&txt, label, q.robot.clone(), q.reading)
-        })
-        .collect();
+            (label, q.robot.clone(), q.reading)
+        }),
+    );
     let requests: Vec<Request> = paths.iter().map(|path| Request::new(path, args.url_options.mode())).collect();
     for request in &requests {
         warnings.check(request);

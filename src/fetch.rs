@@ -40,6 +40,8 @@ pub fn read_at_most(reader: impl Read, max_bytes: usize) -> std::io::Result<(Vec
     reader.take(limit).read_to_end(&mut bytes)?;
     let truncated = bytes.len() > max_bytes;
     bytes.truncate(max_bytes);
+    // The buffer grew by doubling: up to twice the file, held as long as the file is.
+    bytes.shrink_to_fit();
     Ok((bytes, truncated))
 }
 
@@ -532,6 +534,16 @@ impl Retrieved {
             Retrieved::Local { bytes, .. } => bytes,
             Retrieved::Site { outcome: Ok(fetched), .. } => &fetched.body,
             Retrieved::Site { outcome: Err(_), .. } => &[],
+        }
+    }
+
+    /// The bytes to parse, without a copy (see [`Retrieved::bytes`]).
+    #[must_use]
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Retrieved::Local { bytes, .. } => bytes,
+            Retrieved::Site { outcome: Ok(fetched), .. } => fetched.body,
+            Retrieved::Site { outcome: Err(_), .. } => Vec::new(),
         }
     }
 

@@ -179,15 +179,11 @@ impl App {
         let txt = &self.document.txt;
         let reading_of = |robot: &CompareRobot| self.reading_choice.unwrap_or_else(|| robot.reading());
         view.columns = match view.readings_of.and_then(|i| view.robots.get(i)) {
-            Some(robot) => Reading::ALL
-                .iter()
-                .map(|&reading| Column::new(txt, robot.label.clone(), robot.robot(), reading))
-                .collect(),
-            None => view
-                .robots
-                .iter()
-                .map(|robot| Column::new(txt, robot.label.clone(), robot.robot(), reading_of(robot)))
-                .collect(),
+            Some(robot) => Column::all(txt, Reading::ALL.map(|reading| (robot.label.clone(), robot.robot(), reading))),
+            None => Column::all(
+                txt,
+                view.robots.iter().map(|robot| (robot.label.clone(), robot.robot(), reading_of(robot))),
+            ),
         };
         let (rows, columns) = (view.paths.len(), view.columns.len());
         view.cursor = (view.cursor.0.min(rows.saturating_sub(1)), view.cursor.1.min(columns.saturating_sub(1)));

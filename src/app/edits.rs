@@ -167,7 +167,7 @@ impl App {
             return;
         }
         let fixes = compatible_fixes(&with_fix);
-        let titles: Vec<&str> = fixes.iter().map(|f| f.title.as_str()).collect();
+        let titles: Vec<&str> = fixes.iter().map(|f| f.title.as_ref()).collect();
         let message = format!("Fixed: {}", titles.join("; "));
         let edits: Vec<_> = fixes.iter().flat_map(|f| f.edits.iter().cloned()).collect();
         let text = apply_edits(self.document.txt.source(), &edits);

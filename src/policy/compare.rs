@@ -32,6 +32,18 @@ impl Column {
         Column { label, robot, reading, compiled }
     }
 
+    /// Compiles the columns `(label, robot, reading)`, each distinct set of rules once
+    /// (see [`CompiledPolicy::reusing`]).
+    #[must_use]
+    pub fn all(txt: &RobotsTxt, columns: impl IntoIterator<Item = (String, Robot, Reading)>) -> Vec<Column> {
+        let mut compiled: Vec<Column> = Vec::new();
+        for (label, robot, reading) in columns {
+            let policy = CompiledPolicy::reusing(txt, &robot, reading, compiled.iter().map(|c| &c.compiled));
+            compiled.push(Column { label, robot, reading, compiled: policy });
+        }
+        compiled
+    }
+
     /// The verdict and deciding rule for one path, as tested (see [`super::request`]).
     #[must_use]
     pub fn check(&self, availability: Availability, path: &str) -> Decision {
@@ -132,7 +144,7 @@ impl std::fmt::Display for Summary {
 #[must_use]
 pub fn paths_named_in(txt: &RobotsTxt) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = foldhash::HashSet::default();
     let interpretation = txt.interpretation(Reading::Rfc9309);
     for rule in interpretation.groups().iter().flat_map(super::parse::Group::rules) {
         let value = String::from_utf8_lossy(txt.text(&rule.value()));

@@ -19,7 +19,9 @@
 //! A rule is run only when it could still change the answer ([`Best::could_change`]),
 //! which is why each list is ordered heaviest first.
 
-use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use foldhash::HashMap;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 
@@ -52,14 +54,30 @@ pub struct RuleRef {
     pub kind: RuleKind,
 }
 
-/// One rule as the matcher needs it.
+/// One rule as the matcher needs it, in 20 bytes: a file of 2,000,000 rules holds one
+/// per rule. (32-bit numbers are enough: a robots.txt is read up to 1 GiB.)
 #[derive(Debug, Clone, Copy)]
 struct Entry {
-    at: RuleRef,
+    group: u32,
+    rule: u32,
+    line: u32,
     /// RFC 9309 weight (pattern length); unused by the classic readings.
-    priority: usize,
+    priority: u32,
+    kind: RuleKind,
     /// The 1996 draft's empty Disallow, which allows everything.
     allows_all: bool,
+}
+
+impl Entry {
+    fn at(&self) -> RuleRef {
+        RuleRef { group: self.group as usize, rule: self.rule as usize, line: self.line as usize, kind: self.kind }
+    }
+
+    /// Whether `self` outweighs `other` of the same kind: heavier, or as heavy and
+    /// earlier in the file.
+    fn beats(&self, other: &Entry) -> bool {
+        self.priority > other.priority || (self.priority == other.priority && self.line < other.line)
+    }
 }
 
 /// A rule with `*` or a final `$`.
@@ -88,8 +106,16 @@ const MAX_FILTER_PIECE_BYTES: usize = 32;
 /// Rules of one robot under one reading, ready to check paths.
 #[derive(Debug, Clone)]
 pub struct CompiledPolicy {
-    reading: Reading,
     selection: Selection,
+    /// Shared by robots that get the same groups under the same reading (see
+    /// [`CompiledPolicy::reusing`]).
+    rules: Arc<CompiledRules>,
+}
+
+/// The compiled rules of some groups under one reading.
+#[derive(Debug)]
+struct CompiledRules {
+    reading: Reading,
     /// Plain prefix rules.
     prefixes: PrefixSet<Entry>,
     /// Wildcard rules with a useful literal prefix, as indices into `wildcards`.
@@ -108,22 +134,75 @@ impl CompiledPolicy {
     /// Compiles the rules that apply to `robot` under `reading`.
     #[must_use]
     pub fn new(txt: &RobotsTxt, robot: &Robot, reading: Reading) -> CompiledPolicy {
+        CompiledPolicy::reusing(txt, robot, reading, [])
+    }
+
+    /// Like [`CompiledPolicy::new`], but takes the compiled rules of one of `earlier`
+    /// (compiled from the same file) that has the same groups under the same reading
+    /// instead of compiling them again: the robots of a comparison that all fall back
+    /// to `*` share one copy, which matters when the file holds millions of rules.
+    #[must_use]
+    pub fn reusing<'a>(
+        txt: &RobotsTxt,
+        robot: &Robot,
+        reading: Reading,
+        earlier: impl IntoIterator<Item = &'a CompiledPolicy>,
+    ) -> CompiledPolicy {
+        let selection = agent::select(txt.interpretation(reading), robot, reading);
+        let same = earlier.into_iter().find(|e| e.rules.reading == reading && e.selection.groups == selection.groups);
+        let rules = match same {
+            Some(same) => Arc::clone(&same.rules),
+            None => Arc::new(CompiledRules::new(txt, &selection.groups, reading)),
+        };
+        CompiledPolicy { selection, rules }
+    }
+
+    /// The bytes the compiled rules hold: the prefix sets, the wildcard rules and the
+    /// prefilter automaton. Compiling takes time in proportion to it, and it stays in
+    /// proportion to the file's size whatever the rules hold (a fuzz target and a
+    /// property test hold it to that).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.rules.memory_bytes()
+    }
+
+    /// The groups that apply and why.
+    #[must_use]
+    pub fn selection(&self) -> &Selection {
+        &self.selection
+    }
+
+    /// The reading the rules were compiled for.
+    #[must_use]
+    pub fn reading(&self) -> Reading {
+        self.rules.reading
+    }
+
+    /// Decides whether the robot may fetch `path`, the path as tested (see
+    /// [`super::request`]).
+    #[must_use]
+    pub fn check(&self, path: &str) -> Decision {
+        self.rules.check(path)
+    }
+}
+
+impl CompiledRules {
+    fn new(txt: &RobotsTxt, groups: &[usize], reading: Reading) -> CompiledRules {
         let interpretation = txt.interpretation(reading);
-        let selection = agent::select(interpretation, robot, reading);
-        let mut plain = Vec::new();
+        let rule_count = groups.iter().map(|&g| interpretation.groups()[g].rules().len()).sum();
+        let mut plain = Vec::with_capacity(rule_count);
         let mut wildcards = Vec::new();
-        // Only the first rule with a given pattern and kind can decide (ties go to the
-        // earlier line under every reading), so the others are left out: 100,000 copies
-        // of one rule cost no more per path than one.
-        let mut seen: HashSet<(&[u8], RuleKind)> = HashSet::new();
-        for &group in &selection.groups {
+        for &group in groups {
             for (index, rule) in interpretation.groups()[group].rules().iter().enumerate() {
                 let pattern = txt.pattern(reading, rule);
-                if !seen.insert((pattern, rule.kind())) {
-                    continue;
-                }
-                let at = RuleRef { group, rule: index, line: rule.line(), kind: rule.kind() };
-                let entry = Entry { at, priority: pattern.len(), allows_all: false };
+                let entry = Entry {
+                    group: group as u32,
+                    rule: index as u32,
+                    line: rule.line() as u32,
+                    priority: pattern.len() as u32,
+                    kind: rule.kind(),
+                    allows_all: false,
+                };
                 match reading {
                     Reading::Rfc9309 => {
                         if pattern::is_plain_prefix(pattern) {
@@ -132,7 +211,7 @@ impl CompiledPolicy {
                             wildcards.push((pattern.to_vec(), entry));
                         }
                         if let Some(directory) = index_html_directory(rule, pattern) {
-                            let priority = directory.len();
+                            let priority = directory.len() as u32;
                             wildcards.push((directory, Entry { priority, ..entry }));
                         }
                     }
@@ -146,12 +225,21 @@ impl CompiledPolicy {
                 }
             }
         }
+        // Only the first rule with a given pattern and kind can decide (ties go to the
+        // earlier line under every reading), so the others are left out: 100,000 copies
+        // of one rule cost no more per path than one. Sorting finds them without a hash
+        // table of every rule.
+        let is_allow = |entry: &Entry| entry.kind == RuleKind::Allow;
+        wildcards.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0).then(is_allow(&a.1).cmp(&is_allow(&b.1))).then(a.1.line.cmp(&b.1.line))
+        });
+        wildcards.dedup_by(|later, first| later.0 == first.0 && later.1.kind == first.1.kind);
         let (wildcards, prefilter) = compile_wildcards(wildcards);
         let anchored = wildcards
             .iter()
             .enumerate()
             .filter(|(_, rule)| rule.prefix_len >= MIN_FILTER_BYTES)
-            .map(|(index, rule)| (&rule.pattern[..rule.prefix_len], index, rule.entry.at.line))
+            .map(|(index, rule)| (&rule.pattern[..rule.prefix_len], index, rule.entry.at().line))
             .collect();
         let mut by_piece = vec![Vec::new(); prefilter.as_ref().map_or(0, AhoCorasick::patterns_len)];
         let mut unfiltered = Vec::new();
@@ -161,10 +249,9 @@ impl CompiledPolicy {
                 _ => unfiltered.push(index),
             }
         }
-        CompiledPolicy {
+        CompiledRules {
             reading,
-            selection,
-            prefixes: PrefixSet::new(plain),
+            prefixes: PrefixSet::first_of_each(plain, |held, entry| held.kind == entry.kind),
             anchored: PrefixSet::new(anchored),
             by_piece,
             unfiltered,
@@ -173,12 +260,7 @@ impl CompiledPolicy {
         }
     }
 
-    /// The bytes the compiled rules hold: the prefix sets, the wildcard rules and the
-    /// prefilter automaton. Compiling takes time in proportion to it, and it stays in
-    /// proportion to the file's size whatever the rules hold (a fuzz target and a
-    /// property test hold it to that).
-    #[must_use]
-    pub fn memory_bytes(&self) -> usize {
+    fn memory_bytes(&self) -> usize {
         let wildcards: usize = self.wildcards.iter().map(|rule| rule.pattern.len() + size_of::<WildcardRule>()).sum();
         let lists: usize = self.by_piece.iter().map(|list| list.len() + 1).sum::<usize>() + self.unfiltered.len();
         self.prefixes.memory_bytes()
@@ -188,36 +270,21 @@ impl CompiledPolicy {
             + self.prefilter.as_ref().map_or(0, AhoCorasick::memory_usage)
     }
 
-    /// The groups that apply and why.
-    #[must_use]
-    pub fn selection(&self) -> &Selection {
-        &self.selection
-    }
-
-    /// The reading the rules were compiled for.
-    #[must_use]
-    pub fn reading(&self) -> Reading {
-        self.reading
-    }
-
-    /// Decides whether the robot may fetch `path`, the path as tested (see
-    /// [`super::request`]).
-    #[must_use]
-    pub fn check(&self, path: &str) -> Decision {
+    fn check(&self, path: &str) -> Decision {
         match self.reading {
             Reading::Rfc9309 => self.check_rfc9309(path.as_bytes()),
             Reading::Draft1996 => {
                 let decoded = decode_draft1996(path.as_bytes());
                 // First matching rule in file order.
-                let first = self.prefixes.matches(&decoded).min_by_key(|e| e.at.line);
+                let first = self.prefixes.matches(&decoded).min_by_key(|e| e.line);
                 Decision {
-                    allowed: first.is_none_or(|e| e.at.kind == RuleKind::Allow || e.allows_all),
-                    rule: first.map(|e| e.at),
+                    allowed: first.is_none_or(|e| e.kind == RuleKind::Allow || e.allows_all),
+                    rule: first.map(Entry::at),
                 }
             }
             Reading::Koster1994 => {
-                let first = self.prefixes.matches(path.as_bytes()).min_by_key(|e| e.at.line);
-                Decision { allowed: first.is_none(), rule: first.map(|e| e.at) }
+                let first = self.prefixes.matches(path.as_bytes()).min_by_key(|e| e.line);
+                Decision { allowed: first.is_none(), rule: first.map(Entry::at) }
             }
         }
     }
@@ -254,11 +321,11 @@ impl CompiledPolicy {
 /// Sorts the wildcard rules heaviest first and builds the prefilter of their longest
 /// literal pieces.
 fn compile_wildcards(mut rules: Vec<(Vec<u8>, Entry)>) -> (Vec<WildcardRule>, Option<AhoCorasick>) {
-    rules.sort_by(|a, b| b.1.priority.cmp(&a.1.priority).then(a.1.at.line.cmp(&b.1.at.line)));
+    rules.sort_by(|a, b| b.1.priority.cmp(&a.1.priority).then(a.1.line.cmp(&b.1.line)));
     let mut pieces: Vec<Vec<u8>> = Vec::new();
     // Each piece's index, found in constant time: thousands of wildcard rules must not
     // cost a search through all the pieces each.
-    let mut index_of: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut index_of: HashMap<Vec<u8>, usize> = HashMap::default();
     let compiled = rules
         .into_iter()
         .map(|(pattern, entry)| {
@@ -337,7 +404,7 @@ struct Best<'a> {
 
 impl<'a> Best<'a> {
     /// Weights as options: `None` (no match) sorts below every weight.
-    fn weights(&self) -> (Option<usize>, Option<usize>) {
+    fn weights(&self) -> (Option<u32>, Option<u32>) {
         (self.allow.map(|e| e.priority), self.disallow.map(|e| e.priority))
     }
 
@@ -348,25 +415,19 @@ impl<'a> Best<'a> {
     fn could_change(&self, entry: &Entry) -> bool {
         let (allow, disallow) = self.weights();
         let weight = Some(entry.priority);
-        let (rival_ok, own) = match entry.at.kind {
+        let (rival_ok, own) = match entry.kind {
             RuleKind::Allow => (weight >= disallow, self.allow),
             RuleKind::Disallow => (weight > allow, self.disallow),
         };
-        rival_ok
-            && own.is_none_or(|own| {
-                entry.priority > own.priority || (entry.priority == own.priority && entry.at.line < own.at.line)
-            })
+        rival_ok && own.is_none_or(|own| entry.beats(own))
     }
 
     fn offer(&mut self, entry: &'a Entry) {
-        let slot = match entry.at.kind {
+        let slot = match entry.kind {
             RuleKind::Allow => &mut self.allow,
             RuleKind::Disallow => &mut self.disallow,
         };
-        let better = slot.is_none_or(|current| {
-            entry.priority > current.priority || (entry.priority == current.priority && entry.at.line < current.at.line)
-        });
-        if better {
+        if slot.is_none_or(|current| entry.beats(current)) {
             *slot = Some(entry);
         }
     }
@@ -376,7 +437,7 @@ impl<'a> Best<'a> {
         let winner = if disallow > allow { self.disallow } else { self.allow.or(self.disallow) };
         // A weight of zero is an empty pattern: it matches but decides nothing.
         let disallowed = disallow > allow && disallow > Some(0);
-        Decision { allowed: !disallowed, rule: winner.map(|e| e.at) }
+        Decision { allowed: !disallowed, rule: winner.map(Entry::at) }
     }
 }
 

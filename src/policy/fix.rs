@@ -192,8 +192,8 @@ mod tests {
                         severity: crate::policy::lint::Severity::Info,
                         line,
                         span: 0..0,
-                        message: String::new(),
-                        fix: Some(Fix { title: String::new(), edits }),
+                        message: "".into(),
+                        fix: Some(Fix { title: "".into(), edits }),
                     }
                 })
                 .collect();

@@ -13,9 +13,11 @@
 //! or read differently by the classic readings in a way that is often intended; info is
 //! a note.
 
-use std::collections::{HashMap, HashSet};
+use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 use std::ops::Range;
+
+use foldhash::HashMap;
 
 use super::agent::is_valid_token;
 use super::lex::{self, ByteOrderMark, Line, LineEnd, RFC9309_MAX_LINE_BYTES, Separator};
@@ -66,8 +68,9 @@ pub struct Edit {
 /// A fix: edits that are applied together.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fix {
-    /// What the fix does, for people ("Split into one line per path").
-    pub title: String,
+    /// What the fix does, for people ("Split into one line per path"); most titles are
+    /// fixed text, which costs no allocation however many times a file repeats a mistake.
+    pub title: Cow<'static, str>,
     /// The edits, which never overlap.
     pub edits: Vec<Edit>,
 }
@@ -84,7 +87,7 @@ pub struct Diagnostic {
     /// The byte span it is about.
     pub span: Range<usize>,
     /// What is wrong and what each reading does with it.
-    pub message: String,
+    pub message: Box<str>,
     /// The fix, if one can be known.
     pub fix: Option<Fix>,
 }
@@ -212,7 +215,7 @@ impl<'a> Linter<'a> {
         message: String,
         fix: Option<Fix>,
     ) {
-        self.out.push(Diagnostic { code, severity, line, span, message, fix });
+        self.out.push(Diagnostic { code, severity, line, span, message: message.into_boxed_str(), fix });
     }
 
     fn line(&self, number: usize) -> &'a Line {
@@ -274,9 +277,9 @@ impl<'a> Linter<'a> {
                 let odd = source.len() % 2 == 1;
                 let fix = utf16_to_utf8(source).map(|text| Fix {
                     title: if odd {
-                        "Convert the file to UTF-8 (its last byte, half a character, becomes \u{FFFD})".to_owned()
+                        "Convert the file to UTF-8 (its last byte, half a character, becomes \u{FFFD})".into()
                     } else {
-                        "Convert the file to UTF-8".to_owned()
+                        "Convert the file to UTF-8".into()
                     },
                     edits: vec![Edit { span: 0..source.len(), replacement: text }],
                 });
@@ -377,7 +380,7 @@ impl<'a> Linter<'a> {
             1,
             span.clone(),
             message,
-            Some(Fix { title: title.to_owned(), edits: vec![Edit { span, replacement: String::new() }] }),
+            Some(Fix { title: title.into(), edits: vec![Edit { span, replacement: String::new() }] }),
         );
     }
 
@@ -430,7 +433,7 @@ impl<'a> Linter<'a> {
                      Google's verdicts and gives 1994/1996 robots the same reading."
                 ),
                 Some(Fix {
-                    title: "Cut the line at the NUL, as Google reads it".to_owned(),
+                    title: "Cut the line at the NUL, as Google reads it".into(),
                     edits: vec![Edit { span: line.start() + nul..line.content_end(), replacement: String::new() }],
                 }),
             );
@@ -514,7 +517,7 @@ impl<'a> Linter<'a> {
             line.number(),
             first,
             message.to_owned(),
-            Some(Fix { title: title.to_owned(), edits }),
+            Some(Fix { title: title.into(), edits }),
         );
     }
 
@@ -538,7 +541,7 @@ impl<'a> Linter<'a> {
                     field.kind().canonical()
                 ),
                 Some(Fix {
-                    title: "Add the colon".to_owned(),
+                    title: "Add the colon".into(),
                     edits: vec![Edit { span: field.key().end..field.key().end, replacement: ":".to_owned() }],
                 }),
             );
@@ -651,7 +654,7 @@ impl<'a> Linter<'a> {
                     value.to_lowercase()
                 ),
                 Some(Fix {
-                    title: format!("Write `{token}`"),
+                    title: format!("Write `{token}`").into(),
                     edits: vec![Edit {
                         span: field.value().start + token.len()..field.value().end,
                         replacement: String::new(),
@@ -718,7 +721,7 @@ impl<'a> Linter<'a> {
                 names.join(", ")
             ),
             Some(Fix {
-                title: "One User-agent line per robot".to_owned(),
+                title: "One User-agent line per robot".into(),
                 edits: vec![
                     Edit { span: field.value().clone(), replacement: first.to_owned() },
                     self.insert_after(field.line(), &lines),
@@ -755,7 +758,7 @@ impl<'a> Linter<'a> {
                 rest.join(" ")
             ),
             Some(Fix {
-                title: "Put each field on its own line".to_owned(),
+                title: "Put each field on its own line".into(),
                 edits: vec![
                     Edit { span: field.value().clone(), replacement: first },
                     self.insert_after(field.line(), &rest),
@@ -796,7 +799,7 @@ impl<'a> Linter<'a> {
             field.value().clone(),
             format!("`{kind}: *`: {effect}. `/` means every path to every reading."),
             Some(Fix {
-                title: format!("Write `{kind}: /`"),
+                title: format!("Write `{kind}: /`").into(),
                 edits: vec![Edit { span: field.value().clone(), replacement: "/".to_owned() }],
             }),
         );
@@ -829,7 +832,7 @@ impl<'a> Linter<'a> {
                  starts with, so the line blocks nothing. Write one {kind} line per path."
             ),
             Some(Fix {
-                title: "One line per path".to_owned(),
+                title: "One line per path".into(),
                 edits: vec![
                     Edit { span: field.value().clone(), replacement: words[0].1.to_owned() },
                     self.insert_after(field.line(), &lines),
@@ -854,7 +857,7 @@ impl<'a> Linter<'a> {
                  nothing and the robots it is for may go everywhere. Did you mean `{suggestion}`?"
             ),
             Some(Fix {
-                title: format!("Write `{kind}: {suggestion}`"),
+                title: format!("Write `{kind}: {suggestion}`").into(),
                 edits: vec![Edit { span: field.value().clone(), replacement: suggestion }],
             }),
         );
@@ -956,7 +959,7 @@ impl<'a> Linter<'a> {
         for &field in self.rfc.orphan_rules() {
             let field = &self.rfc.fields()[field];
             let fix = (!has_star && self.leading_boms <= 1).then(|| Fix {
-                title: "Add `User-agent: *` above".to_owned(),
+                title: "Add `User-agent: *` above".into(),
                 edits: vec![Edit {
                     span: self.line(field.line()).start()..self.line(field.line()).start(),
                     replacement: format!("User-agent: *{}", self.eol(field.line())),
@@ -1022,7 +1025,7 @@ impl<'a> Linter<'a> {
                          with an empty `Disallow:`; if not, remove the blank line."
                     ),
                     Some(Fix {
-                        title: format!("Add `Disallow:` so that {who} may go anywhere under every reading"),
+                        title: format!("Add `Disallow:` so that {who} may go anywhere under every reading").into(),
                         edits: vec![self.insert_after(run_start - 1, &["Disallow:".to_owned()])],
                     }),
                 )
@@ -1034,7 +1037,7 @@ impl<'a> Linter<'a> {
                          anywhere for them and the rules below belong to no one."
                     ),
                     Some(Fix {
-                        title: "Remove the blank line".to_owned(),
+                        title: "Remove the blank line".into(),
                         edits: vec![Edit { span, replacement: String::new() }],
                     }),
                 )
@@ -1045,7 +1048,7 @@ impl<'a> Linter<'a> {
                          record here, so for them the rules below it apply to no one."
                     ),
                     Some(Fix {
-                        title: "Remove the blank line".to_owned(),
+                        title: "Remove the blank line".into(),
                         edits: vec![Edit { span, replacement: String::new() }],
                     }),
                 )
@@ -1075,7 +1078,8 @@ impl<'a> Linter<'a> {
     fn rules_against_each_other(&mut self, _index: usize, group: &Group) {
         let patterns: Vec<&[u8]> = group.rules().iter().map(|r| self.txt.pattern(Reading::Rfc9309, r)).collect();
         // Duplicates, and a Disallow with the same pattern as an Allow.
-        let mut seen: HashMap<(RuleKind, &[u8]), usize> = HashMap::new();
+        let mut seen: HashMap<(RuleKind, &[u8]), usize> =
+            HashMap::with_capacity_and_hasher(group.rules().len(), foldhash::fast::RandomState::default());
         for (i, rule) in group.rules().iter().enumerate() {
             if let Some(&first) = seen.get(&(rule.kind(), patterns[i])) {
                 self.push(
@@ -1084,7 +1088,7 @@ impl<'a> Linter<'a> {
                     rule.line(),
                     rule.value().clone(),
                     format!("The same rule as line {first}; it changes nothing under any reading."),
-                    Some(Fix { title: "Remove the duplicate".to_owned(), edits: vec![self.delete_line(rule.line())] }),
+                    Some(Fix { title: "Remove the duplicate".into(), edits: vec![self.delete_line(rule.line())] }),
                 );
                 continue;
             }
@@ -1115,11 +1119,11 @@ impl<'a> Linter<'a> {
             .filter(|&i| super::pattern::is_plain_prefix(patterns[i]) && !patterns[i].is_empty())
             .collect();
         // The set holds each pattern's first rule only: the earliest rule covering a later
-        // one is what counts, and a pattern repeated 100,000 times must not make every
-        // lookup walk 100,000 items.
-        let mut first_of: HashSet<&[u8]> = HashSet::new();
-        let firsts = plain.iter().filter(|&&i| first_of.insert(patterns[i]));
-        let set = PrefixSet::new(firsts.map(|&i| (patterns[i], i, group.rules()[i].line())).collect());
+        // one is what counts.
+        let set = PrefixSet::first_of_each(
+            plain.iter().map(|&i| (patterns[i], i, group.rules()[i].line())).collect(),
+            |_, _| true,
+        );
         let mut opposite_sorted: [Vec<&[u8]>; 2] = [Vec::new(), Vec::new()];
         for &i in &plain {
             opposite_sorted[kind_index(group.rules()[i].kind())].push(patterns[i]);
@@ -1128,7 +1132,6 @@ impl<'a> Linter<'a> {
             list.sort_unstable();
         }
         let has_wildcards = plain.len() < group.rules().iter().filter(|r| !r.value().is_empty()).count();
-        let mut reported: HashSet<usize> = HashSet::new();
         for &j in &plain {
             let rule = &group.rules()[j];
             let covering = set
@@ -1147,7 +1150,7 @@ impl<'a> Linter<'a> {
                 let other = &opposite_sorted[1 - kind_index(rule.kind())];
                 let start = other.partition_point(|p| *p < patterns[i]);
                 let something_between = other.get(start).is_some_and(|p| p.starts_with(patterns[i]));
-                if !something_between && !has_wildcards && reported.insert(j) {
+                if !something_between && !has_wildcards {
                     self.push(
                         "redundant-rule",
                         Severity::Info,
@@ -1160,12 +1163,12 @@ impl<'a> Linter<'a> {
                             earlier.kind().name().to_ascii_lowercase()
                         ),
                         Some(Fix {
-                            title: "Remove the redundant rule".to_owned(),
+                            title: "Remove the redundant rule".into(),
                             edits: vec![self.delete_line(rule.line())],
                         }),
                     );
                 }
-            } else if reported.insert(j) {
+            } else {
                 // The 1996 draft stops at the first match: `earlier` always decides.
                 self.shadowed(rule, earlier);
             }
@@ -1193,7 +1196,7 @@ impl<'a> Linter<'a> {
                 earlier.line()
             ),
             Some(Fix {
-                title: format!("Move it above line {}", earlier.line()),
+                title: format!("Move it above line {}", earlier.line()).into(),
                 edits: vec![
                     Edit { span: target..target, replacement: format!("{text}{eol}") },
                     Edit { span: line.start()..line.end(), replacement: String::new() },
@@ -1211,7 +1214,7 @@ impl<'a> Linter<'a> {
     fn repeated_groups(&mut self) {
         let groups = &self.rfc.groups();
         // Each robot's groups, in file order, robots in the order they first appear.
-        let mut first_for: HashMap<String, usize> = HashMap::new();
+        let mut first_for: HashMap<String, usize> = HashMap::default();
         let mut named: Vec<Vec<(usize, &AgentLine)>> = Vec::new();
         for (index, group) in groups.iter().enumerate() {
             for agent in group.agents() {
@@ -1298,7 +1301,7 @@ impl<'a> Linter<'a> {
             1 => format!("Move these rules into the group at line {}", into.first_line()),
             n => format!("Move the rules of these {n} groups into the group at line {}", into.first_line()),
         };
-        Fix { title, edits }
+        Fix { title: title.into(), edits }
     }
 
     // --- Classic records --------------------------------------------------------------------
@@ -1322,10 +1325,7 @@ impl<'a> Linter<'a> {
                     "An empty Disallow allows everything to 1996 robots, which stop at the first matching line, \
                      so they never reach the rules after it; RFC 9309 and 1994 robots read it as no rule at all."
                         .to_owned(),
-                    Some(Fix {
-                        title: "Remove the empty Disallow".to_owned(),
-                        edits: vec![self.delete_line(rule.line())],
-                    }),
+                    Some(Fix { title: "Remove the empty Disallow".into(), edits: vec![self.delete_line(rule.line())] }),
                 );
             }
         }
@@ -1335,7 +1335,7 @@ impl<'a> Linter<'a> {
 /// The fix that writes a field's canonical name.
 fn rename_key(field: &Field, kind: FieldKind) -> Fix {
     Fix {
-        title: format!("Write `{}`", kind.canonical()),
+        title: format!("Write `{}`", kind.canonical()).into(),
         edits: vec![Edit { span: field.key().clone(), replacement: kind.canonical().to_owned() }],
     }
 }
@@ -1459,7 +1459,7 @@ mod tests {
 
     #[test]
     fn catalogue_codes_are_unique() {
-        let codes: HashSet<&str> = CATALOGUE.iter().map(|(code, _)| *code).collect();
+        let codes: std::collections::HashSet<&str> = CATALOGUE.iter().map(|(code, _)| *code).collect();
         assert_eq!(codes.len(), CATALOGUE.len());
     }
 

@@ -29,25 +29,48 @@ pub(crate) struct PrefixSet<T> {
 
 const NO_PARENT: u32 = u32::MAX;
 
+/// Tells whether two items of one pattern count as the same (see [`PrefixSet::first_of_each`]).
+type SameItem<'a, T> = dyn Fn(&T, &T) -> bool + 'a;
+
 impl<T> PrefixSet<T> {
     /// Builds the set from (pattern, item, line) triples; items of one pattern keep
     /// file order.
-    pub(crate) fn new(mut rules: Vec<(&[u8], T, usize)>) -> PrefixSet<T> {
-        rules.sort_by(|a, b| a.0.cmp(b.0).then(a.2.cmp(&b.2)));
+    pub(crate) fn new(rules: Vec<(&[u8], T, usize)>) -> PrefixSet<T> {
+        PrefixSet::build(rules, None)
+    }
+
+    /// Like [`PrefixSet::new`], but an item that `same` finds equal to one its pattern
+    /// already holds is left out: a pattern repeated 100,000 times must not make every
+    /// lookup walk 100,000 items. `same` should sort items into a few classes (a rule's
+    /// kind), since each item is compared with those its pattern holds.
+    pub(crate) fn first_of_each(rules: Vec<(&[u8], T, usize)>, same: impl Fn(&T, &T) -> bool) -> PrefixSet<T> {
+        PrefixSet::build(rules, Some(&same))
+    }
+
+    fn build(mut rules: Vec<(&[u8], T, usize)>, same: Option<&SameItem<'_, T>>) -> PrefixSet<T> {
+        // Unstable: no scratch buffer the size of the rules (pattern and line tell all apart).
+        rules.sort_unstable_by(|a, b| a.0.cmp(b.0).then(a.2.cmp(&b.2)));
+        // Sized once, exactly: grown by doubling, the buffers of 2,000,000 patterns would
+        // hold up to twice their size.
+        let distinct = rules.chunk_by(|a, b| a.0 == b.0).count();
         let mut set = PrefixSet {
-            bytes: Vec::new(),
-            spans: Vec::new(),
-            keys: Vec::new(),
-            parent: Vec::new(),
-            item_spans: Vec::new(),
-            items: Vec::with_capacity(rules.len()),
+            bytes: Vec::with_capacity(rules.chunk_by(|a, b| a.0 == b.0).map(|run| run[0].0.len()).sum()),
+            spans: Vec::with_capacity(distinct),
+            keys: Vec::with_capacity(distinct),
+            parent: Vec::with_capacity(distinct),
+            item_spans: Vec::with_capacity(distinct),
+            items: Vec::new(),
         };
         // Offsets are u32: a robots.txt is held in memory whole, far below 4 GiB.
         for (pattern, item, _) in rules {
             let index = set.spans.len();
             if index > 0 && set.pattern(index - 1) == pattern {
-                set.items.push(item);
-                set.item_spans[index - 1].1 += 1;
+                let (start, len) = set.item_spans[index - 1];
+                let held = &set.items[start as usize..(start + len) as usize];
+                if same.is_none_or(|same| !held.iter().any(|held| same(held, &item))) {
+                    set.items.push(item);
+                    set.item_spans[index - 1].1 += 1;
+                }
                 continue;
             }
             // The parent is the deepest pattern on the previous pattern's chain that is
@@ -64,6 +87,7 @@ impl<T> PrefixSet<T> {
             set.item_spans.push((set.items.len() as u32, 1));
             set.items.push(item);
         }
+        set.items.shrink_to_fit();
         set
     }
 

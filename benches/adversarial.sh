@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Hostile and extreme inputs, every command on each, with a time and memory budget
+# (issue 12). Budgets are checked here, outside the test harness: a test asserts what
+# the answer is, this script says what it cost.
+#
+# Usage: benches/adversarial.sh           (after cargo build --release)
+# Prints one line per run: wall seconds, peak RSS, budget, and OVER when one is exceeded;
+# exits 1 if any run went over.
+set -uo pipefail
+bin=$(cd "$(dirname "$0")/.." && pwd)/target/release/robotscope
+[ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 2; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"; kill "$server" 2>/dev/null' EXIT
+
+# --- The inputs ---------------------------------------------------------------------------
+mkdir -p "$dir/www"
+python3 - "$dir" <<'EOF'
+import sys
+d = sys.argv[1]
+def write(name, text):
+    open(f"{d}/{name}", "wb").write(text if isinstance(text, bytes) else text.encode())
+# 30 rules of `/*` and 16,000 bytes: 480 KB, under the 500 KiB fetch cap (minutes before).
+write("long-wildcards.txt", "User-agent: *\n" + "".join(f"Disallow: /*{chr(97 + i % 26) * 16000}\n" for i in range(30)))
+# 20,000 distinct wildcard rules.
+write("many-wildcards.txt", "User-agent: *\n" + "".join(f"Disallow: /*x{i}y$\n" for i in range(20000)))
+# 200,000 copies of one rule (lint and fix once took over a minute).
+write("duplicates.txt", "User-agent: *\n" + "Disallow: /a\n" * 200000)
+# 2,000,000 short lines (18 MB): memory per line.
+write("short-lines.txt", "User-agent: *\n" + "Allow: /\n" * 2000000)
+# 2,000,000 distinct rules (24 MB), each a prefix of many others.
+write("distinct-rules.txt", "User-agent: *\n" + "".join(f"Allow: /{i}\n" for i in range(2000000)))
+# 20,000 User-agent lines, each followed by a blank line.
+write("agents-blank.txt", "".join(f"User-agent: bot{i}\n\n" for i in range(20000)) + "Disallow: /\n")
+# 2,000 `*` groups.
+write("star-groups.txt", "".join(f"User-agent: *\nDisallow: /p{i}\n\n" for i in range(2000)))
+# Rules nested 700 deep (/a, /a/a, /a/a/a, ...).
+write("nested-prefixes.txt", "User-agent: *\n" + "".join(f"Allow: /{'a/' * i}\n" for i in range(700)))
+# A single 20 MB line.
+write("one-long-line.txt", "User-agent: *\nDisallow: /" + "x" * 20_000_000 + "\n")
+# Control characters everywhere.
+write("controls.txt", bytes(range(256)) * 2000)
+# Pages: a million nested <div>, and a million unclosed <b id=...>.
+write("www/deep.html", "<html><head><meta name=robots content=noindex></head><body>" + "<div>" * 1000000)
+write("www/formatting.html", "<html><body>" + "".join(f"<b id={i}>" for i in range(200000)))
+write("www/robots.txt", "User-agent: *\nAllow: /\n")
+# 1,000,000 paths for check on standard input.
+write("paths.txt", "".join(f"/p{i}/x.pdf\n" for i in range(1000000)))
+EOF
+python3 -m http.server 0 --bind 127.0.0.1 --directory "$dir/www" > "$dir/server.log" 2>&1 &
+server=$!
+sleep 1
+port=$(grep -oE 'port [0-9]+' "$dir/server.log" | grep -oE '[0-9]+' | head -1)
+
+# --- The runs -----------------------------------------------------------------------------
+over=0
+# run BUDGET_SECONDS BUDGET_MB NAME COMMAND...
+run() {
+    local seconds=$1 mb=$2 name=$3; shift 3
+    local stats
+    /usr/bin/time -f "%e %M" timeout 600 "$@" > /dev/null 2> "$dir/stderr"
+    stats=$(tail -1 "$dir/stderr")
+    local wall=${stats% *} kb=${stats#* }
+    local verdict=""
+    if awk "BEGIN { exit !($wall > $seconds || $kb / 1024 > $mb) }"; then verdict=" OVER"; over=1; fi
+    printf '%-44s %7.2f s %7.1f MB   (budget %s s, %s MB)%s\n' "$name" "$wall" "$(awk "BEGIN { print $kb / 1024 }")" "$seconds" "$mb" "$verdict"
+}
+
+# The budgets catch what grows faster than the input: the 2M-line inputs give 2M
+# diagnostics (250 MB of lint output) and 2M compare rows, which cost seconds and
+# hundreds of MB by themselves.
+for input in long-wildcards many-wildcards duplicates short-lines distinct-rules agents-blank star-groups nested-prefixes one-long-line controls; do
+    file="$dir/$input.txt"
+    run 1 400 "check $input" "$bin" check "$file" -a bot /a /p1/x.pdf "/x$(printf 'c%.0s' $(seq 1 200))"
+    run 5 1600 "lint $input" "$bin" lint "$file"
+    run 5 1600 "fix $input" "$bin" fix "$file"
+    run 8 1200 "compare $input" "$bin" compare "$file"
+done
+run 3 100 "check 1M paths on stdin (wikipedia-like)" sh -c "'$bin' check '$dir/star-groups.txt' -a bot < '$dir/paths.txt'"
+run 3 100 "check --json 1M paths on stdin" sh -c "'$bin' check '$dir/star-groups.txt' -a bot --json < '$dir/paths.txt'"
+run 3 100 "check /dev/zero (read to --max-file-bytes)" "$bin" check /dev/zero -a bot /a
+run 3 100 "lint /dev/urandom (read to --max-file-bytes)" "$bin" lint /dev/urandom
+run 2 100 "check: an endless stdin line" sh -c "head -c 50000000 /dev/zero | tr '\\0' x | '$bin' check '$dir/duplicates.txt' -a bot"
+run 2 100 "compare --paths /dev/zero" "$bin" compare "$dir/duplicates.txt" -a bot --paths /dev/zero
+run 3 100 "page: a million nested <div>" "$bin" page "http://127.0.0.1:$port/deep.html" -a bot --max-bytes 6000000
+run 3 100 "page: 200,000 unclosed <b id>" "$bin" page "http://127.0.0.1:$port/formatting.html" -a bot --max-bytes 6000000
+exit $over
