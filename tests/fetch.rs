@@ -3,7 +3,7 @@
 
 mod support;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -157,10 +157,14 @@ async fn a_22_megabyte_body_is_read_only_to_the_cap() {
 #[tokio::test]
 async fn a_body_at_one_byte_per_second_times_out() {
     let server = Server::start(|_| Reply::Slow { body: RULES.as_bytes().to_vec(), gap: Duration::from_secs(1) });
-    let started = Instant::now();
     let quick = Limits { timeout: Duration::from_secs(2), ..Limits::default() };
-    let error = get(&server.url("/robots.txt"), &quick).await.expect_err("too slow");
-    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    // The guard only keeps a broken timeout from hanging the suite; the error says
+    // which bound ended the fetch.
+    let url = server.url("/robots.txt");
+    let error = tokio::time::timeout(Duration::from_secs(60), get(&url, &quick))
+        .await
+        .expect("not hung")
+        .expect_err("too slow");
     assert_eq!(error, FetchError::Timeout(Duration::from_secs(2)));
     assert_eq!(error.to_string(), "no complete answer within 2 s (--timeout)");
     assert_eq!(error.availability(), Availability::TimedOut, "reached, but no answer came in time");
@@ -238,13 +242,12 @@ fn check_on_an_unreachable_site_disallows_with_the_reason() {
 #[test]
 fn check_times_out_within_the_timeout() {
     let server = Server::start(|_| Reply::Slow { body: RULES.as_bytes().to_vec(), gap: Duration::from_secs(1) });
-    let started = Instant::now();
     robotscope()
         .args(["check", &server.url("/"), "--timeout", "2", "-a", "Googlebot", "/a"])
+        .timeout(Duration::from_secs(60))
         .assert()
         .code(1)
         .stderr(predicate::str::contains("no complete answer within 2 s"));
-    assert!(started.elapsed() < Duration::from_secs(5));
 }
 
 #[test]
