@@ -24,7 +24,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use robotscope::policy::{CompiledPolicy, Reading, Robot, RobotsTxt, evaluate};
+use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate};
 use support::large_file;
 
 /// A small deterministic generator (xorshift64*), so every run checks the same paths.
@@ -85,18 +85,18 @@ fn batch_check(c: &mut Criterion) {
         let txt = RobotsTxt::parse(bytes.clone());
         let paths = paths_for(&txt, 0x5EED_0000 + bytes.len() as u64);
         let robot = Robot::from_agent("Googlebot");
-        let ours = CompiledPolicy::new(&txt, &robot, Reading::Rfc9309);
+        let ours = Matcher::for_robot(&txt, &robot, Reading::Rfc9309);
         let theirs = texting_robots::Robot::new("Googlebot", &bytes).expect("texting_robots parses the file");
         let mut disagreements = 0;
         for path in &paths {
             let reference = evaluate(&txt, &robot, path, Reading::Rfc9309);
-            assert_eq!(ours.check(path).allowed, reference.allowed, "{file} {path}");
-            disagreements += usize::from(theirs.allowed(path) != reference.allowed);
+            assert_eq!(ours.decide_tested(path).allowed(), reference.allowed(), "{file} {path}");
+            disagreements += usize::from(theirs.allowed(path) != reference.allowed());
         }
         println!("{file}: {} paths; texting_robots differs from Google's verdict on {disagreements}", paths.len());
         group.throughput(Throughput::Elements(paths.len() as u64));
         group.bench_function(BenchmarkId::new(file, "robotscope"), |b| {
-            b.iter(|| paths.iter().filter(|path| ours.check(black_box(path)).allowed).count());
+            b.iter(|| paths.iter().filter(|path| ours.decide_tested(black_box(path)).allowed()).count());
         });
         group.bench_function(BenchmarkId::new(file, "texting_robots"), |b| {
             b.iter(|| paths.iter().filter(|path| theirs.allowed(black_box(path))).count());

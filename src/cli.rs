@@ -655,7 +655,7 @@ pub fn lint(args: &LintArgs) -> Result<Outcome> {
                 let record = LintRecord {
                     line: d.line,
                     column,
-                    code: d.code,
+                    code: d.code.name(),
                     severity: d.severity.name(),
                     message: &d.message,
                     fix: d.fix.as_ref().map(|fix| single_edit(txt.source(), fix)),

@@ -1,17 +1,77 @@
-//! robotscope: a terminal explorer for a site's robots.txt.
+//! robotscope: a robots.txt explorer, and the policy core behind it as a library.
 //!
-//! The crate is layered as DESIGN.md §6 describes; lower layers never import higher ones:
+//! # As a library
 //!
-//! * [`policy`]: the robots.txt domain, pure (lexing, parsing, readings, verdicts).
-//! * [`robots_db`]: the robot profiles from `assets/robots.toml`.
-//! * [`cli`]: the non-interactive subcommands.
+//! With `default-features = false` the crate is the policy core alone, with no async
+//! runtime, HTTP client, terminal or HTML parser in your dependency tree:
+//!
+//! ```toml
+//! robotscope = { version = "0.1", default-features = false }
+//! ```
+//!
+//! Parse a file once (parsing never fails: every byte sequence is some robots.txt),
+//! build a [`Matcher`] for your robot under a [`Reading`], and ask it about URLs:
+//!
+//! ```
+//! use robotscope::{Matcher, Reading, RobotsTxt};
+//!
+//! let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /search\nAllow: /search/about\nCrawl-delay: 5\n".to_vec());
+//! let bot = Matcher::new(&txt, "ExampleBot", Reading::Rfc9309);
+//! assert!(!bot.allowed("https://example.com/search?q=robots"));
+//! assert!(bot.allowed("https://example.com/search/about"));
+//! assert_eq!(bot.decide("/search?q=robots").line(), Some(2));
+//! assert_eq!(bot.crawl_delay(), Some(std::time::Duration::from_secs(5)));
+//! ```
+//!
+//! [`explain`] is the slow path that says why (the deciding rule, the rules that lost,
+//! a sentence); [`lint()`] lists what is wrong with a file under each reading, and
+//! [`fix_all`] applies every fix. [`RobotsTxt::sitemaps`] lists the Sitemap URLs.
+//! `examples/` holds a polite crawler loop and a batch filter.
+//!
+//! Features (all on by default, for the `robotscope` binary):
+//!
+//! * `page`: what a page's robots META tags and `X-Robots-Tag` headers allow
+//!   ([`policy::page`], html5ever).
+//! * `profiles`: the robot profiles of `assets/robots.toml` (`robots_db`).
+//! * `fetch`: fetching a robots.txt with RFC 9309's status handling (`fetch`: tokio,
+//!   reqwest with rustls).
+//! * `tool`: the command line and the explorer.
+//!
+//! # The tool's layers
+//!
+//! The binary's own modules (`cli`, `app`, `ui`, `tui`, `fetch`, `clipboard`, `save`,
+//! `robots_db`) are public for the binary and its tests, hidden from these docs and
+//! not part of the library's stable face. They are layered as DESIGN.md §6 says; lower
+//! layers never import higher ones (`tests/layering.rs`).
 
-pub mod app;
-pub mod cli;
-pub mod clipboard;
-pub mod fetch;
 pub mod policy;
+
+pub use policy::{
+    Code, Decision, Diagnostic, Matcher, Reading, RequestRate, Robot, RobotsTxt, Severity, Verdict, VisitTime, explain,
+    fix_all, lint,
+};
+
+#[cfg(feature = "tool")]
+#[doc(hidden)]
+pub mod app;
+#[cfg(feature = "tool")]
+#[doc(hidden)]
+pub mod cli;
+#[cfg(feature = "tool")]
+#[doc(hidden)]
+pub mod clipboard;
+#[cfg(feature = "fetch")]
+#[doc(hidden)]
+pub mod fetch;
+#[cfg(feature = "profiles")]
+#[doc(hidden)]
 pub mod robots_db;
+#[cfg(feature = "tool")]
+#[doc(hidden)]
 pub mod save;
+#[cfg(feature = "tool")]
+#[doc(hidden)]
 pub mod tui;
+#[cfg(feature = "tool")]
+#[doc(hidden)]
 pub mod ui;

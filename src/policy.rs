@@ -5,39 +5,53 @@
 //! knows nothing of terminals: callers hand it bytes and get values back, so every part
 //! can be tested with plain data (`tests/layering.rs` checks its imports).
 //!
-//! The low-level form is [`lex::Line`] (every line with its number and byte span); the
-//! high-level form is [`RobotsTxt`] with one [`Interpretation`] per [`Reading`].
+//! What a crawler needs is re-exported here and at the crate root: [`RobotsTxt`] (parse
+//! once, never fails), a [`Matcher`] per robot and [`Reading`], [`explain`] for the why,
+//! [`lint()`] and [`fix_all`]. The lexer, the pattern matcher and the prefix sets
+//! behind them are private.
 //!
 //! ```
-//! use robotscope::policy::{evaluate, request::Request, Reading, Robot, RobotsTxt};
+//! use robotscope::policy::{Matcher, Reading, RobotsTxt};
 //! let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /private/\n".to_vec());
-//! let request = Request::read("https://example.com/private/x");
-//! let verdict = evaluate(&txt, &Robot::from_agent("Googlebot"), &request.tested, Reading::Rfc9309);
-//! assert!(!verdict.allowed);
-//! assert_eq!(verdict.decided_by.map(|m| m.line), Some(2));
+//! let googlebot = Matcher::new(&txt, "Googlebot", Reading::Rfc9309);
+//! assert!(!googlebot.allowed("https://example.com/private/x"));
+//! assert_eq!(googlebot.decide("/private/x").line(), Some(2));
 //! ```
 
 pub mod agent;
 pub mod availability;
-pub mod compare;
-pub mod compiled;
+pub mod catalogue;
+/// The compare view's and `compare`'s columns: the tool's alone.
+#[cfg(feature = "tool")]
+pub(crate) mod compare;
+pub(crate) mod compiled;
 pub mod escape;
+pub mod extensions;
 pub mod fix;
-pub mod lex;
+pub(crate) mod lex;
 pub mod lint;
+pub mod matcher;
+#[cfg(feature = "page")]
 pub mod page;
 pub mod parse;
-pub mod pattern;
+pub(crate) mod pattern;
 mod prefix_set;
 pub mod reading;
 pub mod request;
 pub mod verdict;
-pub mod words;
+/// Counted nouns for the tool's messages.
+#[cfg(feature = "fetch")]
+pub(crate) mod words;
 
 pub use agent::{Choice, Robot, Selection};
 pub use availability::{Access, Availability};
-pub use compiled::{CompiledPolicy, Decision};
-pub use lint::{Diagnostic, Severity, lint};
+pub use catalogue::Code;
+pub use compiled::{Decision, RuleRef};
+pub use extensions::{RequestRate, VisitTime};
+pub use fix::{FixReport, fix_all};
+pub use lint::{Diagnostic, Edit, Fix, Severity, lint};
+pub use matcher::{Matcher, explain};
 pub use parse::{AgentName, FieldKind, Group, Interpretation, RobotsTxt, Rule, RuleKind};
 pub use reading::Reading;
+pub use request::Request;
 pub use verdict::{RuleMatch, Verdict, evaluate, evaluate_fetched};

@@ -1,5 +1,7 @@
 //! The command line, driven through the real binary: exit codes, output formats,
 //! streaming, and the messages for bad input.
+// The binary and its layers: built with the default `tool` feature only.
+#![cfg(feature = "tool")]
 
 mod support;
 

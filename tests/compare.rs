@@ -1,6 +1,8 @@
 //! The compare view and `robotscope compare`: the matrix for the seed files matches the
 //! seeds' verdicts cell by cell under every reading; the view moves, highlights and
 //! scales; snapshots of the view and of the command's output.
+// The binary and its layers: built with the default `tool` feature only.
+#![cfg(feature = "tool")]
 
 mod support;
 
@@ -150,13 +152,17 @@ fn moving_to_a_cell_highlights_its_line_and_explains_it() {
     let gptbot = app.compare().expect("open").columns.iter().position(|c| c.label == "GPTBot").expect("GPTBot");
     press(&mut app, &"l".repeat(gptbot));
     let detail = app.compare().and_then(|v| v.detail.clone()).expect("a detail");
-    assert!(!detail.allowed);
-    assert_eq!(detail.decided_by.map(|m| m.line), Some(29));
-    assert_eq!(app.shown_verdict().decided_by.map(|m| m.line), Some(29), "the source highlights the cell's line");
+    assert!(!detail.allowed());
+    assert_eq!(detail.decided_by().map(|m| m.line()), Some(29));
+    assert_eq!(app.shown_verdict().decided_by().map(|m| m.line()), Some(29), "the source highlights the cell's line");
     let view = app.source_view();
     assert!(view.offset <= 28 && 28 < view.offset + app.areas().inner_height(robotscope::app::Pane::Source));
     press(&mut app, "c");
-    assert_ne!(app.shown_verdict().decided_by.map(|m| m.line), Some(29), "closed, the tester's verdict is shown again");
+    assert_ne!(
+        app.shown_verdict().decided_by().map(|m| m.line()),
+        Some(29),
+        "closed, the tester's verdict is shown again"
+    );
 }
 
 #[test]
@@ -170,8 +176,9 @@ fn one_robots_three_readings_as_columns() {
     let readings: Vec<Reading> = view.columns.iter().map(|c| c.reading).collect();
     assert_eq!(readings, Reading::ALL);
     assert!(view.columns.iter().all(|c| c.label == "WebCrawler"));
-    let path = &robotscope::policy::request::Request::read(&view.paths[0]).tested.into_owned();
-    let verdicts: Vec<bool> = view.columns.iter().map(|c| c.check(app.document().availability, path).allowed).collect();
+    let path = &robotscope::policy::request::Request::read(&view.paths[0]).tested().to_owned();
+    let verdicts: Vec<bool> =
+        view.columns.iter().map(|c| c.check(app.document().availability, path).allowed()).collect();
     assert_eq!(verdicts, [false, true, true], "the readings disagree on webcrawler");
     let screen = format!("{}", draw(&mut app, 120, 40).backend());
     assert!(screen.contains("Compare · WebCrawler's 3 readings"), "{screen}");
@@ -213,7 +220,7 @@ fn columns_and_rows_can_be_edited() {
     press(&mut app, "//brand/new<ret>");
     let view = app.compare().expect("open");
     assert_eq!(view.paths[view.cursor.0], "/brand/new");
-    assert_eq!(view.detail.as_ref().map(|d| d.path.as_str()), Some("/brand/new"));
+    assert_eq!(view.detail.as_ref().map(robotscope::Verdict::path), Some("/brand/new"));
 }
 
 #[test]
@@ -227,7 +234,7 @@ fn profiles_are_honoured_and_explained_in_the_cells() {
     let view = app.compare().expect("open");
     let cell = |label: &str, path: &str| {
         let column = view.columns.iter().find(|c| c.label == label).expect("column");
-        column.check(app.document().availability, path).allowed
+        column.check(app.document().availability, path).allowed()
     };
     assert!(cell("Googlebot-Image", "/images/a.png"), "falls back to Googlebot's group");
     assert!(!cell("Googlebot-Image", "/private/a"));

@@ -2,7 +2,7 @@
 //! matcher's verdicts (`rfc9309.json`), and Google's verdicts on real files.
 //!
 //! Every vector is checked through both the explaining path (`evaluate`) and the batch
-//! path (`CompiledPolicy`), which must agree on the verdict and the deciding line. The
+//! path (`Matcher`), which must agree on the verdict and the deciding line. The
 //! vectors' URLs are taken byte for byte, as Google's library takes them
 //! ([`Request::raw`], the CLI's `--raw-url`); `cli_raw_url_gives_googles_verdicts` puts
 //! them through the binary that way too.
@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 
 use robotscope::policy::request::Request;
-use robotscope::policy::{CompiledPolicy, Reading, Robot, RobotsTxt, evaluate};
+use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -41,32 +41,33 @@ fn data(path: &str) -> String {
 /// Checks one question both ways; returns a failure message if either disagrees.
 fn check(id: &str, txt: &RobotsTxt, agent: &str, url: &str, reading: Reading, expected: bool) -> Option<String> {
     let robot = Robot::from_agent(agent);
-    check_with(id, txt, &CompiledPolicy::new(txt, &robot, reading), &robot, url, expected)
+    check_with(id, txt, &Matcher::for_robot(txt, &robot, reading), &robot, url, expected)
 }
 
 /// [`check`] with the batch matcher already compiled for `robot`.
 fn check_with(
     id: &str,
     txt: &RobotsTxt,
-    compiled: &CompiledPolicy,
+    compiled: &Matcher,
     robot: &Robot,
     url: &str,
     expected: bool,
 ) -> Option<String> {
-    let (agent, reading) = (&robot.token, compiled.reading());
-    let tested = Request::raw(url).tested;
+    let (agent, reading) = (&robot.token(), compiled.reading());
+    let tested = Request::raw(url).tested().to_owned();
     let verdict = evaluate(txt, robot, &tested, reading);
-    let decision = compiled.check(&tested);
-    if verdict.allowed != expected {
+    let decision = compiled.decide_tested(&tested);
+    if verdict.allowed() != expected {
         return Some(format!(
             "{id} [{reading}] {agent} {url}: expected {expected}, got {} ({})",
-            verdict.allowed, verdict.explanation
+            verdict.allowed(),
+            verdict.explanation()
         ));
     }
-    if decision.allowed != expected || decision.rule.map(|r| r.line) != verdict.decided_by.map(|m| m.line) {
+    if decision.allowed() != expected || decision.rule().map(|r| r.line()) != verdict.decided_by().map(|m| m.line()) {
         return Some(format!(
             "{id} [{reading}] {agent} {url}: the batch matcher disagrees: {decision:?} vs {:?}",
-            verdict.decided_by
+            verdict.decided_by()
         ));
     }
     None
@@ -161,7 +162,7 @@ fn check_real_files(corpus: &Path, verdicts: &Path, only: impl Fn(&str) -> bool)
         let bytes = fs::read(corpus.join(format!("{host}.txt"))).unwrap_or_else(|e| panic!("{host}.txt: {e}"));
         let txt = RobotsTxt::parse(bytes);
         let robot = Robot::from_agent(agent);
-        let compiled = CompiledPolicy::new(&txt, &robot, Reading::Rfc9309);
+        let compiled = Matcher::for_robot(&txt, &robot, Reading::Rfc9309);
         for row in fs::read_to_string(&tsv).expect("tsv").lines() {
             let (path, allowed) = row.rsplit_once('\t').expect("path<TAB>verdict");
             // The verdicts were taken for URLs on the file's own host; a path such as

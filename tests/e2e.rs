@@ -6,7 +6,8 @@
 //! The binary is the one cargo built for this test run: the release binary under
 //! `cargo test --release`, the README's test command and CI's. The screen is read with
 //! the `vt100` crate, which interprets what the program writes the way a terminal does.
-
+// The binary and its layers: built with the default `tool` feature only.
+#![cfg(feature = "tool")]
 #![cfg(unix)]
 
 use std::io::{Read, Write};

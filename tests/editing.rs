@@ -2,6 +2,8 @@
 //! editor re-testing at every change, the changes view, copying (effects carry the right
 //! text), saving (on disk, through the event loop, including a failed save that keeps
 //! the edits), and quitting with unsaved edits.
+// The binary and its layers: built with the default `tool` feature only.
+#![cfg(feature = "tool")]
 
 mod support;
 
@@ -14,6 +16,7 @@ use ratatui::backend::TestBackend;
 use robotscope::app::keymap::press;
 use robotscope::app::{Action, AfterSave, App, CopyWhat, Effect, KeyContext, Overlay, Pane};
 use robotscope::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment};
+use robotscope::policy::Code;
 use support::explorer::{select, test_path};
 use tokio::sync::mpsc;
 
@@ -26,7 +29,7 @@ fn key(code: KeyCode) -> KeyEvent {
 #[test]
 fn diagnostics_are_found_and_fixed_under_the_cursor() {
     let mut app = App::from_text(FAQ);
-    assert!(app.diagnostics().iter().any(|d| d.code == "blank-line-in-group" && d.line == 2));
+    assert!(app.diagnostics().iter().any(|d| d.code() == Code::BlankLineInGroup && d.line() == 2));
     press(&mut app, "gjf");
     assert_eq!(
         app.document().txt.source(),
@@ -34,7 +37,7 @@ fn diagnostics_are_found_and_fixed_under_the_cursor() {
     );
     assert!(app.is_dirty());
     assert!(app.message().is_some_and(|m| m.contains("Fixed")));
-    assert!(!app.diagnostics().iter().any(|d| d.code == "blank-line-in-group"));
+    assert!(!app.diagnostics().iter().any(|d| d.code() == Code::BlankLineInGroup));
 }
 
 #[test]
@@ -55,9 +58,9 @@ fn the_changes_view_lists_flipped_verdicts_for_what_was_looked_at() {
     select(&mut app, "WebCrawler");
     press(&mut app, "s"); // RFC 9309: webcrawler is joined to lycra's group.
     test_path(&mut app, "/index.html");
-    assert!(!app.evaluation().verdict.allowed);
+    assert!(!app.evaluation().verdict.allowed());
     press(&mut app, "F");
-    assert!(app.evaluation().verdict.allowed, "the fix lets webcrawler in, as the FAQ meant");
+    assert!(app.evaluation().verdict.allowed(), "the fix lets webcrawler in, as the FAQ meant");
     let changes = app.changes();
     let change =
         changes.iter().find(|c| c.robot == "WebCrawler" && c.path == "/index.html").expect("a flipped verdict");
@@ -70,12 +73,12 @@ fn the_changes_view_lists_flipped_verdicts_for_what_was_looked_at() {
 fn the_editor_retests_at_every_change_and_refuses_control_characters() {
     let mut app = App::from_text("User-agent: *\nDisallow: /a\n");
     test_path(&mut app, "/ab");
-    assert!(!app.evaluation().verdict.allowed);
+    assert!(!app.evaluation().verdict.allowed());
     press(&mut app, "e");
     assert_eq!(app.key_context(), KeyContext::Editor);
     press(&mut app, "<down><end>/");
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /a/\n");
-    assert!(app.evaluation().verdict.allowed, "/ab is no longer under /a/");
+    assert!(app.evaluation().verdict.allowed(), "/ab is no longer under /a/");
     press(&mut app, "<esc>");
     assert_eq!(app.key_context(), KeyContext::Pane(Pane::Source));
     assert!(app.editor().is_none() && app.is_dirty());

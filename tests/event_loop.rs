@@ -1,6 +1,8 @@
 //! The event loop itself, driven by a stream of terminal events into `TestBackend`:
 //! keys become actions in order (each translated in the mode the previous one left),
 //! and the screen shows the result.
+// The binary and its layers: built with the default `tool` feature only.
+#![cfg(feature = "tool")]
 
 mod support;
 
@@ -12,6 +14,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use robotscope::app::{App, Pane};
 use robotscope::fetch::{Limits, Source};
+use robotscope::policy::Code;
 use robotscope::robots_db::RobotsDb;
 use support::{Reply, Server};
 use tokio::sync::mpsc;
@@ -116,7 +119,7 @@ async fn a_site_is_fetched_in_the_background() {
     let source = Source::parse(&server.url("/private/page")).expect("a site");
     let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
     let app = run_later(app, Duration::from_millis(1500), vec![key(KeyCode::Char('q'))]).await;
-    assert!(!app.evaluation().verdict.allowed, "{}", app.evaluation().verdict.explanation);
+    assert!(!app.evaluation().verdict.allowed(), "{}", app.evaluation().verdict.explanation());
     assert_eq!(app.path().text(), "/private/page");
 }
 
@@ -155,7 +158,7 @@ async fn editing_in_the_editor_retests_at_every_key() {
     events.extend(typed("/private/a"));
     let (app, _, _) = run_on(app, events).await;
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /private/x\n");
-    assert!(app.evaluation().verdict.allowed, "/private/a is no longer covered by /private/x");
+    assert!(app.evaluation().verdict.allowed(), "/private/a is no longer covered by /private/x");
     assert!(app.is_dirty());
 }
 
@@ -173,7 +176,11 @@ async fn a_large_text_is_linted_in_the_background() {
     assert!(app.stale_diagnostics().is_some() && app.diagnostics().is_empty(), "not linted before the loop runs");
     let app = run_later(app, Duration::from_millis(1500), vec![key(KeyCode::Char('q'))]).await;
     assert_eq!(app.stale_diagnostics(), None);
-    assert!(app.diagnostics().iter().any(|d| d.code == "path-without-slash" && d.line == 2), "{:?}", app.diagnostics());
+    assert!(
+        app.diagnostics().iter().any(|d| d.code() == Code::PathWithoutSlash && d.line() == 2),
+        "{:?}",
+        app.diagnostics()
+    );
 
     let mut app = large();
     let generation = app.stale_diagnostics().expect("still to lint");
@@ -181,5 +188,5 @@ async fn a_large_text_is_linted_in_the_background() {
     assert_eq!(app.stale_diagnostics(), Some(generation), "an answer for another text is dropped");
     robotscope::app::keymap::press(&mut app, "d");
     assert_eq!(app.stale_diagnostics(), None);
-    assert!(app.diagnostics().iter().any(|d| d.code == "path-without-slash"), "the list lints on the spot");
+    assert!(app.diagnostics().iter().any(|d| d.code() == Code::PathWithoutSlash), "the list lints on the spot");
 }

@@ -1,5 +1,7 @@
 //! Fetching a site's robots.txt from a real HTTP server on 127.0.0.1, one scenario per
 //! fault, through the library (`fetch::fetch`) and through the binary (`check`).
+// The binary and its layers: built with the default `tool` feature only.
+#![cfg(feature = "tool")]
 
 mod support;
 
@@ -28,7 +30,7 @@ async fn verdict(url: &str, path: &str, reading: Reading) -> bool {
         Ok(fetched) => (RobotsTxt::parse(fetched.body.clone()), fetched.availability()),
         Err(error) => (RobotsTxt::default(), error.availability()),
     };
-    evaluate_fetched(&txt, availability, &Robot::from_agent("Googlebot"), path, reading).allowed
+    evaluate_fetched(&txt, availability, &Robot::from_agent("Googlebot"), path, reading).allowed()
 }
 
 fn robotscope() -> Command {

@@ -3,6 +3,8 @@
 //! input is read up to a cap, over-long path lines are refused by number, and inputs
 //! built to be slow or large are answered (their cost is measured by
 //! `benches/adversarial.sh`, outside the test harness).
+// The binary and its layers: built with the default `tool` feature only.
+#![cfg(feature = "tool")]
 
 mod support;
 

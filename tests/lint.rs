@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use robotscope::policy::fix::{apply_fix, fix_all};
-use robotscope::policy::lint::{CATALOGUE, Severity, lint};
+use robotscope::policy::{Code, Severity, lint};
 use robotscope::policy::{Reading, Robot, RobotsTxt, evaluate};
 
 /// Lints `text`, expects a diagnostic `code` on `line` with `severity`, and, when
@@ -15,16 +15,16 @@ fn expect(text: &str, code: &str, line: usize, severity: Severity, fixed: Option
     let diagnostics = lint(&txt);
     let found = diagnostics
         .iter()
-        .find(|d| d.code == code && d.line == line)
+        .find(|d| d.code().name() == code && d.line() == line)
         .unwrap_or_else(|| panic!("no {code} on line {line} in {text:?}; found {diagnostics:#?}"));
-    assert_eq!(found.severity, severity, "{code}");
-    assert!(!found.message.is_empty());
+    assert_eq!(found.severity(), severity, "{code}");
+    assert!(!found.message().is_empty());
     match fixed {
         Some(fixed) => {
-            let fix = found.fix.as_ref().unwrap_or_else(|| panic!("{code} has no fix"));
-            assert_eq!(String::from_utf8_lossy(&apply_fix(text.as_bytes(), fix)), fixed, "{code}: {}", fix.title);
+            let fix = found.fix().unwrap_or_else(|| panic!("{code} has no fix"));
+            assert_eq!(String::from_utf8_lossy(&apply_fix(text.as_bytes(), fix)), fixed, "{code}: {}", fix.title());
         }
-        None => assert!(found.fix.is_none(), "{code} should have no fix"),
+        None => assert!(found.fix().is_none(), "{code} should have no fix"),
     }
 }
 
@@ -41,8 +41,8 @@ macro_rules! cases {
         #[test]
         fn every_catalogue_entry_has_a_case() {
             let covered = [$($code,)* "utf16-file", "invalid-utf8", "long-line", "content-past-500kib"];
-            for (code, _) in CATALOGUE {
-                assert!(covered.contains(code), "{code} has no table case");
+            for code in Code::ALL {
+                assert!(covered.contains(&code.name()), "{code} has no table case");
             }
         }
     };
@@ -113,7 +113,7 @@ cases! {
 /// `fix` changes only what it means to change (issue 12).
 #[test]
 fn fixes_keep_what_they_do_not_mean_to_change() {
-    let fixed = |text: &[u8]| String::from_utf8_lossy(&fix_all(text).text).into_owned();
+    let fixed = |text: &[u8]| String::from_utf8_lossy(fix_all(text).text()).into_owned();
     // A removed rule's comment stays.
     assert_eq!(
         fixed(b"User-agent: *\nDisallow: /a\nDisallow: /a # was twice\n"),
@@ -140,27 +140,28 @@ fn utf16_files_are_converted() {
     let mut bytes = vec![0xFF, 0xFE];
     bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
     let diagnostics = lint(&RobotsTxt::parse(bytes.clone()));
-    let found = diagnostics.iter().find(|d| d.code == "utf16-file").expect("utf16-file");
-    assert_eq!(found.severity, Severity::Error);
-    assert_eq!(apply_fix(&bytes, found.fix.as_ref().expect("a fix")), text.as_bytes());
+    let found = diagnostics.iter().find(|d| d.code() == Code::Utf16File).expect("utf16-file");
+    assert_eq!(found.severity(), Severity::Error);
+    assert_eq!(apply_fix(&bytes, found.fix().expect("a fix")), text.as_bytes());
 }
 
 #[test]
 fn invalid_utf8_and_long_lines_and_size() {
     let latin1 = b"User-agent: *\nDisallow: /caf\xe9\n";
-    assert!(lint(&RobotsTxt::parse(latin1.to_vec())).iter().any(|d| d.code == "invalid-utf8" && d.line == 2));
+    assert!(lint(&RobotsTxt::parse(latin1.to_vec())).iter().any(|d| d.code() == Code::InvalidUtf8 && d.line() == 2));
     let long = format!("User-agent: *\nDisallow: /{}\n", "a".repeat(20_000));
-    assert!(lint(&RobotsTxt::parse(long.into_bytes())).iter().any(|d| d.code == "long-line" && d.line == 2));
+    assert!(lint(&RobotsTxt::parse(long.into_bytes())).iter().any(|d| d.code() == Code::LongLine && d.line() == 2));
     let big = format!("User-agent: *\n{}Disallow: /late\n", "# padding padding padding\n".repeat(21_000));
     let diagnostics = lint(&RobotsTxt::parse(big.into_bytes()));
-    assert!(diagnostics.iter().any(|d| d.code == "content-past-500kib" && d.severity == Severity::Warning));
+    assert!(diagnostics.iter().any(|d| d.code() == Code::ContentPast500Kib && d.severity() == Severity::Warning));
 }
 
 /// Messages say what each reading does with the line.
 #[test]
 fn messages_speak_for_each_reading() {
     let txt = RobotsTxt::parse(b"User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n".to_vec());
-    let message = &lint(&txt)[0].message;
+    let diagnostics = lint(&txt);
+    let message = diagnostics[0].message();
     assert!(
         message.contains(
             "RFC 9309 robots ignore it and join webcrawler to the group of lycra, so webcrawler is blocked from /"
@@ -203,15 +204,15 @@ const FAQ: &str = "# /robots.txt file for http://webcrawler.com/\n# mail webmast
 #[test]
 fn fixed_files_mean_what_their_authors_meant_under_every_reading() {
     for &(text, robot, path, allowed) in INTENT {
-        let fixed = RobotsTxt::parse(fix_all(text.as_bytes()).text);
+        let fixed = RobotsTxt::parse(fix_all(text.as_bytes()).into_text());
         for reading in Reading::ALL {
             let verdict = evaluate(&fixed, &Robot::from_agent(robot), path, reading);
             assert_eq!(
-                verdict.allowed,
+                verdict.allowed(),
                 allowed,
                 "{robot} {path} under {reading} after fixing {text:?}:\n{}\n{}",
                 String::from_utf8_lossy(fixed.source()),
-                verdict.explanation
+                verdict.explanation()
             );
         }
     }
@@ -231,7 +232,7 @@ fn the_seeds_own_mistakes_are_caught() {
             seeds.iter().find(|s| s.robots_txt.contains(mistake)).unwrap_or_else(|| panic!("a seed with {mistake:?}"));
         let diagnostics = lint(&RobotsTxt::parse(seed.robots_txt.clone().into_bytes()));
         assert!(
-            diagnostics.iter().any(|d| d.severity == Severity::Error && d.fix.is_some()),
+            diagnostics.iter().any(|d| d.severity() == Severity::Error && d.fix().is_some()),
             "{mistake:?}: {diagnostics:#?}"
         );
     }
@@ -240,8 +241,8 @@ fn the_seeds_own_mistakes_are_caught() {
 #[test]
 fn fixing_twice_is_fixing_once() {
     for &(text, ..) in INTENT {
-        let once = fix_all(text.as_bytes()).text;
-        let twice = fix_all(&once).text;
+        let once = fix_all(text.as_bytes()).into_text();
+        let twice = fix_all(&once).into_text();
         assert_eq!(String::from_utf8_lossy(&twice), String::from_utf8_lossy(&once), "{text:?}");
     }
 }
@@ -264,10 +265,10 @@ fn the_real_corpus_lints_and_fixes() {
         let diagnostics = lint(&RobotsTxt::parse(bytes.clone()));
         total += diagnostics.len();
         for d in &diagnostics {
-            assert!(d.line >= 1 && d.span.end <= bytes.len(), "{}: {d:?}", path.display());
+            assert!(d.line() >= 1 && d.span().end <= bytes.len(), "{}: {d:?}", path.display());
         }
         let once = fix_all(&bytes);
-        assert_eq!(fix_all(&once.text).text, once.text, "{}: fixing twice differs", path.display());
+        assert_eq!(fix_all(once.text()).text(), once.text(), "{}: fixing twice differs", path.display());
     }
     assert!(total > 100, "the real files have plenty to say: {total}");
 }
@@ -285,7 +286,9 @@ fn repeated_mistakes_cost_in_proportion_to_the_file() {
         assert!(diagnostics.len() >= 1999, "every repeat is reported");
         let said: usize = diagnostics
             .iter()
-            .map(|d| d.message.len() + d.fix.iter().flat_map(|f| &f.edits).map(|e| e.replacement.len()).sum::<usize>())
+            .map(|d| {
+                d.message().len() + d.fix().iter().flat_map(|f| f.edits()).map(|e| e.replacement().len()).sum::<usize>()
+            })
             .sum();
         assert!(said < 400 * diagnostics.len() + 2 * text.len(), "{said} bytes said of {} bytes", text.len());
         let json = assert_cmd::Command::cargo_bin("robotscope")
@@ -298,9 +301,9 @@ fn repeated_mistakes_cost_in_proportion_to_the_file() {
         assert!(json.stdout.len() < bound, "{} bytes of JSON for {} bytes", json.stdout.len(), text.len());
         let fixed = fix_all(text.as_bytes());
         assert!(
-            fixed.remaining.iter().all(|d| d.fix.is_none()),
+            fixed.remaining().iter().all(|d| d.fix().is_none()),
             "every fix was applied: {:?}",
-            fixed.remaining.first()
+            fixed.remaining().first()
         );
     }
 }

@@ -1,6 +1,8 @@
 //! Page policy against a real HTTP server on 127.0.0.1: pages with and without robots
 //! META tags and X-Robots-Tag headers, a PDF, a page robots.txt disallows, a huge page
 //! and malformed HTML; through the library, `robotscope page --json` and the explorer.
+// The binary and its layers: built with the default `tool` feature only.
+#![cfg(feature = "tool")]
 
 mod support;
 
@@ -318,11 +320,11 @@ async fn a_redirect_to_another_site_is_checked_against_that_sites_robots_txt() {
     assert_eq!(fetched.other_sites.len(), 1, "the other site's robots.txt was read");
     assert_eq!(fetched.other_sites[0].robots_url.as_str(), elsewhere.url("/robots.txt"));
     let answer = fetched.answer(&txt, available, &robot, Reading::Rfc9309, UrlMode::AsCrawlersSend);
-    assert!(answer.crawl.requested.allowed, "this site allows the URL asked for");
+    assert!(answer.crawl.requested.allowed(), "this site allows the URL asked for");
     assert!(!answer.crawl.allowed() && !answer.policy.crawl, "the other site disallows where it leads");
     let blocked = answer.crawl.blocked_redirect.as_ref().expect("the blocking redirect");
     assert_eq!(blocked.url.as_str(), elsewhere.url("/blocked"));
-    assert_eq!(blocked.verdict.decided_by.map(|m| m.line), Some(2));
+    assert_eq!(blocked.verdict.decided_by().map(|m| m.line()), Some(2));
     assert!(answer.crawl.explanation().contains(&elsewhere.url("/robots.txt")), "{}", answer.crawl.explanation());
     assert!(fetched.notes(&limits()).iter().any(|note| note.contains("200 OK")), "{:?}", fetched.notes(&limits()));
 

@@ -1,6 +1,8 @@
 //! The explorer drawn with ratatui's `TestBackend`: whole screens as insta snapshots at
 //! 120x40 and 60x20, and cell-style checks for what snapshots cannot see (colours): the
 //! deciding line and the applied group are highlighted, escapes are marked.
+// The binary and its layers: built with the default `tool` feature only.
+#![cfg(feature = "tool")]
 
 mod support;
 

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use robotscope::policy::{CompiledPolicy, Reading, Robot, RobotsTxt, evaluate};
+use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate};
 
 fuzz_target!(|data: &[u8]| {
     let txt = RobotsTxt::parse(data.to_vec());
@@ -17,11 +17,11 @@ fuzz_target!(|data: &[u8]| {
     for agent in ["bot", "*"] {
         let robot = Robot::from_agent(agent);
         for reading in Reading::ALL {
-            let compiled = CompiledPolicy::new(&txt, &robot, reading);
+            let compiled = Matcher::for_robot(&txt, &robot, reading);
             assert!(compiled.memory_bytes() <= 16 * data.len() + 4096, "{} for {} bytes", compiled.memory_bytes(), data.len());
             for path in &paths {
                 let verdict = evaluate(&txt, &robot, path, reading);
-                let decision = compiled.check(path);
+                let decision = compiled.decide_tested(path);
                 assert_eq!(decision.allowed, verdict.allowed);
             }
         }

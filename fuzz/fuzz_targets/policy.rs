@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use robotscope::policy::escape::sanitize;
-use robotscope::policy::{CompiledPolicy, Reading, Robot, RobotsTxt, evaluate};
+use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate};
 
 fuzz_target!(|data: &[u8]| {
     let split = data.windows(2).position(|w| w == [0, 0]).unwrap_or(data.len());
@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
     let robot = Robot::from_agent(agent);
     for reading in Reading::ALL {
         let verdict = evaluate(&txt, &robot, path, reading);
-        let decision = CompiledPolicy::new(&txt, &robot, reading).check(path);
+        let decision = Matcher::for_robot(&txt, &robot, reading).decide_tested(path);
         assert_eq!(verdict.allowed, decision.allowed);
         assert_eq!(verdict.decided_by.map(|m| m.line), decision.rule.map(|r| r.line));
         let _ = sanitize(verdict.explanation.as_bytes());

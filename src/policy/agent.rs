@@ -11,17 +11,10 @@ use super::reading::Reading;
 /// The robot a question is asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Robot {
-    /// The product token compared, case-insensitively, with each group's tokens under
-    /// RFC 9309. Taken as given: `Scooter/3.0` is not a token and names no group.
-    pub token: String,
-    /// The name the classic readings look for record values in, by substring: lower-cased
-    /// and cut at its first `/`, as `urllib.robotparser` does.
-    pub classic_name: String,
-    /// Tokens to try, in order, when no group names this robot (Googlebot-Image falls
-    /// back to Googlebot); the `*` group comes after them.
-    pub fallbacks: Vec<String>,
-    /// True for robots that obey only groups naming them and ignore `*` (AdsBot-Google).
-    pub ignores_star: bool,
+    pub(crate) token: String,
+    pub(crate) classic_name: String,
+    pub(crate) fallbacks: Vec<String>,
+    pub(crate) ignores_star: bool,
 }
 
 impl Robot {
@@ -33,11 +26,61 @@ impl Robot {
     /// ```
     /// use robotscope::policy::Robot;
     /// let robot = Robot::from_agent("Lycos_Spider_(T-Rex)/1.0 libwww/3.1");
-    /// assert_eq!(robot.classic_name, "lycos_spider_(t-rex)");
+    /// assert_eq!(robot.classic_name(), "lycos_spider_(t-rex)");
     /// ```
     #[must_use]
     pub fn from_agent(agent: &str) -> Robot {
         Robot { token: agent.to_owned(), classic_name: classic_name(agent), fallbacks: Vec::new(), ignores_star: false }
+    }
+
+    /// The same robot, trying `tokens` in order when no group names it, before the `*`
+    /// group (Googlebot-Image falls back to Googlebot).
+    ///
+    /// ```
+    /// use robotscope::{Matcher, Reading, Robot, RobotsTxt};
+    /// let txt = RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /x\n".to_vec());
+    /// let image = Robot::from_agent("Googlebot-Image").with_fallbacks(["Googlebot"]);
+    /// assert!(!Matcher::for_robot(&txt, &image, Reading::Rfc9309).allowed("/x"));
+    /// ```
+    #[must_use]
+    pub fn with_fallbacks<T: Into<String>>(mut self, tokens: impl IntoIterator<Item = T>) -> Robot {
+        self.fallbacks = tokens.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The same robot, obeying only groups that name it and never the `*` group (as
+    /// Google's `AdsBot` does).
+    #[must_use]
+    pub fn ignoring_star(mut self) -> Robot {
+        self.ignores_star = true;
+        self
+    }
+
+    /// The product token compared, case-insensitively, with each group's tokens under
+    /// RFC 9309. Taken as given: `Scooter/3.0` is not a token and names no group.
+    #[must_use]
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// The name the classic readings look for record values in, by substring:
+    /// lower-cased and cut at its first `/`, as `urllib.robotparser` does.
+    #[must_use]
+    pub fn classic_name(&self) -> &str {
+        &self.classic_name
+    }
+
+    /// Tokens tried, in order, when no group names this robot; the `*` group comes
+    /// after them.
+    #[must_use]
+    pub fn fallbacks(&self) -> &[String] {
+        &self.fallbacks
+    }
+
+    /// True for robots that obey only groups naming them and ignore `*`.
+    #[must_use]
+    pub fn ignores_star(&self) -> bool {
+        self.ignores_star
     }
 }
 
@@ -100,11 +143,23 @@ pub enum Choice {
 /// The groups that apply to a robot, as indices into [`Interpretation::groups`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection {
-    /// The groups, in file order. RFC 9309 merges them all; the classic readings take
-    /// one record at most.
-    pub groups: Vec<usize>,
+    pub(crate) groups: Vec<usize>,
+    pub(crate) choice: Choice,
+}
+
+impl Selection {
+    /// The groups, as indices into [`Interpretation::groups`], in file order. RFC 9309
+    /// merges them all; the classic readings take one record at most.
+    #[must_use]
+    pub fn groups(&self) -> &[usize] {
+        &self.groups
+    }
+
     /// How they were chosen.
-    pub choice: Choice,
+    #[must_use]
+    pub fn choice(&self) -> &Choice {
+        &self.choice
+    }
 }
 
 impl Selection {

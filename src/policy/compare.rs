@@ -133,14 +133,6 @@ impl std::fmt::Display for Summary {
 /// filled with `x` and a final `$` dropped (`/*.pdf$` gives `/x.pdf`), duplicates and
 /// values that are not paths left out, in file order. A good default set of rows: each
 /// rule gets at least one path that it matches.
-///
-/// # Examples
-///
-/// ```
-/// use robotscope::policy::{compare::paths_named_in, RobotsTxt};
-/// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /a/\nDisallow: /*.pdf$\nDisallow: /a/\nAllow: ~\n".to_vec());
-/// assert_eq!(paths_named_in(&txt), ["/a/", "/x.pdf"]);
-/// ```
 #[must_use]
 pub fn paths_named_in(txt: &RobotsTxt) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
@@ -172,5 +164,12 @@ mod tests {
         let other = Column::new(&txt, "*".into(), Robot::from_agent("*"), Reading::Rfc9309);
         assert!(!other.summary(&txt, Availability::Available).shut_out);
         assert!(!other.check(Availability::Status(503), "/a").allowed);
+    }
+
+    #[test]
+    fn paths_named_in_examples() {
+        let txt =
+            RobotsTxt::parse(b"User-agent: *\nDisallow: /a/\nDisallow: /*.pdf$\nDisallow: /a/\nAllow: ~\n".to_vec());
+        assert_eq!(paths_named_in(&txt), ["/a/", "/x.pdf"]);
     }
 }

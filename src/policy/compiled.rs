@@ -35,23 +35,64 @@ use super::verdict::index_html_directory;
 /// The outcome of one check: the verdict and the rule that decided it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Decision {
-    /// Whether the robot may fetch the path.
-    pub allowed: bool,
-    /// The deciding rule, if one matched.
-    pub rule: Option<RuleRef>,
+    pub(crate) allowed: bool,
+    pub(crate) rule: Option<RuleRef>,
 }
 
-/// Where a rule lives: its group and index (into the reading's interpretation) and line.
+impl Decision {
+    /// Whether the robot may fetch the path.
+    #[must_use]
+    pub fn allowed(&self) -> bool {
+        self.allowed
+    }
+
+    /// The deciding rule, if one matched (none: no rule applies, so the path is allowed).
+    #[must_use]
+    pub fn rule(&self) -> Option<RuleRef> {
+        self.rule
+    }
+
+    /// The 1-based line of the deciding rule, if one matched.
+    #[must_use]
+    pub fn line(&self) -> Option<usize> {
+        self.rule.map(|rule| rule.line)
+    }
+}
+
+/// Where a rule lives: its group and index (into the reading's
+/// [`Interpretation`](super::Interpretation)) and its line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleRef {
-    /// Index of the group in the interpretation.
-    pub group: usize,
+    pub(crate) group: usize,
+    pub(crate) rule: usize,
+    pub(crate) line: usize,
+    pub(crate) kind: RuleKind,
+}
+
+impl RuleRef {
+    /// Index of the group in [`Interpretation::groups`](super::Interpretation::groups).
+    #[must_use]
+    pub fn group(&self) -> usize {
+        self.group
+    }
+
     /// Index of the rule in its group.
-    pub rule: usize,
+    #[must_use]
+    pub fn index(&self) -> usize {
+        self.rule
+    }
+
     /// 1-based line number.
-    pub line: usize,
+    #[must_use]
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
     /// Allow or Disallow.
-    pub kind: RuleKind,
+    #[must_use]
+    pub fn kind(&self) -> RuleKind {
+        self.kind
+    }
 }
 
 /// One rule as the matcher needs it, in 20 bytes: a file of 2,000,000 rules holds one

@@ -87,12 +87,35 @@ fn touches(a: &Range<usize>, b: &Range<usize>) -> bool {
 /// What `fix_all` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FixReport {
+    pub(crate) text: Vec<u8>,
+    pub(crate) applied: usize,
+    pub(crate) remaining: Vec<Diagnostic>,
+}
+
+impl FixReport {
     /// The fixed text.
-    pub text: Vec<u8>,
+    #[must_use]
+    pub fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// The fixed text, taken out of the report.
+    #[must_use]
+    pub fn into_text(self) -> Vec<u8> {
+        self.text
+    }
+
     /// How many fixes were applied, over all rounds.
-    pub applied: usize,
-    /// The diagnostics left (those without a fix, and any a fix could not resolve).
-    pub remaining: Vec<Diagnostic>,
+    #[must_use]
+    pub fn applied(&self) -> usize {
+        self.applied
+    }
+
+    /// The diagnostics left: those without a fix, and any a fix could not resolve.
+    #[must_use]
+    pub fn remaining(&self) -> &[Diagnostic] {
+        &self.remaining
+    }
 }
 
 /// Applies every available fix, round after round, until none is left.
@@ -103,7 +126,7 @@ pub struct FixReport {
 /// use robotscope::policy::fix::fix_all;
 /// let report = fix_all(b"User-Agent: *\n\nDisallow: /\n\nUser-Agent: Lycos\n\nDisallow: /cgi-bin/ /tmp/\n");
 /// assert_eq!(
-///     String::from_utf8(report.text).unwrap(),
+///     String::from_utf8(report.into_text()).unwrap(),
 ///     "User-Agent: *\nDisallow: /\n\nUser-Agent: Lycos\nDisallow: /cgi-bin/\nDisallow: /tmp/\n"
 /// );
 /// ```
@@ -188,7 +211,7 @@ mod tests {
                         edits.push(edit(start, start + next(4), "x"));
                     }
                     Diagnostic {
-                        code: "test",
+                        code: crate::policy::Code::UnknownField,
                         severity: crate::policy::lint::Severity::Info,
                         line,
                         span: 0..0,

@@ -99,17 +99,6 @@ pub enum LineEnd {
 }
 
 /// Splits `source` into lines. Never fails; an empty input has no lines.
-///
-/// # Examples
-///
-/// ```
-/// use robotscope::policy::lex::lex;
-/// let text = b"User-agent: *\r\nDisallow: /\rAllow: /a";
-/// let lines = lex(text);
-/// assert_eq!(lines.len(), 3);
-/// assert_eq!(lines[1].content(text), b"Disallow: /");
-/// assert_eq!(lines[2].number(), 3);
-/// ```
 #[must_use]
 pub fn lex(source: &[u8]) -> Vec<Line> {
     // Offsets fit in 32 bits: a longer input is read to `MAX_SOURCE_BYTES`.
@@ -360,5 +349,29 @@ mod tests {
         let source = b"User-agent: charlotte Disallow: /cgi-bin";
         let field = split_classic(source, &lex(source)[0]).expect("a field");
         assert_eq!(&source[field.value], b"charlotte Disallow: /cgi-bin");
+    }
+
+    #[test]
+    fn lex_examples() {
+        let text = b"User-agent: *\r\nDisallow: /\rAllow: /a";
+        let lines = lex(text);
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[1].content(text), b"Disallow: /");
+        assert_eq!(lines[2].number(), 3);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn lexing_is_lossless(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2000)) {
+            let lines = lex(&bytes);
+            let mut rebuilt = Vec::with_capacity(bytes.len());
+            for (index, line) in lines.iter().enumerate() {
+                proptest::prop_assert_eq!(line.number(), index + 1);
+                proptest::prop_assert!(line.start() <= line.content_end() && line.content_end() <= line.end());
+                proptest::prop_assert!(!line.content(&bytes).contains(&b'\n') && !line.content(&bytes).contains(&b'\r'));
+                rebuilt.extend_from_slice(&bytes[line.start()..line.end()]);
+            }
+            proptest::prop_assert_eq!(rebuilt, bytes);
+        }
     }
 }

@@ -452,6 +452,22 @@ impl RobotsTxt {
         }
     }
 
+    /// The `Sitemap` URLs the file lists, in file order (RFC 9309 §2.3.5; they belong to
+    /// no group), as written, with bytes that are not UTF-8 replaced.
+    ///
+    /// ```
+    /// use robotscope::RobotsTxt;
+    /// let txt = RobotsTxt::parse(b"Sitemap: https://example.com/a.xml\nUser-agent: *\nsitemap: /b.xml\n".to_vec());
+    /// assert_eq!(txt.sitemaps().collect::<Vec<_>>(), ["https://example.com/a.xml", "/b.xml"]);
+    /// ```
+    pub fn sitemaps(&self) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
+        let interpretation = self.interpretation(Reading::Rfc9309);
+        interpretation
+            .sitemaps()
+            .iter()
+            .map(move |&field| String::from_utf8_lossy(self.text(&interpretation.fields()[field].value())))
+    }
+
     /// The rule as a person would write it: `Disallow: /private/`, with the value as
     /// written (invalid UTF-8 replaced).
     #[must_use]

@@ -9,28 +9,11 @@
 
 use std::borrow::Cow;
 
-/// How a pattern is read: with RFC 9309 wildcards, or as a literal prefix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PatternSyntax {
-    /// `*` matches any run of bytes and a final `$` anchors the end (RFC 9309 §2.2.3).
-    Wildcards,
-    /// The pattern is a plain prefix: `*` and `$` are ordinary characters.
-    Literal,
-}
-
 /// Normalises a rule value the way Google's reference does (`MaybeEscapePattern`):
 /// octets of 0x80 and above are percent-encoded, and the hex digits of existing `%XX`
 /// escapes are upper-cased. RFC 9309 §2.2.2 asks for octets to be compared after
 /// percent-encoding; Google applies that to the rule only and takes the URL as sent,
 /// and so do we.
-///
-/// # Examples
-///
-/// ```
-/// use robotscope::policy::pattern::normalise_rfc9309;
-/// assert_eq!(normalise_rfc9309("/café".as_bytes()).as_ref(), b"/caf%C3%A9");
-/// assert_eq!(normalise_rfc9309(b"/a%2fb").as_ref(), b"/a%2Fb");
-/// ```
 #[must_use]
 pub fn normalise_rfc9309(value: &[u8]) -> Cow<'_, [u8]> {
     let lowercase_escape =
@@ -61,13 +44,6 @@ pub fn normalise_rfc9309(value: &[u8]) -> Cow<'_, [u8]> {
 /// encountered it is unencoded prior to comparison, unless it is the '/' character,
 /// which has special meaning in a path"). `%2F` is kept, upper-cased, so that it still
 /// differs from `/`. Applied to both the rule and the path.
-///
-/// # Examples
-///
-/// ```
-/// use robotscope::policy::pattern::decode_draft1996;
-/// assert_eq!(decode_draft1996(b"/%7Ejoe/a%2fb").as_ref(), b"/~joe/a%2Fb");
-/// ```
 #[must_use]
 pub fn decode_draft1996(value: &[u8]) -> Cow<'_, [u8]> {
     if memchr::memchr(b'%', value).is_none() {
@@ -118,15 +94,6 @@ fn push_escape(out: &mut Vec<u8>, byte: u8) {
 /// each next one is found leftmost after the previous. Leftmost is always safe because a
 /// later piece can only gain room by an earlier piece ending sooner, so the match costs
 /// one pass of a substring search over the path.
-///
-/// # Examples
-///
-/// ```
-/// use robotscope::policy::pattern::wildcard_match;
-/// assert!(wildcard_match(b"/*.pdf$", b"/docs/a.pdf"));
-/// assert!(!wildcard_match(b"/*.pdf$", b"/docs/a.pdf?dl=1"));
-/// assert!(wildcard_match(&[b'*'; 5000], b"/anything"));
-/// ```
 #[must_use]
 pub fn wildcard_match(pattern: &[u8], path: &[u8]) -> bool {
     let (pattern, anchored) = match pattern.split_last() {
@@ -175,15 +142,6 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     }
 }
 
-/// Whether `pattern` matches `path` under `syntax`.
-#[must_use]
-pub fn matches(syntax: PatternSyntax, pattern: &[u8], path: &[u8]) -> bool {
-    match syntax {
-        PatternSyntax::Wildcards => wildcard_match(pattern, path),
-        PatternSyntax::Literal => path.starts_with(pattern),
-    }
-}
-
 /// The literal prefix of a wildcard pattern: the bytes before its first `*`, or before
 /// a final `$`. Every path the pattern matches starts with it.
 #[must_use]
@@ -220,5 +178,93 @@ mod tests {
         assert_eq!(literal_prefix(b"/a$"), b"/a");
         assert_eq!(literal_prefix(b"/a"), b"/a");
         assert_eq!(literal_prefix(b""), b"");
+    }
+
+    #[test]
+    fn normalise_rfc9309_examples() {
+        assert_eq!(normalise_rfc9309("/café".as_bytes()).as_ref(), b"/caf%C3%A9");
+        assert_eq!(normalise_rfc9309(b"/a%2fb").as_ref(), b"/a%2Fb");
+    }
+
+    #[test]
+    fn decode_draft1996_examples() {
+        assert_eq!(decode_draft1996(b"/%7Ejoe/a%2fb").as_ref(), b"/~joe/a%2Fb");
+    }
+
+    #[test]
+    fn wildcard_match_examples() {
+        assert!(wildcard_match(b"/*.pdf$", b"/docs/a.pdf"));
+        assert!(!wildcard_match(b"/*.pdf$", b"/docs/a.pdf?dl=1"));
+        assert!(wildcard_match(&[b'*'; 5000], b"/anything"));
+    }
+
+    /// Google's matcher (`RobotsMatchStrategy::Matches` in robots.cc), a position-set walk:
+    /// quadratic, obviously right, and the reference the linear matcher must agree with.
+    fn reference_match(pattern: &[u8], path: &[u8]) -> bool {
+        let mut positions = vec![0usize];
+        for (i, &p) in pattern.iter().enumerate() {
+            if p == b'$' && i + 1 == pattern.len() {
+                return positions.last() == Some(&path.len());
+            }
+            if p == b'*' {
+                positions = (positions[0]..=path.len()).collect();
+            } else {
+                positions =
+                    positions.into_iter().filter(|&at| at < path.len() && path[at] == p).map(|at| at + 1).collect();
+                if positions.is_empty() {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Fixed cases, for the linear matcher and the reference alike.
+    #[test]
+    fn wildcard_cases() {
+        let cases: &[(&str, &str, bool)] = &[
+            ("", "/x", true),
+            ("/", "/x", true),
+            ("/x", "/", false),
+            ("$", "/", false),
+            ("/$", "/", true),
+            ("/$", "/a", false),
+            ("/a*$", "/abc", true),
+            ("/**/x**", "/a/b/x", true),
+            ("/price$list", "/price", false),
+            ("/price$list", "/price$list/x", true),
+            ("/a*b*c$", "/abcbc", true),
+            ("/a*b*c$", "/abcb", false),
+            ("/*ab$", "/ab", true),
+            ("/*aa$", "/a", false),
+            ("*", "", true),
+        ];
+        for &(pattern, path, expected) in cases {
+            assert_eq!(wildcard_match(pattern.as_bytes(), path.as_bytes()), expected, "{pattern} vs {path}");
+            assert_eq!(reference_match(pattern.as_bytes(), path.as_bytes()), expected, "reference {pattern} vs {path}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn wildcard_matching_agrees_with_the_reference(
+            pattern in "[ab*$/]{0,12}",
+            path in "[ab$/]{0,16}",
+        ) {
+            proptest::prop_assert_eq!(wildcard_match(pattern.as_bytes(), path.as_bytes()), reference_match(pattern.as_bytes(), path.as_bytes()));
+        }
+    }
+
+    /// A pattern of thousands of `*` against a long path must cost about as much as one
+    /// `*` (robots-parser's ReDoS): the linear matcher answers this in microseconds, where
+    /// a backtracking matcher would not finish.
+    #[test]
+    fn many_stars_against_a_long_path_finish() {
+        let pattern: Vec<u8> = b"/".iter().chain(b"*a".repeat(5_000).iter()).chain(b"*b$").copied().collect();
+        let path: Vec<u8> = b"/".iter().chain(b"a".repeat(100_000).iter()).copied().collect();
+        assert!(!wildcard_match(&pattern, &path));
+        let mut with_b = path.clone();
+        with_b.push(b'b');
+        assert!(wildcard_match(&pattern, &with_b));
     }
 }

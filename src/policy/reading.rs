@@ -107,7 +107,7 @@ impl fmt::Display for Reading {
 /// The error for a reading name that is not one of the three.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown reading '{0}': expected rfc9309, draft1996 or koster1994")]
-pub struct UnknownReading(pub String);
+pub struct UnknownReading(String);
 
 impl FromStr for Reading {
     type Err = UnknownReading;

@@ -56,14 +56,36 @@ pub enum Form {
 /// A path or URL as given, and the path that is tested for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request<'a> {
+    pub(crate) given: &'a str,
+    pub(crate) form: Form,
+    pub(crate) path: Cow<'a, str>,
+    pub(crate) tested: Cow<'a, str>,
+}
+
+impl Request<'_> {
     /// The text as given, without surrounding whitespace.
-    pub given: &'a str,
+    #[must_use]
+    pub fn given(&self) -> &str {
+        self.given
+    }
+
     /// How it was read.
-    pub form: Form,
+    #[must_use]
+    pub fn form(&self) -> &Form {
+        &self.form
+    }
+
     /// The path, params and query the text names, before normalisation.
-    pub path: Cow<'a, str>,
+    #[must_use]
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
     /// The path exactly as it is matched against the rules.
-    pub tested: Cow<'a, str>,
+    #[must_use]
+    pub fn tested(&self) -> &str {
+        &self.tested
+    }
 }
 
 impl<'a> Request<'a> {
@@ -73,13 +95,13 @@ impl<'a> Request<'a> {
     ///
     /// ```
     /// use robotscope::policy::request::{Form, Request};
-    /// assert_eq!(Request::read("//cgi-bin/x").tested, "//cgi-bin/x");
-    /// assert_eq!(Request::read("private/x").tested, "/private/x");
-    /// assert_eq!(Request::read("/café/menu").tested, "/caf%C3%A9/menu");
-    /// assert_eq!(Request::read("/a%3cd#top").tested, "/a%3Cd");
+    /// assert_eq!(Request::read("//cgi-bin/x").tested(), "//cgi-bin/x");
+    /// assert_eq!(Request::read("private/x").tested(), "/private/x");
+    /// assert_eq!(Request::read("/café/menu").tested(), "/caf%C3%A9/menu");
+    /// assert_eq!(Request::read("/a%3cd#top").tested(), "/a%3Cd");
     /// let url = Request::read("https://Other.Example/private/x?q=1");
-    /// assert_eq!(url.tested, "/private/x?q=1");
-    /// assert_eq!(url.form, Form::Url { origin: "https://other.example".into() });
+    /// assert_eq!(url.tested(), "/private/x?q=1");
+    /// assert_eq!(url.form(), &Form::Url { origin: "https://other.example".into() });
     /// ```
     #[must_use]
     pub fn read(input: &'a str) -> Request<'a> {
@@ -122,8 +144,8 @@ impl<'a> Request<'a> {
     ///
     /// ```
     /// use robotscope::policy::request::Request;
-    /// assert_eq!(Request::raw("http://example.com/a%3cd#x").tested, "/a%3cd");
-    /// assert_eq!(Request::raw("//cgi-bin/x").tested, "/x", "a network-path reference");
+    /// assert_eq!(Request::raw("http://example.com/a%3cd#x").tested(), "/a%3cd");
+    /// assert_eq!(Request::raw("//cgi-bin/x").tested(), "/x", "a network-path reference");
     /// ```
     #[must_use]
     pub fn raw(url: &'a str) -> Request<'a> {
@@ -203,8 +225,15 @@ pub const MAX_PATH_LINE_BYTES: usize = 64 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("line {line} is longer than {MAX_PATH_LINE_BYTES} bytes, which no path or URL is")]
 pub struct LongPathLine {
+    pub(crate) line: usize,
+}
+
+impl LongPathLine {
     /// The 1-based line number.
-    pub line: usize,
+    #[must_use]
+    pub fn line(&self) -> usize {
+        self.line
+    }
 }
 
 /// The paths of a file of paths: one path or URL per line, surrounding whitespace
@@ -216,7 +245,7 @@ pub struct LongPathLine {
 /// ```
 /// use robotscope::policy::request::path_lines;
 /// assert_eq!(path_lines(b"/a\n\n# rows\r\n  https://example.com/b \n").unwrap(), ["/a", "https://example.com/b"]);
-/// assert_eq!(path_lines(&[b'x'; 70_000]).unwrap_err().line, 1);
+/// assert_eq!(path_lines(&[b'x'; 70_000]).unwrap_err().line(), 1);
 /// ```
 pub fn path_lines(text: &[u8]) -> Result<Vec<String>, LongPathLine> {
     let mut paths = Vec::new();

@@ -17,41 +17,111 @@ use super::request::is_robots_txt;
 /// One rule that matched the path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleMatch {
+    pub(crate) group: usize,
+    pub(crate) rule: usize,
+    pub(crate) line: usize,
+    pub(crate) kind: RuleKind,
+    pub(crate) priority: usize,
+    pub(crate) via_index_html: bool,
+}
+
+impl RuleMatch {
     /// Index of the rule's group in [`Interpretation::groups`].
-    pub group: usize,
-    /// Index of the rule in its group.
-    pub rule: usize,
+    #[must_use]
+    pub fn group(&self) -> usize {
+        self.group
+    }
+
+    /// Index of the rule in its group ([`Group::rules`](super::parse::Group::rules)).
+    #[must_use]
+    pub fn rule(&self) -> usize {
+        self.rule
+    }
+
     /// 1-based line number of the rule.
-    pub line: usize,
+    #[must_use]
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
     /// Allow or Disallow.
-    pub kind: RuleKind,
+    #[must_use]
+    pub fn kind(&self) -> RuleKind {
+        self.kind
+    }
+
     /// The match's weight under RFC 9309: the pattern's length in octets, `*` and `$`
     /// included, as Google counts it (RFC 9309 §2.2.2 says "most octets"; the reference
     /// measures the pattern, not the part of the URL it covered). Zero for an empty
-    /// pattern, which matches but decides nothing. Unused by the classic readings.
-    pub priority: usize,
+    /// pattern, which matches but decides nothing, and under the classic readings.
+    #[must_use]
+    pub fn priority(&self) -> usize {
+        self.priority
+    }
+
     /// True when an `Allow: .../index.html` matched its directory (`.../`), a Google
     /// tolerance.
-    pub via_index_html: bool,
+    #[must_use]
+    pub fn via_index_html(&self) -> bool {
+        self.via_index_html
+    }
 }
 
 /// The answer to "may this robot fetch this path?".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
+    pub(crate) allowed: bool,
+    pub(crate) reading: Reading,
+    pub(crate) path: String,
+    pub(crate) selection: Selection,
+    pub(crate) decided_by: Option<RuleMatch>,
+    pub(crate) losers: Vec<RuleMatch>,
+    pub(crate) explanation: String,
+}
+
+impl Verdict {
     /// Whether the robot may fetch the path.
-    pub allowed: bool,
+    #[must_use]
+    pub fn allowed(&self) -> bool {
+        self.allowed
+    }
+
     /// The reading it was decided under.
-    pub reading: Reading,
+    #[must_use]
+    pub fn reading(&self) -> Reading {
+        self.reading
+    }
+
     /// The path that was matched, exactly as tested (see [`super::request`]).
-    pub path: String,
+    #[must_use]
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
     /// The groups that applied and why.
-    pub selection: Selection,
+    #[must_use]
+    pub fn selection(&self) -> &Selection {
+        &self.selection
+    }
+
     /// The rule that decided, if any rule matched.
-    pub decided_by: Option<RuleMatch>,
+    #[must_use]
+    pub fn decided_by(&self) -> Option<RuleMatch> {
+        self.decided_by
+    }
+
     /// The other rules that matched and lost, in file order.
-    pub losers: Vec<RuleMatch>,
-    /// One line a person can read.
-    pub explanation: String,
+    #[must_use]
+    pub fn losers(&self) -> &[RuleMatch] {
+        &self.losers
+    }
+
+    /// Why, in one line a person can read. Text from the file is quoted as it is:
+    /// escape it before it reaches a terminal.
+    #[must_use]
+    pub fn explanation(&self) -> &str {
+        &self.explanation
+    }
 }
 
 impl Verdict {
@@ -82,8 +152,8 @@ impl Verdict {
 /// let nothing = RobotsTxt::default();
 /// let robot = Robot::from_agent("Googlebot");
 /// let verdict = evaluate_fetched(&nothing, Availability::Status(503), &robot, "/a", Reading::Rfc9309);
-/// assert!(!verdict.allowed);
-/// assert!(verdict.explanation.contains("503"));
+/// assert!(!verdict.allowed());
+/// assert!(verdict.explanation().contains("503"));
 /// ```
 #[must_use]
 pub fn evaluate_fetched(
@@ -121,12 +191,12 @@ pub fn evaluate_fetched(
 /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /cgi-bin/\nAllow: /cgi-bin/public\n".to_vec());
 /// let slurp = Robot::from_agent("Slurp");
 /// let rfc = evaluate(&txt, &slurp, "/cgi-bin/public/form", Reading::Rfc9309);
-/// assert!(rfc.allowed);
-/// assert_eq!(rfc.decided_by.map(|m| m.line), Some(3));
+/// assert!(rfc.allowed());
+/// assert_eq!(rfc.decided_by().map(|m| m.line()), Some(3));
 /// // The 1996 draft stops at the first matching line.
 /// let draft = evaluate(&txt, &slurp, "/cgi-bin/public/form", Reading::Draft1996);
-/// assert!(!draft.allowed);
-/// assert_eq!(draft.decided_by.map(|m| m.line), Some(2));
+/// assert!(!draft.allowed());
+/// assert_eq!(draft.decided_by().map(|m| m.line()), Some(2));
 /// ```
 #[must_use]
 pub fn evaluate(txt: &RobotsTxt, robot: &Robot, path: &str, reading: Reading) -> Verdict {
