@@ -170,9 +170,11 @@ fn write_json(
                 TermSource::Meta { line, name } => {
                     SourceRecord::Meta { term: applied.term.to_string(), line: *line, name: name.clone() }
                 }
-                TermSource::Header { value, agent } => {
-                    SourceRecord::Header { term: applied.term.to_string(), value: value.clone(), agent: agent.clone() }
-                }
+                TermSource::Header { value, agent } => SourceRecord::Header {
+                    term: applied.term.to_string(),
+                    value: value.to_string(),
+                    agent: agent.clone(),
+                },
             })
             .collect();
         let record = PageRecord {

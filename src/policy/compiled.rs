@@ -359,30 +359,40 @@ impl CompiledRules {
     }
 }
 
-/// Sorts the wildcard rules heaviest first and builds the prefilter of their longest
+/// Sorts the wildcard rules heaviest first and builds the prefilter of their rarest
 /// literal pieces.
 fn compile_wildcards(mut rules: Vec<(Vec<u8>, Entry)>) -> (Vec<WildcardRule>, Option<AhoCorasick>) {
     rules.sort_by(|a, b| b.1.priority.cmp(&a.1.priority).then(a.1.line.cmp(&b.1.line)));
+    // A rule is filed under the piece fewest rules share, the longest of those: in
+    // `/*aaaaaaa*17` and 20,000 like it, `aaaaaaa` occurs in every path that names any
+    // of them and would send each such path through every rule, where `17` sends it
+    // through one. Counting the pieces first costs one pass over the patterns' bytes.
+    let mut shared_by: HashMap<&[u8], usize> = HashMap::default();
+    for (pattern, _) in &rules {
+        for piece in filter_pieces(pattern) {
+            *shared_by.entry(piece).or_default() += 1;
+        }
+    }
     let mut pieces: Vec<Vec<u8>> = Vec::new();
     // Each piece's index, found in constant time: thousands of wildcard rules must not
     // cost a search through all the pieces each.
-    let mut index_of: HashMap<Vec<u8>, usize> = HashMap::default();
-    let compiled = rules
-        .into_iter()
-        .map(|(pattern, entry)| {
-            let prefix_len = pattern::literal_prefix(&pattern).len();
-            let longest = pattern::literal_pieces(&pattern).max_by_key(|piece| piece.len()).unwrap_or_default();
-            let longest = &longest[..longest.len().min(MAX_FILTER_PIECE_BYTES)];
-            let worth_prefiltering = prefix_len < MIN_FILTER_BYTES && longest.len() >= MIN_FILTER_BYTES;
-            let required_piece = worth_prefiltering.then(|| {
-                *index_of.entry(longest.to_vec()).or_insert_with(|| {
-                    pieces.push(longest.to_vec());
-                    pieces.len() - 1
-                })
-            });
-            WildcardRule { pattern, entry, prefix_len, required_piece }
-        })
-        .collect();
+    let mut index_of: HashMap<&[u8], usize> = HashMap::default();
+    let mut compiled = Vec::with_capacity(rules.len());
+    for (pattern, entry) in &rules {
+        let prefix_len = pattern::literal_prefix(pattern).len();
+        let rarest = filter_pieces(pattern).min_by_key(|piece| (shared_by[piece], std::cmp::Reverse(piece.len())));
+        let required_piece = rarest.filter(|_| prefix_len < MIN_FILTER_BYTES).map(|piece| {
+            *index_of.entry(piece).or_insert_with(|| {
+                pieces.push(piece.to_vec());
+                pieces.len() - 1
+            })
+        });
+        compiled.push(WildcardRule { pattern: Vec::new(), entry: *entry, prefix_len, required_piece });
+    }
+    drop((shared_by, index_of));
+    for (rule, (pattern, _)) in compiled.iter_mut().zip(rules) {
+        rule.pattern = pattern;
+    }
     // A contiguous NFA builds in time linear in the pieces' bytes (a DFA can cost the
     // square of them) and searches a short path about as fast. Building can fail only for
     // automata too large for the configuration; then every rule is simply tried, which
@@ -393,6 +403,14 @@ fn compile_wildcards(mut rules: Vec<(Vec<u8>, Entry)>) -> (Vec<WildcardRule>, Op
         AhoCorasick::builder().kind(Some(AhoCorasickKind::ContiguousNFA)).build(&pieces).ok()
     };
     (compiled, prefilter)
+}
+
+/// The pieces a prefilter can look for in a wildcard pattern: its literal pieces of at
+/// least [`MIN_FILTER_BYTES`], each cut to [`MAX_FILTER_PIECE_BYTES`].
+fn filter_pieces(pattern: &[u8]) -> impl Iterator<Item = &[u8]> {
+    pattern::literal_pieces(pattern)
+        .filter(|piece| piece.len() >= MIN_FILTER_BYTES)
+        .map(|piece| &piece[..piece.len().min(MAX_FILTER_PIECE_BYTES)])
 }
 
 /// Which prefilter pieces occur in one path: a bit set, on the stack for up to 512

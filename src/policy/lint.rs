@@ -235,8 +235,18 @@ impl<'a> Linter<'a> {
         line: usize,
         span: Range<usize>,
         message: String,
-        fix: Option<Fix>,
+        mut fix: Option<Fix>,
     ) {
+        // A line longer than Google reads has its value cut (RFC 9309 §2.5 lets parsers
+        // stop there): an edit to part of it would be made from the cut value and glue
+        // the rest of the line onto the result. Only whole-line edits stay.
+        if let Some(long) = self.txt.line(line).filter(|l| l.content_end() - l.start() > RFC9309_MAX_LINE_BYTES)
+            && fix.as_ref().is_some_and(|fix| {
+                fix.edits.iter().any(|e| e.span.start < long.end() && e.span.end > long.start() && !covers(e, long))
+            })
+        {
+            fix = None;
+        }
         self.out.push(Diagnostic { code, severity, line, span, message: message.into_boxed_str(), fix });
     }
 
@@ -1372,12 +1382,33 @@ fn kind_index(kind: RuleKind) -> usize {
 /// Robots' names for a message: all of them when there are few, else the first three
 /// and how many more. A group of thousands of robots with a blank line after each must
 /// not get messages naming them all, once per blank line.
+///
+/// Messages about one line name robots from other lines, often several times: each
+/// name is cut to [`NAME_EXCERPT_CHARS`], so that a file of 16 KB names and many blank
+/// lines costs in proportion to its size, not to the names times the blank lines.
 fn names_for_message(names: &[String]) -> String {
     const SHOWN: usize = 3;
+    let shown = |names: &[String]| names.iter().map(|name| excerpt(name)).collect::<Vec<_>>().join(", ");
     if names.len() <= SHOWN + 1 {
-        names.join(", ")
+        shown(names)
     } else {
-        format!("{} and {} more", names[..SHOWN].join(", "), names.len() - SHOWN)
+        format!("{} and {} more", shown(&names[..SHOWN]), names.len() - SHOWN)
+    }
+}
+
+/// True when `edit` replaces all of `line`'s content.
+fn covers(edit: &Edit, line: &Line) -> bool {
+    edit.span.start <= line.start() && edit.span.end >= line.content_end()
+}
+
+/// How much of a robot's name a message about another line quotes.
+const NAME_EXCERPT_CHARS: usize = 40;
+
+/// `name`, or its first [`NAME_EXCERPT_CHARS`] characters and an ellipsis.
+fn excerpt(name: &str) -> Cow<'_, str> {
+    match name.char_indices().nth(NAME_EXCERPT_CHARS) {
+        Some((cut, _)) => Cow::Owned(format!("{}…", &name[..cut])),
+        None => Cow::Borrowed(name),
     }
 }
 
@@ -1463,5 +1494,29 @@ mod tests {
         assert_eq!(near_miss("useragent"), Some(FieldKind::UserAgent));
         assert_eq!(near_miss("alow"), Some(FieldKind::Allow));
         assert_eq!(near_miss("host"), None);
+    }
+
+    /// A line longer than Google reads gets no fix made from its cut value.
+    #[test]
+    fn values_cut_at_the_line_limit_get_no_partial_fix() {
+        let text = format!("User-agent: *\nDisallow: /private /{}bc /tail\n", "a".repeat(16_650));
+        let diagnostics = lint(&RobotsTxt::parse(text.into_bytes()));
+        let several = diagnostics.iter().find(|d| d.code == Code::SeveralPaths).expect("several-paths");
+        assert!(several.fix.is_none(), "{:?}", several.fix);
+    }
+
+    /// Three 16 KB names and 30,000 blank lines (under 500 KiB): every blank line's
+    /// message names the robots, in a few dozen bytes each.
+    #[test]
+    fn blank_line_messages_quote_long_names_briefly() {
+        let name = |c: char| c.to_string().repeat(16_000);
+        let mut text = format!("User-agent: {}\nUser-agent: {}\nUser-agent: {}\n", name('a'), name('b'), name('c'));
+        text.push_str(&"\nUser-agent: q\n".repeat(30_000));
+        text.push_str("Disallow: /\n");
+        let diagnostics = lint(&RobotsTxt::parse(text.clone().into_bytes()));
+        assert!(diagnostics.iter().filter(|d| d.code == Code::BlankLineInGroup).count() >= 30_000);
+        let said: usize =
+            diagnostics.iter().map(|d| d.message.len() + d.fix.as_ref().map_or(0, |f| f.title.len())).sum();
+        assert!(said < 2_000 * diagnostics.len(), "{said} bytes said of {} bytes", text.len());
     }
 }

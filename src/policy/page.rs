@@ -14,6 +14,7 @@
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::{StrTendril, TendrilSink};
@@ -23,7 +24,7 @@ use super::agent::Robot;
 use super::reading::Reading;
 
 /// One directive: `noindex`, or `max-snippet:50`. Names are lower-cased.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Term {
     /// The directive's name, lower-cased.
     pub name: String,
@@ -198,11 +199,19 @@ impl MetaTag {
 /// every robot).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RobotsHeader {
-    /// The header's value.
-    pub value: String,
-    /// The terms, each with the product token it is addressed to.
+    /// The header's value, shared by every term read from it.
+    pub value: Arc<str>,
+    /// The distinct terms, each with the product token it is addressed to, in order
+    /// of first appearance.
     pub terms: Vec<(Option<String>, Term)>,
+    /// How many distinct terms past [`MAX_TERMS_PER_HEADER`] were not read.
+    pub ignored: usize,
 }
+
+/// The distinct terms read from one `X-Robots-Tag` header. Real headers hold a handful;
+/// a hostile one of 100 KB of distinct terms would otherwise cost time and output in
+/// proportion to the terms times the header's length (each term names its source).
+pub const MAX_TERMS_PER_HEADER: usize = 64;
 
 impl RobotsHeader {
     /// Reads a header value: `noindex, nofollow`, `googlebot: noindex`, or several
@@ -213,6 +222,19 @@ impl RobotsHeader {
     pub fn parse(value: &str) -> RobotsHeader {
         let mut agent: Option<String> = None;
         let mut terms: Vec<(Option<String>, Term)> = Vec::new();
+        let mut ignored = 0;
+        // A repeated term says nothing new (`noindex, noindex`): it is read once.
+        let mut seen = foldhash::HashSet::default();
+        let mut keep = |terms: &mut Vec<(Option<String>, Term)>, entry: (Option<String>, Term)| {
+            if !seen.insert(entry.clone()) {
+                return;
+            }
+            if terms.len() < MAX_TERMS_PER_HEADER {
+                terms.push(entry);
+            } else {
+                ignored += 1;
+            }
+        };
         for piece in value.split(',') {
             let mut piece = piece.trim();
             if let Some((name, rest)) = piece.split_once(':')
@@ -224,10 +246,10 @@ impl RobotsHeader {
                 piece = rest;
             }
             if !continues_date(terms.last_mut().map(|(_, term)| term), piece) && !piece.trim().is_empty() {
-                terms.push((agent.clone(), Term::parse(piece)));
+                keep(&mut terms, (agent.clone(), Term::parse(piece)));
             }
         }
-        RobotsHeader { value: value.to_owned(), terms }
+        RobotsHeader { value: value.into(), terms, ignored }
     }
 }
 
@@ -493,8 +515,8 @@ pub enum TermSource {
     },
     /// An `X-Robots-Tag` header.
     Header {
-        /// The header's value, whole.
-        value: String,
+        /// The header's value, whole (shared with the header and its other terms).
+        value: Arc<str>,
         /// The robot it names, if any.
         agent: Option<String>,
     },
@@ -504,10 +526,18 @@ impl fmt::Display for TermSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TermSource::Meta { line, name } => write!(f, "META name=\"{name}\" on line {line}"),
-            TermSource::Header { value, .. } => write!(f, "X-Robots-Tag: {value}"),
+            // A term names its header; a header of 100 KB is shown once (`page` prints
+            // each header whole), not once per term.
+            TermSource::Header { value, .. } => match value.char_indices().nth(SOURCE_EXCERPT_CHARS) {
+                Some((cut, _)) => write!(f, "X-Robots-Tag: {}…", &value[..cut]),
+                None => write!(f, "X-Robots-Tag: {value}"),
+            },
         }
     }
 }
+
+/// How much of a header a term's source shows.
+const SOURCE_EXCERPT_CHARS: usize = 60;
 
 /// A term that applies to a robot, and where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -616,7 +646,7 @@ pub fn terms_for(signals: &PageSignals, robot: &Robot) -> Vec<AppliedTerm> {
         header.terms.iter().filter(|(agent, _)| agent.as_deref().is_none_or(|a| addresses(a, robot))).map(
             |(agent, term)| AppliedTerm {
                 term: term.clone(),
-                source: TermSource::Header { value: header.value.clone(), agent: agent.clone() },
+                source: TermSource::Header { value: Arc::clone(&header.value), agent: agent.clone() },
             },
         )
     });
@@ -700,6 +730,13 @@ pub fn page_policy(signals: &PageSignals, robot: &Robot, contradictions: Contrad
         let answer = Answer { allowed: false, because: Because::Status(signals.status) };
         return PagePolicy { crawl, index: Some(answer.clone()), follow: Some(answer), terms, conflicts, notes };
     }
+    for header in signals.headers.iter().filter(|header| header.ignored > 0) {
+        notes.push(format!(
+            "an X-Robots-Tag header holds more than {MAX_TERMS_PER_HEADER} distinct terms: the {} after them were not \
+             read",
+            header.ignored
+        ));
+    }
     let index = settle(&terms, |t| t.effect().0, contradictions, "index", &mut conflicts);
     let follow = settle(&terms, |t| t.effect().1, contradictions, "follow", &mut conflicts);
     if terms.iter().any(|t| t.term.name == "indexifembedded") && index.allowed {
@@ -714,6 +751,24 @@ mod tests {
 
     fn html(body: &str) -> PageSignals {
         PageSignals::read(200, &[("Content-Type".to_owned(), "text/html; charset=utf-8".to_owned())], body.as_bytes())
+    }
+
+    /// A hostile header costs in proportion to its length: repeated terms are read
+    /// once, distinct ones up to a bound, and each term names its header by an excerpt.
+    #[test]
+    fn a_long_header_costs_in_proportion_to_its_length() {
+        let repeated = "index, noindex, ".repeat(20_000);
+        let distinct = (0..5_000).map(|i| format!("max-snippet:{i}")).collect::<Vec<_>>().join(", ");
+        let headers = vec![("X-Robots-Tag".to_owned(), repeated.clone()), ("x-robots-tag".to_owned(), distinct)];
+        let page = PageSignals::read(200, &headers, b"");
+        assert_eq!(page.headers[0].terms.len(), 2, "index and noindex, once each");
+        assert_eq!((page.headers[1].terms.len(), page.headers[1].ignored), (MAX_TERMS_PER_HEADER, 5_000 - 64));
+        let policy = page_policy(&page, &Robot::from_agent("Googlebot"), Contradictions::MostRestrictive, true);
+        assert_eq!(policy.index.map(|a| a.allowed), Some(false));
+        assert!(policy.notes.iter().any(|note| note.contains("were not read")), "{:?}", policy.notes);
+        let said: usize = policy.conflicts.iter().chain(&policy.notes).map(String::len).sum::<usize>()
+            + policy.terms.iter().map(|t| t.source.to_string().len()).sum::<usize>();
+        assert!(said < 20_000, "{said} bytes said of a {} byte header", repeated.len());
     }
 
     #[test]
