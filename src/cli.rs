@@ -19,7 +19,9 @@ use crate::policy::agent::{is_valid_token, suggest_token};
 use crate::policy::compare::Column;
 use crate::policy::escape::{sanitize, sanitize_lines, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
-use crate::policy::request::{LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, path_lines};
+use crate::policy::request::{
+    LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, is_robots_txt, path_in_line, path_lines,
+};
 use crate::policy::words::plural;
 use crate::policy::{self, Access, Availability, Decision, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{RobotProfile, RobotsDb};
@@ -41,7 +43,7 @@ pub enum Outcome {
 #[derive(Debug, Clone, Args)]
 pub struct SourceOptions {
     /// Seconds the whole fetch of a site's robots.txt (or of a page) may take (1 or more).
-    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = positive_seconds)]
     pub timeout: u64,
     /// Bytes of a fetched robots.txt (or page) to read; the rest is never downloaded
     /// (1 or more).
@@ -68,6 +70,11 @@ fn positive_count(text: &str) -> Result<usize, String> {
         Ok(count) => Ok(count),
         Err(error) => Err(error.to_string()),
     }
+}
+
+/// A timeout of 1 second or more, refused in the same words as a count.
+fn positive_seconds(text: &str) -> Result<u64, String> {
+    positive_count(text).and_then(|count| u64::try_from(count).map_err(|error| error.to_string()))
 }
 
 /// A cap on what is read of a local file: 1 byte to 1 GiB, the most robotscope parses
@@ -292,21 +299,29 @@ fn site_origins(retrieved: &Retrieved) -> Vec<String> {
     std::iter::once(url).chain(answered).map(|url| url.origin().ascii_serialization()).collect()
 }
 
-/// Warns on standard error, once per origin, about URLs on another site (scheme, host
-/// or port) than the one whose robots.txt answers: that site's own rules may say
-/// otherwise (RFC 9309 §2.3).
+/// Notes on standard error what the verdicts alone do not say: once per origin, a URL
+/// on another site (scheme, host or port) than the one whose robots.txt answers, whose
+/// own rules may say otherwise (RFC 9309 §2.3); once, that `/robots.txt` itself is
+/// implicitly allowed (§2.2.2).
 #[derive(Debug, Default)]
-struct OtherSiteWarnings {
+struct RequestNotes {
     site_origins: Vec<String>,
     warned: std::collections::HashSet<String>,
+    robots_txt_noted: bool,
 }
 
-impl OtherSiteWarnings {
-    fn new(site_origins: Vec<String>) -> OtherSiteWarnings {
-        OtherSiteWarnings { site_origins, warned: std::collections::HashSet::new() }
+impl RequestNotes {
+    fn new(site_origins: Vec<String>) -> RequestNotes {
+        RequestNotes { site_origins, warned: std::collections::HashSet::new(), robots_txt_noted: false }
     }
 
     fn check(&mut self, request: &Request) {
+        if !self.robots_txt_noted && is_robots_txt(&request.tested) {
+            self.robots_txt_noted = true;
+            eprintln!(
+                "robotscope: note: RFC 9309 §2.2.2 calls /robots.txt itself implicitly allowed: crawlers fetch it whatever the rules say (the verdicts shown are the rules')"
+            );
+        }
         let Some(origin) = request.origin() else { return };
         let Some(site) = self.site_origins.first() else { return };
         if !self.site_origins.iter().all(|site| request.is_on_another_site(site))
@@ -462,7 +477,7 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
         columns: &columns,
         json: args.json,
         mode: args.url_options.mode(),
-        other_sites: OtherSiteWarnings::new(loaded.site_origins.clone()),
+        request_notes: RequestNotes::new(loaded.site_origins.clone()),
         any_disallowed: false,
     };
     let written = if args.paths.is_empty() {
@@ -486,7 +501,7 @@ struct Checker<'a> {
     columns: &'a [Column],
     json: bool,
     mode: UrlMode,
-    other_sites: OtherSiteWarnings,
+    request_notes: RequestNotes,
     any_disallowed: bool,
 }
 
@@ -497,9 +512,7 @@ impl Checker<'_> {
         let mut number = 0;
         while read_path_line(&mut input, &mut buffer, number + 1)? {
             number += 1;
-            let line = escape_invalid_utf8(&buffer);
-            let path = line.trim_end_matches('\r');
-            if !path.trim().is_empty() {
+            if let Some(path) = path_in_line(&escape_invalid_utf8(&buffer)) {
                 self.check_one(path, out)?;
             }
         }
@@ -508,7 +521,7 @@ impl Checker<'_> {
 
     fn check_one(&mut self, path_or_url: &str, out: &mut dyn Write) -> io::Result<()> {
         let request = Request::new(path_or_url, self.mode);
-        self.other_sites.check(&request);
+        self.request_notes.check(&request);
         for column in self.columns {
             let decision = column.check(self.availability, &request.tested);
             self.any_disallowed |= !decision.allowed;
@@ -639,8 +652,11 @@ fn single_edit<'a>(source: &[u8], fix: &'a Fix) -> FixRecord<'a> {
 
 /// `robotscope lint`.
 pub fn lint(args: &LintArgs) -> Result<Outcome> {
-    let Loaded { txt, .. } = load(&args.source, &args.source_options, None)?;
-    let diagnostics = policy::lint(&txt);
+    let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, None)?;
+    // A 404 or 503 answer's body is an error page, not the site's robots.txt: robots
+    // read no rules from it (RFC 9309 §2.3.1), so there is nothing to lint. The status
+    // and what it means are already on standard error.
+    let diagnostics = if availability == Availability::Available { policy::lint(&txt) } else { Vec::new() };
     let mut out = BufWriter::new(io::stdout().lock());
     let result = (|| -> io::Result<()> {
         for d in &diagnostics {
@@ -687,7 +703,11 @@ pub fn lint(args: &LintArgs) -> Result<Outcome> {
 
 /// `robotscope fix`.
 pub fn fix(args: &FixArgs) -> Result<Outcome> {
-    let Loaded { txt, .. } = load(&args.source, &args.source_options, None)?;
+    let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, None)?;
+    if availability != Availability::Available {
+        // Printing the error page "fixed" would put it where a script expects the file.
+        bail!("there is no robots.txt to fix: the server did not answer with one");
+    }
     let report = policy::fix::fix_all(txt.source());
     let mut out = io::stdout().lock();
     let result = if args.diff {
@@ -755,7 +775,7 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
             queries.into_iter().flat_map(|q| Reading::ALL.map(|reading| RobotQuery { reading, ..q.clone() })).collect();
     }
     let loaded = load(&args.source, &args.source_options, args.robots.user_agent(db))?;
-    let mut warnings = OtherSiteWarnings::new(loaded.site_origins.clone());
+    let mut notes = RequestNotes::new(loaded.site_origins.clone());
     let Loaded { txt, availability, .. } = loaded;
     let mut paths = args.path_args.clone();
     if let Some(file) = &args.paths {
@@ -771,7 +791,14 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
         paths.extend(path_lines(&text).wrap_err_with(|| format!("reading paths from {name}"))?);
     }
     if paths.is_empty() {
-        paths = policy::compare::paths_named_in(&txt);
+        let (named, left_out) = policy::compare::paths_named_in(&txt, policy::compare::DEFAULT_ROWS);
+        if left_out {
+            eprintln!(
+                "robotscope: note: the first {} paths the rules name are compared; give paths or --paths FILE for others",
+                named.len()
+            );
+        }
+        paths = named;
     }
     let columns = Column::all(
         &txt,
@@ -783,7 +810,7 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
     );
     let requests: Vec<Request> = paths.iter().map(|path| Request::new(path, args.url_options.mode())).collect();
     for request in &requests {
-        warnings.check(request);
+        notes.check(request);
     }
     let mut out = BufWriter::new(io::stdout().lock());
     let result = if args.json {
@@ -812,18 +839,24 @@ fn write_compare_table(
     columns: &[Column],
     requests: &[Request],
 ) -> io::Result<()> {
-    let path_width = requests.iter().map(|r| sanitize_str(r.given).chars().count()).max().unwrap_or(4).clamp(4, 60);
+    // What was written, and how it was read when that is not obvious (as `check` says it).
+    let label = |request: &Request| match request.tested_if_not_obvious() {
+        Some(tested) => format!("{} (as {})", sanitize_str(request.given), sanitize_str(tested)),
+        None => sanitize_str(request.given).into_owned(),
+    };
+    let labels: Vec<String> = requests.iter().map(label).collect();
+    let path_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4).clamp(4, 60);
     let widths: Vec<usize> = columns.iter().map(|c| c.label.chars().count().max(14)).collect();
     write!(out, "{:<path_width$}", "PATH")?;
     for (column, width) in columns.iter().zip(&widths) {
         write!(out, "  {:<width$}", sanitize_str(&column.label))?;
     }
     writeln!(out)?;
-    for request in requests {
+    for (request, label) in requests.iter().zip(&labels) {
         let decisions: Vec<Decision> = columns.iter().map(|c| c.check(availability, &request.tested)).collect();
         let allowed = decisions.iter().filter(|d| d.allowed).count();
         let mark = if allowed == 0 || allowed == decisions.len() { "" } else { "  ≠" };
-        write!(out, "{:<path_width$}", sanitize_str(request.given))?;
+        write!(out, "{label:<path_width$}")?;
         for (decision, width) in decisions.iter().zip(&widths) {
             write!(out, "  {:<width$}", cell_word(*decision))?;
         }

@@ -88,7 +88,8 @@ fn check_json_has_the_contract_fields() {
 #[test]
 fn check_reads_paths_from_standard_input_for_every_agent() {
     let file = robots_file(ENGINES);
-    let paths = "/infoseek_optimised_directory/\n\n/northernlight_optimised_directory/\r\n/other\n";
+    // Blank lines and `#` comments are skipped and spaces trimmed, as in `compare --paths`.
+    let paths = "# from the log\n/infoseek_optimised_directory/\n\n  /northernlight_optimised_directory/\r\n/other\n";
     let output = robotscope()
         .args(["check", file.path().to_str().expect("path"), "-a", "sidewinder", "-a", "gulliver"])
         .write_stdin(paths)
@@ -98,6 +99,21 @@ fn check_reads_paths_from_standard_input_for_every_agent() {
     let verdicts: Vec<&str> = text.lines().map(|line| line.split_whitespace().next().unwrap_or_default()).collect();
     assert_eq!(verdicts, ["allowed", "disallowed", "disallowed", "allowed", "allowed", "allowed"]);
     assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn robots_txt_itself_gets_a_note_once() {
+    let file = robots_file("User-agent: *\nDisallow: /\n");
+    robotscope()
+        .args(["check", file.path().to_str().expect("path"), "-a", "bot"])
+        .write_stdin("/robots.txt\n/robots.txt?x\n/a\n")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("implicitly allowed").count(1));
+    robotscope()
+        .args(["compare", file.path().to_str().expect("path"), "-a", "bot", "/robots.txt"])
+        .assert()
+        .stderr(predicate::str::contains("RFC 9309 §2.2.2"));
 }
 
 #[test]

@@ -131,6 +131,40 @@ fn paths_can_come_from_a_file() {
     );
 }
 
+#[test]
+fn the_table_says_how_a_path_was_read() {
+    let file = robots_file("User-agent: *\nDisallow: /private\n");
+    let output = Command::cargo_bin("robotscope")
+        .expect("binary")
+        .args(["compare", file.path().to_str().expect("path"), "-a", "bot", "private/x", "/a"])
+        .output()
+        .expect("run");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let rows: Vec<&str> = stdout.lines().skip(1).take(2).map(str::trim_end).collect();
+    assert_eq!(rows, ["private/x (as /private/x)  disallowed 2", "/a                         allowed"]);
+}
+
+#[test]
+fn the_default_rows_stop_at_five_hundred_with_a_note() {
+    let rules = (0..600).map(|i| format!("Disallow: /p{i}\n")).collect::<Vec<_>>().concat();
+    let file = robots_file(&format!("User-agent: *\n{rules}"));
+    let output = Command::cargo_bin("robotscope")
+        .expect("binary")
+        .args(["compare", file.path().to_str().expect("path"), "-a", "bot", "--csv"])
+        .output()
+        .expect("run");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout.lines().count(), 1 + 500, "a header and 500 rows");
+    assert!(stdout.lines().last().is_some_and(|row| row.starts_with("\"/p499\"")), "{stdout}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("the first 500 paths"));
+
+    let mut app = App::from_text(&format!("User-agent: *\n{rules}"));
+    press(&mut app, "c");
+    let rows = &app.compare().expect("open").paths;
+    assert!(rows.contains(&"/p499".to_owned()) && !rows.contains(&"/p500".to_owned()), "{rows:?}");
+    assert!(app.message().is_some_and(|m| m.contains("first 500")), "{:?}", app.message());
+}
+
 // --- The view -------------------------------------------------------------------------------
 
 #[test]

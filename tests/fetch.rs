@@ -370,3 +370,29 @@ fn bad_limits_and_user_agents_are_usage_errors() {
             .stderr(predicate::str::contains("error: invalid value").and(predicate::str::contains("\u{1b}").not()));
     }
 }
+
+/// The body of a 404 or 503 is an error page, not the site's rules: `lint` finds nothing
+/// in it and `fix` refuses rather than print the page where a script expects the file.
+#[test]
+fn lint_and_fix_do_not_take_an_error_page_for_the_file() {
+    for status in [404, 503] {
+        let server = Server::start(move |_| Reply::Status {
+            status,
+            headers: vec![("content-type", "text/html".to_owned())],
+            body: b"<!DOCTYPE html><html><body><h1>Sorry</h1></body></html>".to_vec(),
+        });
+        let site = server.url("/");
+        robotscope()
+            .args(["lint", &site])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("0 errors, 0 warnings, 0 notes"))
+            .stdout(predicate::str::contains("html").not());
+        robotscope()
+            .args(["fix", &site])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("no robots.txt to fix"));
+    }
+}

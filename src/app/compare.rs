@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 
 use super::{About, Action, App, Effect, Overlay, Pane, RobotEntry};
-use crate::policy::compare::{Column, paths_named_in};
+use crate::policy::compare::{Column, DEFAULT_ROWS, paths_named_in};
 use crate::policy::request::Request;
 use crate::policy::words::plural;
 use crate::policy::{Reading, Robot, Verdict, evaluate_fetched};
@@ -151,18 +151,24 @@ impl App {
         self.rebuild_columns();
     }
 
-    /// The tester's paths, then the paths the file's rules name.
-    pub(super) fn default_compare_paths(&self) -> Vec<String> {
+    /// The tester's paths, then the paths the file's rules name (at most
+    /// [`DEFAULT_ROWS`] of those, with a word when more were left out).
+    pub(super) fn default_compare_paths(&mut self) -> Vec<String> {
         let mut paths: Vec<String> = self.path.history().to_vec();
         if !paths.contains(&self.path.text().to_owned()) && !self.path.text().trim().is_empty() {
             paths.push(self.path.text().to_owned());
         }
         // A set, not `paths.contains`: a file of 47,000 rules names 47,000 paths.
         let mut seen: HashSet<String> = paths.iter().cloned().collect();
-        for path in paths_named_in(&self.document.txt) {
+        let (named, left_out) = paths_named_in(&self.document.txt, DEFAULT_ROWS);
+        for path in named {
             if seen.insert(path.clone()) {
                 paths.push(path);
             }
+        }
+        if left_out {
+            let message = format!("Rows: the first {DEFAULT_ROWS} paths the rules name; / adds a path, L reads a file");
+            self.say(About::Text, message);
         }
         if paths.is_empty() {
             paths.push("/".to_owned());

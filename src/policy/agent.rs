@@ -106,15 +106,25 @@ pub fn is_valid_token(token: &str) -> bool {
     !token.is_empty() && product_token(token.as_bytes()).len() == token.len()
 }
 
-/// The product token to suggest for a string that is not one: its leading token
-/// (`Scooter/3.0` gives `Scooter`), or the first token-like word in it (`Mozilla/5.0
-/// (compatible; Googlebot/2.1)` gives `Mozilla`, which is why profiles are better).
+/// The product token to suggest for a string that is not one, read as a crawler's
+/// User-Agent header: the product after `compatible;` (`Mozilla/5.0 (compatible;
+/// Googlebot/2.1)` gives `Googlebot`), else a product named like a robot (`... Safari/605
+/// (Applebot/0.1)` gives `Applebot`), else the leading word (`Scooter/3.0` gives
+/// `Scooter`).
 #[must_use]
 pub fn suggest_token(agent: &str) -> Option<String> {
-    agent
-        .split(|c: char| !(c.is_ascii_alphabetic() || c == '_' || c == '-'))
-        .find(|word| !word.is_empty())
-        .map(str::to_owned)
+    let is_token_char = |c: char| c.is_ascii_alphabetic() || c == '_' || c == '-';
+    let first_word = |text: &str| text.split(|c| !is_token_char(c)).find(|word| !word.is_empty()).map(str::to_owned);
+    if let Some(word) = agent.split_once("compatible;").and_then(|(_, after)| first_word(after)) {
+        return Some(word);
+    }
+    let robot_like = agent.split(|c: char| c.is_whitespace() || "();,".contains(c)).find_map(|product| {
+        let (name, _version) = product.split_once('/')?;
+        let lower = name.to_ascii_lowercase();
+        let named_like_a_robot = ["bot", "crawl", "spider", "slurp"].iter().any(|word| lower.contains(word));
+        (named_like_a_robot && is_valid_token(name)).then(|| name.to_owned())
+    });
+    robot_like.or_else(|| first_word(agent))
 }
 
 /// How the applicable groups were chosen.
@@ -280,5 +290,12 @@ mod tests {
         assert_eq!(suggest_token("Scooter/3.0").as_deref(), Some("Scooter"));
         assert_eq!(suggest_token("Acme Crawler").as_deref(), Some("Acme"));
         assert_eq!(suggest_token("123"), None);
+        let googlebot_smartphone = "Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 \
+            (KHTML, like Gecko) Chrome/99.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+        assert_eq!(suggest_token(googlebot_smartphone).as_deref(), Some("Googlebot"));
+        assert_eq!(suggest_token("Mozilla/5.0 (compatible; bingbot/2.0)").as_deref(), Some("bingbot"));
+        let applebot =
+            "Mozilla/5.0 (Macintosh) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)";
+        assert_eq!(suggest_token(applebot).as_deref(), Some("Applebot"));
     }
 }

@@ -129,23 +129,32 @@ impl std::fmt::Display for Summary {
     }
 }
 
+/// How many rows the paths a file names give by default: a file of two million rules
+/// names two million paths, a table nobody reads that costs seconds to build.
+pub const DEFAULT_ROWS: usize = 500;
+
 /// The paths a file's own rules name, made into paths a robot could ask for: `*`
 /// filled with `x` and a final `$` dropped (`/*.pdf$` gives `/x.pdf`), duplicates and
-/// values that are not paths left out, in file order. A good default set of rows: each
-/// rule gets at least one path that it matches.
+/// values that are not paths left out, in file order, at most `limit` of them. A good
+/// default set of rows: each rule gets at least one path that it matches. The flag says
+/// whether paths were left out at the limit.
 #[must_use]
-pub fn paths_named_in(txt: &RobotsTxt) -> Vec<String> {
+pub fn paths_named_in(txt: &RobotsTxt, limit: usize) -> (Vec<String>, bool) {
     let mut paths: Vec<String> = Vec::new();
     let mut seen = foldhash::HashSet::default();
     let interpretation = txt.interpretation(Reading::Rfc9309);
     for rule in interpretation.groups().iter().flat_map(super::parse::Group::rules) {
         let value = String::from_utf8_lossy(txt.text(&rule.value()));
         let value = value.strip_suffix('$').unwrap_or(&value).replace('*', "x");
-        if value.starts_with('/') && seen.insert(value.clone()) {
+        if value.starts_with('/') && !seen.contains(&value) {
+            if paths.len() == limit {
+                return (paths, true);
+            }
+            seen.insert(value.clone());
             paths.push(value);
         }
     }
-    paths
+    (paths, false)
 }
 
 #[cfg(test)]
@@ -170,6 +179,8 @@ mod tests {
     fn paths_named_in_examples() {
         let txt =
             RobotsTxt::parse(b"User-agent: *\nDisallow: /a/\nDisallow: /*.pdf$\nDisallow: /a/\nAllow: ~\n".to_vec());
-        assert_eq!(paths_named_in(&txt), ["/a/", "/x.pdf"]);
+        assert_eq!(paths_named_in(&txt, 10), (vec!["/a/".to_owned(), "/x.pdf".to_owned()], false));
+        assert_eq!(paths_named_in(&txt, 1), (vec!["/a/".to_owned()], true));
+        assert!(!paths_named_in(&txt, 2).1, "nothing left out at exactly the limit");
     }
 }

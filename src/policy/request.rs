@@ -253,13 +253,20 @@ pub fn path_lines(text: &[u8]) -> Result<Vec<String>, LongPathLine> {
         if line.len() > MAX_PATH_LINE_BYTES {
             return Err(LongPathLine { line: index + 1 });
         }
-        let line = String::from_utf8_lossy(line);
-        let path = line.trim();
-        if !path.is_empty() && !path.starts_with('#') {
+        if let Some(path) = path_in_line(&String::from_utf8_lossy(line)) {
             paths.push(path.to_owned());
         }
     }
     Ok(paths)
+}
+
+/// The path or URL a line of a paths file or of `check`'s standard input holds: the
+/// line trimmed, or none for a blank line or a comment (`#`; a path never starts with
+/// one, a fragment is not requested).
+#[must_use]
+pub fn path_in_line(line: &str) -> Option<&str> {
+    let path = line.trim();
+    (!path.is_empty() && !path.starts_with('#')).then_some(path)
 }
 
 /// True when the tested path is the robots.txt file itself, which RFC 9309 §2.2.2
