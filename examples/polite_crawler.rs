@@ -77,7 +77,7 @@ fn crawl(origin: &str, client: &mut impl Fetch, mut wait: impl FnMut(Duration)) 
         log.push(format!("visits only between {window} UTC"));
     }
 
-    let mut frontier: VecDeque<String> = txt.sitemaps().map(|url| url.into_owned()).collect();
+    let mut frontier: VecDeque<String> = txt.sitemaps().map(std::borrow::Cow::into_owned).collect();
     let mut seen: HashSet<String> = frontier.iter().cloned().collect();
     let mut fetched = 0;
     while let Some(url) = frontier.pop_front() {

@@ -17,7 +17,8 @@ fn run_example(name: &str, args: &[&str], stdin: &[u8]) -> Output {
     assert!(build.status().expect("cargo runs").success(), "building {name}");
     // tests run from target/PROFILE/deps/; examples live in target/PROFILE/examples/.
     let test = std::env::current_exe().expect("the test's path");
-    let example: PathBuf = test.parent().and_then(|deps| deps.parent()).expect("target dir").join("examples").join(name);
+    let example: PathBuf =
+        test.parent().and_then(|deps| deps.parent()).expect("target dir").join("examples").join(name);
     let mut child = Command::new(&example)
         .args(args)
         .stdin(Stdio::piped())
