@@ -952,7 +952,8 @@ impl App {
         if spec.is_empty() {
             return Vec::new();
         }
-        match Source::parse(spec) {
+        // Pure: a name that looks like a file is one, and loading it says if it is missing.
+        match Source::parse(spec, |_| false) {
             Ok(Source::Stdin) => {
                 self.say(About::Moment, "Standard input holds the keys here; give a file or a site");
                 Vec::new()
@@ -1411,10 +1412,9 @@ fn load_summary(document: &Document) -> String {
     let size = document.txt.source().len();
     match document.fetched() {
         Some(Ok(fetched)) => format!(
-            "Fetched {} · {} {} · {size} bytes · {} ms{}",
+            "Fetched {} · {} · {size} bytes · {} ms{}",
             fetched.final_url,
             fetched.status,
-            crate::fetch::status_name(fetched.status),
             fetched.elapsed.as_millis(),
             fetched.redirect_summary().map(|summary| format!(" · {summary}")).unwrap_or_default()
         ),
@@ -1561,7 +1561,7 @@ mod tests {
     }
 
     fn site(page: &str) -> Source {
-        Source::parse(&format!("http://127.0.0.1:9{page}")).expect("a site")
+        Source::resolve(&format!("http://127.0.0.1:9{page}")).expect("a site")
     }
 
     fn fetched(status: u16, body: &str) -> crate::fetch::Fetched {
@@ -1570,7 +1570,7 @@ mod tests {
             requested: url.clone(),
             hops: Vec::new(),
             final_url: url,
-            status,
+            status: crate::fetch::Status(status),
             headers: vec![("content-type".into(), "text/plain".into())],
             body: body.as_bytes().to_vec(),
             truncated: false,
@@ -1643,8 +1643,11 @@ mod tests {
         let mut app = App::example();
         assert!(press(&mut app, "r").is_empty());
         assert!(app.message().is_some_and(|m| m.contains("embedded example")));
-        assert!(press(&mut app, "ono-such-file.txt<ret>").is_empty());
-        assert!(app.message().is_some_and(|m| m.contains("no such file")));
+        // The app does no I/O: a name that looks like a file is loaded as one, and the
+        // load (the shell's) says when it is missing.
+        let effects = press(&mut app, "ono-such-file.txt<ret>");
+        assert!(matches!(effects.as_slice(), [Effect::Load { source: Source::File(_), .. }]), "{effects:?}");
+        assert!(press(&mut app, "<esc>").len() == 1, "the load is cancelled");
         let effects = press(&mut app, "oexample.com/a<ret>");
         let [Effect::Load { source: Source::Site { robots_url, page }, .. }] = effects.as_slice() else {
             panic!("{effects:?}")

@@ -5,8 +5,7 @@
 //! the outcome into the exit status, in one place. Text from the file is escaped before
 //! it is printed ([`policy::escape`]), because standard output is often a terminal.
 
-use std::fmt::Write as _;
-use std::io::{self, BufRead, BufWriter, IsTerminal, LineWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -19,15 +18,16 @@ use crate::policy::agent::{is_valid_token, suggest_token};
 use crate::policy::compare::Column;
 use crate::policy::escape::{sanitize, sanitize_lines, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
-use crate::policy::request::{
-    LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, is_robots_txt, path_in_line, path_lines,
-};
+use crate::policy::request::{Request, UrlMode, path_lines};
 use crate::policy::words::plural;
-use crate::policy::{self, Access, Availability, Decision, Reading, Robot, RobotsTxt, Severity};
+use crate::policy::{self, Availability, Decision, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{RobotProfile, RobotsDb};
 
+mod answers;
 mod json;
 mod page;
+
+use answers::{Answerer, CheckRecord, Only, RequestNotes};
 pub use page::{PageArgs, page};
 
 /// What a subcommand found, which decides the exit status (like grep's).
@@ -176,12 +176,28 @@ pub struct CheckArgs {
     #[arg(long)]
     pub line_buffered: bool,
     #[command(flatten)]
+    pub filter: VerdictFilter,
+    #[command(flatten)]
     pub url_options: UrlOptions,
     /// Paths or URLs to check; without any, one per line is read from standard input.
     #[arg(value_name = "PATH_OR_URL")]
     pub paths: Vec<String>,
     #[command(flatten)]
     pub source_options: SourceOptions,
+}
+
+/// `--allowed` / `--disallowed`: print only the paths with that verdict, as grep prints
+/// only the lines that match.
+#[derive(Debug, Clone, Args)]
+pub struct VerdictFilter {
+    /// Print only the paths that every robot asked about may fetch, one per line as
+    /// given (like grep); with --json, only the allowed results.
+    #[arg(long, conflicts_with = "disallowed")]
+    pub allowed: bool,
+    /// Print only the paths that some robot asked about may not fetch, one per line as
+    /// given (like grep); with --json, only the disallowed results.
+    #[arg(long)]
+    pub disallowed: bool,
 }
 
 /// How paths and URLs are read: `--raw-url`.
@@ -299,58 +315,17 @@ fn site_origins(retrieved: &Retrieved) -> Vec<String> {
     std::iter::once(url).chain(answered).map(|url| url.origin().ascii_serialization()).collect()
 }
 
-/// Notes on standard error what the verdicts alone do not say: once per origin, a URL
-/// on another site (scheme, host or port) than the one whose robots.txt answers, whose
-/// own rules may say otherwise (RFC 9309 §2.3); once, that `/robots.txt` itself is
-/// implicitly allowed (§2.2.2).
-#[derive(Debug, Default)]
-struct RequestNotes {
-    site_origins: Vec<String>,
-    warned: std::collections::HashSet<String>,
-    robots_txt_noted: bool,
-}
-
-impl RequestNotes {
-    fn new(site_origins: Vec<String>) -> RequestNotes {
-        RequestNotes { site_origins, warned: std::collections::HashSet::new(), robots_txt_noted: false }
-    }
-
-    fn check(&mut self, request: &Request) {
-        if !self.robots_txt_noted && is_robots_txt(&request.tested) {
-            self.robots_txt_noted = true;
-            eprintln!(
-                "robotscope: note: RFC 9309 §2.2.2 calls /robots.txt itself implicitly allowed: crawlers fetch it whatever the rules say (the verdicts shown are the rules')"
-            );
-        }
-        let Some(origin) = request.origin() else { return };
-        let Some(site) = self.site_origins.first() else { return };
-        if !self.site_origins.iter().all(|site| request.is_on_another_site(site))
-            || !self.warned.insert(origin.to_owned())
-        {
-            return;
-        }
-        eprintln!(
-            "robotscope: warning: {} is on {}, not {}: it is answered by {}/robots.txt, but {}/robots.txt is its own",
-            sanitize_str(request.given),
-            sanitize_str(origin),
-            sanitize_str(site),
-            sanitize_str(site),
-            sanitize_str(origin)
-        );
-    }
-}
-
 /// Reads or fetches a SOURCE and parses it. Fetch outcomes that are not errors (a
 /// 404, a server that cannot be reached) are reported on standard error and carried in
 /// [`Loaded::availability`], because every reading has an answer for them.
 pub fn load(spec: &str, options: &SourceOptions, robot_user_agent: Option<&str>) -> Result<Loaded> {
-    let source = Source::parse(spec)?;
+    let source = Source::resolve(spec)?;
     let max_file_bytes = options.limits(None).max_file_bytes;
     let retrieved = if let Some(read) = source.read_local(max_file_bytes) {
         let (bytes, truncated) = read?;
         let retrieved = Retrieved::Local { bytes, source, truncated };
         for warning in retrieved.warnings(&options.limits(None)) {
-            eprintln!("robotscope: warning: {}", sanitize_str(&warning));
+            eprintln!("robotscope: warning: {}", sanitize_str(&warning.to_string()));
         }
         retrieved
     } else {
@@ -375,7 +350,7 @@ fn report_fetch(retrieved: &Retrieved, limits: &Limits) {
                 eprintln!("robotscope: {}", sanitize_str(&summary));
             }
             for warning in fetched.warnings(limits) {
-                eprintln!("robotscope: warning: {}", sanitize_str(&warning));
+                eprintln!("robotscope: warning: {}", sanitize_str(&warning.to_string()));
             }
             if fetched.availability() != Availability::Available {
                 eprintln!("robotscope: {url}: {}", sanitize_str(&fetched.meaning()));
@@ -390,71 +365,6 @@ fn report_fetch(retrieved: &Retrieved, limits: &Limits) {
     }
 }
 
-/// One result line of `check --json` (DESIGN.md §4): `url` is the text as given,
-/// `path` the path it names, `tested` the path exactly as matched.
-#[derive(Debug, Serialize)]
-struct CheckRecord<'a> {
-    agent: &'a str,
-    url: &'a str,
-    path: &'a str,
-    tested: &'a str,
-    allowed: bool,
-    semantics: &'a str,
-    line: Option<usize>,
-    rule: Option<String>,
-    group_line: Option<usize>,
-}
-
-impl<'a> CheckRecord<'a> {
-    /// The record for one column's decision on one path: the deciding rule, and the
-    /// group it came from (or, when no rule matched, the group that applied).
-    fn new(
-        txt: &RobotsTxt,
-        availability: Availability,
-        column: &Column,
-        decision: Decision,
-        agent: &'a str,
-        request: &'a Request,
-    ) -> CheckRecord<'a> {
-        let interpretation = txt.interpretation(column.reading);
-        let rule = decision.rule.map(|at| &interpretation.groups()[at.group].rules()[at.rule]);
-        let group_line = decision
-            .rule
-            .map(|at| at.group)
-            .or_else(|| column.selection().groups.first().copied())
-            .filter(|_| availability.access(column.reading) == Access::Rules)
-            .map(|group| interpretation.groups()[group].first_line());
-        CheckRecord {
-            agent,
-            url: request.given,
-            path: &request.path,
-            tested: &request.tested,
-            allowed: decision.allowed,
-            semantics: column.reading.name(),
-            line: rule.map(super::policy::parse::Rule::line),
-            rule: rule.map(|r| txt.rule_text(r)),
-            group_line,
-        }
-    }
-}
-
-impl CheckRecord<'_> {
-    /// Why the verdict is what it is, for the text output: the deciding line, or the
-    /// group where no rule matched, or why the file was not read.
-    fn why(&self, availability: Availability, reading: Reading) -> String {
-        match (self.line, &self.rule) {
-            (Some(line), Some(rule)) => format!("line {line}: {}", sanitize(rule.as_bytes())),
-            _ if availability.access(reading) != Access::Rules => {
-                format!("the file was not read: {}", availability.reason(reading))
-            }
-            _ => match self.group_line {
-                Some(line) => format!("no rule matches (group at line {line})"),
-                None => "no group applies".to_owned(),
-            },
-        }
-    }
-}
-
 /// `robotscope check`.
 pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     if args.source == "-" && args.paths.is_empty() {
@@ -465,130 +375,32 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     let loaded = load(&args.source, &args.source_options, robot_user_agent)?;
     let (txt, availability) = (&loaded.txt, loaded.availability);
     let columns = Column::all(txt, queries.iter().map(|q| (q.label.clone(), q.robot.clone(), q.reading)));
+    let only = match (args.filter.allowed, args.filter.disallowed) {
+        (true, _) => Only::Allowed,
+        (_, true) => Only::Disallowed,
+        _ => Only::All,
+    };
+    let answerer =
+        Answerer::new(txt, availability, &columns, args.json, args.url_options.mode(), only, &loaded.site_origins);
+    let mut notes = RequestNotes::new(loaded.site_origins.clone());
     let stdout = io::stdout();
-    let mut out: Box<dyn Write> = if args.line_buffered || stdout.is_terminal() {
-        Box::new(LineWriter::new(stdout.lock()))
+    // A person reading results as they come (or a program asking for that) gets each
+    // one at once; a pipe or a file gets them in large writes.
+    let interactive = args.line_buffered || stdout.is_terminal() || io::stdin().is_terminal();
+    let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
+    let answered = if args.paths.is_empty() {
+        answerer.answer_stream(io::stdin().lock(), &mut notes, &mut out, interactive)
     } else {
-        Box::new(BufWriter::with_capacity(64 * 1024, stdout.lock()))
+        answerer.answer_all(&args.paths, &mut notes, &mut out)
     };
-    let mut checker = Checker {
-        txt,
-        availability,
-        columns: &columns,
-        json: args.json,
-        mode: args.url_options.mode(),
-        request_notes: RequestNotes::new(loaded.site_origins.clone()),
-        any_disallowed: false,
-    };
-    let written = if args.paths.is_empty() {
-        checker.check_stream(io::stdin().lock(), &mut out)
-    } else {
-        args.paths.iter().try_for_each(|path| checker.check_one(path, &mut out))
-    };
-    match written.and_then(|()| out.flush()) {
-        Ok(()) => {}
+    let any_disallowed = match answered.and_then(|answered| out.flush().map(|()| answered.any_disallowed)) {
+        Ok(any_disallowed) => any_disallowed,
         // A closed pipe (`| head`) ends the run quietly, as it does for grep and ripgrep.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => false,
         Err(e) if e.kind() == io::ErrorKind::InvalidData => bail!("standard input: {e}"),
         Err(e) => return Err(e).wrap_err("writing results"),
-    }
-    Ok(if checker.any_disallowed { Outcome::Findings } else { Outcome::Clean })
-}
-
-struct Checker<'a> {
-    txt: &'a RobotsTxt,
-    availability: Availability,
-    columns: &'a [Column],
-    json: bool,
-    mode: UrlMode,
-    request_notes: RequestNotes,
-    any_disallowed: bool,
-}
-
-impl Checker<'_> {
-    /// Checks one path per input line, holding one line in memory at a time.
-    fn check_stream(&mut self, mut input: impl BufRead, out: &mut dyn Write) -> io::Result<()> {
-        let mut buffer = Vec::new();
-        let mut number = 0;
-        while read_path_line(&mut input, &mut buffer, number + 1)? {
-            number += 1;
-            if let Some(path) = path_in_line(&escape_invalid_utf8(&buffer)) {
-                self.check_one(path, out)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn check_one(&mut self, path_or_url: &str, out: &mut dyn Write) -> io::Result<()> {
-        let request = Request::new(path_or_url, self.mode);
-        self.request_notes.check(&request);
-        for column in self.columns {
-            let decision = column.check(self.availability, &request.tested);
-            self.any_disallowed |= !decision.allowed;
-            let record = CheckRecord::new(self.txt, self.availability, column, decision, &column.label, &request);
-            if self.json {
-                json::write_line(out, &record)?;
-            } else {
-                let verdict = if decision.allowed { "allowed" } else { "disallowed" };
-                let why = record.why(self.availability, column.reading);
-                let via = match &column.selection().choice {
-                    policy::Choice::Fallback(token) => format!(" via {token}"),
-                    _ => String::new(),
-                };
-                let tested = request.tested_if_not_obvious().map(|t| format!(" (as {})", sanitize_str(t)));
-                writeln!(
-                    out,
-                    "{verdict:<10} {}{via} {}{}  {why}",
-                    sanitize(column.label.as_bytes()),
-                    sanitize(request.given.as_bytes()),
-                    tested.unwrap_or_default()
-                )?;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// A line of bytes as text, bytes that are not UTF-8 percent-encoded as they are
-/// (`/\xFF` is `/%FF`, which is what a crawler requests for them, and what a rule with
-/// that byte is normalised to).
-fn escape_invalid_utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut text = String::with_capacity(bytes.len() + 8);
-    for chunk in bytes.utf8_chunks() {
-        text.push_str(chunk.valid());
-        for byte in chunk.invalid() {
-            let _ = write!(text, "%{byte:02X}");
-        }
-    }
-    std::borrow::Cow::Owned(text)
-}
-
-/// Reads one line of paths into `line` (without its line end), holding at most
-/// [`MAX_PATH_LINE_BYTES`] of it: an endless line is refused with its number rather than
-/// read into memory whole. Returns false at the end of the input.
-fn read_path_line(input: &mut impl BufRead, line: &mut Vec<u8>, number: usize) -> io::Result<bool> {
-    line.clear();
-    loop {
-        let available = input.fill_buf()?;
-        if available.is_empty() {
-            return Ok(!line.is_empty());
-        }
-        let (taken, done) = match memchr::memchr(b'\n', available) {
-            Some(end) => (end, true),
-            None => (available.len(), false),
-        };
-        line.extend_from_slice(&available[..taken]);
-        input.consume(if done { taken + 1 } else { taken });
-        if line.len() > MAX_PATH_LINE_BYTES {
-            return Err(io::Error::new(io::ErrorKind::InvalidData, LongPathLine { line: number }));
-        }
-        if done {
-            return Ok(true);
-        }
-    }
+    };
+    Ok(if any_disallowed { Outcome::Findings } else { Outcome::Clean })
 }
 
 /// `robotscope lint`: what is wrong with a robots.txt.

@@ -111,7 +111,7 @@ fn exit_with(error: &clap::Error) -> ! {
 /// Opens the explorer on a source, or on the embedded example. A site is fetched in
 /// the background, so the explorer opens at once and shows the fetch's progress.
 fn explore(spec: Option<&str>, options: &SourceOptions, clipboard: ClipboardMode, db: &RobotsDb) -> Result<Outcome> {
-    let app = match spec.map(Source::parse).transpose()? {
+    let app = match spec.map(Source::resolve).transpose()? {
         None => App::example(),
         Some(source @ Source::Site { .. }) => App::loading(source, options.limits(None), options.as_robot, db),
         Some(source) => {

@@ -25,6 +25,7 @@ pub mod catalogue;
 #[cfg(feature = "tool")]
 pub(crate) mod compare;
 pub(crate) mod compiled;
+pub mod content;
 pub mod escape;
 pub mod extensions;
 pub mod fix;

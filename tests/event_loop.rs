@@ -116,7 +116,7 @@ async fn run_later(app: App, delay: Duration, keys: Vec<Event>) -> App {
 #[tokio::test]
 async fn a_site_is_fetched_in_the_background() {
     let server = Server::start(|_| Reply::text("User-agent: *\nDisallow: /private/\n"));
-    let source = Source::parse(&server.url("/private/page")).expect("a site");
+    let source = Source::resolve(&server.url("/private/page")).expect("a site");
     let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
     let app = run_later(app, Duration::from_millis(1500), vec![key(KeyCode::Char('q'))]).await;
     assert!(!app.evaluation().verdict.allowed(), "{}", app.evaluation().verdict.explanation());
@@ -127,7 +127,7 @@ async fn a_site_is_fetched_in_the_background() {
 async fn esc_cancels_a_slow_fetch_and_the_ui_keeps_answering() {
     let server =
         Server::start(|_| Reply::Slow { body: b"User-agent: *\nDisallow: /\n".to_vec(), gap: Duration::from_secs(1) });
-    let source = Source::parse(&server.url("/")).expect("a site");
+    let source = Source::resolve(&server.url("/")).expect("a site");
     let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
     let app = run_later(
         app,

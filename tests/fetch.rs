@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
-use robotscope::fetch::{self, FetchError, Limits};
+use robotscope::fetch::{self, FetchError, FetchWarning, Limits};
+use robotscope::policy::content::Content;
 use robotscope::policy::{Availability, Reading, Robot, RobotsTxt, evaluate_fetched};
 use support::{Reply, Server, refused_port};
 use url::Url;
@@ -41,7 +42,8 @@ fn robotscope() -> Command {
 async fn status_200_uses_the_rules() {
     let server = Server::start(|_| Reply::text(RULES));
     let fetched = get(&server.url("/robots.txt"), &limits()).await.expect("fetched");
-    assert_eq!((fetched.status, fetched.body.as_slice()), (200, RULES.as_bytes()));
+    assert_eq!((fetched.status.code(), fetched.body.as_slice()), (200, RULES.as_bytes()));
+    assert_eq!(fetched.status.to_string(), "200 OK");
     assert!(fetched.warnings(&limits()).is_empty());
     assert!(!verdict(&server.url("/robots.txt"), "/private/a", Reading::Rfc9309).await);
     assert!(verdict(&server.url("/robots.txt"), "/public", Reading::Rfc9309).await);
@@ -83,7 +85,7 @@ async fn a_three_hop_chain_is_followed_and_recorded() {
         _ => Reply::text(RULES),
     });
     let fetched = get(&server.url("/robots.txt"), &limits()).await.expect("fetched");
-    let statuses: Vec<u16> = fetched.hops.iter().map(|hop| hop.status).collect();
+    let statuses: Vec<u16> = fetched.hops.iter().map(|hop| hop.status.code()).collect();
     assert_eq!(statuses, [301, 302, 307]);
     assert_eq!(fetched.final_url.path(), "/final.txt");
     assert_eq!(fetched.availability(), Availability::Available);
@@ -147,7 +149,9 @@ async fn a_22_megabyte_body_is_read_only_to_the_cap() {
     let fetched = get(&url, &limits()).await.expect("fetched");
     assert_eq!(fetched.body.len(), 500 * 1024);
     assert!(fetched.truncated);
-    assert!(fetched.warnings(&limits()).iter().any(|w| w.contains("only the first 512000 bytes")));
+    let warnings = fetched.warnings(&limits());
+    assert!(warnings.contains(&FetchWarning::Truncated { max_bytes: 512_000 }), "{warnings:?}");
+    assert!(warnings[0].to_string().contains("only the first 512000 bytes"));
     assert!(!verdict(&url, "/early", Reading::Rfc9309).await);
     assert!(verdict(&url, "/late", Reading::Rfc9309).await, "the rule past 500 KiB was never read");
     // The client hung up after 500 KiB: no response could push the whole body through
@@ -182,8 +186,11 @@ async fn an_html_soft_404_is_flagged() {
     });
     let fetched = get(&server.url("/robots.txt"), &limits()).await.expect("fetched");
     let warnings = fetched.warnings(&limits());
-    assert!(warnings.iter().any(|w| w.contains("HTML page")), "{warnings:?}");
-    assert!(warnings.iter().any(|w| w.contains("text/html")), "{warnings:?}");
+    assert_eq!(
+        warnings,
+        [FetchWarning::NotRobotsTxt(Content::Html), FetchWarning::ContentType("text/html".to_owned())]
+    );
+    assert!(warnings[0].to_string().contains("HTML page"));
     assert!(verdict(&server.url("/robots.txt"), "/anything", Reading::Rfc9309).await);
 }
 

@@ -8,7 +8,7 @@
 mod support;
 
 use robotscope::app::keymap::{BINDINGS, Context, action_for, parse_keys, press};
-use robotscope::app::{AfterSave, App, Effect, KeyContext, Overlay, Pane, PromptKind};
+use robotscope::app::{Action, AfterSave, App, Effect, KeyContext, Overlay, Pane, PromptKind};
 use robotscope::fetch::{Limits, Source};
 use robotscope::robots_db::RobotsDb;
 use support::explorer::{draw, select, test_path};
@@ -154,7 +154,8 @@ fn enter_does_what_each_prompt_is_for_and_leaves_it() {
     let mut app = App::from_text(FILE);
     press(&mut app, "aSlurp<ret>");
     assert_eq!(app.robot().profile.name, "Slurp");
-    press(&mut app, "o./no/such/file.txt<ret>");
+    let effects = press(&mut app, "o./no/such/file.txt<ret>");
+    run_loads(&mut app, effects);
     assert!(app.message().is_some_and(|m| m.contains("no such file")), "{:?}", app.message());
     let effects = press(&mut app, "w<C-u>/tmp/out.txt<ret>");
     let [Effect::Save { path, after: AfterSave::Stay, .. }] = effects.as_slice() else { panic!("{effects:?}") };
@@ -222,7 +223,8 @@ fn messages_describe_the_present_and_the_log_keeps_them() {
 fn a_long_message_is_cut_and_the_log_shows_it_whole() {
     let mut app = App::from_text(FILE);
     let long = format!("no/such/dir/{}/robots.txt", "x".repeat(150));
-    press(&mut app, &format!("o./{long}<ret>"));
+    let effects = press(&mut app, &format!("o./{long}<ret>"));
+    run_loads(&mut app, effects);
     let screen = draw(&mut app, 80, 24).backend().to_string();
     assert!(screen.contains("M shows all"), "{screen}");
     press(&mut app, "M");
@@ -233,7 +235,7 @@ fn a_long_message_is_cut_and_the_log_shows_it_whole() {
 
 #[test]
 fn while_loading_the_tester_and_records_say_so() {
-    let source = Source::parse("http://127.0.0.1:9/some/page").expect("a site");
+    let source = Source::resolve("http://127.0.0.1:9/some/page").expect("a site");
     let mut app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
     app.start();
     let screen = draw(&mut app, 120, 40).backend().to_string();
@@ -280,7 +282,7 @@ fn a_paste_is_answered_once_and_lands_whole() {
 
 #[test]
 fn page_policy_fetches_the_tested_path_on_the_sites_origin() {
-    let source = Source::parse("http://127.0.0.1:9/").expect("a site");
+    let source = Source::resolve("http://127.0.0.1:9/").expect("a site");
     let mut app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
     app.start();
     for (typed, fetched) in [
@@ -303,5 +305,17 @@ fn a_terminal_too_small_is_told_so() {
     for (width, height) in [(80, 4), (30, 20), (1, 1)] {
         let screen = draw(&mut app, width, height).backend().to_string();
         assert!(screen.contains("robotscope") || width < 10, "{width}x{height}: {screen}");
+    }
+}
+
+/// Does what the shell does with the loads among `effects`: reads the source (the app
+/// itself does no I/O) and hands the result back.
+fn run_loads(app: &mut App, effects: Vec<Effect>) {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    for effect in effects {
+        if let Effect::Load { id, source, limits } = effect {
+            let result = runtime.block_on(robotscope::fetch::retrieve(source, limits));
+            app.update(Action::Loaded { id, result: Box::new(result) });
+        }
     }
 }

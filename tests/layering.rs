@@ -125,3 +125,177 @@ fn ui_only_draws() {
     );
     assert!(found.is_empty(), "the ui layer only draws the app's state:\n{}", found.join("\n"));
 }
+
+// --- Imports against an allow-list per layer ------------------------------------------------
+//
+// The scan above forbids words wherever they appear; this one reads every `use`
+// declaration, grouped ones included (`use crate::{fetch, policy::Robot};`), resolves
+// `super::` and `self::` against the file's own module, and checks each imported
+// module of this crate against what the file's layer may import (DESIGN.md §6).
+
+/// The layers (each a top-level module of the crate) and the modules of the crate each
+/// may import, besides itself. The app names the types of the clipboard and of saving
+/// (the effects it asks for, the results that come back), never their I/O, which the
+/// word scans above forbid it.
+const MAY_IMPORT: [(&str, &[&str]); 10] = [
+    ("policy", &[]),
+    ("robots_db", &["policy"]),
+    ("save", &[]),
+    ("clipboard", &["policy"]),
+    ("fetch", &["policy"]),
+    ("app", &["policy", "robots_db", "fetch", "clipboard", "save"]),
+    ("ui", &["app", "policy", "robots_db", "fetch"]),
+    ("cli", &["policy", "robots_db", "fetch"]),
+    ("tui", &["app", "ui", "policy", "robots_db", "fetch", "clipboard", "save"]),
+    ("main", &["cli", "tui", "policy", "robots_db", "fetch", "app", "clipboard"]),
+];
+
+/// The module path of a source file: `src/app/compare.rs` is `["app", "compare"]`,
+/// `src/lib.rs` is `[]`.
+fn module_of(file: &Path) -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let relative = file.strip_prefix(&src).expect("a file under src");
+    let mut parts: Vec<String> = relative.iter().map(|part| part.to_string_lossy().into_owned()).collect();
+    if let Some(last) = parts.last_mut() {
+        *last = last.trim_end_matches(".rs").to_owned();
+    }
+    if parts.last().is_some_and(|last| last == "lib" || last == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The `use` declarations of a file, each as one string without `use` and `;`, with
+/// comments and visibility dropped. A file's unit tests (from `#[cfg(test)]` on, at the
+/// end of the file by habit) are not part of its layer.
+fn use_declarations(text: &str) -> Vec<String> {
+    let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or_default();
+    let code: String =
+        text.lines().map(|line| line.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n");
+    let mut found = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("use ") {
+        let before = &rest[..at];
+        let starts_statement = before.trim_end().is_empty()
+            || before.trim_end().ends_with([';', '{', '}', ')', ']'])
+            || before.trim_end().ends_with("pub")
+            || before.trim_end().ends_with("(crate)")
+            || before.trim_end().ends_with("(super)");
+        let after = &rest[at + 4..];
+        let Some(end) = after.find(';') else { break };
+        if starts_statement && !before.ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            found.push(after[..end].split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+        rest = &after[end..];
+    }
+    found
+}
+
+/// Expands a `use` tree into full paths: `crate::{a, b::{c, d as e}}` gives
+/// `crate::a`, `crate::b::c`, `crate::b::d`.
+fn expand(tree: &str) -> Vec<String> {
+    // `d as e,` keeps `d,`: the name imported is what matters, not what it is called.
+    let mut words = tree.split_whitespace();
+    let mut tree = String::new();
+    while let Some(word) = words.next() {
+        if word == "as" {
+            let renamed = words.next().unwrap_or_default();
+            tree.push_str(renamed.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_'));
+        } else {
+            tree.push_str(word);
+        }
+    }
+    let Some(open) = tree.find('{') else {
+        return vec![tree.trim_end_matches("::").to_owned()];
+    };
+    let prefix = &tree[..open];
+    let inner = &tree[open + 1..tree.rfind('}').expect("a closing brace")];
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (at, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .filter(|part| !part.is_empty())
+        .flat_map(|part| expand(part).into_iter().map(move |path| format!("{prefix}{path}")))
+        .map(|path| path.trim_end_matches("::self").to_owned())
+        .collect()
+}
+
+/// The top-level module of this crate a path names, resolved from `module`; `None` for
+/// std and other crates.
+fn crate_module(path: &str, module: &[String]) -> Option<String> {
+    let segments: Vec<&str> = path.split("::").collect();
+    let mut base: Vec<String> = module.to_vec();
+    let mut rest = segments.as_slice();
+    match rest.first().copied() {
+        Some("crate" | "robotscope") => {
+            base.clear();
+            rest = &rest[1..];
+        }
+        Some("self") => rest = &rest[1..],
+        Some("super") => {
+            while rest.first() == Some(&"super") {
+                base.pop();
+                rest = &rest[1..];
+            }
+        }
+        _ => return None,
+    }
+    base.extend(rest.iter().map(|segment| (*segment).to_owned()));
+    base.first().cloned()
+}
+
+#[test]
+fn the_use_tree_is_read_whole() {
+    assert_eq!(
+        expand("crate::{fetch, policy::{Robot, evaluate as e}}"),
+        ["crate::fetch", "crate::policy::Robot", "crate::policy::evaluate"]
+    );
+    assert_eq!(
+        use_declarations("pub(crate) use super::{\n    a,\n    b, // c\n};\nfn f() { reuse(); }"),
+        ["super::{ a, b, }"]
+    );
+    let compare = vec!["app".to_owned(), "compare".to_owned()];
+    assert_eq!(crate_module("super::super::fetch::Source", &compare).as_deref(), Some("fetch"));
+    assert_eq!(crate_module("super::Overlay", &compare).as_deref(), Some("app"));
+    assert_eq!(crate_module("std::io", &compare), None);
+}
+
+#[test]
+fn each_layer_imports_only_what_it_may() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut offences = Vec::new();
+    let mut checked = 0;
+    for file in rust_files(&src) {
+        let module = module_of(&file);
+        let Some(layer) = module.first().cloned() else { continue }; // lib.rs: only `pub mod`s
+        let (_, allowed) = MAY_IMPORT.iter().find(|(name, _)| *name == layer).unwrap_or_else(|| {
+            panic!("{}: a module of no known layer ({layer}); add it to MAY_IMPORT", file.display())
+        });
+        let text = fs::read_to_string(&file).expect("utf-8 source");
+        for declaration in use_declarations(&text) {
+            for path in expand(&declaration) {
+                checked += 1;
+                if let Some(imported) = crate_module(&path, &module)
+                    && imported != layer
+                    && !allowed.contains(&imported.as_str())
+                {
+                    offences.push(format!("{}: `use {path}`: {layer} may not import {imported}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(checked > 300, "only {checked} imports found: is the scan broken?");
+    assert!(offences.is_empty(), "imports that cross the layers:\n{}", offences.join("\n"));
+}

@@ -92,7 +92,7 @@ fn limits() -> Limits {
 
 async fn signals(server: &Server, path: &str) -> PageSignals {
     let fetched = fetch::fetch(&Url::parse(&server.url(path)).expect("url"), &limits()).await.expect("fetched");
-    PageSignals::read(fetched.status, &fetched.headers, &fetched.body)
+    PageSignals::read(fetched.status.code(), &fetched.headers, &fetched.body)
 }
 
 /// The policy for Googlebot under RFC 9309, given whether it may crawl.
@@ -379,6 +379,7 @@ async fn a_robots_txt_served_as_html_has_its_meta_tag_reported() {
     let url = Url::parse(&server.url("/robots.txt")).expect("url");
     let fetched = fetch::fetch(&url, &limits()).await.expect("fetched");
     let warnings = fetched.warnings(&limits());
+    let warnings: Vec<String> = warnings.iter().map(ToString::to_string).collect();
     assert!(warnings[0].contains("HTML page"), "{warnings:?}");
     assert!(
         warnings.iter().any(|w| w.contains(r#"<meta name="robots" content="noodp,noydir"> on line 3"#)
@@ -408,7 +409,7 @@ mod explorer {
 
     /// The explorer on the test site's robots.txt, testing `path`.
     async fn explorer_on(server: &super::Server, path: &str) -> App {
-        let source = Source::parse(&server.url(path)).expect("a site");
+        let source = Source::resolve(&server.url(path)).expect("a site");
         let retrieved = fetch::retrieve(source, limits()).await.expect("retrieved");
         App::from_retrieved(retrieved, limits(), &RobotsDb::embedded())
     }
@@ -490,7 +491,7 @@ mod explorer {
     #[tokio::test]
     async fn the_event_loop_fetches_the_page_in_the_background() {
         let server = site();
-        let source = Source::parse(&server.url("/upper")).expect("a site");
+        let source = Source::resolve(&server.url("/upper")).expect("a site");
         let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
         let key = |c| Ok(Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
         // Wait for robots.txt, press p, wait for the page; the loop ends with the events.

@@ -92,7 +92,10 @@ impl Document {
         let (label, origin) = match retrieved {
             Retrieved::Local { source, .. } => (source.label(), Origin::Local(source)),
             Retrieved::Site { source, url, outcome } => {
-                let warnings = outcome.as_ref().map(|fetched| fetched.warnings(limits)).unwrap_or_default();
+                let warnings = outcome
+                    .as_ref()
+                    .map(|fetched| fetched.warnings(limits).iter().map(ToString::to_string).collect())
+                    .unwrap_or_default();
                 let label = match &outcome {
                     Ok(fetched) => fetched.final_url.to_string(),
                     Err(_) => url.to_string(),

@@ -24,6 +24,16 @@ pub fn write_line(out: &mut dyn Write, value: &impl Serialize) -> io::Result<()>
     out.write_all(&line)
 }
 
+/// Appends `value` as one line of JSON to `out`, every control character escaped.
+pub fn write_into(out: &mut Vec<u8>, value: &impl Serialize) {
+    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, TerminalSafe);
+    // Into memory, and the records are plain strings, numbers and booleans: serde
+    // cannot fail on them.
+    if value.serialize(&mut serializer).is_ok() {
+        out.push(b'\n');
+    }
+}
+
 /// The compact formatter, with DEL, C1 and bidi controls escaped in strings.
 struct TerminalSafe;
 

@@ -92,7 +92,7 @@ struct Answer<'a> {
 
 /// `robotscope page`.
 pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
-    let site = Source::parse(&args.url)?;
+    let site = Source::resolve(&args.url)?;
     let Source::Site { robots_url, page } = &site else {
         bail!("'{}' is a file, not a page: give a URL such as https://example.com/page", args.url);
     };
@@ -100,7 +100,7 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
     let queries = args.robots.queries_or_defaults(db)?;
     let limits = args.source_options.limits(args.robots.user_agent(db));
     let robots_source = match &args.robots_txt {
-        Some(spec) => Source::parse(spec)?,
+        Some(spec) => Source::resolve(spec)?,
         None => site.clone(),
     };
     let runtime =
@@ -180,7 +180,7 @@ fn write_json(
         let record = PageRecord {
             agent: answer.record.agent,
             url: answer.record.url,
-            status: fetched.map(|page| page.status),
+            status: fetched.map(|page| page.status.code()),
             semantics: answer.column.reading.name(),
             crawl: policy.crawl,
             crawl_line: answer.record.line,
@@ -275,9 +275,8 @@ fn redirect_note(crawl: &CrawlVerdict) -> Option<String> {
 fn fetched_summary(url: &Url, fetched: &Fetched) -> String {
     let content_type = fetched.header("content-type").unwrap_or("no Content-Type");
     format!(
-        "{url}: {} {}, {content_type}, {} bytes{}, {} ms",
+        "{url}: {}, {content_type}, {} bytes{}, {} ms",
         fetched.status,
-        fetch::status_name(fetched.status),
         fetched.body.len(),
         if fetched.truncated { " (cut)" } else { "" },
         fetched.elapsed.as_millis()

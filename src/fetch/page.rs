@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use url::{Origin, Url};
 
-use super::{FetchError, Fetched, Gate, Limits, fetch, fetch_gated, status_name};
+use super::{FetchError, Fetched, Gate, Limits, fetch, fetch_gated};
 use crate::policy::page::{Contradictions, MAX_ELEMENT_DEPTH, PagePolicy, PageSignals, page_policy};
 use crate::policy::request::{Request, UrlMode};
 use crate::policy::{Availability, Reading, Robot, RobotsTxt, Verdict, evaluate_fetched};
@@ -184,7 +184,7 @@ pub async fn fetch_page(url: &Url, limits: &Limits, obey: Option<&Obey>) -> Resu
     }
     // Reading the HTML is the one slow step a hostile page can make slower: off the async
     // threads, so that the caller's timeout still holds.
-    let (status, headers, body) = (page.status, page.headers.clone(), page.body.clone());
+    let (status, headers, body) = (page.status.code(), page.headers.clone(), page.body.clone());
     let signals = tokio::task::spawn_blocking(move || PageSignals::read(status, &headers, &body))
         .await
         .map_err(|error| FetchError::Client(format!("reading the page failed: {error}")))?;
@@ -195,7 +195,7 @@ impl OtherSite {
     fn from_outcome(robots_url: Url, outcome: Result<Fetched, FetchError>) -> OtherSite {
         match outcome {
             Ok(fetched) => OtherSite {
-                outcome: format!("{} {}", fetched.status, status_name(fetched.status)),
+                outcome: fetched.status.to_string(),
                 availability: fetched.availability(),
                 txt: RobotsTxt::parse(fetched.body),
                 robots_url,
@@ -293,12 +293,8 @@ impl PageFetch {
         if let Some(summary) = page.redirect_summary().filter(|_| page.refused.is_some()) {
             notes.push(format!("{summary} (page --ignore-robots-txt, or r in the explorer, follows it anyway)"));
         }
-        if !(200..300).contains(&page.status) && page.refused.is_none() {
-            notes.push(format!(
-                "the page answered {} {}: there is no page to index and no links to follow",
-                page.status,
-                status_name(page.status)
-            ));
+        if !page.status.is_success() && page.refused.is_none() {
+            notes.push(format!("the page answered {}: there is no page to index and no links to follow", page.status));
         }
         if page.truncated {
             notes.push(format!(

@@ -129,6 +129,7 @@ pub fn suggest_token(agent: &str) -> Option<String> {
 
 /// How the applicable groups were chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Choice {
     /// Groups that name the robot's own token (RFC 9309), merged when there are several.
     Token(String),

@@ -10,6 +10,7 @@ use super::reading::Reading;
 
 /// How far the robots.txt was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Availability {
     /// The file was read: a local file, standard input, or an HTTP 2xx answer.
     #[default]

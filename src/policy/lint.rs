@@ -21,6 +21,7 @@ use foldhash::HashMap;
 
 use super::agent::is_valid_token;
 use super::catalogue::Code;
+use super::content::{self, Content, RFC9309_PARSE_LIMIT_BYTES as PARSE_LIMIT_BYTES};
 use super::extensions::{RequestRate, VisitTime, crawl_delay};
 use super::lex::{self, ByteOrderMark, Line, LineEnd, RFC9309_MAX_LINE_BYTES, Separator};
 use super::parse::{
@@ -154,9 +155,6 @@ impl Diagnostic {
 
 /// Robot names known to contain spaces (`assets/multi-word-robots.txt`), one per line.
 const MULTI_WORD_ROBOTS: &str = include_str!("../../assets/multi-word-robots.txt");
-
-/// RFC 9309 §2.5: crawlers must read at least 500 KiB; Google reads exactly that.
-const PARSE_LIMIT_BYTES: usize = 500 * 1024;
 
 /// Fields robots are told about in robots.txt that no major robot honours there.
 const UNSUPPORTED_FIELDS: &[&str] = &["noindex", "nofollow", "noarchive", "nosnippet", "index", "follow"];
@@ -299,12 +297,9 @@ impl<'a> Linter<'a> {
 
     fn file(&mut self) {
         let source = self.txt.source();
-        let head = &source[..source.len().min(1024)];
-        let lower = String::from_utf8_lossy(head).to_ascii_lowercase();
-        let start = lower.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
-        let whole = 0..source.len().min(head.len());
-        match lex::byte_order_mark(source) {
-            Some(ByteOrderMark::Utf16Le | ByteOrderMark::Utf16Be) => {
+        let whole = 0..source.len().min(1024);
+        match content::sniff(source) {
+            Content::Utf16 => {
                 self.file_is_not_robots_txt = true;
                 let odd = source.len() % 2 == 1;
                 let fix = utf16_to_utf8(source).map(|text| Fix {
@@ -328,37 +323,38 @@ impl<'a> Linter<'a> {
                 );
                 return;
             }
-            Some(ByteOrderMark::Utf8) => self.byte_order_marks(),
-            None => {}
+            Content::Html => {
+                self.file_is_not_robots_txt = true;
+                self.push(
+                    Code::HtmlFile,
+                    Severity::Error,
+                    1,
+                    whole,
+                    "The file is an HTML page, not a robots.txt (a server answering every URL with a page?). \
+                     No reading finds rules in it, so every robot may fetch everything."
+                        .to_owned(),
+                    None,
+                );
+                return;
+            }
+            Content::Binary => {
+                self.file_is_not_robots_txt = true;
+                self.push(
+                    Code::BinaryFile,
+                    Severity::Error,
+                    1,
+                    whole,
+                    "The file is not text (an image or other binary data?). No reading finds rules in it, so every \
+                     robot may fetch everything."
+                        .to_owned(),
+                    None,
+                );
+                return;
+            }
+            Content::Text => {}
         }
-        if start.starts_with("<!doctype html") || start.starts_with("<html") || lower.contains("<html") {
-            self.file_is_not_robots_txt = true;
-            self.push(
-                Code::HtmlFile,
-                Severity::Error,
-                1,
-                whole,
-                "The file is an HTML page, not a robots.txt (a server answering every URL with a page?). \
-                 No reading finds rules in it, so every robot may fetch everything."
-                    .to_owned(),
-                None,
-            );
-            return;
-        }
-        let controls = head.iter().filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C)).count();
-        if head.contains(&0) && controls * 10 > head.len() {
-            self.file_is_not_robots_txt = true;
-            self.push(
-                Code::BinaryFile,
-                Severity::Error,
-                1,
-                whole,
-                "The file is not text (an image or other binary data?). No reading finds rules in it, so every \
-                 robot may fetch everything."
-                    .to_owned(),
-                None,
-            );
-            return;
+        if lex::byte_order_mark(source) == Some(ByteOrderMark::Utf8) {
+            self.byte_order_marks();
         }
         if source.len() > PARSE_LIMIT_BYTES {
             let line =

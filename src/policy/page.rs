@@ -21,6 +21,7 @@ use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::{Attribute, LocalName, Namespace, QualName, local_name, ns};
 
 use super::agent::Robot;
+use super::content::{self, Content};
 use super::reading::Reading;
 
 /// One directive: `noindex`, or `max-snippet:50`. Names are lower-cased.
@@ -282,16 +283,11 @@ impl PageSignals {
         let content_type = header("content-type").next();
         let html = match content_type {
             Some(content_type) => content_type.to_ascii_lowercase().contains("html"),
-            None => looks_like_html(body),
+            None => content::sniff(body) == Content::Html,
         };
         let (meta, too_deep) = if html { read_meta_tags(body, content_type) } else { (Vec::new(), false) };
         PageSignals { status, html, meta, headers: header("x-robots-tag").map(RobotsHeader::parse).collect(), too_deep }
     }
-}
-
-fn looks_like_html(body: &[u8]) -> bool {
-    let head = String::from_utf8_lossy(&body[..body.len().min(1024)]).to_ascii_lowercase();
-    head.contains("<html") || head.contains("<head") || head.trim_start().starts_with("<!doctype html")
 }
 
 /// The `<meta name=... content=...>` tags of an HTML document, with their lines, as a
@@ -505,6 +501,7 @@ impl TreeSink for MetaSink {
 
 /// Where a term came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TermSource {
     /// A META tag.
     Meta {
@@ -573,6 +570,7 @@ impl Contradictions {
 
 /// Why an answer is what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Because {
     /// Nothing on the page says otherwise: the default.
     Default,

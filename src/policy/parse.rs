@@ -17,6 +17,7 @@ use super::reading::Reading;
 
 /// The field a line holds, as one reading understands it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FieldKind {
     /// `User-agent`: names the robots a group is for.
     UserAgent,
@@ -73,6 +74,7 @@ impl FieldKind {
 
 /// How a field name was written compared with its canonical spelling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Spelling {
     /// The canonical name, in any letter case.
     Canonical,
@@ -152,6 +154,7 @@ impl Field {
 
 /// Allow or Disallow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum RuleKind {
     /// The path may be fetched.
     Allow,
@@ -213,6 +216,7 @@ enum PatternSpan {
 
 /// What a `User-agent` line names, under one reading.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AgentName {
     /// `*`: every robot without a group of its own. Under RFC 9309 `* text` counts too.
     Star,

@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 /// One reading of the robots exclusion standard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Reading {
     /// RFC 9309 (2022), as Google's reference matcher reads it, tolerances included.
     #[default]

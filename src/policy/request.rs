@@ -37,6 +37,7 @@ pub enum UrlMode {
 
 /// How the given text was read.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Form {
     /// A path starting with `/`.
     Path,
@@ -229,6 +230,12 @@ pub struct LongPathLine {
 }
 
 impl LongPathLine {
+    /// The error for line `line` (1-based).
+    #[must_use]
+    pub(crate) fn at(line: usize) -> LongPathLine {
+        LongPathLine { line }
+    }
+
     /// The 1-based line number.
     #[must_use]
     pub fn line(&self) -> usize {
@@ -251,7 +258,7 @@ pub fn path_lines(text: &[u8]) -> Result<Vec<String>, LongPathLine> {
     let mut paths = Vec::new();
     for (index, line) in text.split(|&b| b == b'\n').enumerate() {
         if line.len() > MAX_PATH_LINE_BYTES {
-            return Err(LongPathLine { line: index + 1 });
+            return Err(LongPathLine::at(index + 1));
         }
         if let Some(path) = path_in_line(&String::from_utf8_lossy(line)) {
             paths.push(path.to_owned());

@@ -10,7 +10,6 @@ use super::text::safe_span;
 use super::theme::THEME;
 use super::{pane_block, size_label};
 use crate::app::{App, Origin};
-use crate::fetch::status_name;
 use crate::policy::Reading;
 
 /// The fetch details overlay.
@@ -32,20 +31,16 @@ impl Widget for FetchDetails<'_> {
                 match outcome {
                     Ok(fetched) => {
                         for hop in &fetched.hops {
-                            let mut spans = vec![
-                                label(""),
-                                Span::styled(format!("{} {} ", hop.status, status_name(hop.status)), THEME.warning),
-                            ];
+                            let mut spans = vec![label(""), Span::styled(format!("{} ", hop.status), THEME.warning)];
                             spans.push(Span::styled("from ", THEME.dim));
                             spans.extend(value(hop.url.as_str()));
                             lines.push(Line::from(spans));
                         }
                         lines.push(Line::from([vec![label("Final")], value(fetched.final_url.as_str())].concat()));
-                        let status_style =
-                            if (200..300).contains(&fetched.status) { THEME.allowed } else { THEME.disallowed };
+                        let status_style = if fetched.status.is_success() { THEME.allowed } else { THEME.disallowed };
                         lines.push(Line::from(vec![
                             label("Status"),
-                            Span::styled(format!("{} {}", fetched.status, status_name(fetched.status)), status_style),
+                            Span::styled(fetched.status.to_string(), status_style),
                         ]));
                         let content_type = fetched.header("content-type").unwrap_or("(none)");
                         let mut size = vec![

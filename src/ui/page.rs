@@ -13,7 +13,7 @@ use super::theme::THEME;
 use super::{pane_block, size_label};
 use crate::app::App;
 use crate::app::page::{PageRow, PageState, PageView};
-use crate::fetch::{Fetched, PageFetch, status_name};
+use crate::fetch::{Fetched, PageFetch};
 use crate::policy::page::Answer;
 
 /// The page policy overlay.
@@ -88,9 +88,9 @@ fn response_line(page: Option<&Fetched>) -> Line<'static> {
     let Some(fetched) = page else {
         return Line::styled("Not fetched: robots.txt keeps these robots out", THEME.warning);
     };
-    let status_style = if (200..300).contains(&fetched.status) { THEME.allowed } else { THEME.disallowed };
+    let status_style = if fetched.status.is_success() { THEME.allowed } else { THEME.disallowed };
     let content_type = fetched.header("content-type").unwrap_or("no Content-Type");
-    let status = format!("{} {}", fetched.status, status_name(fetched.status));
+    let status = fetched.status.to_string();
     let mut head = vec![Span::styled(status, status_style)];
     head.push(Span::styled(
         format!(" · {} in {} ms · ", size_label(fetched.body.len()), fetched.elapsed.as_millis()),

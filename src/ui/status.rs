@@ -11,7 +11,6 @@ use super::text::{cut_end, safe_span};
 use super::theme::THEME;
 use super::{pane_block, size_label};
 use crate::app::{App, LoadState, Pane, keymap};
-use crate::fetch::status_name;
 use crate::policy::escape::display_width;
 
 /// The status bar, drawn from the app's state.
@@ -83,12 +82,9 @@ impl StatusBar<'_> {
         let whose = if app.reading_is_chosen() { "chosen".to_owned() } else { format!("{}'s default", robot.name) };
         let mut spans = safe_span(&document.label, THEME.status, THEME.escape);
         match document.fetched() {
-            Some(Ok(fetched)) => spans.push(Span::raw(format!(
-                " · {} {} · {} ms",
-                fetched.status,
-                status_name(fetched.status),
-                fetched.elapsed.as_millis()
-            ))),
+            Some(Ok(fetched)) => {
+                spans.push(Span::raw(format!(" · {} · {} ms", fetched.status, fetched.elapsed.as_millis())));
+            }
             Some(Err(_)) => spans.push(Span::raw(" · fetch failed (i for details)")),
             None => {}
         }

@@ -1,0 +1,468 @@
+//! `check`'s answers, one line (or JSON object) per path and robot, for paths given as
+//! arguments and for a stream of them on standard input.
+//!
+//! A stream is read in blocks that end at a line end. Into a pipe or a file, blocks are
+//! filled to [`BLOCK_BYTES`] and answered on every core, each into its own buffer,
+//! written in input order: a million paths cost little more than reading and writing
+//! their bytes. On a terminal, or with `--line-buffered`, each read is answered at once
+//! and flushed, so a result arrives as its line is typed. Lines are written with
+//! `extend_from_slice`, not `format!`, and the notes a path calls for (another site,
+//! `/robots.txt` itself) are gathered per block and said in input order.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::io::{self, Read, Write};
+
+use serde::Serialize;
+
+use super::json;
+use crate::policy::compare::Column;
+use crate::policy::escape::{sanitize, sanitize_str};
+use crate::policy::request::{LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, is_robots_txt, path_in_line};
+use crate::policy::{self, Access, Availability, Decision, Reading, RobotsTxt};
+
+/// Bytes of standard input answered as one block: large enough that handing a block to
+/// a thread costs nothing beside answering it, small enough to keep memory flat.
+const BLOCK_BYTES: usize = 256 * 1024;
+
+/// Threads answering blocks at most.
+const MAX_WORKERS: usize = 8;
+
+/// One result line of `check --json` (DESIGN.md §4): `url` is the text as given,
+/// `path` the path it names, `tested` the path exactly as matched.
+#[derive(Debug, Serialize)]
+pub(super) struct CheckRecord<'a> {
+    pub(super) agent: &'a str,
+    pub(super) url: &'a str,
+    path: &'a str,
+    tested: &'a str,
+    allowed: bool,
+    semantics: &'a str,
+    pub(super) line: Option<usize>,
+    pub(super) rule: Option<String>,
+    group_line: Option<usize>,
+}
+
+impl<'a> CheckRecord<'a> {
+    /// The record for one column's decision on one path: the deciding rule, and the
+    /// group it came from (or, when no rule matched, the group that applied).
+    pub(super) fn new(
+        txt: &RobotsTxt,
+        availability: Availability,
+        column: &Column,
+        decision: Decision,
+        agent: &'a str,
+        request: &'a Request,
+    ) -> CheckRecord<'a> {
+        let rule = deciding_rule(txt, column, decision);
+        CheckRecord {
+            agent,
+            url: request.given(),
+            path: request.path(),
+            tested: request.tested(),
+            allowed: decision.allowed,
+            semantics: column.reading.name(),
+            line: rule.map(policy::parse::Rule::line),
+            rule: rule.map(|r| txt.rule_text(r)),
+            group_line: group_line(txt, availability, column, decision),
+        }
+    }
+}
+
+impl CheckRecord<'_> {
+    /// Why the verdict is what it is, for the text output (as [`Answerer`] writes it).
+    pub(super) fn why(&self, availability: Availability, reading: Reading) -> String {
+        let mut why = Vec::new();
+        let rule = self.line.zip(self.rule.as_deref()).map(|(line, rule)| (line, "", rule.as_bytes()));
+        write_why(&mut why, rule, availability, reading, self.group_line);
+        String::from_utf8_lossy(&why).into_owned()
+    }
+}
+
+/// Why a verdict is what it is: the deciding line (`line 4: Disallow: /a`, the rule as
+/// `kind` and `value`), or why the file was not read, or the group where no rule
+/// matched.
+fn write_why(
+    out: &mut Vec<u8>,
+    rule: Option<(usize, &str, &[u8])>,
+    availability: Availability,
+    reading: Reading,
+    group_line: Option<usize>,
+) {
+    let mut text = String::new();
+    if let Some((line, kind, value)) = rule {
+        let _ = write!(text, "line {line}: {kind}");
+        out.extend_from_slice(text.as_bytes());
+        out.extend_from_slice(sanitize(value).as_bytes());
+    } else if availability.access(reading) != Access::Rules {
+        out.extend_from_slice(b"the file was not read: ");
+        out.extend_from_slice(availability.reason(reading).as_bytes());
+    } else if let Some(line) = group_line {
+        let _ = write!(text, "no rule matches (group at line {line})");
+        out.extend_from_slice(text.as_bytes());
+    } else {
+        out.extend_from_slice(b"no group applies");
+    }
+}
+
+fn deciding_rule<'t>(txt: &'t RobotsTxt, column: &Column, decision: Decision) -> Option<&'t policy::parse::Rule> {
+    let interpretation = txt.interpretation(column.reading);
+    decision.rule.map(|at| &interpretation.groups()[at.group].rules()[at.rule])
+}
+
+/// The group the deciding rule came from or, when no rule matched, the group that
+/// applied; none when the file was not read.
+fn group_line(txt: &RobotsTxt, availability: Availability, column: &Column, decision: Decision) -> Option<usize> {
+    let interpretation = txt.interpretation(column.reading);
+    decision
+        .rule
+        .map(|at| at.group)
+        .or_else(|| column.selection().groups.first().copied())
+        .filter(|_| availability.access(column.reading) == Access::Rules)
+        .map(|group| interpretation.groups()[group].first_line())
+}
+
+/// Which results to print: all of them, or (`--allowed`, `--disallowed`) only the paths
+/// with that verdict, as grep prints only the lines that match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Only {
+    /// Every result.
+    All,
+    /// Paths every robot asked about may fetch.
+    Allowed,
+    /// Paths some robot asked about may not fetch.
+    Disallowed,
+}
+
+/// Something to say on standard error about a path, once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Note {
+    /// `/robots.txt` itself was asked about.
+    RobotsTxt,
+    /// A URL on another site than the one whose robots.txt answers.
+    OtherSite { given: String, origin: String },
+}
+
+impl Note {
+    /// The note a request calls for, if any. `site_origins` are the origins whose
+    /// robots.txt this is (empty for a file).
+    pub(super) fn about(request: &Request, site_origins: &[String]) -> Option<Note> {
+        if is_robots_txt(request.tested()) {
+            return Some(Note::RobotsTxt);
+        }
+        let origin = request.origin()?;
+        (!site_origins.is_empty() && site_origins.iter().all(|site| request.is_on_another_site(site)))
+            .then(|| Note::OtherSite { given: request.given().to_owned(), origin: origin.to_owned() })
+    }
+
+    /// What makes two notes the same: another site is noted once per origin, whatever
+    /// URL on it came first.
+    fn key(&self) -> Option<&str> {
+        match self {
+            Note::RobotsTxt => None,
+            Note::OtherSite { origin, .. } => Some(origin),
+        }
+    }
+}
+
+/// Says each note once on standard error: what the verdicts alone do not say.
+#[derive(Debug, Default)]
+pub(super) struct RequestNotes {
+    site_origins: Vec<String>,
+    said: HashSet<Option<String>>,
+}
+
+impl RequestNotes {
+    pub(super) fn new(site_origins: Vec<String>) -> RequestNotes {
+        RequestNotes { site_origins, said: HashSet::new() }
+    }
+
+    /// Notes what `request` calls for.
+    pub(super) fn check(&mut self, request: &Request) {
+        if let Some(note) = Note::about(request, &self.site_origins) {
+            self.say(note);
+        }
+    }
+
+    fn say(&mut self, note: Note) {
+        if !self.said.insert(note.key().map(str::to_owned)) {
+            return;
+        }
+        match note {
+            // RFC 9309 §2.2.2.
+            Note::RobotsTxt => eprintln!(
+                "robotscope: note: RFC 9309 §2.2.2 calls /robots.txt itself implicitly allowed: crawlers fetch it whatever the rules say (the verdicts shown are the rules')"
+            ),
+            // RFC 9309 §2.3: each origin has its own robots.txt.
+            Note::OtherSite { given, origin } => {
+                let site = self.site_origins.first().map(String::as_str).unwrap_or_default();
+                eprintln!(
+                    "robotscope: warning: {} is on {}, not {}: it is answered by {}/robots.txt, but {}/robots.txt is its own",
+                    sanitize_str(&given),
+                    sanitize_str(&origin),
+                    sanitize_str(site),
+                    sanitize_str(site),
+                    sanitize_str(&origin)
+                );
+            }
+        }
+    }
+}
+
+/// What answering some paths found besides its output.
+#[derive(Debug, Default)]
+struct Found {
+    any_disallowed: bool,
+    /// The notes to say, in input order, each once.
+    notes: Vec<Note>,
+    noted: HashSet<Option<String>>,
+    too_long: Option<LongPathLine>,
+}
+
+/// Answers paths for the robots of `check` (shared by every thread).
+pub(super) struct Answerer<'a> {
+    txt: &'a RobotsTxt,
+    availability: Availability,
+    columns: &'a [Column],
+    /// Each column's label and fallback (`Googlebot-Image via Googlebot`), escaped once.
+    heads: Vec<String>,
+    json: bool,
+    mode: UrlMode,
+    only: Only,
+    site_origins: &'a [String],
+}
+
+/// What the whole stream (or the arguments) found.
+pub(super) struct Answered {
+    pub(super) any_disallowed: bool,
+}
+
+impl<'a> Answerer<'a> {
+    pub(super) fn new(
+        txt: &'a RobotsTxt,
+        availability: Availability,
+        columns: &'a [Column],
+        json: bool,
+        mode: UrlMode,
+        only: Only,
+        site_origins: &'a [String],
+    ) -> Answerer<'a> {
+        let heads = columns
+            .iter()
+            .map(|column| {
+                let via = match &column.selection().choice {
+                    policy::Choice::Fallback(token) => format!(" via {token}"),
+                    _ => String::new(),
+                };
+                format!("{}{via}", sanitize(column.label.as_bytes()))
+            })
+            .collect();
+        Answerer { txt, availability, columns, heads, json, mode, only, site_origins }
+    }
+
+    /// Answers the paths given as arguments.
+    pub(super) fn answer_all(
+        &self,
+        paths: &[String],
+        notes: &mut RequestNotes,
+        out: &mut impl Write,
+    ) -> io::Result<Answered> {
+        let mut found = Found::default();
+        let mut buffer = Vec::new();
+        for path in paths {
+            self.answer(path, &mut buffer, &mut found);
+            out.write_all(&buffer)?;
+            buffer.clear();
+        }
+        found.notes.into_iter().for_each(|note| notes.say(note));
+        Ok(Answered { any_disallowed: found.any_disallowed })
+    }
+
+    /// Answers one path or URL for every column into `out`.
+    fn answer(&self, given: &str, out: &mut Vec<u8>, found: &mut Found) {
+        let request = Request::new(given, self.mode);
+        if let Some(note) = Note::about(&request, self.site_origins)
+            && found.noted.insert(note.key().map(str::to_owned))
+        {
+            found.notes.push(note);
+        }
+        if self.only != Only::All && !self.json {
+            let mut allowed_by_all = true;
+            for column in self.columns {
+                allowed_by_all &= column.check(self.availability, request.tested()).allowed;
+            }
+            found.any_disallowed |= !allowed_by_all;
+            if allowed_by_all == (self.only == Only::Allowed) {
+                out.extend_from_slice(sanitize(request.given().as_bytes()).as_bytes());
+                out.push(b'\n');
+            }
+            return;
+        }
+        for (column, head) in self.columns.iter().zip(&self.heads) {
+            let decision = column.check(self.availability, request.tested());
+            found.any_disallowed |= !decision.allowed;
+            let wanted = match self.only {
+                Only::All => true,
+                Only::Allowed => decision.allowed,
+                Only::Disallowed => !decision.allowed,
+            };
+            if !wanted {
+                continue;
+            }
+            if self.json {
+                let record = CheckRecord::new(self.txt, self.availability, column, decision, &column.label, &request);
+                json::write_into(out, &record);
+            } else {
+                self.write_text(out, column, head, decision, &request);
+            }
+        }
+    }
+
+    /// `allowed    Googlebot /a (as /a)  line 4: Disallow: /a`, written piece by piece.
+    fn write_text(&self, out: &mut Vec<u8>, column: &Column, head: &str, decision: Decision, request: &Request) {
+        out.extend_from_slice(if decision.allowed { b"allowed    " } else { b"disallowed " });
+        out.extend_from_slice(head.as_bytes());
+        out.push(b' ');
+        out.extend_from_slice(sanitize(request.given().as_bytes()).as_bytes());
+        if let Some(tested) = request.tested_if_not_obvious() {
+            out.extend_from_slice(b" (as ");
+            out.extend_from_slice(sanitize_str(tested).as_bytes());
+            out.push(b')');
+        }
+        out.extend_from_slice(b"  ");
+        let rule = deciding_rule(self.txt, column, decision);
+        let kind = rule.map(|rule| format!("{}: ", rule.kind().name()));
+        let rule = rule.zip(kind.as_deref()).map(|(rule, kind)| (rule.line(), kind, self.txt.text(&rule.value())));
+        let group = group_line(self.txt, self.availability, column, decision);
+        write_why(out, rule, self.availability, column.reading, group);
+        out.push(b'\n');
+    }
+
+    /// Answers a block of whole lines, the first numbered `first_line`. A line too long
+    /// to be a path stops the block there.
+    fn answer_block(&self, block: &[u8], first_line: usize) -> (Vec<u8>, Found) {
+        let mut out = Vec::with_capacity(block.len() * 2 * self.columns.len());
+        let mut found = Found::default();
+        let lines = block.strip_suffix(b"\n").unwrap_or(block);
+        for (index, line) in lines.split(|&b| b == b'\n').enumerate() {
+            if line.len() > MAX_PATH_LINE_BYTES {
+                found.too_long = Some(LongPathLine::at(first_line + index));
+                break;
+            }
+            if let Some(path) = path_in_line(&escape_invalid_utf8(line)) {
+                self.answer(path, &mut out, &mut found);
+            }
+        }
+        (out, found)
+    }
+
+    /// Answers every line of `input`, in order, into `out`. `interactive` answers (and
+    /// flushes) each read at once, on this thread; otherwise blocks are filled and
+    /// answered on every core.
+    pub(super) fn answer_stream(
+        &self,
+        mut input: impl Read,
+        notes: &mut RequestNotes,
+        out: &mut impl Write,
+        interactive: bool,
+    ) -> io::Result<Answered> {
+        let workers = if interactive {
+            1
+        } else {
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(MAX_WORKERS)
+        };
+        let mut pending: Vec<u8> = Vec::with_capacity(BLOCK_BYTES);
+        let mut next_line = 1;
+        let mut at_end = false;
+        let mut any_disallowed = false;
+        while !at_end {
+            let mut blocks: Vec<(Vec<u8>, usize)> = Vec::with_capacity(workers);
+            while blocks.len() < workers && !at_end {
+                at_end = fill(&mut input, &mut pending, interactive)?;
+                let end = match memchr::memrchr(b'\n', &pending) {
+                    _ if at_end => pending.len(),
+                    Some(last) => last + 1,
+                    // A block's worth of bytes and no line end: no path is that long.
+                    None => return Err(io::Error::new(io::ErrorKind::InvalidData, LongPathLine::at(next_line))),
+                };
+                let rest = pending[end..].to_vec();
+                let block = std::mem::replace(&mut pending, rest);
+                let lines = memchr::memchr_iter(b'\n', &block).count();
+                if !block.is_empty() {
+                    blocks.push((block, next_line));
+                }
+                next_line += lines;
+                if interactive {
+                    break;
+                }
+            }
+            let answers: Vec<(Vec<u8>, Found)> = if blocks.len() <= 1 {
+                blocks.iter().map(|(block, first)| self.answer_block(block, *first)).collect()
+            } else {
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = blocks
+                        .iter()
+                        .map(|(block, first)| scope.spawn(move || self.answer_block(block, *first)))
+                        .collect();
+                    handles.into_iter().map(|handle| handle.join().expect("answering a block panicked")).collect()
+                })
+            };
+            for (output, found) in answers {
+                out.write_all(&output)?;
+                any_disallowed |= found.any_disallowed;
+                found.notes.into_iter().for_each(|note| notes.say(note));
+                if let Some(too_long) = found.too_long {
+                    out.flush()?;
+                    return Err(io::Error::new(io::ErrorKind::InvalidData, too_long));
+                }
+            }
+            if interactive {
+                out.flush()?;
+            }
+        }
+        Ok(Answered { any_disallowed })
+    }
+}
+
+/// Reads into `pending`: until it holds [`BLOCK_BYTES`] (or the input ends), or, when
+/// `interactive`, until a line end arrives. True at the end of the input.
+fn fill(input: &mut impl Read, pending: &mut Vec<u8>, interactive: bool) -> io::Result<bool> {
+    if !interactive {
+        let wanted = BLOCK_BYTES.saturating_sub(pending.len()) as u64;
+        let read = input.by_ref().take(wanted).read_to_end(pending)?;
+        return Ok((read as u64) < wanted);
+    }
+    let mut chunk = [0; 16 * 1024];
+    loop {
+        let read = match input.read(&mut chunk) {
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if read == 0 {
+            return Ok(true);
+        }
+        pending.extend_from_slice(&chunk[..read]);
+        if chunk[..read].contains(&b'\n') || pending.len() >= BLOCK_BYTES {
+            return Ok(false);
+        }
+    }
+}
+
+/// A line of bytes as text, bytes that are not UTF-8 percent-encoded as they are
+/// (`/\xFF` is `/%FF`, which is what a crawler requests for them, and what a rule with
+/// that byte is normalised to).
+fn escape_invalid_utf8(bytes: &[u8]) -> Cow<'_, str> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Cow::Borrowed(text);
+    }
+    let mut text = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            let _ = write!(text, "%{byte:02X}");
+        }
+    }
+    Cow::Owned(text)
+}

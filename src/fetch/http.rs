@@ -1,0 +1,187 @@
+//! The HTTP half of a fetch: reqwest (rustls) on tokio. Follows at most
+//! [`MAX_REDIRECTS`] redirects itself, recording each hop; stops reading at the size cap
+//! and never buffers the rest; one timeout covers the whole fetch. What the answer
+//! means is `response.rs`'s business.
+
+use std::time::Instant;
+
+use url::Url;
+
+use super::Limits;
+use super::response::{FetchError, Fetched, Hop, MAX_REDIRECTS, Status};
+
+/// Fetches a robots.txt URL the way crawlers do. Never panics and never waits past
+/// `limits.timeout`.
+pub async fn fetch(url: &Url, limits: &Limits) -> Result<Fetched, FetchError> {
+    fetch_gated(url, limits, &mut Open).await
+}
+
+/// Asked before each redirect is followed: a page fetch asks robots.txt
+/// (`fetch/page.rs`), a robots.txt fetch follows every redirect (RFC 9309 §2.3.1.2).
+pub(crate) trait Gate {
+    /// Whether the redirect to `url` may be followed.
+    async fn may_follow(&mut self, url: &Url) -> bool;
+}
+
+/// The gate that lets every redirect through.
+struct Open;
+
+impl Gate for Open {
+    async fn may_follow(&mut self, _url: &Url) -> bool {
+        true
+    }
+}
+
+/// [`fetch`], asking `gate` before following each redirect; one timeout covers it all,
+/// what the gate does included.
+pub(crate) async fn fetch_gated(url: &Url, limits: &Limits, gate: &mut impl Gate) -> Result<Fetched, FetchError> {
+    let started = Instant::now();
+    match tokio::time::timeout(limits.timeout, fetch_unbounded(url, limits, started, gate)).await {
+        Ok(result) => result,
+        Err(_) => Err(FetchError::Timeout(limits.timeout)),
+    }
+}
+
+async fn fetch_unbounded(
+    url: &Url,
+    limits: &Limits,
+    started: Instant,
+    gate: &mut impl Gate,
+) -> Result<Fetched, FetchError> {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(limits.connect_timeout)
+        .user_agent(limits.user_agent.clone())
+        .build()
+        .map_err(|e| FetchError::Client(e.to_string()))?;
+    let mut hops = Vec::new();
+    let mut current = url.clone();
+    let mut redirect_loop = false;
+    loop {
+        let mut response = client.get(current.clone()).send().await.map_err(|e| classify(&e, &current))?;
+        let status = Status(response.status().as_u16());
+        let location = response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        if let (true, Some(location)) = (response.status().is_redirection(), location) {
+            let next = current
+                .join(&location)
+                .ok()
+                .filter(|next| matches!(next.scheme(), "http" | "https"))
+                .ok_or_else(|| FetchError::BadRedirect { from: current.to_string(), location: location.clone() })?;
+            hops.push(Hop { url: current.clone(), status });
+            redirect_loop |= hops.iter().any(|hop| hop.url == next) || next == *url;
+            let stop = hops.len() > MAX_REDIRECTS || redirect_loop;
+            let refused = (!stop && !gate.may_follow(&next).await).then(|| next.clone());
+            if stop || refused.is_some() {
+                // Give up: the chain is too long, goes round, or leads where robots.txt
+                // keeps the robots out. The last answer (a 3xx) stands as the outcome.
+                return Ok(Fetched {
+                    requested: url.clone(),
+                    final_url: current,
+                    status,
+                    headers: headers_of(&response),
+                    hops,
+                    body: Vec::new(),
+                    truncated: false,
+                    redirect_loop,
+                    refused,
+                    elapsed: started.elapsed(),
+                });
+            }
+            current = next;
+            continue;
+        }
+        let headers = headers_of(&response);
+        let (body, truncated) = read_capped(&mut response, limits.max_bytes, &current).await?;
+        return Ok(Fetched {
+            requested: url.clone(),
+            hops,
+            final_url: current,
+            status,
+            headers,
+            body,
+            truncated,
+            redirect_loop,
+            refused: None,
+            elapsed: started.elapsed(),
+        });
+    }
+}
+
+fn headers_of(response: &reqwest::Response) -> Vec<(String, String)> {
+    response
+        .headers()
+        .iter()
+        .map(|(name, value)| {
+            (name.as_str().to_ascii_lowercase(), String::from_utf8_lossy(value.as_bytes()).into_owned())
+        })
+        .collect()
+}
+
+/// Reads the body chunk by chunk, up to `max_bytes`; stops there and drops the
+/// connection, so the rest is never downloaded.
+async fn read_capped(
+    response: &mut reqwest::Response,
+    max_bytes: usize,
+    url: &Url,
+) -> Result<(Vec<u8>, bool), FetchError> {
+    let mut body = Vec::with_capacity(max_bytes.min(64 * 1024));
+    while let Some(chunk) = response.chunk().await.map_err(|e| classify(&e, url))? {
+        let room = max_bytes - body.len();
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            return Ok((body, true));
+        }
+        body.extend_from_slice(&chunk);
+        if body.len() == max_bytes {
+            // Exactly at the cap: one more chunk would tell whether there is more.
+            let more = response.chunk().await.map_err(|e| classify(&e, url))?.is_some_and(|c| !c.is_empty());
+            return Ok((body, more));
+        }
+    }
+    Ok((body, false))
+}
+
+/// Turns a reqwest error into words, by looking through its causes.
+fn classify(error: &reqwest::Error, url: &Url) -> FetchError {
+    let host = url.host_str().unwrap_or_default().to_owned();
+    let port = url.port_or_known_default().unwrap_or_default();
+    let mut chain = Vec::new();
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(cause) = source {
+        chain.push(cause.to_string());
+        if let Some(io) = cause.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::ConnectionRefused
+        {
+            return FetchError::Refused { host, port };
+        }
+        source = cause.source();
+    }
+    let text = chain.join(": ").to_ascii_lowercase();
+    let detail = chain.last().cloned().unwrap_or_else(|| error.to_string());
+    // rustls reads the plain-HTTP answer to its hello ("HTTP/1.1 400 ...") as a record
+    // of an unknown type.
+    if url.scheme() == "https" && (text.contains("corrupt message") || text.contains("invalidcontenttype")) {
+        // The same port, which is 443 when the URL names none.
+        let mut http_url = url.clone();
+        let _ = http_url.set_scheme("http");
+        let _ = http_url.set_port(Some(port));
+        return FetchError::NotTls { host, port, http_url: http_url.to_string() };
+    }
+    if error.is_timeout() {
+        FetchError::Connect { host, detail: "the connection timed out".to_owned() }
+    } else if text.contains("dns error")
+        || text.contains("failed to lookup")
+        || text.contains("name or service not known")
+    {
+        FetchError::Dns { host }
+    } else if text.contains("certificate") || text.contains("tls") || text.contains("handshake") {
+        FetchError::Tls { host, detail }
+    } else if error.is_connect() {
+        FetchError::Connect { host, detail }
+    } else {
+        FetchError::Protocol { host, detail }
+    }
+}

@@ -1,0 +1,58 @@
+//! What a body is before it is read as a robots.txt: text, or an HTML page, binary data
+//! or UTF-16, which no robot finds rules in. One sniffer for the fetch's warnings, the
+//! lint's file diagnostics and the page reader, so that they never disagree about a
+//! body.
+
+use super::lex::{self, ByteOrderMark};
+
+/// RFC 9309 §2.5: crawlers must parse at least 500 KiB of a robots.txt, and Google reads
+/// exactly that much. The fetch cap's default and the lint's limit both come from here.
+pub const RFC9309_PARSE_LIMIT_BYTES: usize = 500 * 1024;
+
+/// How much of the start of a body is looked at.
+const SNIFF_BYTES: usize = 1024;
+
+/// What a body is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Content {
+    /// Text: read as a robots.txt.
+    Text,
+    /// An HTML page (a soft 404, or a server answering every URL with its home page).
+    Html,
+    /// Not text: more than one byte in ten of its start is a control byte.
+    Binary,
+    /// UTF-16, by its byte order mark: every robot reads a NUL between the characters.
+    Utf16,
+}
+
+/// Sniffs a body by its first kilobyte.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::content::{Content, sniff};
+/// assert_eq!(sniff(b"User-agent: *\nDisallow: /\n"), Content::Text);
+/// assert_eq!(sniff(b"\n  <!DOCTYPE html><title>Not found</title>"), Content::Html);
+/// assert_eq!(sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0"), Content::Binary);
+/// assert_eq!(sniff(b"\xff\xfeU\0s\0"), Content::Utf16);
+/// // A stray NUL does not make a robots.txt binary.
+/// assert_eq!(sniff(b"User-agent: *\0\nDisallow: /tmp/\n"), Content::Text);
+/// ```
+#[must_use]
+pub fn sniff(body: &[u8]) -> Content {
+    if let Some(ByteOrderMark::Utf16Le | ByteOrderMark::Utf16Be) = lex::byte_order_mark(body) {
+        return Content::Utf16;
+    }
+    let head = &body[..body.len().min(SNIFF_BYTES)];
+    let lower = String::from_utf8_lossy(head).to_ascii_lowercase();
+    let start = lower.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    if start.starts_with("<!doctype html") || lower.contains("<html") || lower.contains("<head") {
+        return Content::Html;
+    }
+    let controls = head.iter().filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C)).count();
+    if controls * 10 > head.len() {
+        return Content::Binary;
+    }
+    Content::Text
+}
