@@ -49,6 +49,73 @@ fn check_exit_status_follows_the_verdicts() {
         .stdout(predicate::str::contains("line 6: Disallow: /infoseek_optimised_directory/"));
 }
 
+/// A stream of many blocks is answered on every core, and the answers come out in the
+/// order the paths came in, exactly as one at a time would give them.
+#[test]
+fn a_large_stream_is_answered_in_input_order() {
+    let file = robots_file("User-agent: *\nDisallow: /*7$\nAllow: /p1\nDisallow: /p\n");
+    let paths: Vec<String> = (0..120_000).map(|i| format!("/p{i}")).collect();
+    let output = robotscope()
+        .args(["check", file.path().to_str().expect("path"), "-a", "bot"])
+        .write_stdin(paths.join("\n"))
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8(output.stdout).expect("utf-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), paths.len(), "the last line has no line end and is answered too");
+    for (line, (i, path)) in lines.iter().zip(paths.iter().enumerate()) {
+        let expected = if i % 10 == 7 {
+            format!("disallowed bot {path}  line 2: Disallow: /*7$")
+        } else if path.starts_with("/p1") {
+            format!("allowed    bot {path}  line 3: Allow: /p1")
+        } else {
+            format!("disallowed bot {path}  line 4: Disallow: /p")
+        };
+        assert_eq!(*line, expected);
+    }
+}
+
+/// `--disallowed` and `--allowed` print the paths with that verdict, once each and as
+/// given, for all robots asked about; with --json, the results with that verdict.
+#[test]
+fn check_filters_print_only_the_paths_asked_for() {
+    let file = robots_file("User-agent: *\nDisallow: /private/\n\nUser-agent: slurp\nDisallow: /slurp-only/\n");
+    let run = |extra: &[&str]| {
+        let output = robotscope()
+            .args(["check", file.path().to_str().expect("path"), "-a", "bot", "-a", "slurp"])
+            .args(extra)
+            .write_stdin("/private/a\n# a comment\n/slurp-only/b\n  /open \n/café\n")
+            .output()
+            .expect("run");
+        (output.status.code(), String::from_utf8(output.stdout).expect("utf-8"))
+    };
+    assert_eq!(run(&["--disallowed"]), (Some(1), "/private/a\n/slurp-only/b\n".to_owned()));
+    assert_eq!(run(&["--allowed"]), (Some(1), "/open\n/café\n".to_owned()));
+    let (_, json) = run(&["--disallowed", "--json"]);
+    let agents: Vec<&str> = json.lines().map(|l| l.split('"').nth(3).unwrap_or_default()).collect();
+    assert_eq!(agents, ["bot", "slurp"], "the disallowed results only: {json}");
+    robotscope().args(["check", file.path().to_str().expect("path"), "--allowed", "--disallowed"]).assert().code(2);
+}
+
+/// A path line too long to be one, deep in a large stream: everything before it is
+/// answered, then the error names its line.
+#[test]
+fn a_long_line_deep_in_a_stream_is_named() {
+    let file = robots_file("User-agent: *\nDisallow: /x\n");
+    let mut input: Vec<u8> = (0..50_000).flat_map(|i| format!("/a{i}\n").into_bytes()).collect();
+    input.extend(std::iter::repeat_n(b'y', 70_000));
+    input.extend(b"\n/after\n");
+    let output = robotscope()
+        .args(["check", file.path().to_str().expect("path"), "-a", "bot"])
+        .write_stdin(input)
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 50_000);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("line 50001 is longer than 65536 bytes"));
+}
+
 #[test]
 fn check_json_has_the_contract_fields() {
     let file = robots_file(ENGINES);

@@ -387,7 +387,8 @@ impl<'a> Answerer<'a> {
                     None => return Err(io::Error::new(io::ErrorKind::InvalidData, LongPathLine::at(next_line))),
                 };
                 let rest = pending[end..].to_vec();
-                let block = std::mem::replace(&mut pending, rest);
+                let mut block = std::mem::replace(&mut pending, rest);
+                block.truncate(end);
                 let lines = memchr::memchr_iter(b'\n', &block).count();
                 if !block.is_empty() {
                     blocks.push((block, next_line));
