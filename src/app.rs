@@ -41,7 +41,7 @@ use ratatui::layout::Rect;
 
 pub use action::{Action, CopyWhat};
 pub use document::{Document, Origin};
-pub use effect::{AfterSave, Effect};
+pub use effect::{AfterSave, Effect, RecoveryCopy};
 pub use focus::Pane;
 pub use input::{Edit, LineInput};
 pub use layout::Areas;
@@ -262,6 +262,14 @@ pub struct App {
     text_generation: u64,
     /// Whether `diagnostics` are those of the text on screen.
     diagnostics_current: bool,
+    /// The text generation a background lint was last asked for.
+    lint_asked: Option<u64>,
+    /// Counts changes to `original` (a load, a save), as `text_generation` counts
+    /// changes to the text.
+    original_generation: u64,
+    /// The (text, original) generations the recovery copy was last kept for, and whether
+    /// there were unsaved edits then.
+    recovery_kept: Option<((u64, u64), bool)>,
     clipboard: crate::clipboard::ClipboardMode,
     environment: crate::clipboard::Environment,
     /// The compare view's robots, paths and cursor (kept while it is closed).
@@ -351,6 +359,9 @@ impl App {
             looked_at: Vec::new(),
             text_generation: 0,
             diagnostics_current: false,
+            lint_asked: None,
+            original_generation: 0,
+            recovery_kept: None,
             clipboard: crate::clipboard::ClipboardMode::Auto,
             // The shell tells the app about the real environment (`set_clipboard`).
             environment: crate::clipboard::Environment::default(),
@@ -365,6 +376,7 @@ impl App {
     /// Takes the document's text as the loaded one: the baseline for diffs and changes.
     fn adopt_loaded_text(&mut self) {
         self.original = self.document.txt.clone();
+        self.original_generation += 1;
         self.original_availability = self.document.availability;
         self.editor = None;
         self.text_generation += 1;
@@ -573,8 +585,9 @@ impl App {
         if action.is_users() {
             self.user_actions += 1;
         }
-        let effects = self.apply(action);
+        let mut effects = self.apply(action);
         self.status.expire(&self.stamp());
+        effects.extend(self.housekeeping());
         effects
     }
 
@@ -920,15 +933,46 @@ impl App {
     }
 
     /// Effects to run when the explorer starts: the first load of a source given on the
-    /// command line.
+    /// command line, a background lint of a large text, the recovery copy of any edits.
     pub fn start(&mut self) -> Vec<Effect> {
-        match &self.document.origin {
+        let mut effects = match &self.document.origin {
             Origin::Pending(source) => {
                 let source = source.clone();
                 self.begin_load(source)
             }
             _ => Vec::new(),
+        };
+        // A shell that starts knows nothing yet, whatever was updated before it.
+        self.lint_asked = None;
+        self.recovery_kept = None;
+        effects.extend(self.housekeeping());
+        effects
+    }
+
+    /// The effects that follow from the state rather than from one action: a lint of a
+    /// text too large to lint on the spot, asked for once per text; the recovery copy of
+    /// unsaved edits, kept in step with the text (and dropped once they are saved).
+    fn housekeeping(&mut self) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        if let Some(generation) = self.stale_diagnostics()
+            && self.lint_asked != Some(generation)
+        {
+            self.lint_asked = Some(generation);
+            effects.push(Effect::Lint { generation, txt: Arc::clone(&self.document.txt) });
         }
+        // Comparing the text with the loaded one costs its length: only when either changed.
+        let generations = (self.text_generation, self.original_generation);
+        if self.recovery_kept.is_none_or(|(kept, _)| kept != generations) {
+            let was_dirty = self.recovery_kept.is_some_and(|(_, dirty)| dirty);
+            let dirty = self.is_dirty();
+            self.recovery_kept = Some((generations, dirty));
+            if dirty || was_dirty {
+                let copy = dirty
+                    .then(|| RecoveryCopy { path: self.recovery_path(), text: self.document.txt.source().to_vec() });
+                effects.push(Effect::KeepRecoveryCopy(copy));
+            }
+        }
+        effects
     }
 
     fn reload(&mut self) -> Vec<Effect> {
@@ -1722,5 +1766,31 @@ mod tests {
         assert_eq!(app.source_view().cursor, 2);
         press(&mut app, "<C-f>no such text<esc>");
         assert_eq!(app.source_view().cursor, 2, "Esc goes back to where the search began");
+    }
+
+    /// The shell is told what follows from the state, not left to poll it: the recovery
+    /// copy when edits appear and when they are saved, a background lint once per large
+    /// text.
+    #[test]
+    fn recovery_copies_and_background_lints_are_effects() {
+        let mut app = App::from_text("User-agent: *\nDisallow: ~\n");
+        assert!(app.start().is_empty(), "no edits, a small text: nothing to keep or lint");
+        let effects = app.update(Action::FixAll);
+        let copy = effects.iter().find_map(|effect| match effect {
+            Effect::KeepRecoveryCopy(Some(copy)) => Some(copy.text.clone()),
+            _ => None,
+        });
+        assert_eq!(copy.as_deref(), Some(b"User-agent: *\nDisallow: /~\n".as_slice()));
+        assert!(app.update(Action::Resize { width: 80, height: 24 }).is_empty(), "said once");
+        let text = app.document().txt.source().to_vec();
+        let path = app.recovery_path();
+        let effects = app.update(Action::Saved { path, text, after: AfterSave::Stay, result: Ok(()) });
+        assert!(effects.contains(&Effect::KeepRecoveryCopy(None)), "{effects:?}");
+
+        let large = format!("User-agent: *\n{}", "Disallow: /a\n".repeat(10_000));
+        let mut app = App::from_text(&large);
+        let lints = |effects: &[Effect]| effects.iter().filter(|e| matches!(e, Effect::Lint { .. })).count();
+        assert_eq!(lints(&app.start()), 1);
+        assert_eq!(lints(&app.update(Action::Resize { width: 80, height: 24 })), 0, "asked once per text");
     }
 }

@@ -13,7 +13,7 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use color_eyre::eyre::{Result, WrapErr, bail};
@@ -124,17 +124,6 @@ fn save_recovery_copy() {
     }
 }
 
-/// Keeps the recovery copy in step with the app's text.
-fn refresh_recovery_copy(app: &App, generation: &mut u64) {
-    if app.text_generation() == *generation {
-        return;
-    }
-    *generation = app.text_generation();
-    if let Ok(mut recovery) = RECOVERY.lock() {
-        *recovery = app.is_dirty().then(|| (app.recovery_path(), app.document().txt.source().to_vec()));
-    }
-}
-
 /// The event loop, over any terminal backend and any stream of terminal events, so that
 /// tests can drive it with `TestBackend` and a list of keys. `out` is where escape
 /// sequences for the terminal itself go (OSC 52 copies): standard output in the real
@@ -154,15 +143,11 @@ where
 {
     let mut shell =
         Shell { actions, load: None, page_fetch: None, lint: None, out, system_clipboard: SystemClipboard::default() };
-    // Not 0: an app that starts with edits (none does from the command line) is saved too.
-    let mut generation = u64::MAX;
     let size = terminal.size().wrap_err("reading the terminal size")?;
     app.update(Action::Resize { width: size.width, height: size.height });
     if shell.run_all(app.start()) {
         return Ok(app);
     }
-    refresh_recovery_copy(&app, &mut generation);
-    shell.lint_in_background(&app);
     terminal.draw(|frame| ui::render(&app, frame)).wrap_err("drawing")?;
     loop {
         let quit = tokio::select! {
@@ -191,8 +176,6 @@ where
                 return Ok(app);
             }
         }
-        refresh_recovery_copy(&app, &mut generation);
-        shell.lint_in_background(&app);
         terminal.draw(|frame| ui::render(&app, frame)).wrap_err("drawing")?;
     }
 }
@@ -217,24 +200,6 @@ struct Shell<'a> {
 }
 
 impl Shell<'_> {
-    /// Lints a large text off the event loop, once per text generation; the answer comes
-    /// back as [`Action::Linted`]. A lint of an older text is left to finish (a blocking
-    /// task cannot be stopped), and the app drops its answer.
-    fn lint_in_background(&mut self, app: &App) {
-        let Some(generation) = app.stale_diagnostics() else { return };
-        if self.lint.as_ref().is_some_and(|(running, _)| *running == generation) {
-            return;
-        }
-        // The app's own parse, shared: the readings lint builds are then the app's too.
-        let txt = Arc::clone(&app.document().txt);
-        let actions = self.actions.clone();
-        let task = tokio::task::spawn_blocking(move || {
-            let diagnostics = lint(&txt);
-            let _ = actions.send(Action::Linted { generation, diagnostics });
-        });
-        self.lint = Some((generation, task));
-    }
-
     /// Applies a terminal event; returns true when the app is to quit.
     fn handle_event(&mut self, app: &mut App, event: Event) -> bool {
         for action in translate(app, event) {
@@ -316,6 +281,21 @@ impl Shell<'_> {
                 }
                 self.stop_tasks();
                 return true;
+            }
+            Effect::Lint { generation, txt } => {
+                // A lint of an older text is left to finish (a blocking task cannot be
+                // stopped), and the app drops its answer.
+                let actions = self.actions.clone();
+                let task = tokio::task::spawn_blocking(move || {
+                    let diagnostics = lint(&txt);
+                    let _ = actions.send(Action::Linted { generation, diagnostics });
+                });
+                self.lint = Some((generation, task));
+            }
+            Effect::KeepRecoveryCopy(copy) => {
+                if let Ok(mut recovery) = RECOVERY.lock() {
+                    *recovery = copy.map(|copy| (copy.path, copy.text));
+                }
             }
             Effect::ReadPaths { file } => {
                 let actions = self.actions.clone();

@@ -71,12 +71,6 @@ impl App {
         self.document.txt.source() != self.original.source()
     }
 
-    /// Counts changes to the text, so that watchers know when to look again.
-    #[must_use]
-    pub fn text_generation(&self) -> u64 {
-        self.text_generation
-    }
-
     /// The open editor, if any.
     #[must_use]
     pub fn editor(&self) -> Option<&Editor> {
@@ -364,6 +358,7 @@ impl App {
             Ok(()) => {
                 let bytes = plural(text.len(), "byte");
                 self.original = Arc::new(RobotsTxt::parse(text));
+                self.original_generation += 1;
                 self.original_availability = Availability::Available;
                 // Saved as another file: that file is the one being edited now (the
                 // title and the next save's default say so).

@@ -2,10 +2,12 @@
 //! returns effects instead of doing I/O; the event loop in `tui` runs them.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::action::CopyWhat;
 use crate::clipboard::CopyMethod;
 use crate::fetch::{Limits, Obey, Source};
+use crate::policy::RobotsTxt;
 
 /// What happens once a save is done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +83,26 @@ pub enum Effect {
         /// The file.
         file: PathBuf,
     },
+    /// Lint a text too large to lint between two frames, off the event loop, and answer
+    /// with [`Action::Linted`](super::Action::Linted) for `generation`.
+    Lint {
+        /// The text generation the diagnostics will be for.
+        generation: u64,
+        /// The app's own parse, shared (the readings lint builds are then the app's too).
+        txt: Arc<RobotsTxt>,
+    },
+    /// Keep this copy of the unsaved edits, to be written if the process dies (a panic, a
+    /// signal); `None` when there are none.
+    KeepRecoveryCopy(Option<RecoveryCopy>),
     /// Leave the explorer and restore the terminal.
     Quit,
+}
+
+/// Unsaved edits, and where they go if the process dies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecoveryCopy {
+    /// `FILE.robotscope-unsaved`, or a file in the temporary directory.
+    pub path: PathBuf,
+    /// The text.
+    pub text: Vec<u8>,
 }
