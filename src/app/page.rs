@@ -13,9 +13,10 @@ use super::compare::CompareRobot;
 use super::{About, Action, App, Effect, Overlay, PromptKind};
 use std::sync::Arc;
 
-use crate::fetch::{CrawlVerdict, FetchError, Obey, PageAnswer, PageFetch};
+use crate::fetch::{FetchError, Obey, PageFetch};
 use crate::policy::Reading;
 use crate::policy::page::PagePolicy;
+use crate::policy::page::{CrawlVerdict, PageAnswer};
 use crate::policy::request::{Request, UrlMode};
 
 /// The fetched page, or how far its fetch got.

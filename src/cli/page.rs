@@ -12,9 +12,10 @@ use serde::Serialize;
 use url::Url;
 
 use super::{CheckRecord, Outcome, RobotSelection, SourceOptions, UrlOptions, finish_output, json, report_fetch};
-use crate::fetch::{self, CrawlVerdict, Fetched, Obey, PageAnswer, PageFetch, Source};
+use crate::fetch::{self, Fetched, Obey, PageFetch, Source};
 use crate::policy::compare::Column;
 use crate::policy::escape::sanitize_str;
+use crate::policy::page::{CrawlVerdict, PageAnswer};
 use crate::policy::page::{PagePolicy, TermSource};
 use crate::policy::request::Request;
 use crate::policy::{self, RobotsTxt};

@@ -18,9 +18,11 @@ use std::time::{Duration, Instant};
 use url::{Origin, Url};
 
 use super::{FetchError, Fetched, Gate, Limits, fetch, fetch_gated};
-use crate::policy::page::{Contradictions, MAX_ELEMENT_DEPTH, PagePolicy, PageSignals, page_policy};
+use crate::policy::page::{
+    CrawlVerdict, MAX_ELEMENT_DEPTH, PageAnswer, PageSignals, SiteRobots, crawl_verdict, page_answer,
+};
 use crate::policy::request::{Request, UrlMode};
-use crate::policy::{Availability, Reading, Robot, RobotsTxt, Verdict, evaluate_fetched};
+use crate::policy::{Availability, Reading, Robot, RobotsTxt, evaluate_fetched};
 
 /// A page fetched for its policy, with the robots.txt of every other site its redirects
 /// went through.
@@ -106,58 +108,6 @@ pub struct OtherSite {
     pub outcome: String,
 }
 
-/// What robots.txt says about fetching the page: the URL asked for, and the first URL a
-/// redirect led to that the robot may not fetch.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CrawlVerdict {
-    /// The verdict on the URL asked for, by the page's site's robots.txt.
-    pub requested: Verdict,
-    /// The first redirect target the robot may not fetch, with the verdict on it and the
-    /// robots.txt that gave it.
-    pub blocked_redirect: Option<BlockedRedirect>,
-}
-
-/// A redirect target that robots.txt keeps a robot from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BlockedRedirect {
-    /// The URL the redirect led to.
-    pub url: Url,
-    /// The robots.txt that decided.
-    pub robots_url: Url,
-    /// Its verdict.
-    pub verdict: Verdict,
-}
-
-impl CrawlVerdict {
-    /// Whether the robot may fetch the page, redirects included.
-    #[must_use]
-    pub fn allowed(&self) -> bool {
-        self.requested.allowed && self.blocked_redirect.is_none()
-    }
-
-    /// Why the robot may fetch the page or not, in one sentence: the verdict on the URL
-    /// asked for, or on the redirect that keeps it out.
-    #[must_use]
-    pub fn explanation(&self) -> String {
-        match &self.blocked_redirect {
-            Some(blocked) if self.requested.allowed => format!(
-                "The page redirects to {}, and {} says: {}",
-                blocked.url, blocked.robots_url, blocked.verdict.explanation
-            ),
-            _ => self.requested.explanation.clone(),
-        }
-    }
-}
-
-/// One robot's answers for a page: crawl (robots.txt), then index and follow (the page).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PageAnswer {
-    /// What robots.txt says about fetching the page.
-    pub crawl: CrawlVerdict,
-    /// Crawl, index and follow, with their reasons.
-    pub policy: PagePolicy,
-}
-
 /// Fetches a page with `limits`, and the robots.txt of every other site its redirects
 /// lead to; all within `limits.timeout`. A robots.txt that cannot be had counts as the
 /// reading says (RFC 9309 §2.3.1.4: unreachable means disallow). With `obey`, the page
@@ -213,7 +163,7 @@ impl OtherSite {
 impl PageFetch {
     /// What robots.txt says about fetching the page for `robot`: `txt` (with
     /// `availability`) is the page's site's robots.txt; the other sites' files judge
-    /// their own URLs, each read as `mode` says.
+    /// their own URLs, each read as `mode` says (see [`crawl_verdict`]).
     #[must_use]
     pub fn crawl(
         &self,
@@ -223,22 +173,21 @@ impl PageFetch {
         reading: Reading,
         mode: UrlMode,
     ) -> CrawlVerdict {
-        let home = self.url.origin();
-        let tested = |url: &Url| Request::new(url.as_str(), mode).tested.into_owned();
-        let requested = evaluate_fetched(txt, availability, robot, &tested(&self.url), reading);
+        let robots_url = self.url.join("/robots.txt").ok();
+        let home = SiteRobots { robots_url: robots_url.as_ref(), txt, availability };
         // Every URL the redirects led to, the one robotscope did not follow included.
-        let targets = self.page.iter().flat_map(|page| page.urls_fetched().skip(1).chain(page.refused.as_ref()));
-        let blocked_redirect = targets.into_iter().find_map(|target| {
-            let (txt, availability, robots_url) = self.robots_for(&home, target, txt, availability)?;
-            let verdict = evaluate_fetched(txt, availability, robot, &tested(target), reading);
-            (!verdict.allowed).then(|| BlockedRedirect { url: target.clone(), robots_url, verdict })
-        });
-        CrawlVerdict { requested, blocked_redirect }
+        let targets: Vec<&Url> =
+            self.page.iter().flat_map(|page| page.urls_fetched().skip(1).chain(page.refused.as_ref())).collect();
+        let others = |target: &Url| {
+            let site = self.other_sites.iter().find(|site| site.robots_url.origin() == target.origin())?;
+            Some(SiteRobots { robots_url: Some(&site.robots_url), txt: &site.txt, availability: site.availability })
+        };
+        crawl_verdict(robot, reading, mode, &self.url, &targets, &home, &others)
     }
 
     /// The robot's answers for the page: may it fetch it (under `txt`, the page's site's
     /// robots.txt, and the other sites' for their URLs), and then index it and follow its
-    /// links.
+    /// links (see [`page_answer`]).
     #[must_use]
     pub fn answer(
         &self,
@@ -249,26 +198,8 @@ impl PageFetch {
         mode: UrlMode,
     ) -> PageAnswer {
         let crawl = self.crawl(txt, availability, robot, reading, mode);
-        // A page robotscope did not read says nothing: index and follow stay unread.
-        let read = crawl.allowed() && self.page.as_ref().is_some_and(|page| page.refused.is_none());
-        let policy = page_policy(&self.signals, robot, Contradictions::of(reading), read);
-        PageAnswer { crawl, policy }
-    }
-
-    /// The robots.txt that judges `target`: the page's own for its site, else the other
-    /// site's, fetched by [`fetch_page`].
-    fn robots_for<'a>(
-        &'a self,
-        home: &Origin,
-        target: &Url,
-        txt: &'a RobotsTxt,
-        availability: Availability,
-    ) -> Option<(&'a RobotsTxt, Availability, Url)> {
-        if target.origin() == *home {
-            return Some((txt, availability, self.url.join("/robots.txt").ok()?));
-        }
-        let site = self.other_sites.iter().find(|site| site.robots_url.origin() == target.origin())?;
-        Some((&site.txt, site.availability, site.robots_url.clone()))
+        let fetched_whole = self.page.as_ref().is_some_and(|page| page.refused.is_none());
+        page_answer(crawl, &self.signals, robot, reading, fetched_whole)
     }
 
     /// What a user should know about the fetch: a page robotscope did not fetch, a status

@@ -20,9 +20,15 @@ use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeS
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::{Attribute, LocalName, Namespace, QualName, local_name, ns};
 
+use url::Url;
+
 use super::agent::Robot;
+use super::availability::Availability;
 use super::content::{self, Content};
+use super::parse::RobotsTxt;
 use super::reading::Reading;
+use super::request::{Request, UrlMode};
+use super::verdict::{Verdict, evaluate_fetched};
 
 /// One directive: `noindex`, or `max-snippet:50`. Names are lower-cased.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -743,6 +749,114 @@ pub fn page_policy(signals: &PageSignals, robot: &Robot, contradictions: Contrad
     PagePolicy { crawl, index: Some(index), follow: Some(follow), terms, conflicts, notes }
 }
 
+// --- Crawling the page: robots.txt along the redirects ---------------------------------
+
+/// The robots.txt that judges the URLs of one site.
+#[derive(Debug, Clone, Copy)]
+pub struct SiteRobots<'a> {
+    /// Where it is (`None` when no URL could be made for it).
+    pub robots_url: Option<&'a Url>,
+    /// The file.
+    pub txt: &'a RobotsTxt,
+    /// What its fetch's outcome means for its rules.
+    pub availability: Availability,
+}
+
+/// What robots.txt says about fetching the page: the URL asked for, and the first URL a
+/// redirect led to that the robot may not fetch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrawlVerdict {
+    /// The verdict on the URL asked for, by the page's site's robots.txt.
+    pub requested: Verdict,
+    /// The first redirect target the robot may not fetch, with the verdict on it and the
+    /// robots.txt that gave it.
+    pub blocked_redirect: Option<BlockedRedirect>,
+}
+
+/// A redirect target that robots.txt keeps a robot from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockedRedirect {
+    /// The URL the redirect led to.
+    pub url: Url,
+    /// The robots.txt that decided.
+    pub robots_url: Url,
+    /// Its verdict.
+    pub verdict: Verdict,
+}
+
+impl CrawlVerdict {
+    /// Whether the robot may fetch the page, redirects included.
+    #[must_use]
+    pub fn allowed(&self) -> bool {
+        self.requested.allowed && self.blocked_redirect.is_none()
+    }
+
+    /// Why the robot may fetch the page or not, in one sentence: the verdict on the URL
+    /// asked for, or on the redirect that keeps it out.
+    #[must_use]
+    pub fn explanation(&self) -> String {
+        match &self.blocked_redirect {
+            Some(blocked) if self.requested.allowed => format!(
+                "The page redirects to {}, and {} says: {}",
+                blocked.url, blocked.robots_url, blocked.verdict.explanation
+            ),
+            _ => self.requested.explanation.clone(),
+        }
+    }
+}
+
+/// One robot's answers for a page: crawl (robots.txt), then index and follow (the page).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageAnswer {
+    /// What robots.txt says about fetching the page.
+    pub crawl: CrawlVerdict,
+    /// Crawl, index and follow, with their reasons.
+    pub policy: PagePolicy,
+}
+
+/// What robots.txt says about fetching `page_url` and following its `redirects`: each
+/// URL is judged by its own site's robots.txt (RFC 9309 §2.3: a robots.txt speaks for
+/// the scheme, host and port it is served from), `home` for the page's site and
+/// `others` for the rest; a site whose file is unknown does not block. Each URL is read
+/// as `mode` says.
+#[must_use]
+pub fn crawl_verdict<'a>(
+    robot: &Robot,
+    reading: Reading,
+    mode: UrlMode,
+    page_url: &Url,
+    redirects: &[&Url],
+    home: &SiteRobots<'a>,
+    others: &dyn Fn(&Url) -> Option<SiteRobots<'a>>,
+) -> CrawlVerdict {
+    let tested = |url: &Url| Request::new(url.as_str(), mode).tested.into_owned();
+    let requested = evaluate_fetched(home.txt, home.availability, robot, &tested(page_url), reading);
+    let blocked_redirect = redirects.iter().find_map(|&target| {
+        let site = if target.origin() == page_url.origin() { *home } else { others(target)? };
+        let verdict = evaluate_fetched(site.txt, site.availability, robot, &tested(target), reading);
+        let robots_url = site.robots_url?.clone();
+        (!verdict.allowed).then(|| BlockedRedirect { url: target.clone(), robots_url, verdict })
+    });
+    CrawlVerdict { requested, blocked_redirect }
+}
+
+/// A robot's answers for a page: may it crawl it (`crawl`), then index it and follow its
+/// links by what the page says (`signals`, read under `reading`'s rule for
+/// contradictions). A page not fetched whole (`fetched_whole` false: robotscope stopped
+/// at a redirect robots.txt refused) says nothing: index and follow stay unread.
+#[must_use]
+pub fn page_answer(
+    crawl: CrawlVerdict,
+    signals: &PageSignals,
+    robot: &Robot,
+    reading: Reading,
+    fetched_whole: bool,
+) -> PageAnswer {
+    let read = crawl.allowed() && fetched_whole;
+    let policy = page_policy(signals, robot, Contradictions::of(reading), read);
+    PageAnswer { crawl, policy }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -822,5 +936,32 @@ mod tests {
         let term = Term::parse("noindex nofollow");
         assert!(!term.is_known());
         assert!(term.meaning().contains("without commas"));
+    }
+
+    /// Each URL along the redirects is judged by its own site's robots.txt; a site
+    /// whose file is unknown does not block.
+    #[test]
+    fn redirects_are_judged_by_their_own_sites_robots_txt() {
+        let url = |text: &str| Url::parse(text).expect("a URL");
+        let (page, same_site, other) =
+            (url("https://a.example/p"), url("https://a.example/q"), url("https://b.example/x"));
+        let (home_robots, other_robots) = (url("https://a.example/robots.txt"), url("https://b.example/robots.txt"));
+        let home_txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /q\n".to_vec());
+        let other_txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /x\n".to_vec());
+        let home = SiteRobots { robots_url: Some(&home_robots), txt: &home_txt, availability: Availability::Available };
+        let known = |_: &Url| {
+            Some(SiteRobots { robots_url: Some(&other_robots), txt: &other_txt, availability: Availability::Available })
+        };
+        let robot = Robot::from_agent("bot");
+        let (reading, mode) = (Reading::Rfc9309, UrlMode::AsCrawlersSend);
+        let to_other = crawl_verdict(&robot, reading, mode, &page, &[&other], &home, &known);
+        assert!(to_other.requested.allowed && !to_other.allowed());
+        assert_eq!(to_other.blocked_redirect.as_ref().map(|b| &b.robots_url), Some(&other_robots));
+        let to_same = crawl_verdict(&robot, reading, mode, &page, &[&same_site], &home, &known);
+        assert_eq!(to_same.blocked_redirect.map(|b| b.robots_url), Some(home_robots.clone()));
+        let unknown = crawl_verdict(&robot, reading, mode, &page, &[&other], &home, &|_| None);
+        assert!(unknown.allowed(), "an unknown file does not block");
+        let answer = page_answer(to_other, &PageSignals::default(), &robot, reading, true);
+        assert_eq!(answer.policy.index, None, "a page robots may not crawl is not read");
     }
 }
