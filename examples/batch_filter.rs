@@ -7,7 +7,9 @@
 //! ```
 //!
 //! The policy core only: one parse, one [`Matcher`] for the robot, one answer per line.
-//! Lines are printed as they came, so the output can feed the next tool.
+//! Lines are printed trimmed (invalid UTF-8 replaced), so the output can feed the next
+//! tool. The host of a URL is not checked: give the URLs of the site whose robots.txt
+//! this is.
 
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
@@ -18,7 +20,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (flags, positional): (Vec<&String>, Vec<&String>) = args.iter().partition(|arg| arg.starts_with("--"));
     let want_disallowed = flags.iter().any(|flag| *flag == "--disallowed");
-    let [file, token] = positional.as_slice() else {
+    // A misspelt flag would invert the output in silence: refused like a missing file.
+    let known_flags = flags.iter().all(|flag| *flag == "--disallowed");
+    let ([file, token], true) = (positional.as_slice(), known_flags) else {
         eprintln!("usage: batch_filter ROBOTS_TXT PRODUCT_TOKEN [--disallowed] < URLS");
         return ExitCode::from(2);
     };

@@ -23,12 +23,27 @@ use crate::policy::words::plural;
 use crate::policy::{self, Availability, Decision, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{RobotProfile, RobotsDb};
 
+/// A line on standard error, like `eprintln!`, except that a line that cannot be
+/// written is dropped: `eprintln!` panics when standard error is a closed pipe
+/// (`2>&1 | head -1`), and the panic's own report then aborts the process.
+macro_rules! note {
+    ($($arg:tt)*) => {
+        $crate::cli::stderr_line(format_args!($($arg)*))
+    };
+}
+
 mod answers;
 mod json;
 mod page;
 
 use answers::{Answerer, CheckRecord, Only, RequestNotes};
 pub use page::{PageArgs, page};
+
+/// Writes one line to standard error; see [`note!`]. Quiet when it cannot.
+pub fn stderr_line(line: std::fmt::Arguments<'_>) {
+    let mut stderr = io::stderr().lock();
+    let _ = stderr.write_fmt(line).and_then(|()| stderr.write_all(b"\n"));
+}
 
 /// What a subcommand found, which decides the exit status (like grep's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,7 +262,7 @@ pub fn robot_queries(selection: &RobotSelection, db: &RobotsDb) -> Result<Vec<Ro
         let reading = semantics.unwrap_or_default();
         if reading == Reading::Rfc9309 && !is_valid_token(agent) {
             let hint = suggest_token(agent).map(|token| format!("; did you mean -a {token}?")).unwrap_or_default();
-            eprintln!(
+            note!(
                 "robotscope: warning: '{}' is not a product token, so RFC 9309 readers match it to no named group{hint}",
                 sanitize(agent.as_bytes())
             );
@@ -325,7 +340,7 @@ pub fn load(spec: &str, options: &SourceOptions, robot_user_agent: Option<&str>)
         let (bytes, truncated) = read?;
         let retrieved = Retrieved::Local { bytes, source, truncated };
         for warning in retrieved.warnings(&options.limits(None)) {
-            eprintln!("robotscope: warning: {}", sanitize_str(&warning.to_string()));
+            note!("robotscope: warning: {}", sanitize_str(&warning.to_string()));
         }
         retrieved
     } else {
@@ -347,20 +362,20 @@ fn report_fetch(retrieved: &Retrieved, limits: &Limits) {
     match outcome {
         Ok(fetched) => {
             if let Some(summary) = fetched.redirect_summary() {
-                eprintln!("robotscope: {}", sanitize_str(&summary));
+                note!("robotscope: {}", sanitize_str(&summary));
             }
             for warning in fetched.warnings(limits) {
-                eprintln!("robotscope: warning: {}", sanitize_str(&warning.to_string()));
+                note!("robotscope: warning: {}", sanitize_str(&warning.to_string()));
             }
             if fetched.availability() != Availability::Available {
-                eprintln!("robotscope: {url}: {}", sanitize_str(&fetched.meaning()));
+                note!("robotscope: {url}: {}", sanitize_str(&fetched.meaning()));
             }
         }
         Err(error) => {
             let reasons: Vec<String> = Reading::ALL
                 .map(|reading| format!("{}: {}", reading.title(), error.availability().reason(reading)))
                 .into();
-            eprintln!("robotscope: cannot fetch {url}: {}. {}.", sanitize_str(&error.to_string()), reasons.join(". "));
+            note!("robotscope: cannot fetch {url}: {}. {}.", sanitize_str(&error.to_string()), reasons.join(". "));
         }
     }
 }
@@ -388,18 +403,20 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     // one at once; a pipe or a file gets them in large writes.
     let interactive = args.line_buffered || stdout.is_terminal() || io::stdin().is_terminal();
     let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
+    let mut any_disallowed = false;
     let answered = if args.paths.is_empty() {
-        answerer.answer_stream(io::stdin().lock(), &mut notes, &mut out, interactive)
+        answerer.answer_stream(io::stdin().lock(), &mut notes, &mut out, interactive, &mut any_disallowed)
     } else {
-        answerer.answer_all(&args.paths, &mut notes, &mut out)
+        answerer.answer_all(&args.paths, &mut notes, &mut out, &mut any_disallowed)
     };
-    let any_disallowed = match answered.and_then(|answered| out.flush().map(|()| answered.any_disallowed)) {
-        Ok(any_disallowed) => any_disallowed,
-        // A closed pipe (`| head`) ends the run quietly, as it does for grep and ripgrep.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => false,
+    match answered.and_then(|()| out.flush()) {
+        Ok(()) => {}
+        // A closed pipe (`| head`) ends the run quietly, as it does for grep and ripgrep;
+        // the exit status still says whether what was answered had a disallowed path.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
         Err(e) if e.kind() == io::ErrorKind::InvalidData => bail!("standard input: {e}"),
         Err(e) => return Err(e).wrap_err("writing results"),
-    };
+    }
     Ok(if any_disallowed { Outcome::Findings } else { Outcome::Clean })
 }
 
@@ -534,7 +551,7 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
         out.write_all(&report.text).and_then(|()| out.flush())
     };
     finish_output(result)?;
-    eprintln!(
+    note!(
         "robotscope: applied {}; {} left (see `robotscope lint`)",
         plural(report.applied, "fix"),
         plural(report.remaining.len(), "diagnostic")
@@ -595,17 +612,14 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
         let (text, truncated) = fetch::read_file_capped(file, args.source_options.max_file_bytes)
             .wrap_err_with(|| format!("reading paths from {name}"))?;
         if truncated {
-            eprintln!(
-                "robotscope: warning: only the first {} bytes of {name} were read (--max-file-bytes)",
-                text.len()
-            );
+            note!("robotscope: warning: only the first {} bytes of {name} were read (--max-file-bytes)", text.len());
         }
         paths.extend(path_lines(&text).wrap_err_with(|| format!("reading paths from {name}"))?);
     }
     if paths.is_empty() {
         let (named, left_out) = policy::compare::paths_named_in(&txt, policy::compare::DEFAULT_ROWS);
         if left_out {
-            eprintln!(
+            note!(
                 "robotscope: note: the first {} paths the rules name are compared; give paths or --paths FILE for others",
                 named.len()
             );

@@ -47,8 +47,8 @@
 pub mod policy;
 
 pub use policy::{
-    Code, Decision, Diagnostic, Matcher, Reading, RequestRate, Robot, RobotsTxt, Severity, Verdict, VisitTime, explain,
-    fix_all, lint,
+    Access, Availability, Choice, Code, Decision, Diagnostic, Edit, Fix, FixReport, Matcher, Reading, RequestRate,
+    Robot, RobotsTxt, RuleKind, RuleMatch, RuleRef, Selection, Severity, Verdict, VisitTime, explain, fix_all, lint,
 };
 
 #[cfg(feature = "tool")]

@@ -88,7 +88,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Findings) => ExitCode::from(1),
         Err(error) => {
             // Error chains quote file names, URLs and file text: escaped like all output.
-            eprintln!("robotscope: error: {}", sanitize_str(&format!("{error:#}")));
+            cli::stderr_line(format_args!("robotscope: error: {}", sanitize_str(&format!("{error:#}"))));
             ExitCode::from(2)
         }
     }

@@ -39,9 +39,9 @@ pub(crate) mod pattern;
 mod prefix_set;
 pub mod reading;
 pub mod request;
+pub mod usage;
 pub mod verdict;
-/// Counted nouns for the tool's messages.
-#[cfg(feature = "fetch")]
+/// Counted nouns for messages.
 pub(crate) mod words;
 
 pub use agent::{Choice, Robot, Selection};

@@ -116,6 +116,60 @@ fn a_long_line_deep_in_a_stream_is_named() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("line 50001 is longer than 65536 bytes"));
 }
 
+/// A path file and standard input read the same bytes the same way: invalid UTF-8 as
+/// its `%XX` escape, a byte order mark dropped.
+#[test]
+fn paths_read_alike_from_stdin_and_from_a_file() {
+    let mut robots = NamedTempFile::new().expect("temp file");
+    robots.write_all(b"User-agent: *\nDisallow: /e\xff\nDisallow: /nogo\n").expect("write");
+    let path = robots.path().to_str().expect("path");
+    let lines = b"\xef\xbb\xbf/nogo\r\n/e\xfff\n";
+    let mut paths = NamedTempFile::new().expect("temp file");
+    paths.write_all(lines).expect("write");
+    let check = robotscope().args(["check", path, "-a", "bot"]).write_stdin(lines.to_vec()).output().expect("run");
+    let verdicts: Vec<String> = String::from_utf8_lossy(&check.stdout)
+        .lines()
+        .map(|line| line.split_whitespace().next().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(verdicts, ["disallowed", "disallowed"], "{}", String::from_utf8_lossy(&check.stdout));
+    let compare = robotscope()
+        .args(["compare", path, "-a", "bot", "--csv", "--paths", paths.path().to_str().expect("path")])
+        .output()
+        .expect("run");
+    assert_eq!(
+        String::from_utf8_lossy(&compare.stdout),
+        "\"path\",\"bot\"\n\"/nogo\",\"disallowed 3\"\n\"/e%FFf\",\"disallowed 2\"\n"
+    );
+}
+
+/// A URL on another site that is also `/robots.txt` gets both notes.
+#[test]
+fn a_url_gets_every_note_it_calls_for() {
+    let server = support::Server::start(|_| support::Reply::text("User-agent: *\nDisallow: /\n"));
+    robotscope().args(["check", &server.url("/"), "-a", "bot", "http://other.example/robots.txt"]).assert().stderr(
+        predicate::str::contains("is on http://other.example").and(predicate::str::contains("implicitly allowed")),
+    );
+}
+
+/// A directory named like a host (as `wget -r` leaves) does not hide the site.
+#[test]
+fn a_directory_named_like_a_host_is_not_the_source() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("localhost")).expect("mkdir");
+    robotscope()
+        .current_dir(dir.path())
+        .args(["check", "localhost:9", "-a", "bot", "/a", "--timeout", "2"])
+        .assert()
+        .stderr(predicate::str::contains("Is a directory").not().and(predicate::str::contains("localhost:9")));
+    std::fs::create_dir(dir.path().join("example.com")).expect("mkdir");
+    let output = robotscope()
+        .current_dir(dir.path())
+        .args(["check", "example.com", "-a", "bot", "/a", "--timeout", "1"])
+        .output()
+        .expect("run");
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("Is a directory"));
+}
+
 #[test]
 fn check_json_has_the_contract_fields() {
     let file = robots_file(ENGINES);

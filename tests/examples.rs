@@ -41,8 +41,9 @@ fn the_batch_filter_prints_the_lines_asked_for() {
     assert_eq!(String::from_utf8_lossy(&allowed.stdout), "/\nhttps://example.com/private/press/a\n/café\n");
     let disallowed = run_example("batch_filter", &[path, "ExampleBot", "--disallowed"], input);
     assert_eq!(String::from_utf8_lossy(&disallowed.stdout), "/private/x\n/private/y\n");
-    let usage = run_example("batch_filter", &[], b"");
-    assert_eq!(usage.status.code(), Some(2));
+    for wrong in [&[][..], &[path, "ExampleBot", "--disalowed"]] {
+        assert_eq!(run_example("batch_filter", wrong, b"").status.code(), Some(2), "{wrong:?}");
+    }
 }
 
 #[test]
@@ -56,6 +57,10 @@ fn the_polite_crawler_keeps_out_waits_and_follows_the_sitemap() {
     assert_eq!(lines[1], "fetch https://example.com/sitemap.txt -> 200", "the sitemap is the first seed");
     assert!(lines.contains(&"skip  https://example.com/private/drafts (robots.txt line 5)"), "{log}");
     assert!(lines.contains(&"fetch https://example.com/private/press/kit -> 200"), "the Allow wins: {log}");
+    assert!(
+        lines.contains(&"leave https://example.com.evil/ (another site: its own robots.txt decides)"),
+        "a look-alike host is another site: {log}"
+    );
     let fetches = lines.iter().filter(|line| line.starts_with("fetch")).count();
     let waits = lines.iter().filter(|line| line.starts_with("wait")).count();
     assert_eq!((fetches, waits), (4, 3), "a wait between each two requests: {log}");

@@ -141,6 +141,88 @@ fn a_closed_pipe_ends_every_command_quietly() {
     }
 }
 
+/// Standard error closed (`2>&1 | head -1`) while notes are still to be said: the
+/// notes are dropped, the process is not aborted. (`eprintln!` panics on a closed pipe,
+/// and the panic's report then aborts.)
+#[test]
+fn a_closed_standard_error_is_not_an_abort() {
+    let file = file_with(b"User-agent: *\nDisallow: /x\n");
+    let path = file.path().to_str().expect("path");
+    // 20,000 robots that are no product token: a note on standard error for each.
+    let agents: Vec<String> = (0..20_000).map(|i| format!("-a=bot {i}")).collect();
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_robotscope"))
+        .args(["check", path, "/x"])
+        .args(&agents)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    drop(child.stderr.take());
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(1), "{status:?}: the answer's status, no abort (134) or panic (101)");
+}
+
+/// A pipe that closes after the first answer still leaves the exit status of what was
+/// answered: a script with `pipefail` learns that something was disallowed.
+#[test]
+fn a_closed_pipe_keeps_the_exit_status_of_what_was_answered() {
+    let file = file_with(b"User-agent: *\nDisallow: /\n");
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_robotscope"))
+        .args(["check", file.path().to_str().expect("path"), "-a", "bot"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let writer = std::thread::spawn(move || {
+        for i in 0..2_000_000 {
+            if writeln!(stdin, "/p{i}").is_err() {
+                break;
+            }
+        }
+    });
+    let mut first = [0; 10];
+    std::io::Read::read_exact(&mut stdout, &mut first).expect("a first answer");
+    drop(stdout);
+    assert_eq!(child.wait().expect("wait").code(), Some(1));
+    writer.join().expect("the writer ends");
+}
+
+/// Blocks already answered are written before an endless line is refused, in block
+/// mode as line by line.
+#[test]
+fn answers_before_an_endless_line_are_all_written() {
+    let file = file_with(b"User-agent: *\nDisallow: /x\n");
+    let mut input: Vec<u8> = (0..20_000).flat_map(|i| format!("/p{i}\n").into_bytes()).collect();
+    input.extend(std::iter::repeat_n(b'/', 600_000));
+    for mode in [&[][..], &["--line-buffered"]] {
+        let output = robotscope()
+            .args(["check", file.path().to_str().expect("path"), "-a", "bot"])
+            .args(mode)
+            .write_stdin(input.clone())
+            .output()
+            .expect("run");
+        assert_eq!(output.status.code(), Some(2), "{mode:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 20_000, "{mode:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("line 20001 is longer"), "{mode:?}");
+    }
+}
+
+/// A directory standing in for standard input is a read error, said as one.
+#[test]
+fn a_directory_as_standard_input_is_a_read_error() {
+    let file = file_with(b"User-agent: *\n");
+    let output = StdCommand::new(env!("CARGO_BIN_EXE_robotscope"))
+        .args(["check", file.path().to_str().expect("path"), "-a", "bot"])
+        .stdin(std::fs::File::open("/tmp").expect("a directory"))
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("standard input") && !stderr.contains("writing"), "{stderr}");
+}
+
 #[test]
 fn local_input_is_read_up_to_a_cap() {
     // An endless file: only the cap is read, and the user is told.

@@ -307,3 +307,16 @@ fn repeated_mistakes_cost_in_proportion_to_the_file() {
         );
     }
 }
+
+/// A page is called a page only when it is one, and the message says what robots still
+/// read in it; a robots.txt that mentions `<html>` in a comment is a robots.txt.
+#[test]
+fn html_is_named_only_when_it_is_a_page_and_its_rules_are_counted() {
+    let page = RobotsTxt::parse("<!DOCTYPE html>\n<html><body>\nUser-agent: *\nDisallow: /x\n</body></html>\n");
+    let diagnostics = lint(&page);
+    let html = diagnostics.iter().find(|d| d.code() == Code::HtmlFile).expect("an html-file diagnostic");
+    assert!(html.message().contains("find 1 rule"), "{}", html.message());
+    assert!(!evaluate(&page, &Robot::from_agent("bot"), "/x", Reading::Rfc9309).allowed(), "and check agrees");
+    let commented = RobotsTxt::parse("User-agent: *\nDisallow: /\n# see <html> and <header> docs\n");
+    assert!(lint(&commented).iter().all(|d| d.code() != Code::HtmlFile));
+}

@@ -1,5 +1,6 @@
 //! Property tests of the policy layer's public face: evaluation never panics, the batch
-//! matcher agrees with `evaluate`, lint never panics, and fixing twice is fixing once.
+//! matcher agrees with `evaluate`, lint never panics, fixing twice is fixing once, and
+//! usage preferences never change a crawl verdict.
 //! (The lexer's and the wildcard matcher's own properties are unit tests in
 //! `src/policy/lex.rs` and `src/policy/pattern.rs`.)
 
@@ -77,6 +78,24 @@ fn paths() -> impl Strategy<Value = String> {
     .prop_map(str::to_owned)
 }
 
+/// A Content-Usage or Content-Signal line, well formed or not.
+fn usage_line() -> impl Strategy<Value = String> {
+    let key = prop::sample::select(vec!["Content-Usage", "content-usage", "Content-Signal", "CONTENT-SIGNAL"]);
+    let value = prop::sample::select(vec![
+        "train-ai=n",
+        "/a train-ai=y, search=n",
+        "/a* search=y",
+        "search=yes, ai-train=no",
+        "ai-input=no",
+        "Train-AI=n",
+        "/a train-ai=\"n\"",
+        "",
+        "/",
+        "((",
+    ]);
+    (key, value).prop_map(|(key, value)| format!("{key}: {value}\n"))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
@@ -132,5 +151,31 @@ proptest! {
     fn sanitized_text_is_terminal_safe(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         let safe = sanitize(&bytes);
         prop_assert!(!safe.chars().any(is_unsafe));
+    }
+
+    /// Usage preferences say what a robot may do with what it fetches, never whether it
+    /// may fetch it: inserting a Content-Usage or Content-Signal line anywhere changes
+    /// no crawl verdict under any reading.
+    #[test]
+    fn usage_lines_never_change_a_crawl_verdict(
+        text in robots_like(),
+        line in usage_line(),
+        at in any::<prop::sample::Index>(),
+        path in paths(),
+        agent in prop::sample::select(vec!["bot", "Other", "charlotte", "*"]),
+    ) {
+        let text = String::from_utf8_lossy(&text).into_owned();
+        let ends: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let cut = ends[at.index(ends.len())];
+        let with = format!("{}{line}{}", &text[..cut], &text[cut..]);
+        let (before, after) = (RobotsTxt::parse(text.into_bytes()), RobotsTxt::parse(with.into_bytes()));
+        for reading in Reading::ALL {
+            let robot = Robot::from_agent(agent);
+            prop_assert_eq!(
+                evaluate(&before, &robot, &path, reading).allowed(),
+                evaluate(&after, &robot, &path, reading).allowed(),
+                "{:?} under {}", line, reading
+            );
+        }
     }
 }

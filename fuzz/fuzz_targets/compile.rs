@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
             for path in &paths {
                 let verdict = evaluate(&txt, &robot, path, reading);
                 let decision = compiled.decide_tested(path);
-                assert_eq!(decision.allowed, verdict.allowed);
+                assert_eq!(decision.allowed(), verdict.allowed());
             }
         }
     }

@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     for reading in Reading::ALL {
         let verdict = evaluate(&txt, &robot, path, reading);
         let decision = Matcher::for_robot(&txt, &robot, reading).decide_tested(path);
-        assert_eq!(verdict.allowed, decision.allowed);
+        assert_eq!(verdict.allowed(), decision.allowed());
         assert_eq!(verdict.decided_by.map(|m| m.line), decision.rule.map(|r| r.line));
         let _ = sanitize(verdict.explanation.as_bytes());
     }

@@ -9,7 +9,6 @@
 //! `extend_from_slice`, not `format!`, and the notes a path calls for (another site,
 //! `/robots.txt` itself) are gathered per block and said in input order.
 
-use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
@@ -19,7 +18,9 @@ use serde::Serialize;
 use super::json;
 use crate::policy::compare::Column;
 use crate::policy::escape::{sanitize, sanitize_str};
-use crate::policy::request::{LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, is_robots_txt, path_in_line};
+use crate::policy::request::{
+    LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, is_robots_txt, line_as_text, path_in_line,
+};
 use crate::policy::{self, Access, Availability, Decision, Reading, RobotsTxt};
 
 /// Bytes of standard input answered as one block: large enough that handing a block to
@@ -28,6 +29,10 @@ const BLOCK_BYTES: usize = 256 * 1024;
 
 /// Threads answering blocks at most.
 const MAX_WORKERS: usize = 8;
+
+/// Answers (lines times robots) held per block before it is written: about a megabyte of
+/// text or three of JSON, times [`MAX_WORKERS`] at most.
+const MAX_ANSWERS_PER_BLOCK: usize = 16 * 1024;
 
 /// One result line of `check --json` (DESIGN.md §4): `url` is the text as given,
 /// `path` the path it names, `tested` the path exactly as matched.
@@ -145,15 +150,15 @@ pub(super) enum Note {
 }
 
 impl Note {
-    /// The note a request calls for, if any. `site_origins` are the origins whose
-    /// robots.txt this is (empty for a file).
-    pub(super) fn about(request: &Request, site_origins: &[String]) -> Option<Note> {
-        if is_robots_txt(request.tested()) {
-            return Some(Note::RobotsTxt);
-        }
-        let origin = request.origin()?;
-        (!site_origins.is_empty() && site_origins.iter().all(|site| request.is_on_another_site(site)))
-            .then(|| Note::OtherSite { given: request.given().to_owned(), origin: origin.to_owned() })
+    /// The notes a request calls for (none, one or both). `site_origins` are the
+    /// origins whose robots.txt this is (empty for a file).
+    pub(super) fn about(request: &Request, site_origins: &[String]) -> impl Iterator<Item = Note> {
+        let robots_txt = is_robots_txt(request.tested()).then_some(Note::RobotsTxt);
+        let other_site = request
+            .origin()
+            .filter(|_| !site_origins.is_empty() && site_origins.iter().all(|site| request.is_on_another_site(site)))
+            .map(|origin| Note::OtherSite { given: request.given().to_owned(), origin: origin.to_owned() });
+        other_site.into_iter().chain(robots_txt)
     }
 
     /// What makes two notes the same: another site is noted once per origin, whatever
@@ -180,7 +185,8 @@ impl RequestNotes {
 
     /// Notes what `request` calls for.
     pub(super) fn check(&mut self, request: &Request) {
-        if let Some(note) = Note::about(request, &self.site_origins) {
+        let notes: Vec<Note> = Note::about(request, &self.site_origins).collect();
+        for note in notes {
             self.say(note);
         }
     }
@@ -191,13 +197,13 @@ impl RequestNotes {
         }
         match note {
             // RFC 9309 §2.2.2.
-            Note::RobotsTxt => eprintln!(
+            Note::RobotsTxt => note!(
                 "robotscope: note: RFC 9309 §2.2.2 calls /robots.txt itself implicitly allowed: crawlers fetch it whatever the rules say (the verdicts shown are the rules')"
             ),
             // RFC 9309 §2.3: each origin has its own robots.txt.
             Note::OtherSite { given, origin } => {
                 let site = self.site_origins.first().map(String::as_str).unwrap_or_default();
-                eprintln!(
+                note!(
                     "robotscope: warning: {} is on {}, not {}: it is answered by {}/robots.txt, but {}/robots.txt is its own",
                     sanitize_str(&given),
                     sanitize_str(&origin),
@@ -233,11 +239,6 @@ pub(super) struct Answerer<'a> {
     site_origins: &'a [String],
 }
 
-/// What the whole stream (or the arguments) found.
-pub(super) struct Answered {
-    pub(super) any_disallowed: bool,
-}
-
 impl<'a> Answerer<'a> {
     pub(super) fn new(
         txt: &'a RobotsTxt,
@@ -267,25 +268,27 @@ impl<'a> Answerer<'a> {
         paths: &[String],
         notes: &mut RequestNotes,
         out: &mut impl Write,
-    ) -> io::Result<Answered> {
-        let mut found = Found::default();
+        any_disallowed: &mut bool,
+    ) -> io::Result<()> {
         let mut buffer = Vec::new();
         for path in paths {
+            let mut found = Found::default();
             self.answer(path, &mut buffer, &mut found);
+            *any_disallowed |= found.any_disallowed;
+            found.notes.into_iter().for_each(|note| notes.say(note));
             out.write_all(&buffer)?;
             buffer.clear();
         }
-        found.notes.into_iter().for_each(|note| notes.say(note));
-        Ok(Answered { any_disallowed: found.any_disallowed })
+        Ok(())
     }
 
     /// Answers one path or URL for every column into `out`.
     fn answer(&self, given: &str, out: &mut Vec<u8>, found: &mut Found) {
         let request = Request::new(given, self.mode);
-        if let Some(note) = Note::about(&request, self.site_origins)
-            && found.noted.insert(note.key().map(str::to_owned))
-        {
-            found.notes.push(note);
+        for note in Note::about(&request, self.site_origins) {
+            if found.noted.insert(note.key().map(str::to_owned)) {
+                found.notes.push(note);
+            }
         }
         if self.only != Only::All && !self.json {
             let mut allowed_by_all = true;
@@ -346,11 +349,12 @@ impl<'a> Answerer<'a> {
         let mut found = Found::default();
         let lines = block.strip_suffix(b"\n").unwrap_or(block);
         for (index, line) in lines.split(|&b| b == b'\n').enumerate() {
-            if line.len() > MAX_PATH_LINE_BYTES {
+            // The cap is on the line, not on its line end (CRLF counts as LF).
+            if line.strip_suffix(b"\r").unwrap_or(line).len() > MAX_PATH_LINE_BYTES {
                 found.too_long = Some(LongPathLine::at(first_line + index));
                 break;
             }
-            if let Some(path) = path_in_line(&escape_invalid_utf8(line)) {
+            if let Some(path) = path_in_line(&line_as_text(line)) {
                 self.answer(path, &mut out, &mut found);
             }
         }
@@ -359,32 +363,42 @@ impl<'a> Answerer<'a> {
 
     /// Answers every line of `input`, in order, into `out`. `interactive` answers (and
     /// flushes) each read at once, on this thread; otherwise blocks are filled and
-    /// answered on every core.
+    /// answered on every core. `any_disallowed` is kept up to date as answers are
+    /// written, so that a run cut short (a closed pipe) still has its exit status.
     pub(super) fn answer_stream(
         &self,
         mut input: impl Read,
         notes: &mut RequestNotes,
         out: &mut impl Write,
         interactive: bool,
-    ) -> io::Result<Answered> {
+        any_disallowed: &mut bool,
+    ) -> io::Result<()> {
         let workers = if interactive {
             1
         } else {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(MAX_WORKERS)
         };
+        // A block's answers are held until it is written: at most this many lines per
+        // block, so that 50 robots asked about do not hold 50 times the output.
+        let lines_per_block = (MAX_ANSWERS_PER_BLOCK / self.columns.len().max(1)).max(1);
         let mut pending: Vec<u8> = Vec::with_capacity(BLOCK_BYTES);
         let mut next_line = 1;
         let mut at_end = false;
-        let mut any_disallowed = false;
-        while !at_end {
+        // An over-long line found while filling: said after the blocks before it.
+        let mut too_long = None;
+        // Lines are left in `pending` after the input ends when a block held the most.
+        let more = |at_end: bool, pending: &[u8]| !at_end || !pending.is_empty();
+        while more(at_end, &pending) && too_long.is_none() {
             let mut blocks: Vec<(Vec<u8>, usize)> = Vec::with_capacity(workers);
-            while blocks.len() < workers && !at_end {
-                at_end = fill(&mut input, &mut pending, interactive)?;
-                let end = match memchr::memrchr(b'\n', &pending) {
-                    _ if at_end => pending.len(),
-                    Some(last) => last + 1,
+            while blocks.len() < workers && more(at_end, &pending) {
+                if !at_end {
+                    at_end = fill(&mut input, &mut pending, interactive)
+                        .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
+                }
+                let Some(end) = block_end(&pending, at_end, lines_per_block) else {
                     // A block's worth of bytes and no line end: no path is that long.
-                    None => return Err(io::Error::new(io::ErrorKind::InvalidData, LongPathLine::at(next_line))),
+                    too_long = Some(LongPathLine::at(next_line));
+                    break;
                 };
                 let rest = pending[end..].to_vec();
                 let mut block = std::mem::replace(&mut pending, rest);
@@ -410,20 +424,41 @@ impl<'a> Answerer<'a> {
                 })
             };
             for (output, found) in answers {
+                *any_disallowed |= found.any_disallowed;
                 out.write_all(&output)?;
-                any_disallowed |= found.any_disallowed;
                 found.notes.into_iter().for_each(|note| notes.say(note));
-                if let Some(too_long) = found.too_long {
-                    out.flush()?;
-                    return Err(io::Error::new(io::ErrorKind::InvalidData, too_long));
+                if let Some(line) = found.too_long {
+                    too_long = Some(line);
+                    break;
                 }
             }
             if interactive {
                 out.flush()?;
             }
         }
-        Ok(Answered { any_disallowed })
+        match too_long {
+            Some(line) => {
+                out.flush()?;
+                Err(io::Error::new(io::ErrorKind::InvalidData, line))
+            }
+            None => Ok(()),
+        }
     }
+}
+
+/// Where the next block ends in `pending`: after its last whole line, and after at most
+/// `max_lines` lines; at the end of the input, everything. `None` when `pending` holds
+/// no line end at all before the input ends (a line longer than a block).
+fn block_end(pending: &[u8], at_end: bool, max_lines: usize) -> Option<usize> {
+    if let Some(nth) = memchr::memchr_iter(b'\n', pending).nth(max_lines - 1)
+        && nth + 1 < pending.len()
+    {
+        return Some(nth + 1);
+    }
+    if at_end {
+        return Some(pending.len());
+    }
+    memchr::memrchr(b'\n', pending).map(|last| last + 1)
 }
 
 /// Reads into `pending`: until it holds [`BLOCK_BYTES`] (or the input ends), or, when
@@ -449,21 +484,4 @@ fn fill(input: &mut impl Read, pending: &mut Vec<u8>, interactive: bool) -> io::
             return Ok(false);
         }
     }
-}
-
-/// A line of bytes as text, bytes that are not UTF-8 percent-encoded as they are
-/// (`/\xFF` is `/%FF`, which is what a crawler requests for them, and what a rule with
-/// that byte is normalised to).
-fn escape_invalid_utf8(bytes: &[u8]) -> Cow<'_, str> {
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        return Cow::Borrowed(text);
-    }
-    let mut text = String::with_capacity(bytes.len() + 8);
-    for chunk in bytes.utf8_chunks() {
-        text.push_str(chunk.valid());
-        for byte in chunk.invalid() {
-            let _ = write!(text, "%{byte:02X}");
-        }
-    }
-    Cow::Owned(text)
 }

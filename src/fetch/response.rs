@@ -255,9 +255,10 @@ impl fmt::Display for FetchWarning {
             FetchWarning::LocalTruncated { max_bytes, source } => {
                 write!(f, "only the first {max_bytes} bytes of {source} were read (--max-file-bytes)")
             }
-            FetchWarning::NotRobotsTxt(Content::Html) => {
-                f.write_str("the body is an HTML page, not a robots.txt (a soft 404?): robots find no rules in it")
-            }
+            FetchWarning::NotRobotsTxt(Content::Html) => f.write_str(
+                "the body is an HTML page, not a robots.txt (a soft 404?): robots read it line by line all the same, \
+                 and find rules only in lines that look like robots.txt lines",
+            ),
             FetchWarning::NotRobotsTxt(Content::Utf16) => {
                 f.write_str("the body is UTF-16, which no robot decodes: robots find no rules in it")
             }
@@ -282,12 +283,14 @@ impl fmt::Display for FetchWarning {
 /// use robotscope::fetch::{FetchWarning, content_type_warning};
 /// assert_eq!(content_type_warning(Some("Text/Plain; charset=utf-8")), None);
 /// assert_eq!(content_type_warning(None), Some(FetchWarning::NoContentType));
+/// assert_eq!(content_type_warning(Some(" ")), Some(FetchWarning::NoContentType));
 /// assert_eq!(content_type_warning(Some("text/html")), Some(FetchWarning::ContentType("text/html".into())));
 /// ```
 #[must_use]
 pub fn content_type_warning(content_type: Option<&str>) -> Option<FetchWarning> {
     match content_type.map(|ct| ct.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()) {
         None => Some(FetchWarning::NoContentType),
+        Some(ct) if ct.is_empty() => Some(FetchWarning::NoContentType),
         Some(ct) if ct == "text/plain" => None,
         Some(ct) => Some(FetchWarning::ContentType(ct)),
     }

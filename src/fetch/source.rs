@@ -128,9 +128,12 @@ impl Source {
     }
 
     /// [`Source::parse`], asking the file system which names are files; a name that
-    /// looks like a file and is none is an error here, before anything is read.
+    /// looks like a file and is none is an error here, before anything is read. Only a
+    /// file (or a device, a pipe) takes a name from a site: a directory called
+    /// `localhost` or `example.com` (as `wget -r` leaves) does not.
     pub fn resolve(spec: &str) -> Result<Source, SourceError> {
-        match Source::parse(spec, Path::exists)? {
+        let is_file = |path: &Path| path.metadata().is_ok_and(|meta| !meta.is_dir());
+        match Source::parse(spec, is_file)? {
             Source::File(path) if !path.exists() => Err(SourceError::NoSuchFile(path)),
             source => Ok(source),
         }

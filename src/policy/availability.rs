@@ -44,6 +44,7 @@ impl Availability {
 
 /// What the rules are, given how the file was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Access {
     /// The file's own rules apply.
     Rules,

@@ -76,7 +76,8 @@ catalogue! {
 
 impl fmt::Display for Code {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        // `pad`, not `write_str`: `{:<12}` lines names up.
+        f.pad(self.name())
     }
 }
 

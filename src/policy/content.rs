@@ -36,6 +36,9 @@ pub enum Content {
 /// assert_eq!(sniff(b"\n  <!DOCTYPE html><title>Not found</title>"), Content::Html);
 /// assert_eq!(sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0"), Content::Binary);
 /// assert_eq!(sniff(b"\xff\xfeU\0s\0"), Content::Utf16);
+/// // A robots.txt that mentions a tag is still a robots.txt.
+/// assert_eq!(sniff(b"User-agent: *\nDisallow: /\n# see <html> and <header>\n"), Content::Text);
+/// assert_eq!(sniff(b"<header>not a page</header>"), Content::Text);
 /// // A stray NUL does not make a robots.txt binary.
 /// assert_eq!(sniff(b"User-agent: *\0\nDisallow: /tmp/\n"), Content::Text);
 /// ```
@@ -47,7 +50,12 @@ pub fn sniff(body: &[u8]) -> Content {
     let head = &body[..body.len().min(SNIFF_BYTES)];
     let lower = String::from_utf8_lossy(head).to_ascii_lowercase();
     let start = lower.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
-    if start.starts_with("<!doctype html") || lower.contains("<html") || lower.contains("<head") {
+    // A page starts with markup; a robots.txt never starts with `<`, and may well
+    // mention `<html>` in a comment.
+    let tag = |name: &str| {
+        lower.match_indices(name).any(|(at, _)| lower[at + name.len()..].starts_with(['>', ' ', '\t', '\r', '\n']))
+    };
+    if start.starts_with('<') && (start.starts_with("<!doctype html") || tag("<html") || tag("<head") || tag("<body")) {
         return Content::Html;
     }
     let controls = head.iter().filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C)).count();

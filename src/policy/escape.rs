@@ -12,6 +12,7 @@ use std::borrow::Cow;
 
 /// A run of text, either safe as it is or the visible stand-in for unsafe bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Piece<'a> {
     /// Text that may be written as it is.
     Text(Cow<'a, str>),

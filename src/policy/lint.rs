@@ -29,9 +29,12 @@ use super::parse::{
 };
 use super::prefix_set::PrefixSet;
 use super::reading::Reading;
+use super::words::plural;
 
-/// How serious a diagnostic is.
+/// How serious a diagnostic is. Ordered most serious first (`Error < Warning < Info`),
+/// the order diagnostics are listed in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Severity {
     /// Some reading ignores or misreads the line, so verdicts change.
     Error,
@@ -55,7 +58,8 @@ impl Severity {
 
 impl fmt::Display for Severity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        // `pad`, not `write_str`: `{:<12}` lines names up.
+        f.pad(self.name())
     }
 }
 
@@ -325,14 +329,27 @@ impl<'a> Linter<'a> {
             }
             Content::Html => {
                 self.file_is_not_robots_txt = true;
+                // Robots read a page line by line like any robots.txt: say what they find.
+                let rules: usize =
+                    self.txt.interpretation(Reading::Rfc9309).groups().iter().map(|g| g.rules().len()).sum();
+                let what_robots_read = if rules == 0 {
+                    "No reading finds rules in it, so every robot may fetch everything.".to_owned()
+                } else {
+                    format!(
+                        "Robots read it line by line all the same and find {} in lines that look like robots.txt \
+                         lines; no other line counts.",
+                        plural(rules, "rule")
+                    )
+                };
                 self.push(
                     Code::HtmlFile,
                     Severity::Error,
                     1,
                     whole,
-                    "The file is an HTML page, not a robots.txt (a server answering every URL with a page?). \
-                     No reading finds rules in it, so every robot may fetch everything."
-                        .to_owned(),
+                    format!(
+                        "The file is an HTML page, not a robots.txt (a server answering every URL with a page?). \
+                         {what_robots_read}"
+                    ),
                     None,
                 );
                 return;
@@ -592,7 +609,7 @@ impl<'a> Linter<'a> {
             FieldKind::Allow | FieldKind::Disallow => self.rule_value(field),
             FieldKind::Sitemap => self.sitemap(field),
             FieldKind::CrawlDelay | FieldKind::RequestRate | FieldKind::VisitTime => self.extension(field),
-            FieldKind::Host | FieldKind::CleanParam => {}
+            FieldKind::Host | FieldKind::CleanParam | FieldKind::ContentUsage | FieldKind::ContentSignal => {}
             FieldKind::Unknown => self.unknown_field(field),
         }
     }

@@ -49,6 +49,12 @@ impl Matcher {
     /// Compiles the rules for the robot whose product token is `token` (`Googlebot`,
     /// `GPTBot`): under RFC 9309 the groups that name it, else the `*` group; under the
     /// classic readings the first record whose name it contains.
+    ///
+    /// `token` is a product token, not a User-Agent header: `MyCrawler/1.0` or
+    /// `Mozilla/5.0 (compatible; MyCrawler/1.0)` name no group under RFC 9309 (as in
+    /// Google's library) and get the `*` group without a word.
+    /// [`agent::is_valid_token`](super::agent::is_valid_token) checks a token, and
+    /// [`agent::suggest_token`](super::agent::suggest_token) finds one in a header.
     #[must_use]
     pub fn new(txt: &RobotsTxt, token: &str, reading: Reading) -> Matcher {
         Matcher::for_robot(txt, &Robot::from_agent(token), reading)
@@ -90,6 +96,11 @@ impl Matcher {
     }
 
     /// Whether the robot may fetch `url` (a URL, or a path starting with `/`).
+    ///
+    /// Only the path, params and query count: a URL on another host is answered by
+    /// these rules all the same, although its own site's robots.txt decides for it (RFC
+    /// 9309 §2.3; [`Request::is_on_another_site`] tells). `/robots.txt` itself gets the
+    /// rules' answer, although RFC 9309 §2.2.2 lets a crawler always fetch it.
     #[must_use]
     pub fn allowed(&self, url: &str) -> bool {
         self.decide(url).allowed()
@@ -130,7 +141,8 @@ impl Matcher {
     }
 
     /// The group's `Crawl-delay`: how long to wait between fetches (Bing, Yandex; not
-    /// in RFC 9309, and Google ignores it).
+    /// in RFC 9309, and Google ignores it). As the file says it, uncapped: a crawler
+    /// should put its own bound on it (`Crawl-delay: 1e10` is 317 years).
     #[must_use]
     pub fn crawl_delay(&self) -> Option<Duration> {
         self.crawl_delay
@@ -152,7 +164,8 @@ impl Matcher {
 /// The slow path that says why: may `robot` fetch `url` under `reading`, which rule
 /// decided, which matched and lost, and one line of explanation. It walks every rule
 /// of the groups that apply; for many URLs, use a [`Matcher`] (which decides the same
-/// way, as a property test holds).
+/// way, as a property test holds). `url` is read as a crawler requests it, as a
+/// matcher reads it unless [`Matcher::raw_urls`] says otherwise.
 ///
 /// # Examples
 ///

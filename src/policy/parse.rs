@@ -37,6 +37,12 @@ pub enum FieldKind {
     Host,
     /// `Clean-param`: Yandex's URL parameters to ignore.
     CleanParam,
+    /// `Content-Usage`: AI usage preferences for a path (IETF aipref; RFC 9309 reading
+    /// only, see [`usage`](super::usage)).
+    ContentUsage,
+    /// `Content-Signal`: Cloudflare's group-wide AI usage signals (RFC 9309 reading
+    /// only).
+    ContentSignal,
     /// Any other field; kept so that lint and display can show it.
     Unknown,
 }
@@ -55,6 +61,8 @@ impl FieldKind {
             FieldKind::VisitTime => "Visit-time",
             FieldKind::Host => "Host",
             FieldKind::CleanParam => "Clean-param",
+            FieldKind::ContentUsage => "Content-Usage",
+            FieldKind::ContentSignal => "Content-Signal",
             FieldKind::Unknown => "(unknown)",
         }
     }
@@ -65,10 +73,19 @@ impl FieldKind {
         matches!(self, FieldKind::Allow | FieldKind::Disallow)
     }
 
-    /// True for the extension fields that belong to a group (Crawl-delay and friends).
+    /// True for the extension fields that belong to a group (Crawl-delay and friends,
+    /// the usage preferences).
     #[must_use]
     pub fn is_group_extension(self) -> bool {
-        matches!(self, FieldKind::CrawlDelay | FieldKind::RequestRate | FieldKind::VisitTime | FieldKind::CleanParam)
+        matches!(
+            self,
+            FieldKind::CrawlDelay
+                | FieldKind::RequestRate
+                | FieldKind::VisitTime
+                | FieldKind::CleanParam
+                | FieldKind::ContentUsage
+                | FieldKind::ContentSignal
+        )
     }
 }
 
@@ -135,7 +152,7 @@ impl Field {
 
     /// How the name was separated from the value.
     #[must_use]
-    pub fn separator(&self) -> Separator {
+    pub(crate) fn separator(&self) -> Separator {
         self.separator
     }
 
@@ -388,8 +405,14 @@ impl PartialEq for RobotsTxt {
 impl Eq for RobotsTxt {}
 
 impl RobotsTxt {
-    /// Parses any bytes. Never fails: what cannot be read as a field is kept as a line
-    /// and left to the diagnostics.
+    /// Parses any bytes (a `Vec<u8>`, a `&[u8]` from an HTTP client, a `&str`). Never
+    /// fails: what cannot be read as a field is kept as a line and left to the
+    /// diagnostics.
+    ///
+    /// Everything given is read (up to 1 GiB). RFC 9309 §2.5 lets a crawler stop at 500
+    /// KiB, and Google does: to behave as Google does, give at most
+    /// [`RFC9309_PARSE_LIMIT_BYTES`](super::content::RFC9309_PARSE_LIMIT_BYTES) of the
+    /// body.
     ///
     /// # Examples
     ///
@@ -401,7 +424,8 @@ impl RobotsTxt {
     /// assert_eq!(txt.interpretation(Reading::Koster1994).groups()[0].rules().len(), 0);
     /// ```
     #[must_use]
-    pub fn parse(mut source: Vec<u8>) -> RobotsTxt {
+    pub fn parse(source: impl Into<Vec<u8>>) -> RobotsTxt {
+        let mut source = source.into();
         // Read to 1 GiB at most (`lex::MAX_SOURCE_BYTES`), so that offsets fit in 32 bits.
         source.truncate(lex::MAX_SOURCE_BYTES);
         let lines = lex::lex(&source);
@@ -416,13 +440,13 @@ impl RobotsTxt {
 
     /// Every line, in order.
     #[must_use]
-    pub fn lines(&self) -> &[Line] {
+    pub(crate) fn lines(&self) -> &[Line] {
         &self.lines
     }
 
     /// The line with 1-based number `number`, if there is one.
     #[must_use]
-    pub fn line(&self, number: usize) -> Option<&Line> {
+    pub(crate) fn line(&self, number: usize) -> Option<&Line> {
         number.checked_sub(1).and_then(|index| self.lines.get(index))
     }
 
@@ -500,7 +524,7 @@ fn classify_rfc9309(key: &[u8]) -> (FieldKind, Spelling) {
     ];
     // Every prefix starts with u, a, d or s; anything else is an extension or unknown.
     if !matches!(key.first().map(u8::to_ascii_lowercase), Some(b'u' | b'a' | b'd' | b's')) {
-        return (classify_extension(key), Spelling::Canonical);
+        return (classify_rfc9309_extension(key), Spelling::Canonical);
     }
     for &(prefix, kind) in PREFIXES {
         if key.len() >= prefix.len() && key[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes()) {
@@ -512,7 +536,19 @@ fn classify_rfc9309(key: &[u8]) -> (FieldKind, Spelling) {
             return (kind, spelling);
         }
     }
-    (classify_extension(key), Spelling::Canonical)
+    (classify_rfc9309_extension(key), Spelling::Canonical)
+}
+
+/// The extensions an RFC 9309 reader knows: the usage preferences, which update RFC 9309
+/// (draft-ietf-aipref-attach) or ride on it (Content-Signal), then the older ones.
+fn classify_rfc9309_extension(key: &[u8]) -> FieldKind {
+    if key.eq_ignore_ascii_case(b"content-usage") {
+        FieldKind::ContentUsage
+    } else if key.eq_ignore_ascii_case(b"content-signal") {
+        FieldKind::ContentSignal
+    } else {
+        classify_extension(key)
+    }
 }
 
 /// Classifies a field name the way the classic readings do: the exact name, in any

@@ -101,7 +101,8 @@ impl Reading {
 
 impl fmt::Display for Reading {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        // `pad`, not `write_str`: `{:<12}` lines names up.
+        f.pad(self.name())
     }
 }
 

@@ -20,12 +20,13 @@
 //! (`--raw-url`; the conformance vectors are taken that way).
 
 use std::borrow::Cow;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use super::pattern::normalise_rfc9309;
 
 /// Whether paths and URLs are read as crawlers send them, or taken byte for byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum UrlMode {
     /// As a user writes them, tested as a crawler requests them ([`Request::read`]).
     #[default]
@@ -260,7 +261,7 @@ pub fn path_lines(text: &[u8]) -> Result<Vec<String>, LongPathLine> {
         if line.len() > MAX_PATH_LINE_BYTES {
             return Err(LongPathLine::at(index + 1));
         }
-        if let Some(path) = path_in_line(&String::from_utf8_lossy(line)) {
+        if let Some(path) = path_in_line(&line_as_text(line)) {
             paths.push(path.to_owned());
         }
     }
@@ -268,12 +269,30 @@ pub fn path_lines(text: &[u8]) -> Result<Vec<String>, LongPathLine> {
 }
 
 /// The path or URL a line of a paths file or of `check`'s standard input holds: the
-/// line trimmed, or none for a blank line or a comment (`#`; a path never starts with
-/// one, a fragment is not requested).
+/// line trimmed (and a byte order mark before it dropped), or none for a blank line or
+/// a comment (`#`; a path never starts with one, a fragment is not requested).
 #[must_use]
 pub fn path_in_line(line: &str) -> Option<&str> {
-    let path = line.trim();
+    let path = line.trim_start_matches('\u{feff}').trim();
     (!path.is_empty() && !path.starts_with('#')).then_some(path)
+}
+
+/// A line of bytes as text, bytes that are not UTF-8 percent-encoded as they are
+/// (`/\xFF` is `/%FF`, which is what a crawler requests for them, and what a rule with
+/// that byte is normalised to).
+#[must_use]
+pub fn line_as_text(bytes: &[u8]) -> Cow<'_, str> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Cow::Borrowed(text);
+    }
+    let mut text = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            let _ = write!(text, "%{byte:02X}");
+        }
+    }
+    Cow::Owned(text)
 }
 
 /// True when the tested path is the robots.txt file itself, which RFC 9309 §2.2.2

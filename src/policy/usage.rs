@@ -1,0 +1,424 @@
+//! AI usage preferences: what a site lets a robot do with what it fetches, beside
+//! whether it may fetch it. Two extensions of robots.txt say it, and both are read under
+//! the RFC 9309 reading only (the 1994 and 1996 readings know neither field):
+//!
+//! * `Content-Usage: [PATH] PREFERENCES` (IETF AI Preferences: draft-ietf-aipref-attach,
+//!   vocabulary from draft-ietf-aipref-vocab). A rule inside a group. PREFERENCES is an
+//!   RFC 9651 dictionary (`train-ai=n, search=y`), parsed with the `sfv` crate: the
+//!   categories `train-ai` and `search` take the tokens `y` and `n`; anything else leaves
+//!   the category unknown, unknown keys are ignored, a repeated key keeps its last value,
+//!   and a dictionary that does not parse leaves every category unknown. The path is
+//!   matched as Allow and Disallow paths are (same encoding, `*` and `$`); the longest
+//!   match decides every category, a rule without a path being less specific than any
+//!   with one, and a category the winning rule does not state is unknown (it is not
+//!   taken from a shorter rule). Rules with identical paths combine per category, most
+//!   restrictive first (the vocabulary's rule: any `n`, then any `y`, else unknown).
+//! * `Content-Signal: search=yes, ai-train=no` (Cloudflare's Content Signals Policy).
+//!   Group-wide; the categories `search`, `ai-input` and `ai-train` (read as `train-ai`:
+//!   both mean training or fine-tuning AI models); `yes` and `no`. A signal that is
+//!   absent grants nothing and restricts nothing.
+//!
+//! Both sources together combine per category, most restrictive first. A path the
+//! robot may not crawl has no preferences at all (the caller asks only for allowed
+//! paths).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use super::agent::Selection;
+use super::parse::{FieldKind, RobotsTxt};
+use super::pattern::{normalise_rfc9309, wildcard_match};
+use super::reading::Reading;
+
+/// What a robot may do with what it fetches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Category {
+    /// Training or fine-tuning AI models (`train-ai`; Content-Signal's `ai-train`).
+    TrainAi,
+    /// Building a search index and showing results that link back (`search`).
+    Search,
+    /// Using the content as input to AI answers: retrieval, grounding (Content-Signal's
+    /// `ai-input`; Content-Usage has no such category).
+    AiInput,
+}
+
+impl Category {
+    /// Every category, in the order robotscope shows them.
+    pub const ALL: [Category; 3] = [Category::TrainAi, Category::Search, Category::AiInput];
+
+    /// The name in `--json` and on screen: `train-ai`, `search`, `ai-input`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::TrainAi => "train-ai",
+            Category::Search => "search",
+            Category::AiInput => "ai-input",
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Category::TrainAi => 0,
+            Category::Search => 1,
+            Category::AiInput => 2,
+        }
+    }
+
+    /// The category a Content-Usage key names (the vocabulary's own names).
+    fn of_usage_key(key: &str) -> Option<Category> {
+        match key {
+            "train-ai" => Some(Category::TrainAi),
+            "search" => Some(Category::Search),
+            _ => None,
+        }
+    }
+
+    /// The category a Content-Signal key names.
+    fn of_signal_key(key: &str) -> Option<Category> {
+        match key {
+            "ai-train" => Some(Category::TrainAi),
+            "search" => Some(Category::Search),
+            "ai-input" => Some(Category::AiInput),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A site's preference for one category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Preference {
+    /// The site says yes.
+    Allowed,
+    /// The site says no.
+    Disallowed,
+    /// The site says nothing that counts.
+    #[default]
+    Unknown,
+}
+
+impl Preference {
+    /// `allowed`, `disallowed`, `unknown`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Preference::Allowed => "allowed",
+            Preference::Disallowed => "disallowed",
+            Preference::Unknown => "unknown",
+        }
+    }
+
+    fn of(said: Option<bool>) -> Preference {
+        match said {
+            Some(true) => Preference::Allowed,
+            Some(false) => Preference::Disallowed,
+            None => Preference::Unknown,
+        }
+    }
+}
+
+impl fmt::Display for Preference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One category's answer and the lines it comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Stated {
+    preference: Preference,
+    lines: Vec<usize>,
+}
+
+impl Stated {
+    /// The preference.
+    #[must_use]
+    pub fn preference(&self) -> Preference {
+        self.preference
+    }
+
+    /// The lines that decided it: those stating the preference or, for an unknown
+    /// preference, the winning Content-Usage rule(s) that left it unknown. Empty when
+    /// no line speaks to the category.
+    #[must_use]
+    pub fn lines(&self) -> &[usize] {
+        &self.lines
+    }
+}
+
+/// A robot's usage preferences for one path.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Usage {
+    stated: [Stated; 3],
+}
+
+impl Usage {
+    /// One category's answer.
+    #[must_use]
+    pub fn get(&self, category: Category) -> &Stated {
+        &self.stated[category.index()]
+    }
+
+    /// Every category with its answer, in [`Category::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (Category, &Stated)> {
+        Category::ALL.into_iter().map(|category| (category, self.get(category)))
+    }
+
+    /// Every line that decided a category, once each, in order.
+    #[must_use]
+    pub fn lines(&self) -> Vec<usize> {
+        let mut lines: Vec<usize> = self.stated.iter().flat_map(|s| s.lines.iter().copied()).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines
+    }
+}
+
+/// What a Content-Usage value says: its path (as written, `None` for every path) and
+/// its preferences (`None` when the dictionary does not parse).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentUsage<'a> {
+    /// The path, as written.
+    pub path: Option<&'a [u8]>,
+    /// The preferences text.
+    pub preferences: &'a [u8],
+    /// `train-ai` and `search`, each `Some(true)` for `y`, `Some(false)` for `n`, `None`
+    /// when unknown; `None` as a whole when the dictionary does not parse.
+    pub said: Option<[Option<bool>; 2]>,
+}
+
+/// Reads a Content-Usage value: `[PATH] PREFERENCES`. A value whose first word starts
+/// with `/` or `*` has a path.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::usage::read_content_usage;
+/// let rule = read_content_usage(b"/news/ train-ai=n, search=y");
+/// assert_eq!(rule.path, Some(b"/news/".as_slice()));
+/// assert_eq!(rule.said, Some([Some(false), Some(true)]));
+/// // `no` is not the vocabulary's `n`; a repeated key keeps its last value.
+/// assert_eq!(read_content_usage(b"train-ai=no, search=n, search=y").said, Some([None, Some(true)]));
+/// // Upper-case keys are not RFC 9651: nothing parses.
+/// assert_eq!(read_content_usage(b"Train-AI=n").said, None);
+/// ```
+#[must_use]
+pub fn read_content_usage(value: &[u8]) -> ContentUsage<'_> {
+    let value = value.trim_ascii();
+    let (path, preferences) = match value.first() {
+        Some(b'/' | b'*') => {
+            let end = value.iter().position(u8::is_ascii_whitespace).unwrap_or(value.len());
+            (Some(&value[..end]), value[end..].trim_ascii())
+        }
+        _ => (None, value),
+    };
+    let said = dictionary_tokens(preferences).map(|tokens| {
+        let mut said = [None, None];
+        for (key, token) in tokens {
+            if let Some(category) = Category::of_usage_key(&key) {
+                said[category.index()] = match token.as_deref() {
+                    Some("y") => Some(true),
+                    Some("n") => Some(false),
+                    _ => None,
+                };
+            }
+        }
+        said
+    });
+    ContentUsage { path, preferences, said }
+}
+
+/// Reads a Content-Signal value: each category `Some(true)` for `yes`, `Some(false)`
+/// for `no`, `None` when it says neither (or nothing parses).
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::usage::read_content_signal;
+/// assert_eq!(read_content_signal(b"search=yes, ai-train=no"), [Some(false), Some(true), None]);
+/// assert_eq!(read_content_signal(b"ai-input=y"), [None, None, None]);
+/// ```
+#[must_use]
+pub fn read_content_signal(value: &[u8]) -> [Option<bool>; 3] {
+    let mut said = [None, None, None];
+    for (key, token) in dictionary_tokens(value.trim_ascii()).unwrap_or_default() {
+        if let Some(category) = Category::of_signal_key(&key) {
+            said[category.index()] = match token.as_deref() {
+                Some("yes") => Some(true),
+                Some("no") => Some(false),
+                _ => None,
+            };
+        }
+    }
+    said
+}
+
+/// The members of an RFC 9651 dictionary, each with its value when that is a token
+/// (parameters ignored); `None` when the text is not a dictionary.
+fn dictionary_tokens(text: &[u8]) -> Option<Vec<(String, Option<String>)>> {
+    let dictionary: sfv::Dictionary = sfv::Parser::new(text).parse().ok()?;
+    Some(
+        dictionary
+            .iter()
+            .map(|(key, entry)| {
+                let token = match entry {
+                    sfv::ListEntry::Item(item) => item.bare_item.as_token().map(|t| t.as_str().to_owned()),
+                    sfv::ListEntry::InnerList(_) => None,
+                };
+                (key.as_str().to_owned(), token)
+            })
+            .collect(),
+    )
+}
+
+/// A Content-Usage rule of the selected groups that matches the path.
+struct Hit {
+    line: usize,
+    /// The matched length: the encoded path's bytes; a rule without a path ranks below
+    /// any rule with one.
+    rank: Option<usize>,
+    said: [Option<bool>; 2],
+}
+
+/// The usage preferences of the groups `selection` chose (under RFC 9309) for `tested`,
+/// the path as a crawler requests it. Call it for a path the robot may crawl: a
+/// disallowed path has no preferences.
+#[must_use]
+pub fn usage(txt: &RobotsTxt, selection: &Selection, tested: &str) -> Usage {
+    let interpretation = txt.interpretation(Reading::Rfc9309);
+    let fields = interpretation.fields();
+    let extensions =
+        selection.groups().iter().flat_map(|&g| interpretation.groups()[g].extensions()).map(|&f| &fields[f]);
+    let mut hits: Vec<Hit> = Vec::new();
+    let mut signals: Vec<(usize, [Option<bool>; 3])> = Vec::new();
+    for field in extensions {
+        let value = txt.text(&field.value());
+        match field.kind() {
+            FieldKind::ContentUsage => {
+                let rule = read_content_usage(value);
+                let rank = match rule.path {
+                    None => None,
+                    Some(path) => {
+                        let pattern: Cow<'_, [u8]> = normalise_rfc9309(path);
+                        if !wildcard_match(&pattern, tested.as_bytes()) {
+                            continue;
+                        }
+                        Some(pattern.len())
+                    }
+                };
+                hits.push(Hit { line: field.line(), rank, said: rule.said.unwrap_or_default() });
+            }
+            FieldKind::ContentSignal => signals.push((field.line(), read_content_signal(value))),
+            _ => {}
+        }
+    }
+    let best = hits.iter().map(|hit| hit.rank).max();
+    let winners: Vec<&Hit> = hits.iter().filter(|hit| Some(hit.rank) == best).collect();
+    let mut answer = Usage::default();
+    for category in Category::ALL {
+        // Content-Usage: the longest match decides, identical paths most restrictive.
+        let from_usage: Vec<(usize, Option<bool>)> = match category {
+            Category::AiInput => Vec::new(),
+            _ => winners.iter().map(|hit| (hit.line, hit.said[category.index()])).collect(),
+        };
+        let from_signal: Vec<(usize, Option<bool>)> =
+            signals.iter().map(|(line, said)| (*line, said[category.index()])).collect();
+        answer.stated[category.index()] = combine(&from_usage, &from_signal);
+    }
+    answer
+}
+
+/// Combines what the lines say about one category, most restrictive first: any no, then
+/// any yes, else unknown. The lines are those that said the winning word; for unknown,
+/// the Content-Usage rules that won the match and left it so.
+fn combine(from_usage: &[(usize, Option<bool>)], from_signal: &[(usize, Option<bool>)]) -> Stated {
+    let all = || from_usage.iter().chain(from_signal);
+    for word in [Some(false), Some(true)] {
+        let lines: Vec<usize> = all().filter(|(_, said)| *said == word).map(|(line, _)| *line).collect();
+        if !lines.is_empty() {
+            return Stated { preference: Preference::of(word), lines };
+        }
+    }
+    Stated { preference: Preference::Unknown, lines: from_usage.iter().map(|(line, _)| *line).collect() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::agent::{Robot, select};
+
+    fn usage_of(file: &str, agent: &str, path: &str) -> Usage {
+        let txt = RobotsTxt::parse(file.as_bytes().to_vec());
+        let selection = select(txt.interpretation(Reading::Rfc9309), &Robot::from_agent(agent), Reading::Rfc9309);
+        usage(&txt, &selection, path)
+    }
+
+    fn said(usage: &Usage) -> [(&'static str, usize); 3] {
+        let line = |s: &Stated| s.lines().first().copied().unwrap_or(0);
+        Category::ALL.map(|c| (usage.get(c).preference().name(), line(usage.get(c))))
+    }
+
+    /// A site-wide default and an exception for one directory.
+    #[test]
+    fn a_pathless_default_and_a_directory_exception() {
+        let file = "User-Agent: *\nAllow: /\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n";
+        // search is unknown, and line 3 (the rule that won the match) says so.
+        assert_eq!(said(&usage_of(file, "bot", "/")), [("disallowed", 3), ("unknown", 3), ("unknown", 0)]);
+        assert_eq!(said(&usage_of(file, "bot", "/ai-ok/a")), [("allowed", 4), ("unknown", 4), ("unknown", 0)]);
+    }
+
+    /// Cloudflare's managed robots.txt.
+    #[test]
+    fn cloudflares_managed_file() {
+        let file = "User-Agent: *\nContent-Signal: search=yes,ai-train=no\nAllow: /\n";
+        assert_eq!(said(&usage_of(file, "bot", "/x")), [("disallowed", 2), ("allowed", 2), ("unknown", 0)]);
+    }
+
+    #[test]
+    fn the_longest_match_decides_every_category() {
+        let file = "User-agent: *\nContent-Usage: train-ai=n, search=n\nContent-Usage: /blog/ search=y\n";
+        // train-ai is not taken from the shorter (pathless) rule: the longest decides all.
+        assert_eq!(said(&usage_of(file, "bot", "/blog/a")), [("unknown", 3), ("allowed", 3), ("unknown", 0)]);
+        // A wildcard path matches as Allow/Disallow patterns do.
+        let file = "User-agent: *\nContent-Usage: /*.pdf$ train-ai=n\n";
+        assert_eq!(usage_of(file, "bot", "/a/b.pdf").get(Category::TrainAi).preference(), Preference::Disallowed);
+        assert_eq!(usage_of(file, "bot", "/a/b.pdf?x").get(Category::TrainAi).preference(), Preference::Unknown);
+        // Encoded alike: a raw path in the rule matches the encoded request.
+        let file = "User-agent: *\nContent-Usage: /café/ train-ai=n\n";
+        assert_eq!(usage_of(file, "bot", "/caf%C3%A9/x").get(Category::TrainAi).preference(), Preference::Disallowed);
+    }
+
+    #[test]
+    fn identical_paths_combine_most_restrictive_first() {
+        let file = "User-agent: *\nContent-Usage: /a train-ai=y, search=y\nContent-Usage: /a train-ai=n\n";
+        assert_eq!(said(&usage_of(file, "bot", "/a")), [("disallowed", 3), ("allowed", 2), ("unknown", 0)]);
+    }
+
+    #[test]
+    fn an_unparsable_rule_still_wins_its_match() {
+        let file = "User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: /a train-ai=\"y\" search=\n";
+        assert_eq!(said(&usage_of(file, "bot", "/a")), [("unknown", 3), ("unknown", 3), ("unknown", 0)]);
+    }
+
+    #[test]
+    fn signals_and_usage_combine_most_restrictive_first() {
+        let file = "User-agent: *\nContent-Signal: search=yes, ai-train=yes, ai-input=no\nContent-Usage: train-ai=n\n";
+        assert_eq!(said(&usage_of(file, "bot", "/")), [("disallowed", 3), ("allowed", 2), ("disallowed", 2)]);
+    }
+
+    /// Each robot gets its group's preferences. (A Content-Usage line does not end a run
+    /// of User-agent lines, as an Allow would: robots that do not know the field join
+    /// such groups, and crawl verdicts must not depend on the field.)
+    #[test]
+    fn each_robot_gets_its_own_groups_preferences() {
+        let file = "User-agent: GPTBot\nAllow: /\nContent-Usage: train-ai=n\n\nUser-agent: *\nAllow: /\nContent-Usage: train-ai=y\n";
+        assert_eq!(usage_of(file, "GPTBot", "/").get(Category::TrainAi).preference(), Preference::Disallowed);
+        assert_eq!(usage_of(file, "Googlebot", "/").get(Category::TrainAi).preference(), Preference::Allowed);
+    }
+}
