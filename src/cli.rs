@@ -36,7 +36,7 @@ mod answers;
 mod json;
 mod page;
 
-use answers::{Answerer, CheckRecord, Only, RequestNotes};
+use answers::{Answerer, CheckRecord, Format, Only, RequestNotes};
 pub use page::{PageArgs, page};
 
 /// Writes one line to standard error; see [`note!`]. Quiet when it cannot.
@@ -190,6 +190,10 @@ pub struct CheckArgs {
     /// Write each result as soon as it is known, even into a pipe.
     #[arg(long)]
     pub line_buffered: bool,
+    /// After each answer, what the robot may do with what it fetches: the AI usage
+    /// preferences (Content-Usage, Content-Signal) of an allowed path, RFC 9309 only.
+    #[arg(long)]
+    pub usage: bool,
     #[command(flatten)]
     pub filter: VerdictFilter,
     #[command(flatten)]
@@ -395,8 +399,13 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
         (_, true) => Only::Disallowed,
         _ => Only::All,
     };
+    let format = match (args.json, args.usage) {
+        (true, _) => Format::Json,
+        (false, true) => Format::TextWithUsage,
+        (false, false) => Format::Text,
+    };
     let answerer =
-        Answerer::new(txt, availability, &columns, args.json, args.url_options.mode(), only, &loaded.site_origins);
+        Answerer::new(txt, availability, &columns, format, args.url_options.mode(), only, &loaded.site_origins);
     let mut notes = RequestNotes::new(loaded.site_origins.clone());
     let stdout = io::stdout();
     // A person reading results as they come (or a program asking for that) gets each

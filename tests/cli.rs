@@ -516,3 +516,40 @@ fn compare_and_page_take_raw_url_too() {
     assert_eq!(record["tested"], "//cgi-bin/x");
     robotscope().args(["page", "--help"]).assert().stdout(predicate::str::contains("--raw-url"));
 }
+
+/// `check --json` carries the usage preferences under RFC 9309 (`null` for a path the
+/// robot may not fetch, absent under the classic readings), and `--usage` shows them.
+#[test]
+fn check_reports_usage_preferences() {
+    let file = robots_file(
+        "User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /open/ train-ai=y, search=n\nDisallow: /private\n",
+    );
+    let path = file.path().to_str().expect("path");
+    let json = |extra: &[&str]| -> Vec<serde_json::Value> {
+        let output = robotscope().args(["check", path, "-a", "GPTBot", "--json"]).args(extra).output().expect("run");
+        String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).expect("json")).collect()
+    };
+    let records = json(&["/", "/open/a", "/private/x"]);
+    assert_eq!(
+        records[0]["usage"],
+        serde_json::json!({"train-ai": "disallowed", "search": "allowed", "ai-input": "unknown"})
+    );
+    assert_eq!(records[0]["usage_lines"], serde_json::json!([2]));
+    // The longest Content-Usage rule decides, and the group-wide signal still counts:
+    // most restrictive first in each category.
+    assert_eq!(
+        records[1]["usage"],
+        serde_json::json!({"train-ai": "disallowed", "search": "disallowed", "ai-input": "unknown"})
+    );
+    assert_eq!(records[1]["usage_lines"], serde_json::json!([2, 3]));
+    assert!(records[2]["usage"].is_null() && records[2]["usage_lines"].is_null(), "{}", records[2]);
+    let classic = json(&["-s", "draft1996", "/"]);
+    assert!(classic[0].get("usage").is_none() && classic[0].get("usage_lines").is_none(), "{}", classic[0]);
+    robotscope()
+        .args(["check", path, "-a", "GPTBot", "--usage", "/", "/private/x"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "  usage: train-ai disallowed (line 2), search allowed (line 2), ai-input unknown\n",
+        ))
+        .stdout(predicate::str::contains("/private/x  line 4: Disallow: /private\n"));
+}

@@ -21,6 +21,7 @@ use crate::policy::escape::{sanitize, sanitize_str};
 use crate::policy::request::{
     LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, is_robots_txt, line_as_text, path_in_line,
 };
+use crate::policy::usage::{Category, Preference, Usage};
 use crate::policy::{self, Access, Availability, Decision, Reading, RobotsTxt};
 
 /// Bytes of standard input answered as one block: large enough that handing a block to
@@ -47,6 +48,34 @@ pub(super) struct CheckRecord<'a> {
     pub(super) line: Option<usize>,
     pub(super) rule: Option<String>,
     group_line: Option<usize>,
+    /// The usage preferences (RFC 9309 only: absent under the classic readings), `null`
+    /// when the robot may not fetch the path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<Option<UsageRecord>>,
+    /// The lines that decided them, likewise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage_lines: Option<Option<Vec<usize>>>,
+}
+
+/// `{"train-ai": P, "search": P, "ai-input": P}`.
+#[derive(Debug, Serialize)]
+struct UsageRecord {
+    #[serde(rename = "train-ai")]
+    train_ai: &'static str,
+    search: &'static str,
+    #[serde(rename = "ai-input")]
+    ai_input: &'static str,
+}
+
+impl UsageRecord {
+    fn of(usage: &Usage) -> UsageRecord {
+        let name = |category| usage.get(category).preference().name();
+        UsageRecord {
+            train_ai: name(Category::TrainAi),
+            search: name(Category::Search),
+            ai_input: name(Category::AiInput),
+        }
+    }
 }
 
 impl<'a> CheckRecord<'a> {
@@ -61,6 +90,7 @@ impl<'a> CheckRecord<'a> {
         request: &'a Request,
     ) -> CheckRecord<'a> {
         let rule = deciding_rule(txt, column, decision);
+        let usage = column.usage(availability, decision, request.tested());
         CheckRecord {
             agent,
             url: request.given(),
@@ -71,6 +101,8 @@ impl<'a> CheckRecord<'a> {
             line: rule.map(policy::parse::Rule::line),
             rule: rule.map(|r| txt.rule_text(r)),
             group_line: group_line(txt, availability, column, decision),
+            usage_lines: usage.as_ref().map(|usage| usage.as_ref().map(Usage::lines)),
+            usage: usage.map(|usage| usage.as_ref().map(UsageRecord::of)),
         }
     }
 }
@@ -111,6 +143,20 @@ fn write_why(
     }
 }
 
+/// `  usage: train-ai disallowed (line 3), search allowed (line 2), ai-input unknown`.
+fn write_usage(out: &mut Vec<u8>, usage: &Usage) {
+    let mut text = String::from("  usage:");
+    for (index, (category, stated)) in usage.iter().enumerate() {
+        let _ = write!(text, "{} {category} {}", if index == 0 { "" } else { "," }, stated.preference());
+        if stated.preference() != Preference::Unknown {
+            let lines: Vec<String> = stated.lines().iter().map(ToString::to_string).collect();
+            let noun = if lines.len() == 1 { "line" } else { "lines" };
+            let _ = write!(text, " ({noun} {})", lines.join(", "));
+        }
+    }
+    out.extend_from_slice(text.as_bytes());
+}
+
 fn deciding_rule<'t>(txt: &'t RobotsTxt, column: &Column, decision: Decision) -> Option<&'t policy::parse::Rule> {
     let interpretation = txt.interpretation(column.reading);
     decision.rule.map(|at| &interpretation.groups()[at.group].rules()[at.rule])
@@ -126,6 +172,17 @@ fn group_line(txt: &RobotsTxt, availability: Availability, column: &Column, deci
         .or_else(|| column.selection().groups.first().copied())
         .filter(|_| availability.access(column.reading) == Access::Rules)
         .map(|group| interpretation.groups()[group].first_line())
+}
+
+/// How answers are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Format {
+    /// A line per answer: verdict, robot, path, deciding line.
+    Text,
+    /// The same, with the usage preferences of an allowed path after it (`--usage`).
+    TextWithUsage,
+    /// A JSON object per answer (`--json`), usage included under RFC 9309.
+    Json,
 }
 
 /// Which results to print: all of them, or (`--allowed`, `--disallowed`) only the paths
@@ -233,7 +290,7 @@ pub(super) struct Answerer<'a> {
     columns: &'a [Column],
     /// Each column's label and fallback (`Googlebot-Image via Googlebot`), escaped once.
     heads: Vec<String>,
-    json: bool,
+    format: Format,
     mode: UrlMode,
     only: Only,
     site_origins: &'a [String],
@@ -244,7 +301,7 @@ impl<'a> Answerer<'a> {
         txt: &'a RobotsTxt,
         availability: Availability,
         columns: &'a [Column],
-        json: bool,
+        format: Format,
         mode: UrlMode,
         only: Only,
         site_origins: &'a [String],
@@ -259,7 +316,7 @@ impl<'a> Answerer<'a> {
                 format!("{}{via}", sanitize(column.label.as_bytes()))
             })
             .collect();
-        Answerer { txt, availability, columns, heads, json, mode, only, site_origins }
+        Answerer { txt, availability, columns, heads, format, mode, only, site_origins }
     }
 
     /// Answers the paths given as arguments.
@@ -290,7 +347,7 @@ impl<'a> Answerer<'a> {
                 found.notes.push(note);
             }
         }
-        if self.only != Only::All && !self.json {
+        if self.only != Only::All && self.format != Format::Json {
             let mut allowed_by_all = true;
             for column in self.columns {
                 allowed_by_all &= column.check(self.availability, request.tested()).allowed;
@@ -313,7 +370,7 @@ impl<'a> Answerer<'a> {
             if !wanted {
                 continue;
             }
-            if self.json {
+            if self.format == Format::Json {
                 let record = CheckRecord::new(self.txt, self.availability, column, decision, &column.label, &request);
                 json::write_into(out, &record);
             } else {
@@ -339,6 +396,11 @@ impl<'a> Answerer<'a> {
         let rule = rule.zip(kind.as_deref()).map(|(rule, kind)| (rule.line(), kind, self.txt.text(&rule.value())));
         let group = group_line(self.txt, self.availability, column, decision);
         write_why(out, rule, self.availability, column.reading, group);
+        if self.format == Format::TextWithUsage
+            && let Some(Some(usage)) = column.usage(self.availability, decision, request.tested())
+        {
+            write_usage(out, &usage);
+        }
         out.push(b'\n');
     }
 

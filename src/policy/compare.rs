@@ -10,6 +10,7 @@ use super::availability::{Access, Availability};
 use super::compiled::{CompiledPolicy, Decision};
 use super::parse::{FieldKind, RobotsTxt};
 use super::reading::Reading;
+use super::usage::{Usage, UsageRules};
 use super::verdict::describe_selection;
 
 /// One column: a robot under a reading, compiled.
@@ -22,6 +23,8 @@ pub struct Column {
     /// Under which reading.
     pub reading: Reading,
     compiled: CompiledPolicy,
+    /// The usage preferences, under RFC 9309 only.
+    usage: Option<UsageRules>,
 }
 
 impl Column {
@@ -29,7 +32,8 @@ impl Column {
     #[must_use]
     pub fn new(txt: &RobotsTxt, label: String, robot: Robot, reading: Reading) -> Column {
         let compiled = CompiledPolicy::new(txt, &robot, reading);
-        Column { label, robot, reading, compiled }
+        let usage = usage_rules(txt, &compiled, reading);
+        Column { label, robot, reading, compiled, usage }
     }
 
     /// Compiles the columns `(label, robot, reading)`, each distinct set of rules once
@@ -39,7 +43,8 @@ impl Column {
         let mut compiled: Vec<Column> = Vec::new();
         for (label, robot, reading) in columns {
             let policy = CompiledPolicy::reusing(txt, &robot, reading, compiled.iter().map(|c| &c.compiled));
-            compiled.push(Column { label, robot, reading, compiled: policy });
+            let usage = usage_rules(txt, &policy, reading);
+            compiled.push(Column { label, robot, reading, compiled: policy, usage });
         }
         compiled
     }
@@ -51,6 +56,17 @@ impl Column {
             Access::Rules => self.compiled.check(path),
             access => Decision { allowed: access == Access::AllowAll, rule: None },
         }
+    }
+
+    /// The usage preferences for a path the column's robot may fetch (`decision`, from
+    /// [`Column::check`] on the same path): `None` under the classic readings, which
+    /// know no such field; `Some(None)` when the robot may not fetch the path.
+    #[must_use]
+    pub fn usage(&self, availability: Availability, decision: Decision, tested: &str) -> Option<Option<Usage>> {
+        let rules = self.usage.as_ref()?;
+        // A file that was not read (a 404's error page) states no preferences.
+        let read = availability.access(self.reading) == Access::Rules;
+        Some(decision.allowed.then(|| if read { rules.answer(tested) } else { Usage::default() }))
     }
 
     /// The groups that apply and why.
@@ -127,6 +143,11 @@ impl std::fmt::Display for Summary {
         }
         f.write_str(if self.shut_out { "; shut out of /" } else { "; may fetch /" })
     }
+}
+
+/// The usage preferences of a column's groups, under RFC 9309.
+fn usage_rules(txt: &RobotsTxt, compiled: &CompiledPolicy, reading: Reading) -> Option<UsageRules> {
+    (reading == Reading::Rfc9309).then(|| UsageRules::of(txt, compiled.selection()))
 }
 
 /// How many rows the paths a file names give by default: a file of two million rules

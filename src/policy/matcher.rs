@@ -15,6 +15,7 @@ use super::extensions::{RequestRate, VisitTime, crawl_delay};
 use super::parse::{FieldKind, RobotsTxt};
 use super::reading::Reading;
 use super::request::{Request, UrlMode};
+use super::usage::{Usage, UsageRules};
 use super::verdict::{Verdict, evaluate};
 
 /// One robot's rules under one reading, compiled for answering many URLs.
@@ -39,6 +40,8 @@ use super::verdict::{Verdict, evaluate};
 #[derive(Debug, Clone)]
 pub struct Matcher {
     compiled: CompiledPolicy,
+    /// The usage preferences, under RFC 9309 only.
+    usage: Option<UsageRules>,
     url_mode: UrlMode,
     crawl_delay: Option<Duration>,
     request_rate: Option<RequestRate>,
@@ -82,6 +85,7 @@ impl Matcher {
             request_rate: values(FieldKind::RequestRate).find_map(|value| RequestRate::parse(&value)),
             visit_time: values(FieldKind::VisitTime).find_map(|value| VisitTime::parse(&value)),
             url_mode: UrlMode::AsCrawlersSend,
+            usage: (reading == Reading::Rfc9309).then(|| UsageRules::of(txt, compiled.selection())),
             compiled,
         }
     }
@@ -138,6 +142,29 @@ impl Matcher {
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.compiled.memory_bytes()
+    }
+
+    /// What the robot may do with `url` once fetched (train AI, search, AI input), by
+    /// the groups' Content-Usage and Content-Signal lines (see [`usage`](super::usage)).
+    /// `None` when the robot may not fetch `url` (a disallowed path has no preferences)
+    /// and under the classic readings, which know neither field.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use robotscope::policy::usage::{Category, Preference};
+    /// use robotscope::{Matcher, Reading, RobotsTxt};
+    /// let txt = RobotsTxt::parse("User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /x\n");
+    /// let usage = Matcher::new(&txt, "bot", Reading::Rfc9309).usage("/a").expect("crawlable");
+    /// assert_eq!(usage.get(Category::TrainAi).preference(), Preference::Disallowed);
+    /// assert_eq!(usage.get(Category::TrainAi).lines(), [2]);
+    /// assert!(Matcher::new(&txt, "bot", Reading::Rfc9309).usage("/x").is_none());
+    /// ```
+    #[must_use]
+    pub fn usage(&self, url: &str) -> Option<Usage> {
+        let tested = Request::new(url, self.url_mode).tested;
+        let rules = self.usage.as_ref()?;
+        self.compiled.check(&tested).allowed().then(|| rules.answer(&tested))
     }
 
     /// The group's `Crawl-delay`: how long to wait between fetches (Bing, Yandex; not

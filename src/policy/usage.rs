@@ -22,7 +22,6 @@
 //! robot may not crawl has no preferences at all (the caller asks only for allowed
 //! paths).
 
-use std::borrow::Cow;
 use std::fmt;
 
 use super::agent::Selection;
@@ -277,61 +276,89 @@ fn dictionary_tokens(text: &[u8]) -> Option<Vec<(String, Option<String>)>> {
     )
 }
 
-/// A Content-Usage rule of the selected groups that matches the path.
-struct Hit {
+/// A Content-Usage rule of the groups that apply.
+#[derive(Debug, Clone)]
+struct UsageRule {
     line: usize,
-    /// The matched length: the encoded path's bytes; a rule without a path ranks below
-    /// any rule with one.
-    rank: Option<usize>,
+    /// The path as matched (encoded as RFC 9309 §2.2.2 encodes rule paths); `None`
+    /// for every path, which ranks below any rule with a path.
+    pattern: Option<Vec<u8>>,
     said: [Option<bool>; 2],
 }
 
+/// One robot's Content-Usage and Content-Signal lines under RFC 9309, read once and
+/// asked about many paths.
+#[derive(Debug, Clone, Default)]
+pub struct UsageRules {
+    rules: Vec<UsageRule>,
+    signals: Vec<(usize, [Option<bool>; 3])>,
+}
+
+impl UsageRules {
+    /// The lines of the groups `selection` chose (under RFC 9309).
+    #[must_use]
+    pub fn of(txt: &RobotsTxt, selection: &Selection) -> UsageRules {
+        let interpretation = txt.interpretation(Reading::Rfc9309);
+        let fields = interpretation.fields();
+        let mut found = UsageRules::default();
+        for field in
+            selection.groups().iter().flat_map(|&g| interpretation.groups()[g].extensions()).map(|&f| &fields[f])
+        {
+            let value = txt.text(&field.value());
+            match field.kind() {
+                FieldKind::ContentUsage => {
+                    let rule = read_content_usage(value);
+                    found.rules.push(UsageRule {
+                        line: field.line(),
+                        pattern: rule.path.map(|path| normalise_rfc9309(path).into_owned()),
+                        said: rule.said.unwrap_or_default(),
+                    });
+                }
+                FieldKind::ContentSignal => found.signals.push((field.line(), read_content_signal(value))),
+                _ => {}
+            }
+        }
+        found
+    }
+
+    /// True when the groups state no preference at all.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty() && self.signals.is_empty()
+    }
+
+    /// The preferences for `tested`, the path as a crawler requests it. Ask for a path
+    /// the robot may crawl: a disallowed path has no preferences.
+    #[must_use]
+    pub fn answer(&self, tested: &str) -> Usage {
+        let rank = |rule: &UsageRule| match &rule.pattern {
+            None => Some(None),
+            Some(pattern) => wildcard_match(pattern, tested.as_bytes()).then_some(Some(pattern.len())),
+        };
+        let hits: Vec<(&UsageRule, Option<usize>)> =
+            self.rules.iter().filter_map(|rule| rank(rule).map(|rank| (rule, rank))).collect();
+        let best = hits.iter().map(|(_, rank)| *rank).max();
+        let winners: Vec<&UsageRule> = hits.iter().filter(|(_, rank)| Some(*rank) == best).map(|(r, _)| *r).collect();
+        let mut answer = Usage::default();
+        for category in Category::ALL {
+            // Content-Usage: the longest match decides, identical paths most restrictive.
+            let from_usage: Vec<(usize, Option<bool>)> = match category {
+                Category::AiInput => Vec::new(),
+                _ => winners.iter().map(|rule| (rule.line, rule.said[category.index()])).collect(),
+            };
+            let from_signal: Vec<(usize, Option<bool>)> =
+                self.signals.iter().map(|(line, said)| (*line, said[category.index()])).collect();
+            answer.stated[category.index()] = combine(&from_usage, &from_signal);
+        }
+        answer
+    }
+}
+
 /// The usage preferences of the groups `selection` chose (under RFC 9309) for `tested`,
-/// the path as a crawler requests it. Call it for a path the robot may crawl: a
-/// disallowed path has no preferences.
+/// the path as a crawler requests it (see [`UsageRules`] for many paths).
 #[must_use]
 pub fn usage(txt: &RobotsTxt, selection: &Selection, tested: &str) -> Usage {
-    let interpretation = txt.interpretation(Reading::Rfc9309);
-    let fields = interpretation.fields();
-    let extensions =
-        selection.groups().iter().flat_map(|&g| interpretation.groups()[g].extensions()).map(|&f| &fields[f]);
-    let mut hits: Vec<Hit> = Vec::new();
-    let mut signals: Vec<(usize, [Option<bool>; 3])> = Vec::new();
-    for field in extensions {
-        let value = txt.text(&field.value());
-        match field.kind() {
-            FieldKind::ContentUsage => {
-                let rule = read_content_usage(value);
-                let rank = match rule.path {
-                    None => None,
-                    Some(path) => {
-                        let pattern: Cow<'_, [u8]> = normalise_rfc9309(path);
-                        if !wildcard_match(&pattern, tested.as_bytes()) {
-                            continue;
-                        }
-                        Some(pattern.len())
-                    }
-                };
-                hits.push(Hit { line: field.line(), rank, said: rule.said.unwrap_or_default() });
-            }
-            FieldKind::ContentSignal => signals.push((field.line(), read_content_signal(value))),
-            _ => {}
-        }
-    }
-    let best = hits.iter().map(|hit| hit.rank).max();
-    let winners: Vec<&Hit> = hits.iter().filter(|hit| Some(hit.rank) == best).collect();
-    let mut answer = Usage::default();
-    for category in Category::ALL {
-        // Content-Usage: the longest match decides, identical paths most restrictive.
-        let from_usage: Vec<(usize, Option<bool>)> = match category {
-            Category::AiInput => Vec::new(),
-            _ => winners.iter().map(|hit| (hit.line, hit.said[category.index()])).collect(),
-        };
-        let from_signal: Vec<(usize, Option<bool>)> =
-            signals.iter().map(|(line, said)| (*line, said[category.index()])).collect();
-        answer.stated[category.index()] = combine(&from_usage, &from_signal);
-    }
-    answer
+    UsageRules::of(txt, selection).answer(tested)
 }
 
 /// Combines what the lines say about one category, most restrictive first: any no, then
