@@ -21,7 +21,7 @@ use crate::policy::escape::{sanitize, sanitize_str};
 use crate::policy::request::{
     LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, is_robots_txt, line_as_text, path_in_line,
 };
-use crate::policy::usage::{Category, Preference, Usage};
+use crate::policy::usage::{Category, Preference, Usage, UsageAnswer};
 use crate::policy::{self, Access, Availability, Decision, Reading, RobotsTxt};
 
 /// Bytes of standard input answered as one block: large enough that handing a block to
@@ -50,11 +50,43 @@ pub(super) struct CheckRecord<'a> {
     group_line: Option<usize>,
     /// The usage preferences (RFC 9309 only: absent under the classic readings), `null`
     /// when the robot may not fetch the path.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    usage: Option<Option<UsageRecord>>,
+    #[serde(skip_serializing_if = "JsonField::is_absent")]
+    usage: JsonField<UsageRecord>,
     /// The lines that decided them, likewise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    usage_lines: Option<Option<Vec<usize>>>,
+    #[serde(skip_serializing_if = "JsonField::is_absent")]
+    usage_lines: JsonField<Vec<usize>>,
+}
+
+/// A JSON field that is left out, `null`, or a value.
+#[derive(Debug)]
+enum JsonField<T> {
+    Absent,
+    Null,
+    Value(T),
+}
+
+impl<T> JsonField<T> {
+    fn is_absent(&self) -> bool {
+        matches!(self, JsonField::Absent)
+    }
+
+    /// The usage field of an answer, made by `value` from the preferences.
+    fn of_usage(answer: &UsageAnswer, value: impl FnOnce(&Usage) -> T) -> JsonField<T> {
+        match answer {
+            UsageAnswer::NotRead => JsonField::Absent,
+            UsageAnswer::NotFetched => JsonField::Null,
+            UsageAnswer::Stated(usage) => JsonField::Value(value(usage)),
+        }
+    }
+}
+
+impl<T: Serialize> Serialize for JsonField<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            JsonField::Value(value) => value.serialize(serializer),
+            JsonField::Absent | JsonField::Null => serializer.serialize_none(),
+        }
+    }
 }
 
 /// `{"train-ai": P, "search": P, "ai-input": P}`.
@@ -101,8 +133,8 @@ impl<'a> CheckRecord<'a> {
             line: rule.map(policy::parse::Rule::line),
             rule: rule.map(|r| txt.rule_text(r)),
             group_line: group_line(txt, availability, column, decision),
-            usage_lines: usage.as_ref().map(|usage| usage.as_ref().map(Usage::lines)),
-            usage: usage.map(|usage| usage.as_ref().map(UsageRecord::of)),
+            usage_lines: JsonField::of_usage(&usage, Usage::lines),
+            usage: JsonField::of_usage(&usage, UsageRecord::of),
         }
     }
 }
@@ -397,7 +429,7 @@ impl<'a> Answerer<'a> {
         let group = group_line(self.txt, self.availability, column, decision);
         write_why(out, rule, self.availability, column.reading, group);
         if self.format == Format::TextWithUsage
-            && let Some(Some(usage)) = column.usage(self.availability, decision, request.tested())
+            && let UsageAnswer::Stated(usage) = column.usage(self.availability, decision, request.tested())
         {
             write_usage(out, &usage);
         }

@@ -10,7 +10,7 @@ use super::availability::{Access, Availability};
 use super::compiled::{CompiledPolicy, Decision};
 use super::parse::{FieldKind, RobotsTxt};
 use super::reading::Reading;
-use super::usage::{Usage, UsageRules};
+use super::usage::{Usage, UsageAnswer, UsageRules};
 use super::verdict::describe_selection;
 
 /// One column: a robot under a reading, compiled.
@@ -58,15 +58,17 @@ impl Column {
         }
     }
 
-    /// The usage preferences for a path the column's robot may fetch (`decision`, from
-    /// [`Column::check`] on the same path): `None` under the classic readings, which
-    /// know no such field; `Some(None)` when the robot may not fetch the path.
+    /// The usage preferences for a path, given the column's `decision` on it (from
+    /// [`Column::check`]).
     #[must_use]
-    pub fn usage(&self, availability: Availability, decision: Decision, tested: &str) -> Option<Option<Usage>> {
-        let rules = self.usage.as_ref()?;
-        // A file that was not read (a 404's error page) states no preferences.
-        let read = availability.access(self.reading) == Access::Rules;
-        Some(decision.allowed.then(|| if read { rules.answer(tested) } else { Usage::default() }))
+    pub fn usage(&self, availability: Availability, decision: Decision, tested: &str) -> UsageAnswer {
+        match &self.usage {
+            None => UsageAnswer::NotRead,
+            Some(_) if !decision.allowed => UsageAnswer::NotFetched,
+            // A file that was not read (a 404's error page) states no preferences.
+            Some(_) if availability.access(self.reading) != Access::Rules => UsageAnswer::Stated(Usage::default()),
+            Some(rules) => UsageAnswer::Stated(rules.answer(tested)),
+        }
     }
 
     /// The groups that apply and why.

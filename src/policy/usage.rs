@@ -179,6 +179,17 @@ impl Usage {
     }
 }
 
+/// A robot's usage preferences for one path, as a column of answers gives them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UsageAnswer {
+    /// The reading knows no such fields (the 1994 and 1996 readings).
+    NotRead,
+    /// The robot may not fetch the path: it has no preferences.
+    NotFetched,
+    /// The preferences.
+    Stated(Usage),
+}
+
 /// What a Content-Usage value says: its path (as written, `None` for every path) and
 /// its preferences (`None` when the dictionary does not parse).
 #[derive(Debug, Clone, PartialEq, Eq)]
