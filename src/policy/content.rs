@@ -9,8 +9,11 @@ use super::lex::{self, ByteOrderMark};
 /// exactly that much. The fetch cap's default and the lint's limit both come from here.
 pub const RFC9309_PARSE_LIMIT_BYTES: usize = 500 * 1024;
 
-/// How much of the start of a body is looked at.
+/// How much of the start of a body is searched for markup.
 const SNIFF_BYTES: usize = 1024;
+
+/// How much of the start of a body is counted for binary data.
+const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 
 /// What a body is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,7 +23,7 @@ pub enum Content {
     Text,
     /// An HTML page (a soft 404, or a server answering every URL with its home page).
     Html,
-    /// Not text: more than one byte in ten of its start is a control byte.
+    /// Not text: more than one byte in ten of its start is a control byte, or is not UTF-8.
     Binary,
     /// UTF-16, by its byte order mark: every robot reads a NUL between the characters.
     Utf16,
@@ -58,8 +61,13 @@ pub fn sniff(body: &[u8]) -> Content {
     if start.starts_with('<') && (start.starts_with("<!doctype html") || tag("<html") || tag("<head") || tag("<body")) {
         return Content::Html;
     }
-    let controls = head.iter().filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C)).count();
-    if controls * 10 > head.len() {
+    // Binary: many control bytes, or many bytes that are not UTF-8 (random data has
+    // both; a Latin-1 robots.txt has a few of the second, never one in ten), counted
+    // over more than the tag search needs, so that chance rarely passes data for text.
+    let sample = &body[..body.len().min(BINARY_SNIFF_BYTES)];
+    let controls = sample.iter().filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C)).count();
+    let not_utf8: usize = sample.utf8_chunks().map(|chunk| chunk.invalid().len()).sum();
+    if controls * 10 > sample.len() || not_utf8 * 10 > sample.len() {
         return Content::Binary;
     }
     Content::Text
