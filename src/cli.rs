@@ -39,7 +39,7 @@ mod page;
 use answers::{Answerer, CheckRecord, Format, Only, RequestNotes};
 pub use page::{PageArgs, page};
 
-/// Writes one line to standard error; see [`note!`]. Quiet when it cannot.
+/// Writes one line to standard error; see `note!`. Quiet when it cannot.
 pub fn stderr_line(line: std::fmt::Arguments<'_>) {
     let mut stderr = io::stderr().lock();
     let _ = stderr.write_fmt(line).and_then(|()| stderr.write_all(b"\n"));

@@ -31,7 +31,7 @@
 //! Features (all on by default, for the `robotscope` binary):
 //!
 //! * `page`: what a page's robots META tags and `X-Robots-Tag` headers allow
-//!   ([`policy::page`], html5ever).
+//!   (`policy::page`, html5ever).
 //! * `profiles`: the robot profiles of `assets/robots.toml` (`robots_db`).
 //! * `fetch`: fetching a robots.txt with RFC 9309's status handling (`fetch`: tokio,
 //!   reqwest with rustls).

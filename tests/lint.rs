@@ -49,6 +49,19 @@ macro_rules! cases {
 }
 
 cases! {
+    usage_stated: "User-agent: *\nContent-Usage: /a train-ai=n\n", "usage-preferences", 2, Info, None;
+    usage_yes_no: "User-agent: *\nContent-Usage: train-ai=no\n", "usage-value", 2, Error,
+        Some("User-agent: *\nContent-Usage: train-ai=n\n");
+    signal_y_n: "User-agent: *\nContent-Signal: search=y, ai-input=n\n", "usage-value", 2, Error,
+        Some("User-agent: *\nContent-Signal: search=yes, ai-input=no\n");
+    usage_signal_name: "User-agent: *\nContent-Usage: /a ai-train=n\n", "usage-category", 2, Error,
+        Some("User-agent: *\nContent-Usage: /a train-ai=n\n");
+    usage_upper_case: "User-agent: *\nContent-Usage: Search=n\n", "usage-unparsable", 2, Error,
+        Some("User-agent: *\nContent-Usage: search=n\n");
+    usage_path_without_slash: "User-agent: *\nContent-Usage: blog/ train-ai=y\n", "usage-path-without-slash", 2, Error,
+        Some("User-agent: *\nContent-Usage: /blog/ train-ai=y\n");
+    usage_conflict: "User-agent: *\nContent-Usage: /a train-ai=y\nContent-Usage: /a train-ai=n\n", "usage-conflict", 3, Warning, None;
+    usage_outside: "Content-Signal: ai-train=no\nUser-agent: *\nAllow: /\n", "usage-outside-group", 1, Warning, None;
     tilde_without_slash: "User-agent: *\nDisallow: ~\n", "path-without-slash", 2, Error, Some("User-agent: *\nDisallow: /~\n");
     directory_without_slash: "User-agent: *\nDisallow: cgi-bin/ # scripts\n", "path-without-slash", 2, Error,
         Some("User-agent: *\nDisallow: /cgi-bin/ # scripts\n");
@@ -319,4 +332,56 @@ fn html_is_named_only_when_it_is_a_page_and_its_rules_are_counted() {
     assert!(!evaluate(&page, &Robot::from_agent("bot"), "/x", Reading::Rfc9309).allowed(), "and check agrees");
     let commented = RobotsTxt::parse("User-agent: *\nDisallow: /\n# see <html> and <header> docs\n");
     assert!(lint(&commented).iter().all(|d| d.code() != Code::HtmlFile));
+}
+
+/// The usage preferences' mistakes, each with what the line means before and after the
+/// fix, and the fixed file states what the author meant.
+#[test]
+fn usage_preference_mistakes_are_caught_and_fixed() {
+    let text = "Content-Signal: search=yes\nUser-agent: *\nAllow: /\nContent-Usage: train-ai=no, search=yes\n\
+                Content-Usage: ai-ok/ train-ai=y\nContent-Usage: Train-AI=n\nContent-Usage: /x train-ai=n\n\
+                Content-Usage: /x train-ai=y\nContent-Usage: /y ai-train=n\nContent-Signal: search=y, ai-train=n\n\
+                Content-Signal: train-ai=no\nContent-Usage: ((\n";
+    let found: Vec<(usize, &str)> = lint(&RobotsTxt::parse(text))
+        .iter()
+        .filter(|d| d.code() != Code::UsagePreferences)
+        .map(|d| (d.line(), d.code().name()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (1, "usage-outside-group"),
+            (4, "usage-value"),
+            (5, "usage-path-without-slash"),
+            (6, "usage-unparsable"),
+            (8, "usage-conflict"),
+            (9, "usage-category"),
+            (10, "usage-value"),
+            (11, "usage-category"),
+            (12, "usage-unparsable"),
+        ]
+    );
+    let message = lint(&RobotsTxt::parse("User-agent: *\nContent-Usage: train-ai=no\n"))
+        .into_iter()
+        .find(|d| d.code() == Code::UsageValue)
+        .expect("usage-value")
+        .message()
+        .to_owned();
+    assert!(
+        message.contains("as written, train-ai unknown") && message.contains("as meant, train-ai disallowed"),
+        "{message}"
+    );
+    let fixed = String::from_utf8(fix_all(text.as_bytes()).into_text()).expect("utf-8");
+    assert_eq!(
+        fixed,
+        "Content-Signal: search=yes\nUser-agent: *\nAllow: /\nContent-Usage: train-ai=n, search=y\n\
+         Content-Usage: /ai-ok/ train-ai=y\nContent-Usage: train-ai=n\nContent-Usage: /x train-ai=n\n\
+         Content-Usage: /x train-ai=y\nContent-Usage: /y train-ai=n\nContent-Signal: search=yes, ai-train=no\n\
+         Content-Signal: ai-train=no\nContent-Usage: ((\n"
+    );
+    // The classic readings know neither field: lint says nothing about them there, and
+    // a crawl verdict never moves (tests/properties.rs).
+    assert!(
+        lint(&RobotsTxt::parse("User-agent: *\nDisallow: /a\n")).iter().all(|d| d.code() != Code::UsagePreferences)
+    );
 }

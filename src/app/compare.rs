@@ -1,7 +1,7 @@
 //! The compare view: paths down, robots (or one robot's three readings) across, a
 //! verdict and deciding line in every cell.
 //!
-//! Columns are compiled once ([`Column`]); cells are checked only when drawn, so 50
+//! Columns are compiled once (`Column`); cells are checked only when drawn, so 50
 //! robots by 10,000 paths scroll as fast as a handful. The cell under the cursor is
 //! evaluated in full: its verdict is what the source and records panes highlight.
 

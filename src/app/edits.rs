@@ -1,7 +1,7 @@
 //! Changing the text: fixes, the editor, and what the changes did (flipped verdicts,
 //! the diff); copying it out and saving it.
 //!
-//! Every change goes through [`App::set_text`], which re-parses, re-lints and
+//! Every change goes through `App::set_text`, which re-parses, re-lints and
 //! re-evaluates at once, so the tester and the gutter always describe the text on
 //! screen. The text as it was loaded is kept, for the diff, the verdicts it flipped and
 //! the question asked on quitting.

@@ -72,6 +72,13 @@ catalogue! {
     NulByte => "nul-byte", "a NUL byte ends the line for Google's parser";
     ControlCharacter => "control-character", "a control character in the file";
     LongLine => "long-line", "a line longer than Google reads";
+    UsagePreferences => "usage-preferences", "what a Content-Usage or Content-Signal line states, and who reads it";
+    UsageValue => "usage-value", "a usage preference in another vocabulary's words (yes/no, y/n), which leaves it unknown";
+    UsageCategory => "usage-category", "a category named as the other extension names it (ai-train, train-ai)";
+    UsageUnparsable => "usage-unparsable", "preferences that are not an RFC 9651 dictionary, so every category is unknown";
+    UsagePathWithoutSlash => "usage-path-without-slash", "a Content-Usage path that does not start with /";
+    UsageConflict => "usage-conflict", "identical Content-Usage paths that state different preferences";
+    UsageOutsideGroup => "usage-outside-group", "a Content-Usage or Content-Signal line before any User-agent line";
 }
 
 impl fmt::Display for Code {

@@ -27,8 +27,10 @@ use super::lex::{self, ByteOrderMark, Line, LineEnd, RFC9309_MAX_LINE_BYTES, Sep
 use super::parse::{
     AgentLine, AgentName, Field, FieldKind, Group, Interpretation, RobotsTxt, Rule, RuleKind, Spelling, product_token,
 };
+use super::pattern::normalise_rfc9309;
 use super::prefix_set::PrefixSet;
 use super::reading::Reading;
+use super::usage;
 use super::words::plural;
 
 /// How serious a diagnostic is. Ordered most serious first (`Error < Warning < Info`),
@@ -609,7 +611,8 @@ impl<'a> Linter<'a> {
             FieldKind::Allow | FieldKind::Disallow => self.rule_value(field),
             FieldKind::Sitemap => self.sitemap(field),
             FieldKind::CrawlDelay | FieldKind::RequestRate | FieldKind::VisitTime => self.extension(field),
-            FieldKind::Host | FieldKind::CleanParam | FieldKind::ContentUsage | FieldKind::ContentSignal => {}
+            FieldKind::ContentUsage | FieldKind::ContentSignal => self.usage_field(field),
+            FieldKind::Host | FieldKind::CleanParam => {}
             FieldKind::Unknown => self.unknown_field(field),
         }
     }
@@ -997,9 +1000,140 @@ impl<'a> Linter<'a> {
         }
     }
 
+    // --- Usage preferences (see `usage.rs`) ------------------------------------------------
+
+    /// A Content-Usage or Content-Signal line: what it states (or why it states less
+    /// than its author meant), with a fix where the intent is plain.
+    fn usage_field(&mut self, field: &Field) {
+        let name = field.kind().canonical();
+        let is_usage = field.kind() == FieldKind::ContentUsage;
+        if self.rfc.loose_extensions().iter().any(|&f| self.rfc.fields()[f].line() == field.line()) {
+            let message = format!("{name} before any User-agent line belongs to no group, so no robot reads it.");
+            self.push(Code::UsageOutsideGroup, Severity::Warning, field.line(), field.key().clone(), message, None);
+            return;
+        }
+        let value = self.text(&field.value());
+        let text = value.trim();
+        let text_start = field.value().start + (value.len() - value.trim_start().len());
+        // A Content-Usage value may start with its path; the preferences follow it.
+        let preferences_at = match text.find(char::is_whitespace) {
+            Some(end) if is_usage && text.starts_with(['/', '*']) => {
+                end + (text[end..].len() - text[end..].trim_start().len())
+            }
+            _ if is_usage && text.starts_with(['/', '*']) => text.len(),
+            _ => 0,
+        };
+        let preferences = &text[preferences_at..];
+        let span = text_start + preferences_at..text_start + text.len();
+        if let Some((first, rest)) = preferences.split_once(char::is_whitespace)
+            && is_usage
+            && preferences_at == 0
+            && first.contains('/')
+            && !first.contains('=')
+            && !rest.trim().is_empty()
+        {
+            let message = format!(
+                "`{first}` does not start with /, so it is read as part of the preferences, which then do not parse: \
+                 every category is unknown. With a slash it is the path `/{first}`."
+            );
+            let fix = Fix {
+                title: format!("Write `/{first}`").into(),
+                edits: vec![Edit { span: text_start..text_start, replacement: "/".into() }],
+            };
+            self.push(Code::UsagePathWithoutSlash, Severity::Error, field.line(), span, message, Some(fix));
+            return;
+        }
+        let meaning = |preferences: &str| usage_meaning(is_usage, preferences);
+        let lower = preferences.to_ascii_lowercase();
+        if !usage::is_dictionary(preferences.as_bytes()) {
+            let upper_case_keys = lower != preferences && usage::is_dictionary(lower.as_bytes());
+            let message = if upper_case_keys {
+                format!(
+                    "`{preferences}` has upper-case keys, which RFC 9651 does not allow: it does not parse, so every \
+                     category is unknown. In lower case: {}.",
+                    meaning(&lower)
+                )
+            } else {
+                format!(
+                    "`{preferences}` is not an RFC 9651 dictionary (`train-ai=n, search=y`): every category is unknown."
+                )
+            };
+            let fix = upper_case_keys.then(|| Fix {
+                title: "Write the keys in lower case".into(),
+                edits: vec![Edit { span: span.clone(), replacement: lower.clone() }],
+            });
+            self.push(Code::UsageUnparsable, Severity::Error, field.line(), span, message, fix);
+            return;
+        }
+        let (fixed, renamed) = usage_in_own_words(is_usage, preferences);
+        if meaning(&fixed) != meaning(preferences) {
+            let code = if renamed { Code::UsageCategory } else { Code::UsageValue };
+            let message = format!(
+                "{name} takes {} and calls training `{}`: as written, {}; as meant, {}.",
+                if is_usage { "the tokens y and n" } else { "yes and no" },
+                if is_usage { "train-ai" } else { "ai-train" },
+                meaning(preferences),
+                meaning(&fixed)
+            );
+            let fix = Fix {
+                title: format!("Write `{fixed}`").into(),
+                edits: vec![Edit { span: span.clone(), replacement: fixed.clone() }],
+            };
+            self.push(code, Severity::Error, field.line(), span, message, Some(fix));
+            return;
+        }
+        let message = format!(
+            "{name}: {}. It says what robots may do with what they fetch, never whether they may fetch it; RFC 9309 \
+             robots that implement it read it, 1994/1996 robots do not know the field.",
+            meaning(preferences)
+        );
+        self.push(
+            Code::UsagePreferences,
+            Severity::Info,
+            field.line(),
+            field.key().start..field.value().end,
+            message,
+            None,
+        );
+    }
+
+    /// Identical Content-Usage paths in one group that state different preferences: they
+    /// combine most restrictive first, which the author may not expect.
+    fn usage_conflicts(&mut self) {
+        /// A Content-Usage rule seen earlier in the group: its path, line, preferences.
+        type Seen = (Option<Vec<u8>>, usize, [Option<bool>; 2]);
+        let mut found = Vec::new();
+        for group in self.rfc.groups() {
+            let mut seen: Vec<Seen> = Vec::new();
+            for &index in group.extensions() {
+                let field = &self.rfc.fields()[index];
+                if field.kind() != FieldKind::ContentUsage {
+                    continue;
+                }
+                let rule = usage::read_content_usage(self.txt.text(&field.value()));
+                let path = rule.path.map(|path| normalise_rfc9309(path).into_owned());
+                let said = rule.said.unwrap_or_default();
+                if let Some((_, line, _)) = seen.iter().find(|(other, _, earlier)| {
+                    *other == path && earlier.iter().zip(&said).any(|(a, b)| a.is_some() && b.is_some() && a != b)
+                }) {
+                    found.push((field.line(), field.key().start..field.value().end, *line));
+                }
+                seen.push((path, field.line(), said));
+            }
+        }
+        for (line, span, earlier) in found {
+            let message = format!(
+                "Line {earlier} has the same path with a different preference: rules with identical paths combine, \
+                 and a `n` wins over a `y`."
+            );
+            self.push(Code::UsageConflict, Severity::Warning, line, span, message, None);
+        }
+    }
+
     // --- Groups -----------------------------------------------------------------------------
 
     fn groups(&mut self) {
+        self.usage_conflicts();
         let has_star = self.rfc.groups().iter().any(Group::names_star);
         for &field in self.rfc.orphan_rules() {
             let field = &self.rfc.fields()[field];
@@ -1378,6 +1512,50 @@ impl<'a> Linter<'a> {
 }
 
 /// The fix that writes a field's canonical name.
+/// Usage preferences rewritten in their own extension's words: Content-Usage's `y`/`n`
+/// and `train-ai`, Content-Signal's `yes`/`no` and `ai-train`. The flag says whether a
+/// category was renamed.
+fn usage_in_own_words(is_usage: bool, preferences: &str) -> (String, bool) {
+    let (other_name, own_name) = if is_usage { ("ai-train", "train-ai") } else { ("train-ai", "ai-train") };
+    let (written_words, own_words): ([&str; 2], [&str; 2]) =
+        if is_usage { (["yes", "no"], ["y", "n"]) } else { (["y", "n"], ["yes", "no"]) };
+    let mut renamed = false;
+    let members: Vec<String> = preferences
+        .split(',')
+        .map(|member| {
+            let member = member.trim();
+            let Some((key, rest)) = member.split_once('=') else { return member.to_owned() };
+            let key = if key == other_name {
+                renamed = true;
+                own_name
+            } else {
+                key
+            };
+            let word = rest.split(';').next().unwrap_or_default();
+            let params = &rest[word.len()..];
+            let word = written_words.iter().position(|w| *w == word).map_or(word, |i| own_words[i]);
+            format!("{key}={word}{params}")
+        })
+        .collect();
+    (members.join(", "), renamed)
+}
+
+/// What usage preferences state, in words: `train-ai disallowed, search unknown`.
+fn usage_meaning(is_usage: bool, preferences: &str) -> String {
+    let word = |said: Option<bool>| match said {
+        Some(true) => "allowed",
+        Some(false) => "disallowed",
+        None => "unknown",
+    };
+    if is_usage {
+        let said = usage::read_content_usage(preferences.as_bytes()).said.unwrap_or_default();
+        format!("train-ai {}, search {}", word(said[0]), word(said[1]))
+    } else {
+        let said = usage::read_content_signal(preferences.as_bytes());
+        format!("ai-train {}, search {}, ai-input {}", word(said[0]), word(said[1]), word(said[2]))
+    }
+}
+
 fn rename_key(field: &Field, kind: FieldKind) -> Fix {
     Fix {
         title: format!("Write `{}`", kind.canonical()).into(),

@@ -269,6 +269,12 @@ pub fn read_content_signal(value: &[u8]) -> [Option<bool>; 3] {
     said
 }
 
+/// True when `text` is an RFC 9651 dictionary.
+#[must_use]
+pub fn is_dictionary(text: &[u8]) -> bool {
+    dictionary_tokens(text).is_some()
+}
+
 /// The members of an RFC 9651 dictionary, each with its value when that is a token
 /// (parameters ignored); `None` when the text is not a dictionary.
 fn dictionary_tokens(text: &[u8]) -> Option<Vec<(String, Option<String>)>> {
