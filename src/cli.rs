@@ -21,7 +21,7 @@ use crate::policy::lint::{Edit, Fix};
 use crate::policy::request::{Request, UrlMode, path_lines};
 use crate::policy::words::plural;
 use crate::policy::{self, Availability, Decision, Reading, Robot, RobotsTxt, Severity};
-use crate::robots_db::{RobotProfile, RobotsDb};
+use crate::robots_db::{Purpose, RobotProfile, RobotsDb};
 
 /// A line on standard error, like `eprintln!`, except that a line that cannot be
 /// written is dropped: `eprintln!` panics when standard error is a closed pipe
@@ -142,6 +142,10 @@ pub struct RobotSelection {
     /// flags and default reading apply. Repeatable.
     #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
     pub robots: Vec<String>,
+    /// Every robot profile of a purpose, as -r takes them: search, ai-training,
+    /// ai-search, ai-assistant, archive, seo, preview or other. Repeatable.
+    #[arg(short = 'p', long = "purpose", value_name = "PURPOSE", value_parser = clap::value_parser!(Purpose))]
+    pub purposes: Vec<Purpose>,
     /// The reading of the standard for every robot: rfc9309, draft1996 or koster1994
     /// (default: rfc9309 for -a, each profile's own for -r).
     #[arg(short = 's', long = "semantics", value_name = "SEMANTICS", value_parser = parse_reading)]
@@ -162,7 +166,7 @@ impl RobotSelection {
 
     /// True when no robot was named.
     fn is_empty(&self) -> bool {
-        self.agents.is_empty() && self.robots.is_empty()
+        self.agents.is_empty() && self.robots.is_empty() && self.purposes.is_empty()
     }
 
     /// The User-Agent of the first `-r` robot, sent with `--as-robot`.
@@ -255,7 +259,7 @@ pub struct RobotQuery {
 /// Turns `-a` and `-r` into robots to check for; warns on standard error about `-a`
 /// strings that RFC 9309 readers cannot match.
 pub fn robot_queries(selection: &RobotSelection, db: &RobotsDb) -> Result<Vec<RobotQuery>> {
-    let RobotSelection { agents, robots, semantics, positions } = selection;
+    let RobotSelection { agents, robots, purposes, semantics, positions } = selection;
     let semantics = *semantics;
     let position = |list: usize, index: usize| {
         let given = positions.as_ref().and_then(|(a, r)| [a, r][list].get(index).copied());
@@ -286,6 +290,13 @@ pub fn robot_queries(selection: &RobotSelection, db: &RobotsDb) -> Result<Vec<Ro
     }
     named.sort_by_key(|(position, _)| *position);
     let mut queries: Vec<RobotQuery> = named.into_iter().map(|(_, query)| query).collect();
+    // -p: the profiles of each purpose, after the robots named one by one, each once.
+    for profile in db.profiles().iter().filter(|profile| purposes.contains(&profile.purpose)) {
+        if !queries.iter().any(|query| query.label.eq_ignore_ascii_case(&profile.token)) {
+            let reading = semantics.unwrap_or(profile.reading);
+            queries.push(RobotQuery { label: profile.token.clone(), robot: profile.robot(), reading });
+        }
+    }
     if queries.is_empty() {
         // No robot named: answer for a robot that no group names, which gets `*`.
         queries.push(RobotQuery {
@@ -751,7 +762,11 @@ pub fn robots(db: &RobotsDb) -> Result<Outcome> {
     let name_width = width(|p| p.name.len()).max(4);
     let token_width = width(|p| p.token.len()).max(5);
     let result = (|| -> io::Result<()> {
-        writeln!(out, "{:<name_width$}  {:<token_width$}  {:<5}  {:<10}  NOTE", "NAME", "TOKEN", "ERA", "READING")?;
+        writeln!(
+            out,
+            "{:<name_width$}  {:<token_width$}  {:<5}  {:<12}  {:<10}  NOTE",
+            "NAME", "TOKEN", "ERA", "PURPOSE", "READING"
+        )?;
         for profile in db.profiles() {
             let mut flags = Vec::new();
             if !profile.fallback.is_empty() {
@@ -766,10 +781,11 @@ pub fn robots(db: &RobotsDb) -> Result<Outcome> {
             let flags = if flags.is_empty() { String::new() } else { format!(" [{}]", flags.join("; ")) };
             writeln!(
                 out,
-                "{:<name_width$}  {:<token_width$}  {:<5}  {:<10}  {} ({}){flags}",
+                "{:<name_width$}  {:<token_width$}  {:<5}  {:<12}  {:<10}  {} ({}){flags}",
                 profile.name,
                 profile.token,
                 profile.era.name(),
+                profile.purpose.name(),
                 profile.reading.name(),
                 profile.note,
                 profile.operator

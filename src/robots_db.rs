@@ -38,6 +38,73 @@ impl Era {
     }
 }
 
+/// What a robot fetches for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Purpose {
+    /// A search engine's index.
+    Search,
+    /// Training AI models.
+    AiTraining,
+    /// Answers built from fetched pages (AI search, retrieval).
+    AiSearch,
+    /// Fetches a user of an AI assistant asked for.
+    AiAssistant,
+    /// Keeping copies of pages.
+    Archive,
+    /// Link and ranking data sold to site owners.
+    Seo,
+    /// Link previews in social networks and messengers.
+    Preview,
+    /// Anything else: ads checks, shopping, research, mirroring tools.
+    Other,
+}
+
+impl Purpose {
+    /// Every purpose, in the order `robotscope robots` lists them.
+    pub const ALL: [Purpose; 8] = [
+        Purpose::Search,
+        Purpose::AiTraining,
+        Purpose::AiSearch,
+        Purpose::AiAssistant,
+        Purpose::Archive,
+        Purpose::Seo,
+        Purpose::Preview,
+        Purpose::Other,
+    ];
+
+    /// The name on the command line and in `robots.toml`: `ai-training`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Purpose::Search => "search",
+            Purpose::AiTraining => "ai-training",
+            Purpose::AiSearch => "ai-search",
+            Purpose::AiAssistant => "ai-assistant",
+            Purpose::Archive => "archive",
+            Purpose::Seo => "seo",
+            Purpose::Preview => "preview",
+            Purpose::Other => "other",
+        }
+    }
+}
+
+impl std::str::FromStr for Purpose {
+    type Err = String;
+
+    /// A purpose by name (`ai-training`); `ai-input` is read as `ai-search`.
+    fn from_str(text: &str) -> Result<Purpose, String> {
+        let text = text.trim().to_ascii_lowercase();
+        if text == "ai-input" {
+            return Ok(Purpose::AiSearch);
+        }
+        Purpose::ALL.into_iter().find(|p| p.name() == text).ok_or_else(|| {
+            let names: Vec<&str> = Purpose::ALL.iter().map(|p| p.name()).collect();
+            format!("no purpose is called '{text}' (one of {})", names.join(", "))
+        })
+    }
+}
+
 /// One robot profile.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -52,6 +119,8 @@ pub struct RobotProfile {
     pub operator: String,
     /// When it was active.
     pub era: Era,
+    /// What it fetches for.
+    pub purpose: Purpose,
     /// The reading it follows by default.
     #[serde(deserialize_with = "reading_from_name")]
     pub reading: Reading,
@@ -84,6 +153,7 @@ impl RobotProfile {
             user_agent: token.to_owned(),
             operator: "(not in robotscope's list)".to_owned(),
             era: Era::Today,
+            purpose: Purpose::Other,
             reading: Reading::Rfc9309,
             note: "A robot named by the file or by you.".to_owned(),
             fallback: Vec::new(),

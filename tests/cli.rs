@@ -553,3 +553,36 @@ fn check_reports_usage_preferences() {
         ))
         .stdout(predicate::str::contains("/private/x  line 4: Disallow: /private\n"));
 }
+
+/// `-p` takes every profile of a purpose: "which AI training crawlers may crawl `/`, and
+/// may they train on it?" is one command.
+#[test]
+fn purposes_select_robots() {
+    let file = robots_file("User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nContent-Signal: ai-train=no\nAllow: /\n");
+    let output = robotscope()
+        .args(["check", file.path().to_str().expect("path"), "-p", "ai-training", "--json", "/"])
+        .output()
+        .expect("run");
+    let records: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).expect("json")).collect();
+    let agents: Vec<&str> = records.iter().filter_map(|r| r["agent"].as_str()).collect();
+    assert!(agents.contains(&"GPTBot") && agents.contains(&"ClaudeBot") && agents.contains(&"CCBot"), "{agents:?}");
+    assert!(!agents.contains(&"Googlebot") && !agents.contains(&"ChatGPT-User"), "{agents:?}");
+    let gptbot = records.iter().find(|r| r["agent"] == "GPTBot").expect("GPTBot");
+    assert!(gptbot["usage"].is_null(), "shut out: no preferences");
+    let claudebot = records.iter().find(|r| r["agent"] == "ClaudeBot").expect("ClaudeBot");
+    assert_eq!(claudebot["usage"]["train-ai"], "disallowed");
+    // Named robots come first and are not repeated.
+    let output = robotscope()
+        .args(["check", file.path().to_str().expect("path"), "-r", "ClaudeBot", "-p", "ai-training", "/"])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.lines().next().is_some_and(|l| l.contains("ClaudeBot")), "{text}");
+    assert_eq!(text.matches("ClaudeBot").count(), 1, "{text}");
+    robotscope()
+        .args(["robots"])
+        .assert()
+        .stdout(predicate::str::contains("PURPOSE"))
+        .stdout(predicate::str::contains("ai-assistant"));
+}
