@@ -295,7 +295,7 @@ mod tests {
 
     #[test]
     fn invalid_tokens_are_refused() {
-        let text = "[[robot]]\nname='x'\ntoken='Bad/1.0'\nuser_agent='x'\noperator='x'\nera='today'\nreading='rfc9309'\nnote='x'\n";
+        let text = "[[robot]]\nname='x'\ntoken='Bad/1.0'\nuser_agent='x'\noperator='x'\nera='today'\npurpose='search'\nreading='rfc9309'\nnote='x'\n";
         assert!(matches!(RobotsDb::from_toml(text), Err(ProfilesError::InvalidToken { .. })));
     }
 }
