@@ -53,7 +53,8 @@ pub use status::About;
 use crate::fetch::{Limits, Retrieved, Source};
 use crate::policy::parse::product_token;
 use crate::policy::request::Request;
-use crate::policy::{AgentName, Reading, RobotsTxt, Verdict, evaluate_fetched};
+use crate::policy::usage::{UsageAnswer, UsageRules};
+use crate::policy::{Access, AgentName, Availability, Reading, RobotsTxt, Verdict, evaluate_fetched};
 use crate::robots_db::{RobotProfile, RobotsDb};
 use search::{Direction, Search};
 use status::{Stamp, Status};
@@ -196,6 +197,9 @@ pub struct Evaluation {
     pub verdict: Verdict,
     /// Whether the path is allowed under each reading, indexed by [`Reading::index`].
     pub allowed_by_reading: [bool; 3],
+    /// The AI usage preferences for the path, when the robot's groups state any (RFC
+    /// 9309 only; `None` when there is nothing to say).
+    pub usage: Option<UsageAnswer>,
 }
 
 impl Evaluation {
@@ -340,6 +344,7 @@ impl App {
                     Reading::Rfc9309,
                 ),
                 allowed_by_reading: [true; 3],
+                usage: None,
             },
             area: Rect::new(0, 0, 120, 40),
             status: Status::default(),
@@ -1353,7 +1358,8 @@ impl App {
             }
         });
         let note = request.note();
-        self.evaluation = Evaluation { given, note, other_site, verdict, allowed_by_reading };
+        let usage = usage_of(txt, availability, &verdict, reading);
+        self.evaluation = Evaluation { given, note, other_site, verdict, allowed_by_reading, usage };
         self.tester_scroll = 0;
         self.reveal_verdict();
     }
@@ -1465,6 +1471,19 @@ fn load_summary(document: &Document) -> String {
         Some(Err(error)) => format!("Fetch failed: {error}"),
         None => format!("Loaded {} · {size} bytes", document.label),
     }
+}
+
+/// The usage preferences the tester shows for a verdict: under RFC 9309, when the groups
+/// that apply state any (see [`crate::policy::usage`]).
+fn usage_of(txt: &RobotsTxt, availability: Availability, verdict: &Verdict, reading: Reading) -> Option<UsageAnswer> {
+    if reading != Reading::Rfc9309 || availability.access(reading) != Access::Rules {
+        return None;
+    }
+    let rules = UsageRules::of(txt, &verdict.selection);
+    if rules.is_empty() {
+        return None;
+    }
+    Some(if verdict.allowed { UsageAnswer::Stated(rules.answer(&verdict.path)) } else { UsageAnswer::NotFetched })
 }
 
 #[cfg(test)]

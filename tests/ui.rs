@@ -247,3 +247,23 @@ fn saving_as_another_file_makes_it_the_one_edited() {
     press(&mut app, "w");
     assert_eq!(app.prompt().map(|p| p.input.text().to_owned()), Some(second.display().to_string()));
 }
+
+/// The tester's usage line and the records pane's usage rules: what a robot may do
+/// with a page it may fetch, and which lines say so.
+#[test]
+fn the_tester_shows_usage_preferences() {
+    let mut app = App::from_text(
+        "User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /blog/ train-ai=y\nDisallow: /private\n",
+    );
+    test_path(&mut app, "/blog/a");
+    let screen = draw(&mut app, 120, 40).backend().to_string();
+    assert!(
+        screen.contains("Usage    train-ai disallowed (line 2) · search allowed (line 2) · ai-input unknown"),
+        "{screen}"
+    );
+    assert!(screen.contains("Content-Usage /blog/ train-ai=y"), "the records pane lists the rule: {screen}");
+    insta::assert_snapshot!("usage_tester_and_records", draw(&mut app, 120, 40).backend());
+    test_path(&mut app, "/private/x");
+    let screen = draw(&mut app, 120, 40).backend().to_string();
+    assert!(screen.contains("Usage    none: a path the robot may not fetch has no preferences"), "{screen}");
+}

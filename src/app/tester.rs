@@ -7,6 +7,7 @@
 
 use super::{App, Pane};
 use crate::policy::escape::char_columns;
+use crate::policy::usage::{Preference, UsageAnswer};
 use crate::policy::verdict::describe_selection;
 
 /// What a line of the tester's details says, which decides its colour.
@@ -22,6 +23,8 @@ pub enum DetailKind {
     Explanation,
     /// The rules that matched and lost.
     AlsoMatched,
+    /// What the robot may do with what it fetches (AI usage preferences).
+    Usage,
 }
 
 /// One line of the tester's details, wrapped to the pane.
@@ -65,6 +68,9 @@ impl App {
         }
         let robot = self.robot().profile.robot();
         let group = describe_selection(interpretation, &verdict.selection, &robot, reading);
+        if let Some(usage) = &evaluation.usage {
+            details.push((DetailKind::Usage, "Usage", usage_text(usage)));
+        }
         details.push((DetailKind::Explanation, "Why", verdict.explanation.clone()));
         details.push((DetailKind::Group, "Group", upper_first(&group)));
         if !verdict.losers.is_empty() {
@@ -105,6 +111,27 @@ impl App {
         let width = usize::from(self.areas().tester.width.saturating_sub(2));
         let count = self.tester_details(width).len();
         self.tester_scroll.min(count.saturating_sub(self.tester_detail_rows()))
+    }
+}
+
+/// The usage preferences in words: `train-ai disallowed (line 2) · search allowed (line
+/// 2) · ai-input unknown`.
+fn usage_text(usage: &UsageAnswer) -> String {
+    match usage {
+        UsageAnswer::Stated(usage) => usage
+            .iter()
+            .map(|(category, stated)| match (stated.preference(), stated.lines()) {
+                (Preference::Unknown, _) | (_, []) => format!("{category} {}", stated.preference()),
+                (preference, [line]) => format!("{category} {preference} (line {line})"),
+                (preference, lines) => {
+                    let lines: Vec<String> = lines.iter().map(ToString::to_string).collect();
+                    format!("{category} {preference} (lines {})", lines.join(", "))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" · "),
+        UsageAnswer::NotFetched => "none: a path the robot may not fetch has no preferences".to_owned(),
+        UsageAnswer::NotRead => "the 1994 and 1996 readings know no usage preferences".to_owned(),
     }
 }
 

@@ -102,7 +102,7 @@ impl Widget for TesterPane<'_> {
             let text_style = match detail.kind {
                 DetailKind::OtherSite => THEME.warning,
                 DetailKind::AlsoMatched => THEME.dim,
-                DetailKind::Tested | DetailKind::Group | DetailKind::Explanation => THEME.value,
+                DetailKind::Tested | DetailKind::Group | DetailKind::Explanation | DetailKind::Usage => THEME.value,
             };
             let label_style = if detail.kind == DetailKind::OtherSite { THEME.warning } else { THEME.dim };
             let mut spans = vec![Span::styled(format!(" {:<LABEL_COLUMNS$}", detail.label), label_style)];
