@@ -19,8 +19,9 @@ use crate::policy::compare::Column;
 use crate::policy::escape::{sanitize, sanitize_lines, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
 use crate::policy::request::{Request, UrlMode, path_lines};
+use crate::policy::usage::{Category, Preference, UsageAnswer};
 use crate::policy::words::plural;
-use crate::policy::{self, Availability, Decision, Reading, Robot, RobotsTxt, Severity};
+use crate::policy::{self, Availability, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{Purpose, RobotProfile, RobotsDb};
 
 /// A line on standard error, like `eprintln!`, except that a line that cannot be
@@ -607,6 +608,10 @@ pub struct CompareArgs {
     /// The matrix as CSV: a row per path, a column per robot.
     #[arg(long)]
     pub csv: bool,
+    /// Cells show a usage category (train-ai, search or ai-input) instead of the crawl
+    /// verdict: the preference and the line that states it.
+    #[arg(long, value_name = "CATEGORY", value_parser = clap::value_parser!(Category))]
+    pub usage: Option<Category>,
     #[command(flatten)]
     pub url_options: UrlOptions,
     /// Paths or URLs; without any (and without --paths), the paths the file's rules name.
@@ -662,19 +667,47 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
     let result = if args.json {
         write_compare_json(&mut out, &txt, availability, &queries, &columns, &requests)
     } else if args.csv {
-        write_compare_csv(&mut out, availability, &columns, &requests)
+        write_compare_csv(&mut out, availability, &columns, &requests, args.usage)
     } else {
-        write_compare_table(&mut out, &txt, availability, &columns, &requests)
+        write_compare_table(&mut out, &txt, availability, &columns, &requests, args.usage)
     };
     finish_output(result.and_then(|()| out.flush()))?;
     Ok(Outcome::Clean)
 }
 
-fn cell_word(decision: Decision) -> String {
-    let verdict = if decision.allowed { "allowed" } else { "disallowed" };
-    match decision.rule {
-        Some(rule) => format!("{verdict} {}", rule.line),
-        None => verdict.to_owned(),
+/// A compare cell: the crawl verdict and its deciding line, or with `--usage`, that
+/// category's preference and the line that states it (`not fetched` where the robot
+/// may not fetch the path, `not read` under the classic readings).
+struct Cell {
+    word: &'static str,
+    line: Option<usize>,
+}
+
+impl Cell {
+    fn of(column: &Column, availability: Availability, tested: &str, usage: Option<Category>) -> Cell {
+        let decision = column.check(availability, tested);
+        let Some(category) = usage else {
+            let word = if decision.allowed { "allowed" } else { "disallowed" };
+            return Cell { word, line: decision.rule.map(|rule| rule.line) };
+        };
+        match column.usage(availability, decision, tested) {
+            UsageAnswer::NotRead => Cell { word: "not read", line: None },
+            UsageAnswer::NotFetched => Cell { word: "not fetched", line: None },
+            UsageAnswer::Stated(usage) => {
+                let stated = usage.get(category);
+                let line = stated.lines().first().copied().filter(|_| stated.preference() != Preference::Unknown);
+                Cell { word: stated.preference().name(), line }
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Cell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => f.pad(&format!("{} {line}", self.word)),
+            None => f.pad(self.word),
+        }
     }
 }
 
@@ -684,6 +717,7 @@ fn write_compare_table(
     availability: Availability,
     columns: &[Column],
     requests: &[Request],
+    usage: Option<Category>,
 ) -> io::Result<()> {
     // What was written, and how it was read when that is not obvious (as `check` says it).
     let label = |request: &Request| match request.tested_if_not_obvious() {
@@ -699,17 +733,24 @@ fn write_compare_table(
     }
     writeln!(out)?;
     for (request, label) in requests.iter().zip(&labels) {
-        let decisions: Vec<Decision> = columns.iter().map(|c| c.check(availability, &request.tested)).collect();
-        let allowed = decisions.iter().filter(|d| d.allowed).count();
-        let mark = if allowed == 0 || allowed == decisions.len() { "" } else { "  ≠" };
+        let cells: Vec<Cell> = columns.iter().map(|c| Cell::of(c, availability, &request.tested, usage)).collect();
+        // The robots disagree when the cells' words differ (their lines may).
+        let mark = if cells.iter().all(|cell| cell.word == cells[0].word) { "" } else { "  ≠" };
         write!(out, "{label:<path_width$}")?;
-        for (decision, width) in decisions.iter().zip(&widths) {
-            write!(out, "  {:<width$}", cell_word(*decision))?;
+        for (cell, width) in cells.iter().zip(&widths) {
+            write!(out, "  {cell:<width$}")?;
         }
         writeln!(out, "{mark}")?;
     }
     writeln!(out)?;
-    writeln!(out, "Each cell: the verdict and the deciding line. ≠ marks paths where the robots disagree.")?;
+    let what = match usage {
+        None => "the verdict and the deciding line".to_owned(),
+        Some(category) => format!(
+            "the {category} preference and the line that states it (\"not fetched\" where the robot may not fetch the \
+             path)"
+        ),
+    };
+    writeln!(out, "Each cell: {what}. ≠ marks paths where the robots disagree.")?;
     writeln!(out)?;
     for column in columns {
         let summary = column.summary(txt, availability);
@@ -723,6 +764,7 @@ fn write_compare_csv(
     availability: Availability,
     columns: &[Column],
     requests: &[Request],
+    usage: Option<Category>,
 ) -> io::Result<()> {
     // Cells are escaped like every text output: a CSV often lands on a terminal.
     let quote = |text: &str| format!("\"{}\"", sanitize_str(text).replace('"', "\"\""));
@@ -730,7 +772,7 @@ fn write_compare_csv(
     writeln!(out, "{}", header.join(","))?;
     for request in requests {
         let cells: Vec<String> = std::iter::once(quote(request.given))
-            .chain(columns.iter().map(|c| quote(&cell_word(c.check(availability, &request.tested)))))
+            .chain(columns.iter().map(|c| quote(&Cell::of(c, availability, &request.tested, usage).to_string())))
             .collect();
         writeln!(out, "{}", cells.join(","))?;
     }

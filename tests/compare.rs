@@ -296,3 +296,19 @@ fn fifty_robots_by_ten_thousand_paths_draw_only_what_shows() {
     let screen = format!("{}", draw(&mut app, 200, 60).backend());
     assert!(screen.contains("/page/9999"), "the last row is reachable and drawn");
 }
+
+/// `--usage CATEGORY`: the cells show that category's preference across robots.
+#[test]
+fn the_matrix_can_show_a_usage_category() {
+    let file = robots_file("User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nContent-Signal: ai-train=no\nAllow: /\n");
+    let output = Command::cargo_bin("robotscope")
+        .expect("binary")
+        .args(["compare", file.path().to_str().expect("path"), "-r", "GPTBot", "-r", "ClaudeBot", "-r", "Scooter"])
+        .args(["--csv", "--usage", "train-ai", "/"])
+        .output()
+        .expect("run");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "\"path\",\"GPTBot\",\"ClaudeBot\",\"Scooter\"\n\"/\",\"not fetched\",\"disallowed 5\",\"not read\"\n"
+    );
+}

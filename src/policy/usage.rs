@@ -84,6 +84,21 @@ impl Category {
     }
 }
 
+impl std::str::FromStr for Category {
+    type Err = String;
+
+    /// A category by name: `train-ai` (or Content-Signal's `ai-train`), `search`,
+    /// `ai-input`.
+    fn from_str(text: &str) -> Result<Category, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "train-ai" | "ai-train" => Ok(Category::TrainAi),
+            "search" => Ok(Category::Search),
+            "ai-input" => Ok(Category::AiInput),
+            other => Err(format!("no usage category is called '{other}' (train-ai, search or ai-input)")),
+        }
+    }
+}
+
 impl fmt::Display for Category {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
