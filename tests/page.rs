@@ -561,3 +561,36 @@ fn the_timeout_bounds_the_whole_page_command() {
         .code(2)
         .stderr(predicates::str::contains("within 2 s"));
 }
+
+/// A page's Content-Usage header combines with robots.txt's usage preferences for its
+/// path, most restrictive first, and the answer says where each came from.
+#[test]
+fn the_content_usage_header_combines_with_robots_txt() {
+    let server = Server::start(|path| match path {
+        "/robots.txt" => Reply::text("User-agent: *\nContent-Signal: search=yes, ai-train=yes\nAllow: /\n"),
+        _ => Reply::Status {
+            status: 200,
+            headers: vec![("Content-Type", "text/html".to_owned()), ("Content-Usage", "train-ai=n".to_owned())],
+            body: b"<html><head><title>t</title></head><body>hi</body></html>".to_vec(),
+        },
+    });
+    let (records, _) = page_json(&[&server.url("/article"), "-a", "bot"]);
+    assert_eq!(
+        records[0]["usage"],
+        serde_json::json!({"train-ai": "disallowed", "search": "allowed", "ai-input": "unknown"})
+    );
+    assert_eq!(records[0]["usage_lines"], serde_json::json!([2]));
+    assert_eq!(records[0]["usage_header"], "train-ai=n");
+    let output = Command::cargo_bin("robotscope")
+        .expect("binary")
+        .args(["page", &server.url("/article"), "-a", "bot"])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains(
+            "  usage     train-ai disallowed (Content-Usage header) · search allowed (line 2) · ai-input unknown"
+        ),
+        "{text}"
+    );
+}

@@ -91,7 +91,7 @@ impl<T: Serialize> Serialize for JsonField<T> {
 
 /// `{"train-ai": P, "search": P, "ai-input": P}`.
 #[derive(Debug, Serialize)]
-struct UsageRecord {
+pub(super) struct UsageRecord {
     #[serde(rename = "train-ai")]
     train_ai: &'static str,
     search: &'static str,
@@ -100,7 +100,7 @@ struct UsageRecord {
 }
 
 impl UsageRecord {
-    fn of(usage: &Usage) -> UsageRecord {
+    pub(super) fn of(usage: &Usage) -> UsageRecord {
         let name = |category| usage.get(category).preference().name();
         UsageRecord {
             train_ai: name(Category::TrainAi),

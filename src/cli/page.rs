@@ -11,6 +11,7 @@ use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::Serialize;
 use url::Url;
 
+use super::answers::UsageRecord;
 use super::{CheckRecord, Outcome, RobotSelection, SourceOptions, UrlOptions, finish_output, json, report_fetch};
 use crate::fetch::{self, Fetched, Obey, PageFetch, Source};
 use crate::policy::compare::Column;
@@ -18,6 +19,7 @@ use crate::policy::escape::sanitize_str;
 use crate::policy::page::{CrawlVerdict, PageAnswer};
 use crate::policy::page::{PagePolicy, TermSource};
 use crate::policy::request::Request;
+use crate::policy::usage::{Preference, Usage, UsageAnswer};
 use crate::policy::{self, RobotsTxt};
 use crate::robots_db::RobotsDb;
 
@@ -67,6 +69,14 @@ struct PageRecord<'a> {
     terms: Vec<String>,
     /// Where each term came from, in the same order.
     sources: Vec<SourceRecord>,
+    /// What the robot may do with the page (`{"train-ai": P, "search": P, "ai-input":
+    /// P}`): robots.txt's usage preferences and the page's Content-Usage header; null
+    /// when it may not fetch the page or nothing states any.
+    usage: Option<UsageRecord>,
+    /// The robots.txt lines behind them.
+    usage_lines: Vec<usize>,
+    /// The page's Content-Usage header, when it has one.
+    usage_header: Option<&'a str>,
     conflicts: &'a [String],
     notes: Vec<String>,
 }
@@ -89,6 +99,10 @@ struct Answer<'a> {
     /// The same, redirects included.
     crawl: CrawlVerdict,
     policy: PagePolicy,
+    /// What the robot may do with the page: robots.txt's usage preferences for its path
+    /// and the page's `Content-Usage` header, most restrictive first; `None` when the
+    /// robot may not fetch the page, or nothing states any.
+    usage: Option<Usage>,
 }
 
 /// `robotscope page`.
@@ -141,13 +155,14 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
             let decision = column.check(availability, &request.tested);
             let record = CheckRecord::new(&txt, availability, &column, decision, &query.label, &request);
             let PageAnswer { crawl, policy } = fetched.answer(&txt, availability, &column.robot, column.reading, mode);
-            Answer { column, record, crawl, policy }
+            let usage = page_usage(&column, availability, &request, &crawl, fetched.signals.content_usage.as_deref());
+            Answer { column, record, crawl, policy, usage }
         })
         .collect();
 
     let mut out = BufWriter::new(io::stdout().lock());
     let written = if args.json {
-        write_json(&mut out, &answers, fetched.page.as_ref(), &fetch_notes)
+        write_json(&mut out, &answers, fetched.page.as_ref(), fetched.signals.content_usage.as_deref(), &fetch_notes)
     } else {
         write_text(&mut out, &answers, &fetched, &fetch_notes, availability)
     };
@@ -160,6 +175,7 @@ fn write_json(
     out: &mut dyn Write,
     answers: &[Answer],
     fetched: Option<&Fetched>,
+    usage_header: Option<&str>,
     fetch_notes: &[String],
 ) -> io::Result<()> {
     for answer in answers {
@@ -190,6 +206,9 @@ fn write_json(
             follow: policy.follow.as_ref().map(|a| a.allowed),
             terms: policy.terms.iter().map(|t| t.term.to_string()).collect(),
             sources,
+            usage: answer.usage.as_ref().map(UsageRecord::of),
+            usage_lines: answer.usage.as_ref().map(Usage::lines).unwrap_or_default(),
+            usage_header,
             conflicts: &policy.conflicts,
             notes: fetch_notes
                 .iter()
@@ -247,6 +266,9 @@ fn write_text(
                 None => writeln!(out, "  {what:<9} —    never fetched, so never read")?,
             }
         }
+        if let Some(usage) = &answer.usage {
+            writeln!(out, "  usage     {}", sanitize_str(&usage_words(usage)))?;
+        }
         for applied in policy.terms.iter().filter(|t| !t.term.is_index_or_follow()) {
             writeln!(
                 out,
@@ -264,6 +286,51 @@ fn write_text(
         }
     }
     Ok(())
+}
+
+/// The usage preferences for the page: robots.txt's for its path (RFC 9309 only),
+/// combined with the page's `Content-Usage` header; none for a page the robot may not
+/// fetch, or when neither states anything.
+fn page_usage(
+    column: &Column,
+    availability: policy::Availability,
+    request: &Request,
+    crawl: &CrawlVerdict,
+    header: Option<&str>,
+) -> Option<Usage> {
+    if !crawl.allowed() {
+        return None;
+    }
+    let decision = column.check(availability, request.tested());
+    let from_robots_txt = match column.usage(availability, decision, request.tested()) {
+        UsageAnswer::Stated(usage) => Some(usage),
+        _ => None,
+    };
+    let said = |usage: &Usage| usage.iter().any(|(_, stated)| stated.preference() != Preference::Unknown);
+    match (from_robots_txt, header) {
+        (usage, Some(header)) => Some(usage.unwrap_or_default().with_header(header.as_bytes())),
+        (Some(usage), None) => said(&usage).then_some(usage),
+        (None, None) => None,
+    }
+}
+
+/// `train-ai disallowed (header) · search allowed (line 2) · ai-input unknown`.
+fn usage_words(usage: &Usage) -> String {
+    let parts: Vec<String> = usage
+        .iter()
+        .map(|(category, stated)| {
+            let mut from: Vec<String> = stated.lines().iter().map(|line| format!("line {line}")).collect();
+            if stated.from_header() {
+                from.push("Content-Usage header".to_owned());
+            }
+            if stated.preference() == Preference::Unknown || from.is_empty() {
+                format!("{category} {}", stated.preference())
+            } else {
+                format!("{category} {} ({})", stated.preference(), from.join(", "))
+            }
+        })
+        .collect();
+    parts.join(" · ")
 }
 
 /// Why the robot may not fetch the page although robots.txt allows the URL asked for: a

@@ -275,6 +275,10 @@ pub struct PageSignals {
     /// True when the HTML nested elements deeper than [`MAX_ELEMENT_DEPTH`] and reading
     /// stopped there.
     pub too_deep: bool,
+    /// Its `Content-Usage` headers (AI usage preferences, draft-ietf-aipref-attach),
+    /// joined into one field value as RFC 9110 §5.3 joins repeated fields; `None`
+    /// without one.
+    pub content_usage: Option<String>,
 }
 
 impl PageSignals {
@@ -292,7 +296,15 @@ impl PageSignals {
             None => content::sniff(body) == Content::Html,
         };
         let (meta, too_deep) = if html { read_meta_tags(body, content_type) } else { (Vec::new(), false) };
-        PageSignals { status, html, meta, headers: header("x-robots-tag").map(RobotsHeader::parse).collect(), too_deep }
+        let content_usage: Vec<&str> = header("content-usage").collect();
+        PageSignals {
+            status,
+            html,
+            meta,
+            headers: header("x-robots-tag").map(RobotsHeader::parse).collect(),
+            too_deep,
+            content_usage: (!content_usage.is_empty()).then(|| content_usage.join(", ")),
+        }
     }
 }
 

@@ -148,6 +148,7 @@ impl fmt::Display for Preference {
 pub struct Stated {
     preference: Preference,
     lines: Vec<usize>,
+    header: bool,
 }
 
 impl Stated {
@@ -163,6 +164,13 @@ impl Stated {
     #[must_use]
     pub fn lines(&self) -> &[usize] {
         &self.lines
+    }
+
+    /// True when a page's `Content-Usage` header states the preference (see
+    /// [`Usage::with_header`]).
+    #[must_use]
+    pub fn from_header(&self) -> bool {
+        self.header
     }
 }
 
@@ -182,6 +190,39 @@ impl Usage {
     /// Every category with its answer, in [`Category::ALL`] order.
     pub fn iter(&self) -> impl Iterator<Item = (Category, &Stated)> {
         Category::ALL.into_iter().map(|category| (category, self.get(category)))
+    }
+
+    /// These preferences (robots.txt's, for a page's path) combined with the page's own
+    /// `Content-Usage` response header, an RFC 9651 dictionary in the same vocabulary
+    /// (draft-ietf-aipref-attach): per category, most restrictive first; the answer
+    /// says whether the header, robots.txt's lines or both state it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use robotscope::policy::usage::{Category, Preference, Usage};
+    /// let page = Usage::default().with_header(b"train-ai=n, search=y");
+    /// assert_eq!(page.get(Category::TrainAi).preference(), Preference::Disallowed);
+    /// assert!(page.get(Category::TrainAi).from_header());
+    /// ```
+    #[must_use]
+    pub fn with_header(mut self, header: &[u8]) -> Usage {
+        let said = read_content_usage_preferences(header);
+        for category in [Category::TrainAi, Category::Search] {
+            let stated = &mut self.stated[category.index()];
+            let from_header = Preference::of(said[category.index()]);
+            let winner = match (stated.preference, from_header) {
+                (Preference::Disallowed, _) | (_, Preference::Disallowed) => Preference::Disallowed,
+                (Preference::Allowed, _) | (_, Preference::Allowed) => Preference::Allowed,
+                _ => Preference::Unknown,
+            };
+            if stated.preference != winner {
+                stated.lines.clear();
+            }
+            stated.header = from_header == winner && winner != Preference::Unknown;
+            stated.preference = winner;
+        }
+        self
     }
 
     /// Every line that decided a category, once each, in order.
@@ -257,6 +298,16 @@ pub fn read_content_usage(value: &[u8]) -> ContentUsage<'_> {
         said
     });
     ContentUsage { path, preferences, said }
+}
+
+/// The preferences of a Content-Usage value without a path (an HTTP header's): as
+/// [`read_content_usage`], with nothing that parses read as all unknown.
+fn read_content_usage_preferences(value: &[u8]) -> [Option<bool>; 2] {
+    let value = value.trim_ascii();
+    if value.starts_with(b"/") {
+        return [None, None];
+    }
+    read_content_usage(value).said.unwrap_or_default()
 }
 
 /// Reads a Content-Signal value: each category `Some(true)` for `yes`, `Some(false)`
@@ -401,10 +452,10 @@ fn combine(from_usage: &[(usize, Option<bool>)], from_signal: &[(usize, Option<b
     for word in [Some(false), Some(true)] {
         let lines: Vec<usize> = all().filter(|(_, said)| *said == word).map(|(line, _)| *line).collect();
         if !lines.is_empty() {
-            return Stated { preference: Preference::of(word), lines };
+            return Stated { preference: Preference::of(word), lines, header: false };
         }
     }
-    Stated { preference: Preference::Unknown, lines: from_usage.iter().map(|(line, _)| *line).collect() }
+    Stated { preference: Preference::Unknown, lines: from_usage.iter().map(|(line, _)| *line).collect(), header: false }
 }
 
 #[cfg(test)]
