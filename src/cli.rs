@@ -15,11 +15,11 @@ use serde::Serialize;
 
 use crate::fetch::{self, Limits, Retrieved, Source};
 use crate::policy::agent::{is_valid_token, suggest_token};
-use crate::policy::compare::Column;
+use crate::policy::compare::{Cell, Column};
 use crate::policy::escape::{sanitize, sanitize_lines, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
 use crate::policy::request::{Request, UrlMode, path_lines};
-use crate::policy::usage::{Category, Preference, UsageAnswer};
+use crate::policy::usage::Category;
 use crate::policy::words::plural;
 use crate::policy::{self, Availability, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{Purpose, RobotProfile, RobotsDb};
@@ -675,42 +675,6 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-/// A compare cell: the crawl verdict and its deciding line, or with `--usage`, that
-/// category's preference and the line that states it (`not fetched` where the robot
-/// may not fetch the path, `not read` under the classic readings).
-struct Cell {
-    word: &'static str,
-    line: Option<usize>,
-}
-
-impl Cell {
-    fn of(column: &Column, availability: Availability, tested: &str, usage: Option<Category>) -> Cell {
-        let decision = column.check(availability, tested);
-        let Some(category) = usage else {
-            let word = if decision.allowed { "allowed" } else { "disallowed" };
-            return Cell { word, line: decision.rule.map(|rule| rule.line) };
-        };
-        match column.usage(availability, decision, tested) {
-            UsageAnswer::NotRead => Cell { word: "not read", line: None },
-            UsageAnswer::NotFetched => Cell { word: "not fetched", line: None },
-            UsageAnswer::Stated(usage) => {
-                let stated = usage.get(category);
-                let line = stated.lines().first().copied().filter(|_| stated.preference() != Preference::Unknown);
-                Cell { word: stated.preference().name(), line }
-            }
-        }
-    }
-}
-
-impl std::fmt::Display for Cell {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.line {
-            Some(line) => f.pad(&format!("{} {line}", self.word)),
-            None => f.pad(self.word),
-        }
-    }
-}
-
 fn write_compare_table(
     out: &mut dyn Write,
     txt: &RobotsTxt,
@@ -733,9 +697,9 @@ fn write_compare_table(
     }
     writeln!(out)?;
     for (request, label) in requests.iter().zip(&labels) {
-        let cells: Vec<Cell> = columns.iter().map(|c| Cell::of(c, availability, &request.tested, usage)).collect();
+        let cells: Vec<Cell> = columns.iter().map(|c| c.cell(availability, &request.tested, usage)).collect();
         // The robots disagree when the cells' words differ (their lines may).
-        let mark = if cells.iter().all(|cell| cell.word == cells[0].word) { "" } else { "  ≠" };
+        let mark = if cells.iter().all(|cell| cell.word() == cells[0].word()) { "" } else { "  ≠" };
         write!(out, "{label:<path_width$}")?;
         for (cell, width) in cells.iter().zip(&widths) {
             write!(out, "  {cell:<width$}")?;
@@ -772,7 +736,7 @@ fn write_compare_csv(
     writeln!(out, "{}", header.join(","))?;
     for request in requests {
         let cells: Vec<String> = std::iter::once(quote(request.given))
-            .chain(columns.iter().map(|c| quote(&Cell::of(c, availability, &request.tested, usage).to_string())))
+            .chain(columns.iter().map(|c| quote(&c.cell(availability, &request.tested, usage).to_string())))
             .collect();
         writeln!(out, "{}", cells.join(","))?;
     }

@@ -14,6 +14,8 @@ use assert_cmd::Command;
 use robotscope::app::keymap::press;
 use robotscope::app::{Action, App, KeyContext, Overlay};
 use robotscope::policy::Reading;
+use robotscope::policy::usage::Category;
+use robotscope::robots_db::Purpose;
 use serde::Deserialize;
 use support::explorer::{draw, select};
 
@@ -311,4 +313,99 @@ fn the_matrix_can_show_a_usage_category() {
         String::from_utf8_lossy(&output.stdout),
         "\"path\",\"GPTBot\",\"ClaudeBot\",\"Scooter\"\n\"/\",\"not fetched\",\"disallowed 5\",\"not read\"\n"
     );
+}
+
+/// A file with both usage extensions: a `*` group with Cloudflare's signal and a
+/// Content-Usage path, a GPTBot group with a pathless rule, ClaudeBot shut out.
+const USAGE_FILE: &str = "User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /blog/ train-ai=y\n\
+                          Allow: /\n\nUser-agent: GPTBot\nDisallow: /private/\nContent-Usage: train-ai=n, search=y\n\n\
+                          User-agent: ClaudeBot\nDisallow: /\n";
+
+fn labels(app: &App) -> Vec<String> {
+    app.compare().expect("open").columns.iter().map(|c| c.label.clone()).collect()
+}
+
+/// "Which AI training crawlers may crawl `/`, and may they train on it?" is `c` then
+/// `p`: every AI training crawler becomes a column and the cells show `train-ai`.
+#[test]
+fn one_keypress_compares_the_ai_training_crawlers_on_train_ai() {
+    let mut app = App::from_text(USAGE_FILE);
+    press(&mut app, "c");
+    let chosen = labels(&app);
+    press(&mut app, "p");
+    let view = app.compare().expect("open");
+    assert_eq!((view.purpose, view.usage), (Some(Purpose::AiTraining), Some(Category::TrainAi)));
+    let trainers: Vec<String> = app
+        .robots()
+        .iter()
+        .filter(|e| e.profile.purpose == Purpose::AiTraining)
+        .map(|e| e.profile.name.clone())
+        .collect();
+    assert_eq!(labels(&app), trainers, "every AI training crawler, and only those");
+    assert!(trainers.contains(&"GPTBot".to_owned()) && trainers.contains(&"ClaudeBot".to_owned()));
+    let cell = |label: &str, path: &str| {
+        let view = app.compare().expect("open");
+        let column = view.columns.iter().find(|c| c.label == label).expect("column");
+        column.cell(app.document().availability, path, view.usage).to_string()
+    };
+    assert_eq!(cell("GPTBot", "/"), "disallowed 8", "its own pathless rule");
+    assert_eq!(cell("GPTBot", "/private/a"), "not fetched");
+    assert_eq!(cell("ClaudeBot", "/"), "not fetched");
+    assert_eq!(cell("CCBot", "/blog/a"), "disallowed 2", "Content-Signal's no wins over Content-Usage's y");
+    let screen = draw(&mut app, 140, 40).backend().to_string();
+    assert!(screen.contains("ai-training robots") && screen.contains("cells: train-ai"), "{screen}");
+    let blog = screen.lines().find(|line| line.contains("│≠ /blog/")).expect("the Content-Usage path is a row");
+    assert!(blog.contains("no 2") && blog.contains("✗ 11"), "{blog}");
+
+    // The next purposes, then back to the robots chosen and the crawl verdict.
+    press(&mut app, "p");
+    let view = app.compare().expect("open");
+    assert_eq!((view.purpose, view.usage), (Some(Purpose::AiSearch), Some(Category::AiInput)));
+    for _ in 0..20 {
+        if app.compare().expect("open").purpose.is_none() {
+            break;
+        }
+        press(&mut app, "p");
+    }
+    assert_eq!(labels(&app), chosen);
+    assert_eq!(app.compare().expect("open").usage, None);
+}
+
+/// `u` goes through the usage categories and back to the verdict; the cell's detail
+/// names the lines and the source pane highlights them.
+#[test]
+fn u_shows_each_usage_category_and_highlights_its_lines() {
+    let mut app = App::from_text(USAGE_FILE);
+    press(&mut app, "c");
+    select(&mut app, "GPTBot");
+    let shown = |app: &App| app.compare().expect("open").usage;
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        press(&mut app, "u");
+        seen.push(shown(&app));
+    }
+    assert_eq!(seen, [Some(Category::TrainAi), Some(Category::Search), Some(Category::AiInput), None]);
+    press(&mut app, "u");
+    assert_eq!(app.compare().expect("open").paths, ["/", "/blog/", "/private/"]);
+    press(&mut app, "G"); // "/private/": GPTBot may not fetch it
+    assert!(app.shown_usage_lines().is_empty());
+    press(&mut app, "g"); // "/"
+    assert_eq!(app.shown_usage_lines(), [8], "GPTBot's train-ai comes from line 8");
+    let mut terminal = draw(&mut app, 140, 40);
+    let screen = terminal.backend().to_string();
+    assert!(
+        screen.contains("Usage: train-ai disallowed (line 8) · search allowed (line 8) · ai-input unknown"),
+        "{screen}"
+    );
+    let buffer = terminal.backend_mut().buffer().clone();
+    let y = (0..buffer.area.height)
+        .find(|&y| (0..40).map(|x| buffer[(x, y)].symbol()).collect::<String>().contains("Content-Usage: train-ai=n"))
+        .expect("line 8 is in view");
+    assert_eq!(buffer[(10, y)].bg, ratatui::style::Color::Magenta, "the usage line is highlighted");
+    insta::assert_snapshot!("compare_usage_view", terminal.backend());
+
+    // A robot removed by hand: the columns are the user's own again.
+    press(&mut app, "p");
+    press(&mut app, "x");
+    assert_eq!(app.compare().expect("open").purpose, None);
 }

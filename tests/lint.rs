@@ -61,6 +61,7 @@ cases! {
     usage_path_without_slash: "User-agent: *\nContent-Usage: blog/ train-ai=y\n", "usage-path-without-slash", 2, Error,
         Some("User-agent: *\nContent-Usage: /blog/ train-ai=y\n");
     usage_conflict: "User-agent: *\nContent-Usage: /a train-ai=y\nContent-Usage: /a train-ai=n\n", "usage-conflict", 3, Warning, None;
+    usage_under_disallow: "User-agent: *\nDisallow: /drafts/\nContent-Usage: /drafts/2026/ train-ai=n\n", "usage-under-disallow", 3, Warning, None;
     usage_outside: "Content-Signal: ai-train=no\nUser-agent: *\nAllow: /\n", "usage-outside-group", 1, Warning, None;
     tilde_without_slash: "User-agent: *\nDisallow: ~\n", "path-without-slash", 2, Error, Some("User-agent: *\nDisallow: /~\n");
     directory_without_slash: "User-agent: *\nDisallow: cgi-bin/ # scripts\n", "path-without-slash", 2, Error,
@@ -336,6 +337,37 @@ fn html_is_named_only_when_it_is_a_page_and_its_rules_are_counted() {
 
 /// The usage preferences' mistakes, each with what the line means before and after the
 /// fix, and the fixed file states what the author meant.
+#[test]
+fn usage_under_disallow_is_told_only_when_certain() {
+    let flagged = |text: &str| lint(&RobotsTxt::parse(text)).iter().any(|d| d.code() == Code::UsageUnderDisallow);
+    assert!(
+        flagged("User-agent: GPTBot\nDisallow: /\nContent-Usage: train-ai=n\n"),
+        "a pathless rule in a closed group"
+    );
+    assert!(
+        flagged("User-agent: *\nDisallow: /a*\nContent-Usage: /a/*.pdf search=n\n"),
+        "a trailing * changes nothing"
+    );
+    assert!(
+        flagged("User-agent: *\nDisallow: /a\nAllow: /b\nContent-Usage: /a/ search=n\n"),
+        "an Allow elsewhere does not help"
+    );
+    for (text, why) in [
+        (
+            "User-agent: *\nDisallow: /drafts/\nAllow: /drafts/public/\nContent-Usage: /drafts/ train-ai=n\n",
+            "an Allow under it",
+        ),
+        ("User-agent: *\nDisallow: /\nAllow: /\nContent-Usage: train-ai=n\n", "an Allow as long wins the tie"),
+        ("User-agent: *\nDisallow: /*.pdf\nContent-Usage: /docs/ train-ai=n\n", "a wildcard Disallow"),
+        ("User-agent: *\nDisallow: /drafts$\nContent-Usage: /drafts train-ai=n\n", "an anchored Disallow"),
+        ("User-agent: *\nDisallow: /drafts/\nContent-Usage: /*/drafts/ train-ai=n\n", "a rule that starts elsewhere"),
+        ("User-agent: *\nDisallow: /a\n\nUser-agent: b\nContent-Usage: /a train-ai=n\n", "another group's Disallow"),
+        ("User-agent: *\nDisallow:\nContent-Usage: train-ai=n\n", "an empty Disallow"),
+    ] {
+        assert!(!flagged(text), "{why}: {text}");
+    }
+}
+
 #[test]
 fn usage_preference_mistakes_are_caught_and_fixed() {
     let text = "Content-Signal: search=yes\nUser-agent: *\nAllow: /\nContent-Usage: train-ai=no, search=yes\n\

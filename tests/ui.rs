@@ -263,6 +263,15 @@ fn the_tester_shows_usage_preferences() {
     );
     assert!(screen.contains("Content-Usage /blog/ train-ai=y"), "the records pane lists the rule: {screen}");
     insta::assert_snapshot!("usage_tester_and_records", draw(&mut app, 120, 40).backend());
+    // The line that states them is highlighted in the source pane, like the deciding rule.
+    assert_eq!(app.shown_usage_lines(), [2]);
+    let terminal = draw(&mut app, 120, 40);
+    let buffer = terminal.backend().buffer();
+    let y = find_row(buffer, "Content-Signal: search=yes").expect("line 2 in view");
+    let x = row(buffer, y).chars().position(|c| c == 'C').expect("the field") as u16;
+    assert_eq!(buffer[(x, y)].bg, Color::Magenta);
+    let other = find_row(buffer, "Content-Usage: /blog/").expect("line 3 in view");
+    assert_ne!(buffer[(x, other)].bg, Color::Magenta, "line 3 states nothing that counts for /blog/a");
     test_path(&mut app, "/private/x");
     let screen = draw(&mut app, 120, 40).backend().to_string();
     assert!(screen.contains("Usage    none: a path the robot may not fetch has no preferences"), "{screen}");

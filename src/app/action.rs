@@ -170,6 +170,12 @@ pub enum Action {
     ToggleReadingColumns,
     /// Remove the robot column under the cursor (`x` in the compare view).
     RemoveCompareColumn,
+    /// Show the next AI usage category in the compare cells, or the crawl verdict
+    /// again (`u` in the compare view).
+    CycleCompareUsage,
+    /// Compare every robot of the next purpose, or the robots chosen before (`p` in
+    /// the compare view).
+    CycleComparePurpose,
     /// A file of paths was read.
     PathsRead {
         /// The file.

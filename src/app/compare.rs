@@ -1,5 +1,6 @@
 //! The compare view: paths down, robots (or one robot's three readings) across, a
-//! verdict and deciding line in every cell.
+//! verdict and deciding line in every cell, or one AI usage category's preference
+//! (`u`); the columns can be every robot of a purpose (`p`).
 //!
 //! Columns are compiled once (`Column`); cells are checked only when drawn, so 50
 //! robots by 10,000 paths scroll as fast as a handful. The cell under the cursor is
@@ -10,9 +11,35 @@ use std::collections::HashSet;
 use super::{About, Action, App, Effect, Overlay, Pane, RobotEntry};
 use crate::policy::compare::{Column, DEFAULT_ROWS, paths_named_in};
 use crate::policy::request::Request;
+use crate::policy::usage::{Category, UsageAnswer};
 use crate::policy::words::plural;
 use crate::policy::{Reading, Robot, Verdict, evaluate_fetched};
-use crate::robots_db::{DEFAULT_COMPARISON, RobotProfile};
+use crate::robots_db::{DEFAULT_COMPARISON, Purpose, RobotProfile};
+
+/// The order `p` goes through purposes: the AI ones first, since "which AI training
+/// crawlers may crawl this, and may they train on it?" is the question asked most.
+const PURPOSE_CYCLE: [Purpose; 8] = [
+    Purpose::AiTraining,
+    Purpose::AiSearch,
+    Purpose::AiAssistant,
+    Purpose::Search,
+    Purpose::Archive,
+    Purpose::Seo,
+    Purpose::Preview,
+    Purpose::Other,
+];
+
+/// The usage category that answers what robots of a purpose do with a page: AI
+/// training crawlers train, AI search and assistants use it as AI input, search
+/// engines index it. Other purposes have none.
+fn category_of(purpose: Purpose) -> Option<Category> {
+    match purpose {
+        Purpose::AiTraining => Some(Category::TrainAi),
+        Purpose::AiSearch | Purpose::AiAssistant => Some(Category::AiInput),
+        Purpose::Search => Some(Category::Search),
+        _ => None,
+    }
+}
 
 /// The label of the robot no group names.
 pub const ANY_OTHER_ROBOT: &str = "* (any other)";
@@ -58,6 +85,15 @@ pub struct CompareView {
     pub offset: (usize, usize),
     /// The full verdict of the cell under the cursor.
     pub detail: Option<Verdict>,
+    /// The usage preferences of the cell under the cursor (RFC 9309 only).
+    pub detail_usage: Option<UsageAnswer>,
+    /// The usage category the cells show instead of the crawl verdict (`u`).
+    pub usage: Option<Category>,
+    /// The purpose whose robots are the columns (`p`).
+    pub purpose: Option<Purpose>,
+    /// The robots and the category shown before a purpose chose the columns, to come
+    /// back to.
+    before_purpose: Option<(Vec<CompareRobot>, Option<Category>)>,
     /// The longest path's length in characters, for the path column's width.
     pub longest_path: usize,
 }
@@ -104,6 +140,22 @@ impl CompareView {
         })
     }
 
+    /// The robots compared become the user's own choice: a purpose no longer chooses
+    /// them (a robot was added or removed by hand).
+    fn keep_robots(&mut self) {
+        self.purpose = None;
+        self.before_purpose = None;
+    }
+
+    /// Shows the next usage category in the cells: the crawl verdict, then `train-ai`,
+    /// `search`, `ai-input`, then the verdict again.
+    fn cycle_usage(&mut self) {
+        self.usage = match self.usage {
+            None => Some(Category::ALL[0]),
+            Some(category) => Category::ALL.iter().skip_while(|c| **c != category).nth(1).copied(),
+        };
+    }
+
     /// Replaces the rows.
     pub(super) fn set_paths(&mut self, paths: Vec<String>) {
         self.longest_path = paths.iter().map(|p| p.chars().count()).max().unwrap_or(0);
@@ -129,6 +181,21 @@ impl App {
     #[must_use]
     pub fn shown_verdict(&self) -> &Verdict {
         self.compare().and_then(|c| c.detail.as_ref()).unwrap_or(&self.evaluation.verdict)
+    }
+
+    /// The lines that state the usage preferences shown, for the source pane: the
+    /// compare cell's (only its category's when the cells show one), or the tester's.
+    #[must_use]
+    pub fn shown_usage_lines(&self) -> Vec<usize> {
+        let (usage, category) = match self.compare() {
+            Some(view) => (view.detail_usage.as_ref(), view.usage),
+            None => (self.evaluation.usage.as_ref(), None),
+        };
+        match (usage, category) {
+            (Some(UsageAnswer::Stated(usage)), Some(category)) => usage.get(category).lines().to_vec(),
+            (Some(UsageAnswer::Stated(usage)), None) => usage.lines(),
+            _ => Vec::new(),
+        }
     }
 
     /// The reading of the shown verdict.
@@ -200,15 +267,16 @@ impl App {
     fn update_compare_detail(&mut self) {
         let view = &mut self.compare;
         let (row, column) = view.cursor;
-        view.detail = match (view.paths.get(row), view.columns.get(column)) {
-            (Some(path), Some(column)) => Some(evaluate_fetched(
-                &self.document.txt,
-                self.document.availability,
-                &column.robot,
-                &Request::read(path).tested,
-                column.reading,
-            )),
-            _ => None,
+        let availability = self.document.availability;
+        (view.detail, view.detail_usage) = match (view.paths.get(row), view.columns.get(column)) {
+            (Some(path), Some(column)) => {
+                let tested = Request::read(path).tested;
+                let verdict =
+                    evaluate_fetched(&self.document.txt, availability, &column.robot, &tested, column.reading);
+                let usage = column.usage(availability, column.check(availability, &tested), &tested);
+                (Some(verdict), Some(usage))
+            }
+            _ => (None, None),
         };
         self.reveal_verdict();
     }
@@ -239,11 +307,13 @@ impl App {
     pub(super) fn add_compare_robot(&mut self, index: usize) {
         let robot = CompareRobot::from_entry(&self.robots[index]);
         let view = &mut self.compare;
-        if !view.robots.contains(&robot) {
+        // A robot already compared: the cursor goes to its column.
+        view.cursor.1 = view.robots.iter().position(|r| *r == robot).unwrap_or_else(|| {
             view.robots.push(robot);
-        }
+            view.keep_robots();
+            view.robots.len() - 1
+        });
         view.readings_of = None;
-        view.cursor.1 = view.robots.len() - 1;
         self.rebuild_columns();
     }
 
@@ -264,6 +334,7 @@ impl App {
             view.robots.push(CompareRobot::from_entry(entry));
             format!("{name} joins the compare view ({} robots)", view.robots.len())
         };
+        view.keep_robots();
         view.readings_of = None;
         self.say(About::Moment, message);
     }
@@ -275,6 +346,43 @@ impl App {
             view.cursor.0 = view.row_of(path);
         }
         self.move_compare(0, 0);
+    }
+
+    /// Makes every robot of the next purpose the columns (AI training crawlers first),
+    /// showing the usage category that purpose is about; after the last purpose, the
+    /// robots and category the view had before.
+    fn cycle_purpose(&mut self) {
+        let entries = &self.robots;
+        let has_robots = |purpose: &Purpose| entries.iter().any(|e| e.profile.purpose == *purpose);
+        let view = &mut self.compare;
+        let after =
+            view.purpose.and_then(|current| PURPOSE_CYCLE.iter().position(|p| *p == current)).map_or(0, |i| i + 1);
+        let message = if let Some(purpose) = PURPOSE_CYCLE[after..].iter().copied().find(has_robots) {
+            if view.before_purpose.is_none() {
+                view.before_purpose = Some((view.robots.clone(), view.usage));
+            }
+            view.robots =
+                entries.iter().filter(|e| e.profile.purpose == purpose).map(CompareRobot::from_entry).collect();
+            view.usage = category_of(purpose).or(view.usage);
+            view.purpose = Some(purpose);
+            let shown = view.usage.map_or_else(|| "the crawl verdict".to_owned(), |c| format!("the {c} preference"));
+            format!(
+                "Robots of purpose {} ({}), cells show {shown}; p: next purpose, u: another category",
+                purpose.name(),
+                view.robots.len()
+            )
+        } else {
+            if let Some((robots, usage)) = view.before_purpose.take() {
+                (view.robots, view.usage) = (robots, usage);
+            }
+            view.purpose = None;
+            format!("The robots you chose ({})", view.robots.len())
+        };
+        view.readings_of = None;
+        view.cursor.1 = 0;
+        view.offset.1 = 0;
+        self.say(About::Moment, message);
+        self.rebuild_columns();
     }
 
     /// Replaces the rows with paths read from a file.
@@ -316,9 +424,22 @@ impl App {
                 let view = &mut self.compare;
                 if view.readings_of.is_none() && view.robots.len() > 1 {
                     view.robots.remove(view.cursor.1);
+                    view.keep_robots();
                 }
                 self.rebuild_columns();
             }
+            Action::CycleCompareUsage if in_view => {
+                self.compare.cycle_usage();
+                let message = match self.compare.usage {
+                    Some(category) => format!(
+                        "Cells show the {category} preference: what a robot that may fetch the path may do with it"
+                    ),
+                    None => "Cells show the crawl verdict".to_owned(),
+                };
+                self.say(About::Moment, message);
+                self.update_compare_detail();
+            }
+            Action::CycleComparePurpose if in_view => self.cycle_purpose(),
             Action::PathsRead { file, result } => self.paths_loaded(&file.display().to_string(), result),
             other => return Err(other),
         }

@@ -222,6 +222,8 @@ pub static BINDINGS: &[Binding] = &[
     bind(COMPARE, &[ch('/')], Action::OpenPrompt(PromptKind::ComparePath), "add a path row", true),
     bind(COMPARE, &[ch('L')], Action::OpenPrompt(PromptKind::ComparePathsFile), "paths from a file", false),
     bind(COMPARE, &[ch('m')], Action::ToggleReadingColumns, "its 3 readings", true),
+    bind(COMPARE, &[ch('u')], Action::CycleCompareUsage, "verdict or a usage category", true),
+    bind(COMPARE, &[ch('p')], Action::CycleComparePurpose, "robots of a purpose", true),
     bind(COMPARE, &[ch('s')], Action::CycleReading, "next reading", false),
     bind(COMPARE, &[ch('S')], Action::FollowRobotReading, "default readings", false),
     bind(COMPARE, &[ESC, ch('c')], Action::Toggle(Overlay::Compare), "leave the view", true),

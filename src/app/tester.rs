@@ -116,7 +116,8 @@ impl App {
 
 /// The usage preferences in words: `train-ai disallowed (line 2) · search allowed (line
 /// 2) · ai-input unknown`.
-fn usage_text(usage: &UsageAnswer) -> String {
+#[must_use]
+pub fn usage_text(usage: &UsageAnswer) -> String {
     match usage {
         UsageAnswer::Stated(usage) => usage
             .iter()

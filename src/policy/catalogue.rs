@@ -77,6 +77,7 @@ catalogue! {
     UsageCategory => "usage-category", "a category named as the other extension names it (ai-train, train-ai)";
     UsageUnparsable => "usage-unparsable", "preferences that are not an RFC 9651 dictionary, so every category is unknown";
     UsagePathWithoutSlash => "usage-path-without-slash", "a Content-Usage path that does not start with /";
+    UsageUnderDisallow => "usage-under-disallow", "a Content-Usage rule whose every path its group disallows, so it never applies";
     UsageConflict => "usage-conflict", "identical Content-Usage paths that state different preferences";
     UsageOutsideGroup => "usage-outside-group", "a Content-Usage or Content-Signal line before any User-agent line";
 }

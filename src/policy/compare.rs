@@ -10,7 +10,7 @@ use super::availability::{Access, Availability};
 use super::compiled::{CompiledPolicy, Decision};
 use super::parse::{FieldKind, RobotsTxt};
 use super::reading::Reading;
-use super::usage::{Usage, UsageAnswer, UsageRules};
+use super::usage::{Category, Preference, Usage, UsageAnswer, UsageRules, read_content_usage};
 use super::verdict::describe_selection;
 
 /// One column: a robot under a reading, compiled.
@@ -71,6 +71,26 @@ impl Column {
         }
     }
 
+    /// What a cell of this column shows for a path: the crawl verdict, or with a usage
+    /// category, that category's preference (see [`Cell`]).
+    #[must_use]
+    pub fn cell(&self, availability: Availability, tested: &str, usage: Option<Category>) -> Cell {
+        let decision = self.check(availability, tested);
+        let Some(category) = usage else { return Cell::Verdict(decision) };
+        match self.usage(availability, decision, tested) {
+            UsageAnswer::NotRead => Cell::NotRead,
+            UsageAnswer::NotFetched => Cell::NotFetched(decision),
+            UsageAnswer::Stated(usage) => {
+                let stated = usage.get(category);
+                let preference = stated.preference();
+                // An unknown preference names no line: the line that left it unknown
+                // says nothing about the category.
+                let line = stated.lines().first().copied().filter(|_| preference != Preference::Unknown);
+                Cell::Preference { preference, line }
+            }
+        }
+    }
+
     /// The groups that apply and why.
     #[must_use]
     pub fn selection(&self) -> &Selection {
@@ -116,6 +136,61 @@ impl Column {
     }
 }
 
+/// A cell of a comparison: the crawl verdict, or one usage category's preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    /// The crawl verdict and its deciding rule (no usage category asked).
+    Verdict(Decision),
+    /// A usage category was asked, and the robot may not fetch the path: it has no
+    /// preferences. The decision says which rule shuts it out.
+    NotFetched(Decision),
+    /// The category's preference and the first line that states it.
+    Preference {
+        /// Allowed, disallowed or unknown.
+        preference: Preference,
+        /// The line that states it (none for an unknown preference).
+        line: Option<usize>,
+    },
+    /// A usage category was asked under a classic reading, which reads no preferences.
+    NotRead,
+}
+
+impl Cell {
+    /// The answer in a word: `allowed`, `disallowed`, `unknown`, `not fetched`, `not
+    /// read`. Rows whose cells' words differ are rows where the robots disagree.
+    #[must_use]
+    pub fn word(&self) -> &'static str {
+        match self {
+            Cell::Verdict(decision) if decision.allowed => "allowed",
+            Cell::Verdict(_) => "disallowed",
+            Cell::NotFetched(_) => "not fetched",
+            Cell::Preference { preference, .. } => preference.name(),
+            Cell::NotRead => "not read",
+        }
+    }
+
+    /// The line the word comes from: the deciding rule's, or the line stating the
+    /// preference.
+    #[must_use]
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            Cell::Verdict(decision) => decision.rule.map(|rule| rule.line),
+            Cell::Preference { line, .. } => *line,
+            Cell::NotFetched(_) | Cell::NotRead => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Cell {
+    /// The word and the line: `disallowed 5`, `not fetched`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line() {
+            Some(line) => f.pad(&format!("{} {line}", self.word())),
+            None => f.pad(self.word()),
+        }
+    }
+}
+
 /// What one robot gets from a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Summary {
@@ -156,25 +231,35 @@ fn usage_rules(txt: &RobotsTxt, compiled: &CompiledPolicy, reading: Reading) -> 
 /// names two million paths, a table nobody reads that costs seconds to build.
 pub const DEFAULT_ROWS: usize = 500;
 
-/// The paths a file's own rules name, made into paths a robot could ask for: `*`
-/// filled with `x` and a final `$` dropped (`/*.pdf$` gives `/x.pdf`), duplicates and
-/// values that are not paths left out, in file order, at most `limit` of them. A good
-/// default set of rows: each rule gets at least one path that it matches. The flag says
-/// whether paths were left out at the limit.
+/// The paths a file's own rules (and Content-Usage lines) name, made into paths a robot
+/// could ask for: `*` filled with `x` and a final `$` dropped (`/*.pdf$` gives
+/// `/x.pdf`), duplicates and values that are not paths left out, in file order, at most
+/// `limit` of them. A good default set of rows: each rule gets at least one path that
+/// it matches. The flag says whether paths were left out at the limit.
 #[must_use]
 pub fn paths_named_in(txt: &RobotsTxt, limit: usize) -> (Vec<String>, bool) {
     let mut paths: Vec<String> = Vec::new();
     let mut seen = foldhash::HashSet::default();
     let interpretation = txt.interpretation(Reading::Rfc9309);
-    for rule in interpretation.groups().iter().flat_map(super::parse::Group::rules) {
-        let value = String::from_utf8_lossy(txt.text(&rule.value()));
-        let value = value.strip_suffix('$').unwrap_or(&value).replace('*', "x");
-        if value.starts_with('/') && !seen.contains(&value) {
-            if paths.len() == limit {
-                return (paths, true);
+    for group in interpretation.groups() {
+        let rules = group.rules().iter().map(|rule| (rule.line(), txt.text(&rule.value())));
+        let usage_paths = group.extensions().iter().map(|&f| &interpretation.fields()[f]).filter_map(|field| {
+            let path =
+                (field.kind() == FieldKind::ContentUsage).then(|| read_content_usage(txt.text(&field.value())).path);
+            path.flatten().map(|path| (field.line(), path))
+        });
+        let mut named: Vec<(usize, &[u8])> = rules.chain(usage_paths).collect();
+        named.sort_by_key(|&(line, _)| line);
+        for (_, value) in named {
+            let value = String::from_utf8_lossy(value);
+            let value = value.strip_suffix('$').unwrap_or(&value).replace('*', "x");
+            if value.starts_with('/') && !seen.contains(&value) {
+                if paths.len() == limit {
+                    return (paths, true);
+                }
+                seen.insert(value.clone());
+                paths.push(value);
             }
-            seen.insert(value.clone());
-            paths.push(value);
         }
     }
     (paths, false)
@@ -205,5 +290,9 @@ mod tests {
         assert_eq!(paths_named_in(&txt, 10), (vec!["/a/".to_owned(), "/x.pdf".to_owned()], false));
         assert_eq!(paths_named_in(&txt, 1), (vec!["/a/".to_owned()], true));
         assert!(!paths_named_in(&txt, 2).1, "nothing left out at exactly the limit");
+        let txt = RobotsTxt::parse(
+            b"User-agent: *\nContent-Usage: /blog/ train-ai=n\nContent-Usage: search=y\nDisallow: /a\n".to_vec(),
+        );
+        assert_eq!(paths_named_in(&txt, 10).0, ["/blog/", "/a"], "Content-Usage paths are rows too, in file order");
     }
 }

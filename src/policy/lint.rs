@@ -1130,10 +1130,59 @@ impl<'a> Linter<'a> {
         }
     }
 
+    /// Content-Usage rules that can never apply: every path they name is disallowed by
+    /// a rule of the same group, and a path the robot may not fetch has no preferences
+    /// (draft-ietf-aipref-attach). Told only when it is certain: a Disallow without
+    /// wildcards covers the rule's literal start, and no Allow of the group that could
+    /// match one of those paths is as long (ties go to Allow, RFC 9309 §2.2.2).
+    fn usage_under_disallow(&mut self) {
+        let mut found = Vec::new();
+        for group in self.rfc.groups() {
+            for &index in group.extensions() {
+                let field = &self.rfc.fields()[index];
+                if field.kind() != FieldKind::ContentUsage {
+                    continue;
+                }
+                // A rule without a path names every path: all of them start with `/`.
+                let path = usage::read_content_usage(self.txt.text(&field.value())).path.unwrap_or(b"/");
+                let path = normalise_rfc9309(path);
+                let start = literal_start(&path);
+                let patterns = group.rules().iter().map(|rule| (rule, self.txt.pattern(Reading::Rfc9309, rule)));
+                let Some(disallow) = patterns.clone().find(|(rule, pattern)| {
+                    let prefix = pattern.strip_suffix(b"*").unwrap_or(pattern);
+                    rule.kind() == RuleKind::Disallow
+                        && !prefix.is_empty()
+                        && !prefix.contains(&b'*')
+                        && !prefix.ends_with(b"$")
+                        && start.starts_with(prefix)
+                }) else {
+                    continue;
+                };
+                let covering = disallow.1.len();
+                let allowed_somewhere =
+                    patterns.filter(|(rule, _)| rule.kind() == RuleKind::Allow).any(|(_, pattern)| {
+                        let allow_start = literal_start(pattern);
+                        pattern.len() >= covering && (allow_start.starts_with(start) || start.starts_with(allow_start))
+                    });
+                if !allowed_somewhere {
+                    found.push((field.line(), field.key().start..field.value().end, disallow.0.line()));
+                }
+            }
+        }
+        for (line, span, disallow) in found {
+            let message = format!(
+                "It never applies: line {disallow} disallows every path it names, and a path the robot may not fetch \
+                 has no usage preferences. Remove it, or allow the paths it is meant for."
+            );
+            self.push(Code::UsageUnderDisallow, Severity::Warning, line, span, message, None);
+        }
+    }
+
     // --- Groups -----------------------------------------------------------------------------
 
     fn groups(&mut self) {
         self.usage_conflicts();
+        self.usage_under_disallow();
         let has_star = self.rfc.groups().iter().any(Group::names_star);
         for &field in self.rfc.orphan_rules() {
             let field = &self.rfc.fields()[field];
@@ -1538,6 +1587,13 @@ fn usage_in_own_words(is_usage: bool, preferences: &str) -> (String, bool) {
         })
         .collect();
     (members.join(", "), renamed)
+}
+
+/// A pattern's start before its first wildcard or end anchor: every path it matches
+/// starts with it.
+fn literal_start(pattern: &[u8]) -> &[u8] {
+    let end = pattern.iter().position(|&b| b == b'*' || b == b'$').unwrap_or(pattern.len());
+    &pattern[..end]
 }
 
 /// What usage preferences state, in words: `train-ai disallowed, search unknown`.

@@ -1,5 +1,6 @@
 //! The compare view: paths down, robots (or one robot's readings) across. Each cell
-//! shows the verdict and the deciding line; rows where the columns disagree are marked
+//! shows the verdict and the deciding line, or one usage category's preference and the
+//! line that states it (`✗` where the robot may not fetch); rows where the columns disagree are marked
 //! and their odd cells stand out; the rows above the paths sum up what each robot gets.
 //! Only the visible rows are checked, with the columns' compiled rules.
 
@@ -14,9 +15,12 @@ use super::{fitted_title, pane_block};
 use crate::app::App;
 use crate::app::compare::CompareView;
 use crate::app::layout::{COMPARE_CELL_WIDTH, COMPARE_HEADER_ROWS};
+use crate::app::tester::usage_text;
 use crate::policy::Availability;
+use crate::policy::compare::Cell;
 use crate::policy::compiled::Decision;
 use crate::policy::request::Request;
+use crate::policy::usage::{Preference, UsageAnswer};
 use crate::policy::words::plural;
 
 /// The compare matrix.
@@ -41,12 +45,41 @@ fn fit_path(path: &str, width: usize) -> String {
     format!("{cut:<width$}")
 }
 
-fn cell_text(decision: Decision) -> String {
+fn verdict_text(decision: Decision) -> String {
     let mark = if decision.allowed { "✓" } else { "✗" };
     match decision.rule {
         Some(rule) => format!("{mark} {}", rule.line),
         None => format!("{mark} —"),
     }
+}
+
+/// A cell's text and colour: `✓ 12` / `✗ 29` for a verdict (or a robot that may not
+/// fetch the path, whose preferences do not exist), `yes 5` / `no 5` / `unknown` for a
+/// usage preference and the line that states it.
+fn cell_text(cell: Cell) -> (String, ratatui::style::Style) {
+    let with_line = |word: &str| cell.line().map_or_else(|| word.to_owned(), |line| format!("{word} {line}"));
+    match cell {
+        Cell::Verdict(decision) | Cell::NotFetched(decision) => {
+            (verdict_text(decision), if decision.allowed { THEME.allowed } else { THEME.disallowed })
+        }
+        Cell::Preference { preference: Preference::Allowed, .. } => (with_line("yes"), THEME.allowed),
+        Cell::Preference { preference: Preference::Disallowed, .. } => (with_line("no"), THEME.disallowed),
+        Cell::Preference { .. } => ("unknown".to_owned(), THEME.dim),
+        Cell::NotRead => ("not read".to_owned(), THEME.dim),
+    }
+}
+
+/// The word most cells of a row hold; a tie goes to `allowed`, so that the cells that
+/// stand out are the ones that restrict.
+fn majority_word(cells: &[Cell]) -> &'static str {
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    for cell in cells {
+        match counts.iter_mut().find(|(word, _)| *word == cell.word()) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((cell.word(), 1)),
+        }
+    }
+    counts.into_iter().max_by_key(|&(word, count)| (count, word == "allowed")).map_or("", |(word, _)| word)
 }
 
 impl Widget for CompareMatrix<'_> {
@@ -56,10 +89,12 @@ impl Widget for CompareMatrix<'_> {
         let availability = app.document().availability;
         // One robot's readings: its name goes in the title, each column is a reading.
         let robot_of_readings = view.readings_of.and_then(|_| view.robot_of_column(0));
-        let what = match robot_of_readings {
-            Some(robot) => format!("{}'s {} readings", robot.label, view.columns.len()),
-            None => format!("{} robots", view.columns.len()),
+        let what = match (robot_of_readings, view.purpose) {
+            (Some(robot), _) => format!("{}'s {} readings", robot.label, view.columns.len()),
+            (None, Some(purpose)) => format!("{} {} robots", view.columns.len(), purpose.name()),
+            (None, None) => format!("{} robots", view.columns.len()),
         };
+        let shows = view.usage.map_or_else(String::new, |category| format!("cells: {category}, ✗ may not fetch"));
         let areas = app.areas();
         let first_column = view.offset.1;
         let shown: Vec<usize> =
@@ -77,9 +112,12 @@ impl Widget for CompareMatrix<'_> {
             &[
                 "Compare",
                 &counts,
+                &shows,
                 range,
                 "Esc leaves",
                 "? keys",
+                "u usage",
+                "p purpose",
                 "h/l j/k move",
                 "a/x robots",
                 "/ L paths",
@@ -155,12 +193,11 @@ fn draw_rows(
         let path = &view.paths[row];
         let tested = Request::read(path);
         // Every column is checked, visible or not, to tell whether the row agrees.
-        let decisions: Vec<Decision> = view.columns.iter().map(|c| c.check(availability, &tested.tested)).collect();
-        let allowed = decisions.iter().filter(|d| d.allowed).count();
-        let disagree = allowed != 0 && allowed != decisions.len();
-        let minority = allowed * 2 < decisions.len();
-        let odd = |i: &usize| decisions[*i].allowed == minority;
-        let mark = disagreement_mark(disagree, shown, (0..decisions.len()).filter(odd));
+        let cells: Vec<Cell> = view.columns.iter().map(|c| c.cell(availability, &tested.tested, view.usage)).collect();
+        let majority = majority_word(&cells);
+        let odd = |i: &usize| cells[*i].word() != majority;
+        let disagree = (0..cells.len()).any(|i| odd(&i));
+        let mark = disagreement_mark(disagree, shown, (0..cells.len()).filter(odd));
         buf.set_string(area.x, y, mark, THEME.warning);
         let path_style = if row == view.cursor.0 { THEME.title } else { THEME.value };
         buf.set_line(
@@ -170,15 +207,14 @@ fn draw_rows(
             path_width as u16,
         );
         for &i in shown {
-            let decision = decisions[i];
-            let mut style = if decision.allowed { THEME.allowed } else { THEME.disallowed };
-            if disagree && decision.allowed == minority {
+            let (text, mut style) = cell_text(cells[i]);
+            if odd(&i) {
                 style = style.patch(THEME.odd_cell);
             }
             if (row, i) == view.cursor {
                 style = style.patch(THEME.cursor);
             }
-            buf.set_string(x_of(i), y, fit(&cell_text(decision), cell), style);
+            buf.set_string(x_of(i), y, fit(&text, cell), style);
         }
     }
 }
@@ -238,6 +274,13 @@ impl Widget for CompareDetail<'_> {
             lines.push(Line::from(
                 [vec![Span::raw(" ")], safe_span(&verdict.explanation, THEME.value, THEME.escape)].concat(),
             ));
+            // The usage preferences, when the cells show them or the robot may fetch
+            // the path and a line states one.
+            let stated = matches!(&view.detail_usage, Some(UsageAnswer::Stated(usage)) if !usage.lines().is_empty());
+            if let Some(usage) = view.detail_usage.as_ref().filter(|_| stated || view.usage.is_some()) {
+                let text = format!(" Usage: {}", usage_text(usage));
+                lines.push(Line::from(safe_span(&text, THEME.value, THEME.escape)));
+            }
             let summary = column.summary(&app.document().txt, app.document().availability);
             let about = format!(" Gets {summary}.");
             lines.push(Line::from(safe_span(&about, THEME.dim, THEME.escape)));

@@ -1,5 +1,6 @@
 //! The source pane: the file, numbered, with fields, values and comments coloured, the
-//! group that applies marked in the gutter, and the deciding line highlighted.
+//! group that applies marked in the gutter, the deciding line highlighted and the lines
+//! that state the usage preferences shown highlighted in their own colour.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -66,6 +67,7 @@ impl Widget for SourcePane<'_> {
             .map(|&g| (interpretation.groups()[g].first_line(), interpretation.groups()[g].last_line()))
             .collect();
         let deciding = verdict.decided_by.map(|m| m.line);
+        let usage_lines = app.shown_usage_lines();
         let gutter = source_gutter_width(lines.len());
         // The line number's width: the gutter less its three marks.
         let number_width = gutter - 3;
@@ -95,8 +97,12 @@ impl Widget for SourcePane<'_> {
             let y = inner.y + row as u16;
             buf.set_line(inner.x, y, &Line::from(spans), inner.width);
             mark_search_hit(buf, Rect::new(inner.x + gutter as u16, y, text_width as u16, 1), content, app);
-            if deciding == Some(number) {
-                let style = if verdict.allowed { THEME.decides_allowed } else { THEME.decides_disallowed };
+            let style = if deciding == Some(number) {
+                Some(if verdict.allowed { THEME.decides_allowed } else { THEME.decides_disallowed })
+            } else {
+                usage_lines.contains(&number).then_some(THEME.decides_usage)
+            };
+            if let Some(style) = style {
                 let start = inner.x + gutter as u16;
                 buf.set_style(Rect::new(start, y, inner.right().saturating_sub(start), 1), style);
             }

@@ -27,6 +27,8 @@ pub struct Theme {
     pub decides_allowed: Style,
     /// The deciding line when the verdict is "disallowed".
     pub decides_disallowed: Style,
+    /// A line that states a usage preference shown (Content-Usage, Content-Signal).
+    pub decides_usage: Style,
     /// The cursor line of the focused pane.
     pub cursor: Style,
     /// The selected robot.
@@ -67,6 +69,7 @@ pub const THEME: Theme = Theme {
     escape: Style::new().fg(Color::Black).bg(Color::Yellow),
     decides_allowed: Style::new().fg(Color::Black).bg(Color::Green),
     decides_disallowed: Style::new().fg(Color::White).bg(Color::Red),
+    decides_usage: Style::new().fg(Color::Black).bg(Color::Magenta),
     cursor: Style::new().add_modifier(Modifier::REVERSED),
     selected: Style::new().fg(Color::Black).bg(Color::Cyan),
     allowed: Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
