@@ -450,6 +450,35 @@ mod explorer {
         assert!(app.page_view().is_none(), "p again closes it");
     }
 
+    /// The overlay shows the page's Content-Usage header and, for the selected robot,
+    /// the usage preferences it combines with robots.txt's.
+    #[tokio::test]
+    async fn the_overlay_combines_the_content_usage_header_with_robots_txt() {
+        let server = super::Server::start(|path| match path {
+            "/robots.txt" => super::Reply::text(
+                "User-agent: *\nContent-Signal: search=yes, ai-train=yes\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /\n",
+            ),
+            _ => super::Reply::Status {
+                status: 200,
+                headers: vec![("Content-Type", "text/html".to_owned()), ("Content-Usage", "train-ai=n".to_owned())],
+                body: b"<html><head><title>t</title></head><body>hi</body></html>".to_vec(),
+            },
+        });
+        let mut app = explorer_on(&server, "/article").await;
+        press_p(&mut app).await;
+        let rows = app.page_rows();
+        let usage = rows[0].usage.as_ref().expect("Googlebot may fetch the page");
+        assert_eq!(
+            usage.to_string(),
+            "train-ai disallowed (Content-Usage header) · search allowed (line 2) · ai-input unknown"
+        );
+        let gptbot = rows.iter().find(|row| row.label == "GPTBot").expect("GPTBot is compared");
+        assert_eq!(gptbot.usage, None, "a robot kept out has no preferences, whatever the header says");
+        let screen = draw(&mut app, 120, 40).backend().to_string();
+        assert!(screen.contains("header   Content-Usage: train-ai=n"), "{screen}");
+        assert!(screen.contains("usage    train-ai disallowed (Content-Usage header)"), "{screen}");
+    }
+
     #[tokio::test]
     async fn edits_to_robots_txt_change_the_crawl_answer_without_a_new_fetch() {
         let server = site();

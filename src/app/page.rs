@@ -18,6 +18,7 @@ use crate::policy::Reading;
 use crate::policy::page::PagePolicy;
 use crate::policy::page::{CrawlVerdict, PageAnswer};
 use crate::policy::request::{Request, UrlMode};
+use crate::policy::usage::Usage;
 
 /// The fetched page, or how far its fetch got.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,6 +64,9 @@ pub struct PageRow {
     pub crawl: CrawlVerdict,
     /// Crawl, index and follow, with their reasons.
     pub policy: PagePolicy,
+    /// What it may do with the page: robots.txt's usage preferences and the page's
+    /// `Content-Usage` header, combined.
+    pub usage: Option<Usage>,
 }
 
 impl App {
@@ -84,14 +88,14 @@ impl App {
             .enumerate()
             .map(|(index, robot)| {
                 let reading = self.reading_choice.unwrap_or_else(|| robot.reading());
-                let PageAnswer { crawl, policy } = fetched.answer(
+                let PageAnswer { crawl, policy, usage } = fetched.answer(
                     &self.document.txt,
                     self.document.availability,
                     &robot.robot(),
                     reading,
                     UrlMode::AsCrawlersSend,
                 );
-                PageRow { label: robot.label, reading, selected: index == 0, crawl, policy }
+                PageRow { label: robot.label, reading, selected: index == 0, crawl, policy, usage }
             })
             .collect()
     }

@@ -7,7 +7,7 @@
 
 use super::{App, Pane};
 use crate::policy::escape::char_columns;
-use crate::policy::usage::{Preference, UsageAnswer};
+use crate::policy::usage::UsageAnswer;
 use crate::policy::verdict::describe_selection;
 
 /// What a line of the tester's details says, which decides its colour.
@@ -115,22 +115,11 @@ impl App {
 }
 
 /// The usage preferences in words: `train-ai disallowed (line 2) · search allowed (line
-/// 2) · ai-input unknown`.
+/// 2) · ai-input unknown`, or why there are none.
 #[must_use]
 pub fn usage_text(usage: &UsageAnswer) -> String {
     match usage {
-        UsageAnswer::Stated(usage) => usage
-            .iter()
-            .map(|(category, stated)| match (stated.preference(), stated.lines()) {
-                (Preference::Unknown, _) | (_, []) => format!("{category} {}", stated.preference()),
-                (preference, [line]) => format!("{category} {preference} (line {line})"),
-                (preference, lines) => {
-                    let lines: Vec<String> = lines.iter().map(ToString::to_string).collect();
-                    format!("{category} {preference} (lines {})", lines.join(", "))
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" · "),
+        UsageAnswer::Stated(usage) => usage.to_string(),
         UsageAnswer::NotFetched => "none: a path the robot may not fetch has no preferences".to_owned(),
         UsageAnswer::NotRead => "the 1994 and 1996 readings know no usage preferences".to_owned(),
     }

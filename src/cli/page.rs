@@ -19,7 +19,7 @@ use crate::policy::escape::sanitize_str;
 use crate::policy::page::{CrawlVerdict, PageAnswer};
 use crate::policy::page::{PagePolicy, TermSource};
 use crate::policy::request::Request;
-use crate::policy::usage::{Preference, Usage, UsageAnswer};
+use crate::policy::usage::Usage;
 use crate::policy::{self, RobotsTxt};
 use crate::robots_db::RobotsDb;
 
@@ -154,8 +154,8 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
             let column = Column::new(&txt, query.label.clone(), query.robot.clone(), query.reading);
             let decision = column.check(availability, &request.tested);
             let record = CheckRecord::new(&txt, availability, &column, decision, &query.label, &request);
-            let PageAnswer { crawl, policy } = fetched.answer(&txt, availability, &column.robot, column.reading, mode);
-            let usage = page_usage(&column, availability, &request, &crawl, fetched.signals.content_usage.as_deref());
+            let PageAnswer { crawl, policy, usage } =
+                fetched.answer(&txt, availability, &column.robot, column.reading, mode);
             Answer { column, record, crawl, policy, usage }
         })
         .collect();
@@ -267,7 +267,7 @@ fn write_text(
             }
         }
         if let Some(usage) = &answer.usage {
-            writeln!(out, "  usage     {}", sanitize_str(&usage_words(usage)))?;
+            writeln!(out, "  usage     {}", sanitize_str(&usage.to_string()))?;
         }
         for applied in policy.terms.iter().filter(|t| !t.term.is_index_or_follow()) {
             writeln!(
@@ -286,51 +286,6 @@ fn write_text(
         }
     }
     Ok(())
-}
-
-/// The usage preferences for the page: robots.txt's for its path (RFC 9309 only),
-/// combined with the page's `Content-Usage` header; none for a page the robot may not
-/// fetch, or when neither states anything.
-fn page_usage(
-    column: &Column,
-    availability: policy::Availability,
-    request: &Request,
-    crawl: &CrawlVerdict,
-    header: Option<&str>,
-) -> Option<Usage> {
-    if !crawl.allowed() {
-        return None;
-    }
-    let decision = column.check(availability, request.tested());
-    let from_robots_txt = match column.usage(availability, decision, request.tested()) {
-        UsageAnswer::Stated(usage) => Some(usage),
-        _ => None,
-    };
-    let said = |usage: &Usage| usage.iter().any(|(_, stated)| stated.preference() != Preference::Unknown);
-    match (from_robots_txt, header) {
-        (usage, Some(header)) => Some(usage.unwrap_or_default().with_header(header.as_bytes())),
-        (Some(usage), None) => said(&usage).then_some(usage),
-        (None, None) => None,
-    }
-}
-
-/// `train-ai disallowed (header) · search allowed (line 2) · ai-input unknown`.
-fn usage_words(usage: &Usage) -> String {
-    let parts: Vec<String> = usage
-        .iter()
-        .map(|(category, stated)| {
-            let mut from: Vec<String> = stated.lines().iter().map(|line| format!("line {line}")).collect();
-            if stated.from_header() {
-                from.push("Content-Usage header".to_owned());
-            }
-            if stated.preference() == Preference::Unknown || from.is_empty() {
-                format!("{category} {}", stated.preference())
-            } else {
-                format!("{category} {} ({})", stated.preference(), from.join(", "))
-            }
-        })
-        .collect();
-    parts.join(" · ")
 }
 
 /// Why the robot may not fetch the page although robots.txt allows the URL asked for: a

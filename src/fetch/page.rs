@@ -199,7 +199,8 @@ impl PageFetch {
     ) -> PageAnswer {
         let crawl = self.crawl(txt, availability, robot, reading, mode);
         let fetched_whole = self.page.as_ref().is_some_and(|page| page.refused.is_none());
-        page_answer(crawl, &self.signals, robot, reading, fetched_whole)
+        let home = SiteRobots { robots_url: None, txt, availability };
+        page_answer(&home, crawl, &self.signals, robot, reading, fetched_whole)
     }
 
     /// What a user should know about the fetch: a page robotscope did not fetch, a status

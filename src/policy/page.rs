@@ -28,6 +28,7 @@ use super::content::{self, Content};
 use super::parse::RobotsTxt;
 use super::reading::Reading;
 use super::request::{Request, UrlMode};
+use super::usage::{Usage, UsageAnswer, page_usage, usage_answer};
 use super::verdict::{Verdict, evaluate_fetched};
 
 /// One directive: `noindex`, or `max-snippet:50`. Names are lower-cased.
@@ -817,13 +818,18 @@ impl CrawlVerdict {
     }
 }
 
-/// One robot's answers for a page: crawl (robots.txt), then index and follow (the page).
+/// One robot's answers for a page: crawl (robots.txt), then index and follow (the page),
+/// and what it may do with the page (usage preferences).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageAnswer {
     /// What robots.txt says about fetching the page.
     pub crawl: CrawlVerdict,
     /// Crawl, index and follow, with their reasons.
     pub policy: PagePolicy,
+    /// The usage preferences: robots.txt's for the page's path combined with the page's
+    /// `Content-Usage` header (see [`page_usage`]); `None` when the robot may not fetch
+    /// the page or nothing states any.
+    pub usage: Option<Usage>,
 }
 
 /// What robots.txt says about fetching `page_url` and following its `redirects`: each
@@ -852,12 +858,14 @@ pub fn crawl_verdict<'a>(
     CrawlVerdict { requested, blocked_redirect }
 }
 
-/// A robot's answers for a page: may it crawl it (`crawl`), then index it and follow its
-/// links by what the page says (`signals`, read under `reading`'s rule for
-/// contradictions). A page not fetched whole (`fetched_whole` false: robotscope stopped
-/// at a redirect robots.txt refused) says nothing: index and follow stay unread.
+/// A robot's answers for a page: may it crawl it (`crawl`, by `home`, the page's site's
+/// robots.txt, and the sites of its redirects), then index it and follow its links by
+/// what the page says (`signals`, read under `reading`'s rule for contradictions), and
+/// what it may do with it. A page not fetched whole (`fetched_whole` false: robotscope
+/// stopped at a redirect robots.txt refused) says nothing: index and follow stay unread.
 #[must_use]
 pub fn page_answer(
+    home: &SiteRobots<'_>,
     crawl: CrawlVerdict,
     signals: &PageSignals,
     robot: &Robot,
@@ -866,7 +874,14 @@ pub fn page_answer(
 ) -> PageAnswer {
     let read = crawl.allowed() && fetched_whole;
     let policy = page_policy(signals, robot, Contradictions::of(reading), read);
-    PageAnswer { crawl, policy }
+    let from_robots_txt = if crawl.allowed() {
+        usage_answer(home.txt, home.availability, &crawl.requested)
+    } else {
+        // A redirect robots.txt refused: the page is not fetched.
+        UsageAnswer::NotFetched
+    };
+    let usage = page_usage(from_robots_txt, signals.content_usage.as_deref().map(str::as_bytes));
+    PageAnswer { crawl, policy, usage }
 }
 
 #[cfg(test)]
@@ -973,7 +988,9 @@ mod tests {
         assert_eq!(to_same.blocked_redirect.map(|b| b.robots_url), Some(home_robots.clone()));
         let unknown = crawl_verdict(&robot, reading, mode, &page, &[&other], &home, &|_| None);
         assert!(unknown.allowed(), "an unknown file does not block");
-        let answer = page_answer(to_other, &PageSignals::default(), &robot, reading, true);
+        let signals = PageSignals { content_usage: Some("search=y".to_owned()), ..PageSignals::default() };
+        let answer = page_answer(&home, to_other, &signals, &robot, reading, true);
         assert_eq!(answer.policy.index, None, "a page robots may not crawl is not read");
+        assert_eq!(answer.usage, None, "nor has it usage preferences, whatever its header says");
     }
 }

@@ -25,9 +25,11 @@
 use std::fmt;
 
 use super::agent::Selection;
+use super::availability::{Access, Availability};
 use super::parse::{FieldKind, RobotsTxt};
 use super::pattern::{normalise_rfc9309, wildcard_match};
 use super::reading::Reading;
+use super::verdict::Verdict;
 
 /// What a robot may do with what it fetches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -232,6 +234,70 @@ impl Usage {
         lines.sort_unstable();
         lines.dedup();
         lines
+    }
+}
+
+impl fmt::Display for Usage {
+    /// `train-ai disallowed (line 2) · search allowed (lines 2, 5) · ai-input unknown`,
+    /// naming the page's `Content-Usage header` where it states a preference.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, (category, stated)) in self.iter().enumerate() {
+            if index > 0 {
+                f.write_str(" · ")?;
+            }
+            write!(f, "{category} {}", stated.preference)?;
+            if stated.preference == Preference::Unknown {
+                continue;
+            }
+            let mut from: Vec<String> = match stated.lines.as_slice() {
+                [] => Vec::new(),
+                [line] => vec![format!("line {line}")],
+                lines => {
+                    vec![format!("lines {}", lines.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))]
+                }
+            };
+            if stated.header {
+                from.push("Content-Usage header".to_owned());
+            }
+            if !from.is_empty() {
+                write!(f, " ({})", from.join(", "))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The usage preferences robots.txt states for a verdict's robot and path: not read
+/// under the classic readings, none for a path the robot may not fetch, nothing stated
+/// by a file that was not read (a 404's error page).
+#[must_use]
+pub fn usage_answer(txt: &RobotsTxt, availability: Availability, verdict: &Verdict) -> UsageAnswer {
+    if verdict.reading != Reading::Rfc9309 {
+        UsageAnswer::NotRead
+    } else if !verdict.allowed {
+        UsageAnswer::NotFetched
+    } else if availability.access(Reading::Rfc9309) != Access::Rules {
+        UsageAnswer::Stated(Usage::default())
+    } else {
+        UsageAnswer::Stated(usage(txt, &verdict.selection, &verdict.path))
+    }
+}
+
+/// A page's usage preferences: robots.txt's for its path (`answer`, for a robot that may
+/// fetch the page) combined with the page's `Content-Usage` response header, most
+/// restrictive first (see [`Usage::with_header`]). `None` when the robot may not fetch
+/// the page, or when neither states anything.
+#[must_use]
+pub fn page_usage(answer: UsageAnswer, header: Option<&[u8]>) -> Option<Usage> {
+    let from_robots_txt = match answer {
+        UsageAnswer::NotFetched => return None,
+        UsageAnswer::Stated(usage) => Some(usage),
+        UsageAnswer::NotRead => None,
+    };
+    let said = |usage: &Usage| usage.iter().any(|(_, stated)| stated.preference() != Preference::Unknown);
+    match (from_robots_txt, header) {
+        (usage, Some(header)) => Some(usage.unwrap_or_default().with_header(header)),
+        (usage, None) => usage.filter(said),
     }
 }
 

@@ -1,6 +1,7 @@
-//! The page policy overlay: what the tested page says to robots (its robots META tags
-//! and X-Robots-Tag headers), a row per robot (crawl, index, follow), then the selected
-//! robot's answers with their reasons, the other terms explained, conflicts and notes.
+//! The page policy overlay: what the tested page says to robots (its robots META tags,
+//! X-Robots-Tag and Content-Usage headers), a row per robot (crawl, index, follow), then
+//! the selected robot's answers with their reasons, its usage preferences, the other
+//! terms explained, conflicts and notes.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -71,6 +72,9 @@ fn details(row: &PageRow, lines: &mut Vec<Line<'static>>) {
     lines.push(crawl);
     lines.push(answer_line("index", row.policy.index.as_ref()));
     lines.push(answer_line("follow", row.policy.follow.as_ref()));
+    if let Some(usage) = &row.usage {
+        lines.push(labelled("usage", THEME.dim, &usage.to_string()));
+    }
     for applied in row.policy.terms.iter().filter(|t| !t.term.is_index_or_follow()) {
         let text = format!("{}: {} ({})", applied.term, applied.term.meaning(), applied.source);
         lines.push(labelled("also", THEME.dim, &text));
@@ -137,7 +141,10 @@ impl Widget for PageOverlay<'_> {
                 for header in &signals.headers {
                     lines.push(labelled("header", THEME.dim, &format!("X-Robots-Tag: {}", header.value)));
                 }
-                if tags.is_empty() && signals.headers.is_empty() && page.is_some() {
+                if let Some(usage) = &signals.content_usage {
+                    lines.push(labelled("header", THEME.dim, &format!("Content-Usage: {usage}")));
+                }
+                if tags.is_empty() && signals.headers.is_empty() && signals.content_usage.is_none() && page.is_some() {
                     let nothing = if signals.html {
                         "no robots META tag, no X-Robots-Tag header"
                     } else {
