@@ -698,8 +698,7 @@ fn write_compare_table(
     writeln!(out)?;
     for (request, label) in requests.iter().zip(&labels) {
         let cells: Vec<Cell> = columns.iter().map(|c| c.cell(availability, &request.tested, usage)).collect();
-        // The robots disagree when the cells' words differ (their lines may).
-        let mark = if cells.iter().all(|cell| cell.word() == cells[0].word()) { "" } else { "  ≠" };
+        let mark = if Cell::disagree(&cells) { "  ≠" } else { "" };
         write!(out, "{label:<path_width$}")?;
         for (cell, width) in cells.iter().zip(&widths) {
             write!(out, "  {cell:<width$}")?;
@@ -710,8 +709,9 @@ fn write_compare_table(
     let what = match usage {
         None => "the verdict and the deciding line".to_owned(),
         Some(category) => format!(
-            "the {category} preference and the line that states it (\"not fetched\" where the robot may not fetch the \
-             path)"
+            "the {category} preference (allowed, disallowed or unknown: stated by no line that counts) and the line \
+             that states it; \"not fetched\" where the robot may not fetch the path (it has no preferences), \"not \
+             read\" under a reading that knows no usage preferences (1994, 1996)"
         ),
     };
     writeln!(out, "Each cell: {what}. ≠ marks paths where the robots disagree.")?;
@@ -732,7 +732,12 @@ fn write_compare_csv(
 ) -> io::Result<()> {
     // Cells are escaped like every text output: a CSV often lands on a terminal.
     let quote = |text: &str| format!("\"{}\"", sanitize_str(text).replace('"', "\"\""));
-    let header: Vec<String> = std::iter::once(quote("path")).chain(columns.iter().map(|c| quote(&c.label))).collect();
+    // With a usage category, each robot's column says which (a cell reads like a verdict).
+    let label = |column: &Column| match usage {
+        Some(category) => format!("{} ({category})", column.label),
+        None => column.label.clone(),
+    };
+    let header: Vec<String> = std::iter::once(quote("path")).chain(columns.iter().map(|c| quote(&label(c)))).collect();
     writeln!(out, "{}", header.join(","))?;
     for request in requests {
         let cells: Vec<String> = std::iter::once(quote(request.given))

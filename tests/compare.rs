@@ -311,7 +311,7 @@ fn the_matrix_can_show_a_usage_category() {
         .expect("run");
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
-        "\"path\",\"GPTBot\",\"ClaudeBot\",\"Scooter\"\n\"/\",\"not fetched\",\"disallowed 5\",\"not read\"\n"
+        "\"path\",\"GPTBot (train-ai)\",\"ClaudeBot (train-ai)\",\"Scooter (train-ai)\"\n\"/\",\"not fetched\",\"disallowed 5\",\"not read\"\n"
     );
 }
 

@@ -61,6 +61,10 @@ cases! {
     usage_path_without_slash: "User-agent: *\nContent-Usage: blog/ train-ai=y\n", "usage-path-without-slash", 2, Error,
         Some("User-agent: *\nContent-Usage: /blog/ train-ai=y\n");
     usage_conflict: "User-agent: *\nContent-Usage: /a train-ai=y\nContent-Usage: /a train-ai=n\n", "usage-conflict", 3, Warning, None;
+    signal_conflict: "User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Signal: ai-train=yes\n", "usage-conflict", 3, Warning, None;
+    usage_overridden: "User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /ai-ok/ train-ai=y\n", "usage-overridden", 3, Warning, None;
+    usage_capital_n: "User-agent: *\nContent-Usage: /y search=yes, train-ai=\"N\"\n", "usage-value", 2, Error,
+        Some("User-agent: *\nContent-Usage: /y search=y, train-ai=n\n");
     usage_under_disallow: "User-agent: *\nDisallow: /drafts/\nContent-Usage: /drafts/2026/ train-ai=n\n", "usage-under-disallow", 3, Warning, None;
     usage_outside: "Content-Signal: ai-train=no\nUser-agent: *\nAllow: /\n", "usage-outside-group", 1, Warning, None;
     tilde_without_slash: "User-agent: *\nDisallow: ~\n", "path-without-slash", 2, Error, Some("User-agent: *\nDisallow: /~\n");

@@ -361,9 +361,12 @@ impl App {
             if view.before_purpose.is_none() {
                 view.before_purpose = Some((view.robots.clone(), view.usage));
             }
-            view.robots =
-                entries.iter().filter(|e| e.profile.purpose == purpose).map(CompareRobot::from_entry).collect();
-            view.usage = category_of(purpose).or(view.usage);
+            // The robots that read usage preferences (RFC 9309 by default) first: a
+            // purpose's 1990s robots would fill the view with "not read".
+            let mut robots: Vec<&RobotEntry> = entries.iter().filter(|e| e.profile.purpose == purpose).collect();
+            robots.sort_by_key(|e| e.profile.reading != Reading::Rfc9309);
+            view.robots = robots.into_iter().map(CompareRobot::from_entry).collect();
+            view.usage = category_of(purpose);
             view.purpose = Some(purpose);
             let shown = view.usage.map_or_else(|| "the crawl verdict".to_owned(), |c| format!("the {c} preference"));
             format!(

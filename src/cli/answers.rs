@@ -180,10 +180,17 @@ fn write_usage(out: &mut Vec<u8>, usage: &Usage) {
     let mut text = String::from("  usage:");
     for (index, (category, stated)) in usage.iter().enumerate() {
         let _ = write!(text, "{} {category} {}", if index == 0 { "" } else { "," }, stated.preference());
-        if stated.preference() != Preference::Unknown {
-            let lines: Vec<String> = stated.lines().iter().map(ToString::to_string).collect();
-            let noun = if lines.len() == 1 { "line" } else { "lines" };
-            let _ = write!(text, " ({noun} {})", lines.join(", "));
+        let lines: Vec<String> = stated.lines().iter().map(ToString::to_string).collect();
+        let noun = if lines.len() == 1 { "line" } else { "lines" };
+        match (stated.preference(), lines.as_slice()) {
+            // The Content-Usage rule that won the match and said nothing of it.
+            (Preference::Unknown, [line]) => {
+                let _ = write!(text, " (line {line} states none)");
+            }
+            (Preference::Unknown, _) | (_, []) => {}
+            _ => {
+                let _ = write!(text, " ({noun} {})", lines.join(", "));
+            }
         }
     }
     out.extend_from_slice(text.as_bytes());
@@ -428,10 +435,16 @@ impl<'a> Answerer<'a> {
         let rule = rule.zip(kind.as_deref()).map(|(rule, kind)| (rule.line(), kind, self.txt.text(&rule.value())));
         let group = group_line(self.txt, self.availability, column, decision);
         write_why(out, rule, self.availability, column.reading, group);
-        if self.format == Format::TextWithUsage
-            && let UsageAnswer::Stated(usage) = column.usage(self.availability, decision, request.tested())
-        {
-            write_usage(out, &usage);
+        if self.format == Format::TextWithUsage {
+            match column.usage(self.availability, decision, request.tested()) {
+                UsageAnswer::Stated(usage) => write_usage(out, &usage),
+                // Said once per answer: a classic reading is chosen on purpose, and the
+                // preferences' absence should not pass for "nothing stated".
+                UsageAnswer::NotRead => {
+                    let _ = write!(out, "  usage: not read ({} knows no usage preferences)", column.reading.title());
+                }
+                UsageAnswer::NotFetched => {}
+            }
         }
         out.push(b'\n');
     }

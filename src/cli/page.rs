@@ -241,7 +241,10 @@ fn write_text(
     for header in &signals.headers {
         writeln!(out, "  header    X-Robots-Tag: {}", sanitize_str(&header.value))?;
     }
-    if tags.is_empty() && signals.headers.is_empty() && page.page.is_some() {
+    if let Some(usage) = &signals.content_usage {
+        writeln!(out, "  header    Content-Usage: {}", sanitize_str(usage))?;
+    }
+    if tags.is_empty() && signals.headers.is_empty() && signals.content_usage.is_none() && page.page.is_some() {
         let what =
             if signals.html { "no robots META tag and no X-Robots-Tag header" } else { "no X-Robots-Tag header" };
         writeln!(out, "  {what}")?;

@@ -78,7 +78,8 @@ catalogue! {
     UsageUnparsable => "usage-unparsable", "preferences that are not an RFC 9651 dictionary, so every category is unknown";
     UsagePathWithoutSlash => "usage-path-without-slash", "a Content-Usage path that does not start with /";
     UsageUnderDisallow => "usage-under-disallow", "a Content-Usage rule whose every path its group disallows, so it never applies";
-    UsageConflict => "usage-conflict", "identical Content-Usage paths that state different preferences";
+    UsageConflict => "usage-conflict", "identical Content-Usage paths, or Content-Signal lines of a group, that state different preferences";
+    UsageOverridden => "usage-overridden", "a Content-Usage y that the group's Content-Signal no always overrides";
     UsageOutsideGroup => "usage-outside-group", "a Content-Usage or Content-Signal line before any User-agent line";
 }
 

@@ -169,6 +169,15 @@ impl Cell {
         }
     }
 
+    /// Whether a row's cells disagree: their words differ (their lines may), a robot
+    /// under a reading that reads no preferences left out.
+    #[must_use]
+    pub fn disagree(cells: &[Cell]) -> bool {
+        let mut words = cells.iter().filter(|cell| **cell != Cell::NotRead).map(Cell::word);
+        let first = words.next();
+        words.any(|word| Some(word) != first)
+    }
+
     /// The line the word comes from: the deciding rule's, or the line stating the
     /// preference.
     #[must_use]

@@ -1068,13 +1068,14 @@ impl<'a> Linter<'a> {
         let (fixed, renamed) = usage_in_own_words(is_usage, preferences);
         if meaning(&fixed) != meaning(preferences) {
             let code = if renamed { Code::UsageCategory } else { Code::UsageValue };
-            let message = format!(
-                "{name} takes {} and calls training `{}`: as written, {}; as meant, {}.",
-                if is_usage { "the tokens y and n" } else { "yes and no" },
-                if is_usage { "train-ai" } else { "ai-train" },
-                meaning(preferences),
-                meaning(&fixed)
-            );
+            let vocabulary = match (renamed, is_usage) {
+                (true, true) => "calls training `train-ai` (`ai-train` is Content-Signal's word)",
+                (true, false) => "calls training `ai-train` (`train-ai` is Content-Usage's word)",
+                (false, true) => "takes the tokens y and n, in lower case and without quotes",
+                (false, false) => "takes yes and no, in lower case",
+            };
+            let message =
+                format!("{name} {vocabulary}: as written, {}; as meant, {}.", meaning(preferences), meaning(&fixed));
             let fix = Fix {
                 title: format!("Write `{fixed}`").into(),
                 edits: vec![Edit { span: span.clone(), replacement: fixed.clone() }],
@@ -1097,36 +1098,75 @@ impl<'a> Linter<'a> {
         );
     }
 
-    /// Identical Content-Usage paths in one group that state different preferences: they
-    /// combine most restrictive first, which the author may not expect.
+    /// Identical Content-Usage paths in one group, or Content-Signal lines of one group,
+    /// that state different preferences: they combine most restrictive first, which the
+    /// author may not expect. And a Content-Usage `y` that the group's Content-Signal
+    /// `no` for the same category always overrides.
     fn usage_conflicts(&mut self) {
-        /// A Content-Usage rule seen earlier in the group: its path, line, preferences.
-        type Seen = (Option<Vec<u8>>, usize, [Option<bool>; 2]);
-        let mut found = Vec::new();
+        let mut conflicts = Vec::new();
+        let mut overridden = Vec::new();
         for group in self.rfc.groups() {
-            let mut seen: Vec<Seen> = Vec::new();
+            // Per path (Content-Usage) and for the group (Content-Signal): for each
+            // category, the first line that said yes and the first that said no, so
+            // that each line is checked in constant time however many there are.
+            let mut paths: foldhash::HashMap<Option<Vec<u8>>, [[Option<usize>; 2]; 3]> = foldhash::HashMap::default();
+            let mut signals: [[Option<usize>; 2]; 3] = Default::default();
+            let mut usage_yes: Vec<(usize, Range<usize>, usize)> = Vec::new();
             for &index in group.extensions() {
                 let field = &self.rfc.fields()[index];
-                if field.kind() != FieldKind::ContentUsage {
-                    continue;
+                let span = field.key().start..field.value().end;
+                let (said, stated, what): (Vec<Option<bool>>, _, _) = match field.kind() {
+                    FieldKind::ContentUsage => {
+                        let rule = usage::read_content_usage(self.txt.text(&field.value()));
+                        let said = rule.said.unwrap_or_default();
+                        for (category, &value) in said.iter().enumerate() {
+                            if value == Some(true) {
+                                usage_yes.push((field.line(), span.clone(), category));
+                            }
+                        }
+                        let path = rule.path.map(|path| normalise_rfc9309(path).into_owned());
+                        (said.to_vec(), paths.entry(path).or_default(), "the same path")
+                    }
+                    FieldKind::ContentSignal => {
+                        let said = usage::read_content_signal(self.txt.text(&field.value()));
+                        (said.to_vec(), &mut signals, "a Content-Signal")
+                    }
+                    _ => continue,
+                };
+                let earlier = said
+                    .iter()
+                    .enumerate()
+                    .find_map(|(category, value)| value.and_then(|value| stated[category][usize::from(!value)]));
+                if let Some(earlier) = earlier {
+                    conflicts.push((field.line(), span, earlier, what));
                 }
-                let rule = usage::read_content_usage(self.txt.text(&field.value()));
-                let path = rule.path.map(|path| normalise_rfc9309(path).into_owned());
-                let said = rule.said.unwrap_or_default();
-                if let Some((_, line, _)) = seen.iter().find(|(other, _, earlier)| {
-                    *other == path && earlier.iter().zip(&said).any(|(a, b)| a.is_some() && b.is_some() && a != b)
-                }) {
-                    found.push((field.line(), field.key().start..field.value().end, *line));
+                for (category, value) in said.iter().enumerate() {
+                    if let Some(value) = value {
+                        stated[category][usize::from(*value)].get_or_insert(field.line());
+                    }
                 }
-                seen.push((path, field.line(), said));
+            }
+            // Content-Usage's train-ai and search are Content-Signal's ai-train and
+            // search (the first two categories of both).
+            for (line, span, category) in usage_yes {
+                if let Some(signal) = signals[category][0] {
+                    overridden.push((line, span, signal, ["train-ai", "search"][category]));
+                }
             }
         }
-        for (line, span, earlier) in found {
+        for (line, span, earlier, what) in conflicts {
             let message = format!(
-                "Line {earlier} has the same path with a different preference: rules with identical paths combine, \
-                 and a `n` wins over a `y`."
+                "Line {earlier} has {what} with a different preference: they combine, and the most restrictive wins \
+                 (an `n` or `no` over a `y` or `yes`)."
             );
             self.push(Code::UsageConflict, Severity::Warning, line, span, message, None);
+        }
+        for (line, span, signal, category) in overridden {
+            let message = format!(
+                "`{category}=y` never applies: line {signal}'s Content-Signal says no for the whole group, and the \
+                 most restrictive preference wins. Remove the `no` from line {signal}, or this line."
+            );
+            self.push(Code::UsageOverridden, Severity::Warning, line, span, message, None);
         }
     }
 
@@ -1582,7 +1622,10 @@ fn usage_in_own_words(is_usage: bool, preferences: &str) -> (String, bool) {
             };
             let word = rest.split(';').next().unwrap_or_default();
             let params = &rest[word.len()..];
-            let word = written_words.iter().position(|w| *w == word).map_or(word, |i| own_words[i]);
+            // `no`, `N`, `"n"`, `No`: the intent is plain whatever the case or quotes.
+            let plain = word.trim_matches('"').to_ascii_lowercase();
+            let meant = written_words.iter().chain(&own_words).position(|w| *w == plain);
+            let word = meant.map_or(word, |i| own_words[i % 2]);
             format!("{key}={word}{params}")
         })
         .collect();

@@ -247,6 +247,10 @@ impl fmt::Display for Usage {
             }
             write!(f, "{category} {}", stated.preference)?;
             if stated.preference == Preference::Unknown {
+                // The Content-Usage rule that won the match and said nothing of it.
+                if let [line] = stated.lines.as_slice() {
+                    write!(f, " (line {line} states none)")?;
+                }
                 continue;
             }
             let mut from: Vec<String> = match stated.lines.as_slice() {
@@ -516,12 +520,17 @@ pub fn usage(txt: &RobotsTxt, selection: &Selection, tested: &str) -> Usage {
 fn combine(from_usage: &[(usize, Option<bool>)], from_signal: &[(usize, Option<bool>)]) -> Stated {
     let all = || from_usage.iter().chain(from_signal);
     for word in [Some(false), Some(true)] {
-        let lines: Vec<usize> = all().filter(|(_, said)| *said == word).map(|(line, _)| *line).collect();
+        let mut lines: Vec<usize> = all().filter(|(_, said)| *said == word).map(|(line, _)| *line).collect();
+        lines.sort_unstable();
+        lines.dedup();
         if !lines.is_empty() {
             return Stated { preference: Preference::of(word), lines, header: false };
         }
     }
-    Stated { preference: Preference::Unknown, lines: from_usage.iter().map(|(line, _)| *line).collect(), header: false }
+    let mut lines: Vec<usize> = from_usage.iter().map(|(line, _)| *line).collect();
+    lines.sort_unstable();
+    lines.dedup();
+    Stated { preference: Preference::Unknown, lines, header: false }
 }
 
 #[cfg(test)]

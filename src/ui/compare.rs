@@ -73,7 +73,7 @@ fn cell_text(cell: Cell) -> (String, ratatui::style::Style) {
 /// stand out are the ones that restrict.
 fn majority_word(cells: &[Cell]) -> &'static str {
     let mut counts: Vec<(&'static str, usize)> = Vec::new();
-    for cell in cells {
+    for cell in cells.iter().filter(|cell| **cell != Cell::NotRead) {
         match counts.iter_mut().find(|(word, _)| *word == cell.word()) {
             Some((_, count)) => *count += 1,
             None => counts.push((cell.word(), 1)),
@@ -94,7 +94,9 @@ impl Widget for CompareMatrix<'_> {
             (None, Some(purpose)) => format!("{} {} robots", view.columns.len(), purpose.name()),
             (None, None) => format!("{} robots", view.columns.len()),
         };
-        let shows = view.usage.map_or_else(String::new, |category| format!("cells: {category}, ✗ may not fetch"));
+        let shows = view
+            .usage
+            .map_or_else(String::new, |category| format!("cells: {category} yes/no/unknown, ✗ may not fetch"));
         let areas = app.areas();
         let first_column = view.offset.1;
         let shown: Vec<usize> =
@@ -195,8 +197,9 @@ fn draw_rows(
         // Every column is checked, visible or not, to tell whether the row agrees.
         let cells: Vec<Cell> = view.columns.iter().map(|c| c.cell(availability, &tested.tested, view.usage)).collect();
         let majority = majority_word(&cells);
-        let odd = |i: &usize| cells[*i].word() != majority;
-        let disagree = (0..cells.len()).any(|i| odd(&i));
+        let disagree = Cell::disagree(&cells);
+        // A robot that reads no preferences is not odd: it has nothing to disagree with.
+        let odd = |i: &usize| disagree && cells[*i] != Cell::NotRead && cells[*i].word() != majority;
         let mark = disagreement_mark(disagree, shown, (0..cells.len()).filter(odd));
         buf.set_string(area.x, y, mark, THEME.warning);
         let path_style = if row == view.cursor.0 { THEME.title } else { THEME.value };
