@@ -69,6 +69,9 @@ pub mod robots_db;
 #[cfg(feature = "tool")]
 #[doc(hidden)]
 pub mod save;
+#[cfg(feature = "sitemaps")]
+#[doc(hidden)]
+pub mod sitemaps;
 #[cfg(feature = "tool")]
 #[doc(hidden)]
 pub mod tui;

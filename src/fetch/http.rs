@@ -24,7 +24,7 @@ pub(crate) trait Gate {
 }
 
 /// The gate that lets every redirect through.
-struct Open;
+pub(crate) struct Open;
 
 impl Gate for Open {
     async fn may_follow(&mut self, _url: &Url) -> bool {
@@ -48,17 +48,65 @@ async fn fetch_unbounded(
     started: Instant,
     gate: &mut impl Gate,
 ) -> Result<Fetched, FetchError> {
-    let client = reqwest::Client::builder()
+    let client = client(limits)?;
+    let mut opened = open(&client, url, gate).await?;
+    let (body, truncated) = match &mut opened.response {
+        Some(response) => read_capped(response, limits.max_bytes, &opened.final_url).await?,
+        None => (Vec::new(), false),
+    };
+    Ok(Fetched {
+        requested: url.clone(),
+        hops: opened.hops,
+        final_url: opened.final_url,
+        status: opened.status,
+        headers: opened.headers,
+        body,
+        truncated,
+        redirect_loop: opened.redirect_loop,
+        refused: opened.refused,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// The HTTP client of a fetch, or of many that share its connection pool: redirects
+/// are followed by [`open`], not by reqwest.
+pub(crate) fn client(limits: &Limits) -> Result<reqwest::Client, FetchError> {
+    reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(limits.connect_timeout)
         .user_agent(limits.user_agent.clone())
         .build()
-        .map_err(|e| FetchError::Client(e.to_string()))?;
+        .map_err(|e| FetchError::Client(e.to_string()))
+}
+
+/// A response whose body is yet to be read, after the redirects.
+#[derive(Debug)]
+pub(crate) struct Opened {
+    /// The last URL asked.
+    pub final_url: Url,
+    /// Its status.
+    pub status: Status,
+    /// Its headers, names in lower case.
+    pub headers: Vec<(String, String)>,
+    /// The redirects followed.
+    pub hops: Vec<Hop>,
+    /// True when the redirects went round.
+    pub redirect_loop: bool,
+    /// A redirect the gate refused.
+    pub refused: Option<Url>,
+    /// The response to read the body from; `None` when the redirects stopped (the
+    /// status is then the last 3xx).
+    pub response: Option<reqwest::Response>,
+}
+
+/// Asks for `url` and follows at most [`MAX_REDIRECTS`] redirects, asking `gate` before
+/// each; the body is left unread. No timeout of its own: the caller bounds it.
+pub(crate) async fn open(client: &reqwest::Client, url: &Url, gate: &mut impl Gate) -> Result<Opened, FetchError> {
     let mut hops = Vec::new();
     let mut current = url.clone();
     let mut redirect_loop = false;
     loop {
-        let mut response = client.get(current.clone()).send().await.map_err(|e| classify(&e, &current))?;
+        let response = client.get(current.clone()).send().await.map_err(|e| classify(&e, &current))?;
         let status = Status(response.status().as_u16());
         let location = response
             .headers()
@@ -77,35 +125,29 @@ async fn fetch_unbounded(
             if stop || refused.is_some() {
                 // Give up: the chain is too long, goes round, or leads where robots.txt
                 // keeps the robots out. The last answer (a 3xx) stands as the outcome.
-                return Ok(Fetched {
-                    requested: url.clone(),
+                let headers = headers_of(&response);
+                return Ok(Opened {
                     final_url: current,
                     status,
-                    headers: headers_of(&response),
+                    headers,
                     hops,
-                    body: Vec::new(),
-                    truncated: false,
                     redirect_loop,
                     refused,
-                    elapsed: started.elapsed(),
+                    response: None,
                 });
             }
             current = next;
             continue;
         }
         let headers = headers_of(&response);
-        let (body, truncated) = read_capped(&mut response, limits.max_bytes, &current).await?;
-        return Ok(Fetched {
-            requested: url.clone(),
-            hops,
+        return Ok(Opened {
             final_url: current,
             status,
             headers,
-            body,
-            truncated,
+            hops,
             redirect_loop,
             refused: None,
-            elapsed: started.elapsed(),
+            response: Some(response),
         });
     }
 }
@@ -145,7 +187,7 @@ async fn read_capped(
 }
 
 /// Turns a reqwest error into words, by looking through its causes.
-fn classify(error: &reqwest::Error, url: &Url) -> FetchError {
+pub(crate) fn classify(error: &reqwest::Error, url: &Url) -> FetchError {
     let host = url.host_str().unwrap_or_default().to_owned();
     let port = url.port_or_known_default().unwrap_or_default();
     let mut chain = Vec::new();

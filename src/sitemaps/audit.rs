@@ -1,0 +1,195 @@
+//! Checking what sitemaps list against the robots asked: each URL's verdict and
+//! deciding rule per robot, with its usage preferences; URLs on another host than their
+//! sitemap's (which sitemaps.org does not allow); sitemaps robots.txt itself keeps a
+//! robot from. Pure: the columns are compiled once, each URL is a fast check per robot.
+
+use url::Url;
+
+use crate::policy::Decision;
+use crate::policy::compare::Column;
+use crate::policy::request::{Request, UrlMode};
+use crate::policy::usage::UsageAnswer;
+use crate::policy::{Availability, RobotsTxt};
+
+/// The robots asked, compiled against one robots.txt.
+#[derive(Debug)]
+pub struct Audit {
+    /// One per robot, in the order asked.
+    pub columns: Vec<Column>,
+    availability: Availability,
+    mode: UrlMode,
+}
+
+/// One robot's answer for one URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The verdict and its deciding rule.
+    pub decision: Decision,
+    /// What the robot may do with the page (RFC 9309 only).
+    pub usage: UsageAnswer,
+}
+
+/// Every robot's answer for one URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlCheck {
+    /// The path as a crawler requests it, as matched.
+    pub tested: String,
+    /// True when the URL is on another scheme, host or port than its sitemap.
+    pub other_host: bool,
+    /// One per column.
+    pub findings: Vec<Finding>,
+}
+
+impl UrlCheck {
+    /// True when some robot asked may not fetch the URL.
+    #[must_use]
+    pub fn blocked(&self) -> bool {
+        self.findings.iter().any(|finding| !finding.decision.allowed)
+    }
+}
+
+impl Audit {
+    /// The robots (`columns`) over one robots.txt's meaning (`availability`); URLs are
+    /// read as `mode` says.
+    #[must_use]
+    pub fn new(columns: Vec<Column>, availability: Availability, mode: UrlMode) -> Audit {
+        Audit { columns, availability, mode }
+    }
+
+    /// Each robot's answer for `url`, listed by the sitemap at `sitemap`.
+    #[must_use]
+    pub fn check(&self, url: &str, sitemap: &Url) -> UrlCheck {
+        let tested = Request::new(url, self.mode).tested.into_owned();
+        let findings = self
+            .columns
+            .iter()
+            .map(|column| {
+                let decision = column.check(self.availability, &tested);
+                Finding { decision, usage: column.usage(self.availability, decision, &tested) }
+            })
+            .collect();
+        UrlCheck { other_host: !same_origin(url, sitemap), tested, findings }
+    }
+
+    /// The robots (by column) that robots.txt keeps from fetching a sitemap on its own
+    /// site, each with the deciding rule: they never read the URLs it lists.
+    #[must_use]
+    pub fn blocked_sitemap(&self, sitemap: &Url, robots_txt_site: Option<&Url>) -> Vec<(usize, Decision)> {
+        if robots_txt_site.is_some_and(|site| site.origin() != sitemap.origin()) {
+            return Vec::new();
+        }
+        let tested = Request::new(sitemap.as_str(), self.mode).tested.into_owned();
+        self.columns
+            .iter()
+            .enumerate()
+            .map(|(index, column)| (index, column.check(self.availability, &tested)))
+            .filter(|(_, decision)| !decision.allowed)
+            .collect()
+    }
+}
+
+/// Whether `url` is on the sitemap's scheme, host and port (sitemaps.org: "all URLs
+/// listed in the Sitemap must use the same protocol and reside on the same host"). A
+/// prefix test on the text, cheaper than parsing each of millions of URLs; a URL that
+/// spells its origin otherwise (an explicit default port) is parsed.
+fn same_origin(url: &str, sitemap: &Url) -> bool {
+    let origin = sitemap.origin().ascii_serialization();
+    let prefix_matches = url.get(..origin.len()).is_some_and(|start| start.eq_ignore_ascii_case(&origin))
+        && matches!(url.as_bytes().get(origin.len()), None | Some(b'/' | b'?' | b'#'));
+    prefix_matches || Url::parse(url).is_ok_and(|parsed| parsed.origin() == sitemap.origin())
+}
+
+/// The robots.txt's Sitemap lines as URLs: absolute ones as written, relative ones
+/// against the site the file came from (when it came from one); the lines that make no
+/// URL, with why.
+#[must_use]
+pub fn sitemaps_of(txt: &RobotsTxt, site: Option<&Url>) -> (Vec<Url>, Vec<String>) {
+    let mut urls = Vec::new();
+    let mut problems = Vec::new();
+    for written in txt.sitemaps() {
+        let parsed = Url::parse(&written).or_else(|error| match site {
+            Some(site) => site.join(&written),
+            None => Err(error),
+        });
+        match parsed {
+            Ok(url) if matches!(url.scheme(), "http" | "https") && !urls.contains(&url) => urls.push(url),
+            Ok(url) if urls.contains(&url) => {}
+            Ok(_) | Err(_) => problems.push(written.into_owned()),
+        }
+    }
+    (urls, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{Reading, Robot};
+
+    fn audit(text: &str, agents: &[&str]) -> Audit {
+        let txt = RobotsTxt::parse(text);
+        let columns = Column::all(
+            &txt,
+            agents.iter().map(|agent| ((*agent).to_owned(), Robot::from_agent(agent), Reading::Rfc9309)),
+        );
+        Audit::new(columns, Availability::Available, UrlMode::AsCrawlersSend)
+    }
+
+    #[test]
+    fn each_url_gets_each_robots_verdict_and_usage() {
+        let audit = audit(
+            "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n",
+            &["bot", "GPTBot"],
+        );
+        let sitemap = Url::parse("https://e.com/sitemap.xml").expect("url");
+        let check = audit.check("https://e.com/private/a?x=%7e", &sitemap);
+        assert_eq!(check.tested, "/private/a?x=%7E");
+        assert!(check.blocked() && !check.other_host);
+        assert_eq!(check.findings[0].decision.rule.map(|r| r.line), Some(3));
+        let open = audit.check("https://e.com/blog", &sitemap);
+        assert!(open.findings[0].decision.allowed && !open.findings[1].decision.allowed);
+        assert!(matches!(open.findings[0].usage, UsageAnswer::Stated(_)));
+        assert_eq!(open.findings[1].usage, UsageAnswer::NotFetched);
+    }
+
+    #[test]
+    fn urls_on_another_host_are_told() {
+        let audit = audit("User-agent: *\n", &["bot"]);
+        let sitemap = Url::parse("https://e.com/s.xml").expect("url");
+        for (url, other) in [
+            ("https://e.com/a", false),
+            ("HTTPS://E.COM/a", false),
+            ("https://e.com:443/a", false),
+            ("https://e.com", false),
+            ("https://e.com.evil.net/a", true),
+            ("http://e.com/a", true),
+            ("https://www.e.com/a", true),
+        ] {
+            assert_eq!(audit.check(url, &sitemap).other_host, other, "{url}");
+        }
+    }
+
+    #[test]
+    fn a_sitemap_robots_txt_disallows_is_told_per_robot() {
+        let audit =
+            audit("User-agent: *\nDisallow: /sitemaps/\n\nUser-agent: Googlebot\nAllow: /\n", &["bot", "Googlebot"]);
+        let site = Url::parse("https://e.com/robots.txt").expect("url");
+        let sitemap = Url::parse("https://e.com/sitemaps/1.xml").expect("url");
+        let blocked = audit.blocked_sitemap(&sitemap, Some(&site));
+        assert_eq!(blocked.iter().map(|(column, _)| *column).collect::<Vec<_>>(), [0]);
+        let elsewhere = Url::parse("https://cdn.e.com/sitemaps/1.xml").expect("url");
+        assert!(audit.blocked_sitemap(&elsewhere, Some(&site)).is_empty(), "another site's robots.txt decides");
+    }
+
+    #[test]
+    fn sitemap_lines_become_urls() {
+        let txt = RobotsTxt::parse(
+            "Sitemap: https://e.com/a.xml\nSitemap: /b.xml\nSitemap: https://e.com/a.xml\nSitemap: ftp://e.com/c\n",
+        );
+        let site = Url::parse("https://e.com/robots.txt").expect("url");
+        let (urls, problems) = sitemaps_of(&txt, Some(&site));
+        assert_eq!(urls.iter().map(Url::as_str).collect::<Vec<_>>(), ["https://e.com/a.xml", "https://e.com/b.xml"]);
+        assert_eq!(problems, ["ftp://e.com/c"]);
+        let (urls, problems) = sitemaps_of(&txt, None);
+        assert_eq!((urls.len(), problems.len()), (1, 2), "a relative line needs the site");
+    }
+}

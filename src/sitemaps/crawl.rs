@@ -1,0 +1,340 @@
+//! The walk over a site's sitemaps: fetch each (with robots.txt's timeout, redirect
+//! and status handling, over one connection pool), read it as it streams in
+//! (`read.rs`, on a blocking thread fed chunk by chunk), follow indexes, each sitemap
+//! once however often it is listed, a few at a time.
+//!
+//! Everything found goes to one channel as [`Event`]s, in the order it is read; the
+//! receiver checks and prints. Dropping the walk's future (or the receiver) stops it:
+//! the fetches are tasks of a `JoinSet`, the readers stop at their next entry.
+
+use std::collections::{HashSet, VecDeque};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+use url::Url;
+
+use super::read::{self, Cut, Entry, Item, Kind, ReadError, ReadLimits, Summary};
+use crate::fetch::{self, FetchError, Limits, Open, Status};
+
+/// How many sitemaps are fetched at once.
+pub const CONCURRENCY: usize = 4;
+
+/// The sitemaps read in one walk at most: an index lists at most 50,000, and a walk that
+/// finds more is an index of indexes gone wrong.
+pub const MAX_SITEMAPS: usize = 50_000;
+
+/// The default of `--max-urls`: the URLs read in a walk, all sitemaps together. Forty
+/// full sitemaps (2,000,000 URLs) and more fit.
+pub const DEFAULT_MAX_URLS: usize = 5_000_000;
+
+/// The limits of a walk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalkLimits {
+    /// Each fetch's: timeout, connect timeout, User-Agent. Its `max_bytes` is not used:
+    /// a sitemap's bytes are bounded by `per_file` (compressed and decompressed).
+    pub fetch: Limits,
+    /// Each file's.
+    pub per_file: ReadLimits,
+    /// All URLs together.
+    pub max_urls: usize,
+}
+
+impl Default for WalkLimits {
+    fn default() -> Self {
+        WalkLimits { fetch: Limits::default(), per_file: ReadLimits::default(), max_urls: DEFAULT_MAX_URLS }
+    }
+}
+
+/// A sitemap of the walk, numbered in the order it was found.
+pub type SitemapId = usize;
+
+/// What the walk finds, as it finds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A sitemap is being fetched.
+    Started {
+        /// Its number.
+        id: SitemapId,
+        /// Where.
+        url: Url,
+        /// The index that listed it (none for those robots.txt or the user named).
+        parent: Option<SitemapId>,
+    },
+    /// A page a sitemap lists.
+    Page {
+        /// The sitemap.
+        sitemap: SitemapId,
+        /// The URL and its date.
+        entry: Entry,
+    },
+    /// A sitemap has been read (or could not be).
+    Finished(Report),
+}
+
+/// How one sitemap went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// Its number.
+    pub id: SitemapId,
+    /// Where it was asked.
+    pub url: Url,
+    /// Where it was found after redirects.
+    pub final_url: Url,
+    /// The index that listed it.
+    pub parent: Option<SitemapId>,
+    /// The HTTP status, when there was an answer.
+    pub status: Option<Status>,
+    /// What was read.
+    pub read: Summary,
+    /// Sitemaps it lists (an index).
+    pub sitemaps: usize,
+    /// Why it could not be read, in part or at all.
+    pub error: Option<String>,
+}
+
+impl Report {
+    /// The pages or sitemaps it lists.
+    #[must_use]
+    pub fn entries(&self) -> usize {
+        self.read.entries
+    }
+
+    /// True when nothing could be read from it.
+    #[must_use]
+    pub fn failed(&self) -> bool {
+        self.error.is_some() && self.read.entries == 0
+    }
+}
+
+/// How the whole walk went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Walked {
+    /// Sitemaps read (or tried).
+    pub sitemaps: usize,
+    /// Pages listed.
+    pub pages: usize,
+    /// Sitemaps listed again (by themselves or another index) and read once.
+    pub repeated: usize,
+    /// True when the walk stopped at `max_urls` (or [`MAX_SITEMAPS`]).
+    pub stopped_at_limit: bool,
+}
+
+/// A sitemap waiting to be read.
+struct Pending {
+    id: SitemapId,
+    url: Url,
+    parent: Option<SitemapId>,
+}
+
+/// Walks the sitemaps from `starts`: each is read, each index's sitemaps after it, a few
+/// at a time, every one once. What is found goes to `events`.
+pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Event>) -> Walked {
+    let client = match fetch::client(&limits.fetch) {
+        Ok(client) => client,
+        Err(error) => {
+            for (id, url) in starts.into_iter().enumerate() {
+                let report = failed_report(id, url, None, &error.to_string());
+                if events.send(Event::Finished(report)).await.is_err() {
+                    break;
+                }
+            }
+            return Walked::default();
+        }
+    };
+    let limits = Arc::new(limits);
+    let budget = Arc::new(AtomicUsize::new(limits.max_urls));
+    let mut walked = Walked::default();
+    let mut seen: HashSet<Url> = HashSet::new();
+    let mut queue: VecDeque<Pending> = VecDeque::new();
+    let mut next_id = 0;
+    let mut enqueue = |url: Url, parent, queue: &mut VecDeque<Pending>, walked: &mut Walked| {
+        if !seen.insert(url.clone()) {
+            walked.repeated += 1;
+        } else if next_id == MAX_SITEMAPS {
+            walked.stopped_at_limit = true;
+        } else {
+            queue.push_back(Pending { id: next_id, url, parent });
+            next_id += 1;
+        }
+    };
+    for url in starts {
+        enqueue(url, None, &mut queue, &mut walked);
+    }
+    let mut running: JoinSet<(Report, Vec<Url>)> = JoinSet::new();
+    loop {
+        while running.len() < CONCURRENCY && budget.load(Ordering::Relaxed) > 0 {
+            let Some(pending) = queue.pop_front() else { break };
+            let started = Event::Started { id: pending.id, url: pending.url.clone(), parent: pending.parent };
+            if events.send(started).await.is_err() {
+                return walked;
+            }
+            let (client, limits, budget, events) =
+                (client.clone(), Arc::clone(&limits), Arc::clone(&budget), events.clone());
+            running.spawn(async move { read_sitemap(&client, pending, &limits, &budget, events).await });
+        }
+        let Some(done) = running.join_next().await else { break };
+        let Ok((report, children)) = done else { continue };
+        walked.sitemaps += 1;
+        if report.read.kind != Some(Kind::Index) {
+            walked.pages += report.read.entries;
+        }
+        let parent = report.id;
+        if events.send(Event::Finished(report)).await.is_err() {
+            return walked;
+        }
+        for child in children {
+            enqueue(child, Some(parent), &mut queue, &mut walked);
+        }
+    }
+    walked.stopped_at_limit |= budget.load(Ordering::Relaxed) == 0 || !queue.is_empty();
+    walked
+}
+
+/// A report for a sitemap that was never fetched.
+fn failed_report(id: SitemapId, url: Url, parent: Option<SitemapId>, error: &str) -> Report {
+    Report {
+        id,
+        final_url: url.clone(),
+        url,
+        parent,
+        status: None,
+        read: Summary::default(),
+        sitemaps: 0,
+        error: Some(error.to_owned()),
+    }
+}
+
+/// Fetches one sitemap and reads it as it streams in; its pages go to `events`, the
+/// sitemaps it lists come back.
+async fn read_sitemap(
+    client: &reqwest::Client,
+    pending: Pending,
+    limits: &WalkLimits,
+    budget: &Arc<AtomicUsize>,
+    events: mpsc::Sender<Event>,
+) -> (Report, Vec<Url>) {
+    let Pending { id, url, parent } = pending;
+    let timeout = limits.fetch.timeout;
+    let opened = match tokio::time::timeout(timeout, fetch::open(client, &url, &mut Open)).await {
+        Ok(Ok(opened)) => opened,
+        Ok(Err(error)) => return (failed_report(id, url, parent, &error.to_string()), Vec::new()),
+        Err(_) => return (failed_report(id, url, parent, &FetchError::Timeout(timeout).to_string()), Vec::new()),
+    };
+    let mut report = failed_report(id, url, parent, "");
+    report.error = None;
+    report.final_url = opened.final_url.clone();
+    report.status = Some(opened.status);
+    let Some(mut response) = opened.response.filter(|_| opened.status.is_success()) else {
+        report.error = Some(match (opened.redirect_loop, opened.status) {
+            (true, _) => "the redirects go round in a loop".to_owned(),
+            (false, status) if status.is_redirection() => "too many redirects".to_owned(),
+            (false, status) => format!("HTTP {status}"),
+        });
+        return (report, Vec::new());
+    };
+
+    // The body goes chunk by chunk to a reader on a blocking thread; a full channel
+    // holds the download back, a reader that stops ends it.
+    let (chunks, chunk_source) = mpsc::channel::<bytes::Bytes>(16);
+    let per_file = limits.per_file;
+    let budget_for_reader = Arc::clone(budget);
+    let reader = tokio::task::spawn_blocking(move || {
+        let mut sitemaps = Vec::new();
+        let summary = read::read(ChannelReader::new(chunk_source), per_file, |item| match item {
+            Item::Page(entry) => {
+                let sent = take_from_budget(&budget_for_reader)
+                    && events.blocking_send(Event::Page { sitemap: id, entry }).is_ok();
+                if sent { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+            }
+            Item::Sitemap(entry) => {
+                sitemaps.push(entry.loc);
+                ControlFlow::Continue(())
+            }
+        });
+        (summary, sitemaps)
+    });
+    // The compressed bytes are bounded too: a body larger than the decompressed limit
+    // is no sitemap.
+    let max_compressed = per_file.max_bytes;
+    let pump = async {
+        let mut received: u64 = 0;
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    received += chunk.len() as u64;
+                    if received > max_compressed || chunks.send(chunk).await.is_err() {
+                        return None;
+                    }
+                }
+                Ok(None) => return None,
+                Err(error) => return Some(fetch::classify(&error, &report.final_url).to_string()),
+            }
+        }
+    };
+    report.error = match tokio::time::timeout(timeout, pump).await {
+        Ok(error) => error,
+        Err(_) => Some(FetchError::Timeout(timeout).to_string()),
+    };
+    drop(chunks);
+    let (summary, listed) = match reader.await {
+        Ok(result) => result,
+        Err(error) => (Summary { error: Some(ReadError::Io(error.to_string())), ..Summary::default() }, Vec::new()),
+    };
+    if report.error.is_none() {
+        report.error = summary.error.as_ref().map(ToString::to_string);
+    }
+    report.read = summary;
+    // An index's sitemaps are URLs on the web: relative or odd ones are dropped.
+    let children: Vec<Url> = listed
+        .iter()
+        .filter_map(|loc| Url::parse(loc).ok())
+        .filter(|url| matches!(url.scheme(), "http" | "https"))
+        .collect();
+    report.sitemaps = children.len();
+    (report, children)
+}
+
+/// Takes one URL from the walk's budget; false when it is spent.
+fn take_from_budget(budget: &AtomicUsize) -> bool {
+    budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(1)).is_ok()
+}
+
+/// The body's chunks as a `Read`, on a blocking thread: waits for the next chunk, ends
+/// when the sender is gone.
+struct ChannelReader {
+    chunks: mpsc::Receiver<bytes::Bytes>,
+    current: bytes::Bytes,
+}
+
+impl ChannelReader {
+    fn new(chunks: mpsc::Receiver<bytes::Bytes>) -> ChannelReader {
+        ChannelReader { chunks, current: bytes::Bytes::new() }
+    }
+}
+
+impl std::io::Read for ChannelReader {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        while self.current.is_empty() {
+            match self.chunks.blocking_recv() {
+                Some(chunk) => self.current = chunk,
+                None => return Ok(0),
+            }
+        }
+        let n = buffer.len().min(self.current.len());
+        buffer[..n].copy_from_slice(&self.current.split_to(n));
+        Ok(n)
+    }
+}
+
+/// Why a walk could not cut a file short: the per-file limits, said in words.
+#[must_use]
+pub fn cut_words(cut: Cut, limits: &ReadLimits) -> String {
+    match cut {
+        Cut::Urls => format!("cut at {} URLs, the protocol's limit per file", limits.max_urls),
+        Cut::Bytes => format!("cut at {} bytes uncompressed, the protocol's limit per file", limits.max_bytes),
+        Cut::Stopped => "stopped at --max-urls".to_owned(),
+    }
+}
