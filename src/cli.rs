@@ -36,9 +36,11 @@ macro_rules! note {
 mod answers;
 mod json;
 mod page;
+mod sitemaps;
 
 use answers::{Answerer, CheckRecord, Format, Only, RequestNotes};
 pub use page::{PageArgs, page};
+pub use sitemaps::{SitemapsArgs, sitemaps};
 
 /// Writes one line to standard error; see `note!`. Quiet when it cannot.
 pub fn stderr_line(line: std::fmt::Arguments<'_>) {

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
-use robotscope::cli::{self, CheckArgs, CompareArgs, FixArgs, LintArgs, Outcome, PageArgs, SourceOptions};
+use robotscope::cli::{
+    self, CheckArgs, CompareArgs, FixArgs, LintArgs, Outcome, PageArgs, SitemapsArgs, SourceOptions,
+};
 use robotscope::clipboard::ClipboardMode;
 use robotscope::fetch::{Retrieved, Source, SourceError};
 use robotscope::policy::escape::sanitize_str;
@@ -53,6 +55,13 @@ enum Command {
     /// rfc9309, the robot's choice (shown as INDEX/FOLLOW) under the classic readings.
     /// Exit status 1 when a robot may not crawl or index the page.
     Page(PageArgs),
+    /// May the robots crawl the URLs the site's sitemaps list? Blocked URLs by deciding rule.
+    ///
+    /// Follows the robots.txt's Sitemap lines (and --sitemap URLs), indexes included;
+    /// reads XML, gzip, text and feeds. Without -a or -r: the compare defaults. Exit
+    /// status 1 when a listed URL is blocked for a robot asked, 2 when no sitemap
+    /// could be read.
+    Sitemaps(SitemapsArgs),
     /// List the known robot profiles.
     Robots,
 }
@@ -68,6 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Check(check)) => Some(&mut check.robots),
         Some(Command::Compare(compare)) => Some(&mut compare.robots),
         Some(Command::Page(page)) => Some(&mut page.robots),
+        Some(Command::Sitemaps(sitemaps)) => Some(&mut sitemaps.robots),
         _ => None,
     };
     if let (Some(selection), Some((_, sub_matches))) = (selection, matches.subcommand()) {
@@ -80,6 +90,7 @@ fn main() -> ExitCode {
         Some(Command::Fix(fix)) => cli::fix(fix),
         Some(Command::Compare(compare)) => cli::compare(compare, &db),
         Some(Command::Page(page)) => cli::page(page, &db),
+        Some(Command::Sitemaps(sitemaps)) => cli::sitemaps(sitemaps, &db),
         Some(Command::Robots) => cli::robots(&db),
         None => explore(args.source.as_deref(), &args.source_options, args.clipboard, &db),
     };

@@ -1,0 +1,439 @@
+//! `robotscope sitemaps`: the URLs a site asks to be crawled, checked against the robots
+//! it asks to crawl them. The walk runs on tokio (`sitemaps::walk`); this thread takes
+//! its events as they come, checks each URL for each robot and writes: JSON and CSV as
+//! they come, text (blocked URLs grouped by deciding rule) at the end.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufWriter, IsTerminal, Write};
+
+use clap::Args;
+use color_eyre::eyre::{Result, WrapErr, bail, eyre};
+use serde::Serialize;
+use url::Url;
+
+use super::answers::CheckRecord;
+use super::{Outcome, RobotSelection, SourceOptions, finish_output, json, load, positive_count};
+use crate::policy::compare::Column;
+use crate::policy::escape::sanitize_str;
+use crate::policy::request::{Request, UrlMode};
+use crate::policy::usage::{Category, Preference, UsageAnswer};
+use crate::policy::words::plural;
+use crate::policy::{Availability, RobotsTxt};
+use crate::robots_db::RobotsDb;
+use crate::sitemaps::{Audit, DEFAULT_MAX_URLS, Event, Kind, Report, SitemapId, WalkLimits, sitemaps_of, walk};
+
+/// `robotscope sitemaps`: may the robots crawl what the site's sitemaps list?
+#[derive(Debug, Clone, Args)]
+pub struct SitemapsArgs {
+    /// The robots.txt whose Sitemap lines are followed: a file, `-`, or a site.
+    #[arg(value_name = "SOURCE")]
+    pub source: String,
+    #[command(flatten)]
+    pub robots: RobotSelection,
+    /// A sitemap to read besides those robots.txt lists (repeatable).
+    #[arg(long = "sitemap", value_name = "URL")]
+    pub sitemaps: Vec<String>,
+    /// Print only the blocked URLs (with --json, only their objects).
+    #[arg(long)]
+    pub blocked: bool,
+    /// The URLs read at most, all sitemaps together.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_URLS, value_parser = positive_count)]
+    pub max_urls: usize,
+    /// One JSON object per sitemap and per URL and robot.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// One CSV row per URL and robot.
+    #[arg(long)]
+    pub csv: bool,
+    #[command(flatten)]
+    pub source_options: SourceOptions,
+}
+
+/// A sitemap object of `--json` (DESIGN.md §4).
+#[derive(Debug, Serialize)]
+struct SitemapRecord<'a> {
+    r#type: &'static str,
+    url: &'a str,
+    final_url: &'a str,
+    status: Option<u16>,
+    kind: Option<&'static str>,
+    gzip: bool,
+    urls: usize,
+    sitemaps: usize,
+    error: Option<&'a str>,
+    parent: Option<&'a str>,
+    /// The robots robots.txt keeps from fetching the sitemap itself.
+    blocked_for: Vec<&'a str>,
+}
+
+/// A URL object of `--json`: the `check --json` fields, with the sitemap's.
+#[derive(Debug, Serialize)]
+struct UrlRecord<'a> {
+    r#type: &'static str,
+    sitemap: &'a str,
+    lastmod: Option<&'a str>,
+    other_host: bool,
+    #[serde(flatten)]
+    check: CheckRecord<'a>,
+}
+
+/// How one robot fares over every listed URL.
+#[derive(Debug, Default)]
+struct RobotTally {
+    /// Blocked URLs by deciding line (and its rule).
+    blocked: BTreeMap<Option<usize>, (String, Vec<String>)>,
+    blocked_count: usize,
+    /// Among the URLs it may fetch: per category, how many are allowed, disallowed,
+    /// unknown.
+    usage: [[usize; 3]; 3],
+}
+
+/// What the run has seen.
+struct Run<'a> {
+    txt: &'a RobotsTxt,
+    availability: Availability,
+    audit: Audit,
+    labels: Vec<String>,
+    robots_txt_site: Option<Url>,
+    sitemaps: Vec<Option<(Url, Option<SitemapId>)>>,
+    reports: Vec<Report>,
+    tallies: Vec<RobotTally>,
+    pages: usize,
+    other_host: Vec<(String, SitemapId)>,
+    other_host_count: usize,
+    args: &'a SitemapsArgs,
+}
+
+/// The URLs on another host than their sitemap shown in the text (all are counted).
+const OTHER_HOST_SHOWN: usize = 20;
+
+/// `robotscope sitemaps`.
+pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
+    let queries = args.robots.queries_or_defaults(db)?;
+    let loaded = load(&args.source, &args.source_options, args.robots.user_agent(db))?;
+    let site = loaded.site_origins.first().and_then(|origin| Url::parse(&format!("{origin}/robots.txt")).ok());
+    let (mut starts, problems) = sitemaps_of(&loaded.txt, site.as_ref());
+    for problem in problems {
+        note!("robotscope: warning: the Sitemap line `{}` is not an http(s) URL; skipped", sanitize_str(&problem));
+    }
+    for given in &args.sitemaps {
+        let url = Url::parse(given)
+            .ok()
+            .filter(|url| matches!(url.scheme(), "http" | "https"))
+            .ok_or_else(|| eyre!("--sitemap {} is not an http(s) URL", sanitize_str(given)))?;
+        if !starts.contains(&url) {
+            starts.push(url);
+        }
+    }
+    if starts.is_empty() {
+        bail!("the robots.txt lists no Sitemap; name one with --sitemap URL");
+    }
+    let columns = Column::all(&loaded.txt, queries.iter().map(|q| (q.label.clone(), q.robot.clone(), q.reading)));
+    let mut run = Run {
+        txt: &loaded.txt,
+        availability: loaded.availability,
+        audit: Audit::new(columns, loaded.availability, UrlMode::AsCrawlersSend),
+        labels: queries.iter().map(|q| q.label.clone()).collect(),
+        robots_txt_site: site,
+        sitemaps: Vec::new(),
+        reports: Vec::new(),
+        tallies: queries.iter().map(|_| RobotTally::default()).collect(),
+        pages: 0,
+        other_host: Vec::new(),
+        other_host_count: 0,
+        args,
+    };
+    let limits = WalkLimits {
+        fetch: args.source_options.limits(args.robots.user_agent(db)),
+        max_urls: args.max_urls,
+        ..WalkLimits::default()
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .wrap_err("starting the runtime")?;
+    let (sender, mut events) = tokio::sync::mpsc::channel(4096);
+    let walked = runtime.spawn(walk(starts, limits.clone(), sender));
+    let progress = Progress::new();
+    let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
+    let mut written = Ok(());
+    while let Some(event) = events.blocking_recv() {
+        // Each sitemap, and every few thousand URLs: drawing costs more than a check.
+        if !matches!(event, Event::Page { .. }) || run.pages.is_multiple_of(8192) {
+            progress.show(&run);
+        }
+        if written.is_ok() {
+            written = run.take(event, &mut out);
+        } else if matches!(event, Event::Finished(_)) {
+            // A closed pipe: keep counting for the exit status, write nothing more.
+            let _ = run.take(event, &mut io::sink());
+        }
+    }
+    progress.finish();
+    let walked = runtime.block_on(walked).unwrap_or_default();
+    if walked.stopped_at_limit {
+        note!("robotscope: note: stopped at --max-urls {} (or 50,000 sitemaps); raise it to read on", args.max_urls);
+    }
+    if walked.repeated > 0 {
+        note!("robotscope: note: {} listed again were read once", plural(walked.repeated, "sitemap"));
+    }
+    if !args.json && !args.csv && !args.blocked && written.is_ok() {
+        written = run.write_text(&mut out, &limits);
+    }
+    finish_output(written.and_then(|()| out.flush()))?;
+    if run.reports.iter().all(Report::failed) && run.pages == 0 {
+        bail!("no sitemap could be read");
+    }
+    let any_blocked = run.tallies.iter().any(|tally| tally.blocked_count > 0);
+    Ok(if any_blocked { Outcome::Findings } else { Outcome::Clean })
+}
+
+impl Run<'_> {
+    /// Takes one event of the walk: records it, and writes what streams.
+    fn take(&mut self, event: Event, out: &mut dyn Write) -> io::Result<()> {
+        match event {
+            Event::Started { id, url, parent } => {
+                if self.sitemaps.len() <= id {
+                    self.sitemaps.resize(id + 1, None);
+                }
+                self.sitemaps[id] = Some((url, parent));
+                Ok(())
+            }
+            Event::Page { sitemap, entry } => self.page(sitemap, &entry.loc, entry.lastmod.as_deref(), out),
+            Event::Finished(report) => {
+                let written =
+                    if self.args.json && !self.args.blocked { self.sitemap_json(&report, out) } else { Ok(()) };
+                self.reports.push(report);
+                written
+            }
+        }
+    }
+
+    fn sitemap_url(&self, id: SitemapId) -> Option<&Url> {
+        self.sitemaps.get(id).and_then(Option::as_ref).map(|(url, _)| url)
+    }
+
+    /// One listed URL: every robot's verdict, tallied, and streamed as JSON or CSV.
+    fn page(&mut self, sitemap: SitemapId, loc: &str, lastmod: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
+        let Some(sitemap_url) = self.sitemap_url(sitemap).cloned() else { return Ok(()) };
+        self.pages += 1;
+        let check = self.audit.check(loc, &sitemap_url);
+        if check.other_host {
+            self.other_host_count += 1;
+            if self.other_host.len() < OTHER_HOST_SHOWN {
+                self.other_host.push((loc.to_owned(), sitemap));
+            }
+        }
+        let request = (self.args.json || self.args.csv).then(|| Request::new(loc, UrlMode::AsCrawlersSend));
+        for (index, finding) in check.findings.iter().enumerate() {
+            let column = &self.audit.columns[index];
+            let tally = &mut self.tallies[index];
+            let blocked = !finding.decision.allowed;
+            if blocked {
+                tally.blocked_count += 1;
+                let rule = finding.decision.rule.map(|at| {
+                    let rule = &self.txt.interpretation(column.reading).groups()[at.group].rules()[at.rule];
+                    self.txt.rule_text(rule)
+                });
+                let line = finding.decision.rule.map(|at| at.line);
+                let entry = tally.blocked.entry(line).or_insert_with(|| (rule.unwrap_or_default(), Vec::new()));
+                if !self.args.json && !self.args.csv && !self.args.blocked {
+                    entry.1.push(loc.to_owned());
+                }
+            }
+            if let UsageAnswer::Stated(usage) = &finding.usage {
+                for (category, stated) in usage.iter() {
+                    let at = match stated.preference() {
+                        Preference::Allowed => 0,
+                        Preference::Disallowed => 1,
+                        Preference::Unknown => 2,
+                    };
+                    tally.usage[category_index(category)][at] += 1;
+                }
+            }
+            if self.args.blocked && !blocked {
+                continue;
+            }
+            match &request {
+                Some(request) if self.args.json => {
+                    let record = UrlRecord {
+                        r#type: "url",
+                        sitemap: sitemap_url.as_str(),
+                        lastmod,
+                        other_host: check.other_host,
+                        check: CheckRecord::new(
+                            self.txt,
+                            self.availability,
+                            column,
+                            finding.decision,
+                            &self.labels[index],
+                            request,
+                        ),
+                    };
+                    json::write_line(out, &record)?;
+                }
+                Some(_) => {
+                    let quote = |text: &str| format!("\"{}\"", sanitize_str(text).replace('"', "\"\""));
+                    writeln!(
+                        out,
+                        "{},{},{},{},{},{}",
+                        quote(sitemap_url.as_str()),
+                        quote(loc),
+                        quote(&self.labels[index]),
+                        finding.decision.allowed,
+                        finding.decision.rule.map(|at| at.line.to_string()).unwrap_or_default(),
+                        quote(lastmod.unwrap_or_default())
+                    )?;
+                }
+                None if self.args.blocked => {
+                    let line =
+                        finding.decision.rule.map_or_else(|| "no rule".to_owned(), |at| format!("line {}", at.line));
+                    writeln!(out, "blocked  {}  {}  {line}", sanitize_str(&self.labels[index]), sanitize_str(loc))?;
+                }
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A sitemap's JSON object, once it has been read.
+    fn sitemap_json(&self, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+        let parent = report.parent.and_then(|id| self.sitemap_url(id)).map(Url::as_str);
+        let blocked = self.audit.blocked_sitemap(&report.url, self.robots_txt_site.as_ref());
+        let record = SitemapRecord {
+            r#type: "sitemap",
+            url: report.url.as_str(),
+            final_url: report.final_url.as_str(),
+            status: report.status.map(crate::fetch::Status::code),
+            kind: report.read.kind.map(Kind::name),
+            gzip: report.read.gzipped,
+            urls: if report.read.kind == Some(Kind::Index) { 0 } else { report.entries() },
+            sitemaps: report.sitemaps,
+            error: report.error.as_deref(),
+            parent,
+            blocked_for: blocked.iter().map(|(column, _)| self.labels[*column].as_str()).collect(),
+        };
+        json::write_line(out, &record)
+    }
+
+    /// The text report: each sitemap, then each robot's blocked URLs grouped by the line
+    /// that blocks them, then the URLs on another host.
+    fn write_text(&self, out: &mut dyn Write, limits: &WalkLimits) -> io::Result<()> {
+        let failed = self.reports.iter().filter(|r| r.failed()).count();
+        writeln!(
+            out,
+            "{} read, {} failed, {} listed",
+            plural(self.reports.len(), "sitemap"),
+            failed,
+            plural(self.pages, "URL")
+        )?;
+        let mut reports: Vec<&Report> = self.reports.iter().collect();
+        reports.sort_by_key(|report| report.id);
+        for report in reports {
+            let indent = if report.parent.is_some() { "    " } else { "  " };
+            let status = report.status.map_or_else(|| "—".to_owned(), |status| status.code().to_string());
+            let what = match (report.read.kind, &report.error) {
+                (Some(Kind::Index), _) => {
+                    format!("sitemapindex, {}", plural(report.sitemaps, "sitemap"))
+                }
+                (Some(kind), _) => format!("{}, {}", kind.name(), plural(report.entries(), "URL")),
+                (None, _) => "not read".to_owned(),
+            };
+            let gzip = if report.read.gzipped { " (gzip)" } else { "" };
+            write!(out, "{indent}{}  {status}  {what}{gzip}", sanitize_str(report.url.as_str()))?;
+            if let Some(error) = &report.error {
+                write!(out, "  error: {}", sanitize_str(error))?;
+            }
+            if let Some(cut) = report.read.cut {
+                write!(out, "  {}", crate::sitemaps::crawl::cut_words(cut, &limits.per_file))?;
+            }
+            for (column, decision) in self.audit.blocked_sitemap(&report.url, self.robots_txt_site.as_ref()) {
+                let line = decision.rule.map_or_else(String::new, |at| format!(" (line {})", at.line));
+                write!(out, "  robots.txt keeps {} from it{line}", sanitize_str(&self.labels[column]))?;
+            }
+            writeln!(out)?;
+        }
+        writeln!(out)?;
+        for (label, tally) in self.labels.iter().zip(&self.tallies) {
+            let label = sanitize_str(label);
+            if tally.blocked_count == 0 {
+                writeln!(out, "{label}: may fetch all {}", plural(self.pages, "URL"))?;
+            } else {
+                writeln!(out, "{label}: {} of {} blocked", tally.blocked_count, plural(self.pages, "URL"))?;
+            }
+            write_usage_tally(out, tally)?;
+            for (line, (rule, urls)) in &tally.blocked {
+                let at =
+                    line.map_or_else(|| "no rule (the file keeps it out)".to_owned(), |line| format!("line {line}"));
+                writeln!(out, "  {at}: {}  ({})", sanitize_str(rule), plural(urls.len(), "URL"))?;
+                for url in urls {
+                    writeln!(out, "    {}", sanitize_str(url))?;
+                }
+            }
+        }
+        if self.other_host_count > 0 {
+            writeln!(
+                out,
+                "\n{} on another host than their sitemap (sitemaps.org does not allow it; crawlers ignore them):",
+                plural(self.other_host_count, "URL")
+            )?;
+            for (url, sitemap) in &self.other_host {
+                let sitemap = self.sitemap_url(*sitemap).map_or("", Url::as_str);
+                writeln!(out, "  {} (in {})", sanitize_str(url), sanitize_str(sitemap))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn category_index(category: Category) -> usize {
+    Category::ALL.iter().position(|c| *c == category).unwrap_or(0)
+}
+
+/// `  usage of the URLs it may fetch: train-ai 10 disallowed · search 10 allowed`.
+fn write_usage_tally(out: &mut dyn Write, tally: &RobotTally) -> io::Result<()> {
+    let parts: Vec<String> = Category::ALL
+        .iter()
+        .filter_map(|&category| {
+            let [allowed, disallowed, _unknown] = tally.usage[category_index(category)];
+            let mut said = Vec::new();
+            if disallowed > 0 {
+                said.push(format!("{disallowed} disallowed"));
+            }
+            if allowed > 0 {
+                said.push(format!("{allowed} allowed"));
+            }
+            (!said.is_empty()).then(|| format!("{category} {}", said.join(", ")))
+        })
+        .collect();
+    if parts.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "  usage of the URLs it may fetch: {}", parts.join(" · "))
+}
+
+/// A progress line on standard error while the walk runs, when it is a terminal.
+struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    fn new() -> Progress {
+        Progress(io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            bar
+        }))
+    }
+
+    fn show(&self, run: &Run<'_>) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(format!("{} read of {} found · {} URLs", run.reports.len(), run.sitemaps.len(), run.pages));
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! `robotscope sitemaps` against a real HTTP server on 127.0.0.1: an index with a nested
+//! index that lists itself and its sibling twice, gzip (by name and by
+//! Content-Encoding), a text sitemap, 404 and 500, HTML served as XML, a gzip bomb, a
+//! sitemap robots.txt disallows, URLs on another host; JSON, CSV and text, and the exit
+//! status. The library's walk is driven directly too.
+#![cfg(feature = "tool")]
+
+mod support;
+
+use std::io::Write;
+use std::sync::Arc;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use support::{Reply, Server};
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).expect("gzip");
+    encoder.finish().expect("gzip")
+}
+
+fn xml(status: u16, body: Vec<u8>, extra: Option<(&'static str, &str)>) -> Reply {
+    let mut headers = vec![("Content-Type", "application/xml".to_owned())];
+    headers.extend(extra.map(|(name, value)| (name, value.to_owned())));
+    Reply::Status { status, headers, body }
+}
+
+fn urlset(base: &str, paths: &[&str]) -> Vec<u8> {
+    let urls: String = paths
+        .iter()
+        .map(|path| format!("<url><loc>{base}{path}</loc><lastmod>2026-11-01</lastmod></url>"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    format!(
+        "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{urls}\n</urlset>"
+    )
+    .into_bytes()
+}
+
+fn index(base: &str, paths: &[&str]) -> Vec<u8> {
+    let sitemaps: String =
+        paths.iter().map(|path| format!("<sitemap><loc>{base}{path}</loc></sitemap>")).collect::<Vec<_>>().join("\n");
+    format!("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">{sitemaps}</sitemapindex>")
+        .into_bytes()
+}
+
+const ROBOTS: &str =
+    "User-agent: *\nDisallow: /private/\nDisallow: /maps/secret.xml\n\nUser-agent: GPTBot\nDisallow: /\n";
+
+/// The site: robots.txt names an index; the index lists a nested index (which lists
+/// itself, its parent and a sitemap already listed), a gzipped sitemap, a text one, a
+/// 404, a 500 and an HTML page; a gzip body sent with Content-Encoding.
+fn site() -> Server {
+    let base = Arc::new(std::sync::OnceLock::<String>::new());
+    let for_router = Arc::clone(&base);
+    let server = Server::start(move |path| {
+        let base = for_router.get().expect("base").as_str();
+        match path {
+            "/robots.txt" => Reply::text(&format!("{ROBOTS}\nSitemap: {base}/maps/index.xml\n")),
+            "/maps/index.xml" => xml(
+                200,
+                index(
+                    base,
+                    &[
+                        "/maps/nested.xml",
+                        "/maps/pages.xml.gz",
+                        "/maps/text.txt",
+                        "/maps/gone.xml",
+                        "/maps/broken.xml",
+                        "/maps/html.xml",
+                    ],
+                ),
+                None,
+            ),
+            "/maps/nested.xml" => xml(
+                200,
+                index(base, &["/maps/nested.xml", "/maps/index.xml", "/maps/pages.xml.gz", "/maps/encoded.xml"]),
+                None,
+            ),
+            "/maps/pages.xml.gz" => xml(200, gzip(&urlset(base, &["/", "/blog/a", "/private/x", "/private/y"])), None),
+            "/maps/encoded.xml" => {
+                xml(200, gzip(&urlset(base, &["/encoded/1", "/private/z"])), Some(("Content-Encoding", "gzip")))
+            }
+            "/maps/text.txt" => Reply::text(&format!("{base}/text/1\n\nnot a url\nhttps://elsewhere.example/x\n")),
+            "/maps/broken.xml" => Reply::status(500),
+            "/maps/html.xml" => Reply::Status {
+                status: 200,
+                headers: vec![("Content-Type", "text/html".to_owned())],
+                body: b"<!DOCTYPE html><html><body>Not found</body></html>".to_vec(),
+            },
+            // /maps/gone.xml among them.
+            _ => Reply::status(404),
+        }
+    });
+    base.set(format!("http://{}", server.addr)).expect("once");
+    server
+}
+
+fn run(args: &[&str]) -> (String, String, i32) {
+    let output = Command::cargo_bin("robotscope").expect("binary").args(args).output().expect("run");
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code().unwrap_or(-1),
+    )
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect()
+}
+
+#[test]
+fn every_sitemap_is_read_once_and_every_url_checked() {
+    let server = site();
+    let (stdout, stderr, code) = run(&["sitemaps", &server.url("/"), "-a", "Googlebot", "-a", "GPTBot", "--json"]);
+    assert_eq!(code, 1, "blocked URLs: exit 1\n{stderr}");
+    let records = json_lines(&stdout);
+    let sitemap = |path: &str| {
+        records
+            .iter()
+            .find(|r| r["type"] == "sitemap" && r["url"] == server.url(path))
+            .unwrap_or_else(|| panic!("no sitemap object for {path}: {stdout}"))
+    };
+    assert_eq!(sitemap("/maps/index.xml")["sitemaps"], 6);
+    assert_eq!(sitemap("/maps/nested.xml")["parent"], server.url("/maps/index.xml"));
+    assert_eq!(
+        (sitemap("/maps/pages.xml.gz")["urls"].clone(), sitemap("/maps/pages.xml.gz")["gzip"].clone()),
+        (4.into(), true.into())
+    );
+    assert_eq!(sitemap("/maps/encoded.xml")["urls"], 2, "Content-Encoding: gzip is read too");
+    assert_eq!(sitemap("/maps/text.txt")["kind"], "text");
+    assert_eq!(
+        (sitemap("/maps/gone.xml")["status"].clone(), sitemap("/maps/gone.xml")["error"].clone()),
+        (404.into(), "HTTP 404 Not Found".into())
+    );
+    assert_eq!(sitemap("/maps/broken.xml")["status"], 500);
+    assert_eq!(sitemap("/maps/html.xml")["error"], "an HTML page, not a sitemap");
+    // Each sitemap was asked for once, however often it was listed.
+    let asked = server.paths_asked();
+    for path in ["/maps/index.xml", "/maps/nested.xml", "/maps/pages.xml.gz"] {
+        assert_eq!(asked.iter().filter(|p| *p == path).count(), 1, "{path}: {asked:?}");
+    }
+    assert!(stderr.contains("listed again were read once"), "{stderr}");
+    // One object per URL and robot, with the deciding line and the lastmod.
+    let url = |path: &str, agent: &str| {
+        records
+            .iter()
+            .find(|r| r["type"] == "url" && r["url"] == server.url(path) && r["agent"] == agent)
+            .unwrap_or_else(|| panic!("no url object for {path} {agent}"))
+    };
+    assert_eq!(
+        (url("/private/x", "Googlebot")["allowed"].clone(), url("/private/x", "Googlebot")["line"].clone()),
+        (false.into(), 2.into())
+    );
+    assert_eq!(url("/blog/a", "Googlebot")["allowed"], true);
+    assert_eq!(url("/blog/a", "GPTBot")["line"], 6);
+    assert_eq!(url("/blog/a", "Googlebot")["lastmod"], "2026-11-01");
+    assert_eq!(url("/blog/a", "Googlebot")["sitemap"], server.url("/maps/pages.xml.gz"));
+    assert_eq!(url("/blog/a", "Googlebot")["semantics"], "rfc9309");
+    let other = records.iter().find(|r| r["url"] == "https://elsewhere.example/x").expect("the other host's URL");
+    assert_eq!(other["other_host"], true);
+    let pages = records.iter().filter(|r| r["type"] == "url").count();
+    assert_eq!(pages, 2 * (4 + 2 + 2), "pages.xml.gz, encoded.xml and two URLs of text.txt, for two robots");
+}
+
+#[test]
+fn text_groups_the_blocked_urls_by_deciding_rule() {
+    let server = site();
+    let (stdout, _, code) = run(&["sitemaps", &server.url("/"), "-r", "Googlebot"]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("Googlebot: 3 of 8 URLs blocked"), "{stdout}");
+    assert!(stdout.contains("  line 2: Disallow: /private/  (3 URLs)"), "{stdout}");
+    assert!(stdout.contains(&format!("    {}", server.url("/private/z"))), "{stdout}");
+    assert!(stdout.contains("error: HTTP 404"), "{stdout}");
+    assert!(stdout.contains("1 URL on another host than their sitemap"), "{stdout}");
+    let (blocked, _, _) = run(&["sitemaps", &server.url("/"), "-a", "GPTBot", "--blocked"]);
+    assert_eq!(blocked.lines().count(), 8, "{blocked}");
+    assert!(blocked.lines().all(|line| line.starts_with("blocked  GPTBot  ") && line.ends_with("line 6")), "{blocked}");
+    let (csv, _, _) = run(&["sitemaps", &server.url("/"), "-a", "bot", "--csv"]);
+    assert!(
+        csv.contains(&format!(
+            "\"{}\",\"{}\",\"bot\",false,2,\"2026-11-01\"",
+            server.url("/maps/pages.xml.gz"),
+            server.url("/private/x")
+        )),
+        "{csv}"
+    );
+}
+
+#[test]
+fn a_sitemap_robots_txt_disallows_is_flagged() {
+    let server = site();
+    let secret = server.url("/maps/secret.xml");
+    let (stdout, _, _) = run(&["sitemaps", &server.url("/"), "-a", "bot", "--sitemap", &secret, "--json"]);
+    let record = json_lines(&stdout).into_iter().find(|r| r["url"] == secret).expect("the secret sitemap");
+    assert_eq!(record["blocked_for"], serde_json::json!(["bot"]));
+}
+
+#[test]
+fn a_gzip_bomb_is_cut_not_inflated() {
+    // 200 MB of spaces inside a comment: about 200 KB gzipped.
+    let mut bomb = b"<urlset><url><loc>http://127.0.0.1/a</loc></url><!-- ".to_vec();
+    bomb.extend(std::iter::repeat_n(b' ', 200 << 20));
+    let body = gzip(&bomb);
+    assert!(body.len() < 1 << 20);
+    let server = Server::start(move |path| match path {
+        "/robots.txt" => Reply::text("User-agent: *\nAllow: /\n"),
+        _ => xml(200, body.clone(), None),
+    });
+    let (stdout, stderr, code) =
+        run(&["sitemaps", &server.url("/"), "-a", "bot", "--sitemap", &server.url("/bomb.xml.gz")]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("cut at 52428800 bytes uncompressed"), "{stdout}");
+}
+
+#[test]
+fn limits_stop_the_walk_and_nothing_read_is_an_error() {
+    let server = site();
+    let (stdout, stderr, _) = run(&["sitemaps", &server.url("/"), "-a", "bot", "--max-urls", "3", "--json"]);
+    assert_eq!(json_lines(&stdout).iter().filter(|r| r["type"] == "url").count(), 3);
+    assert!(stderr.contains("stopped at --max-urls 3"), "{stderr}");
+    let empty = Server::start(|path| match path {
+        "/robots.txt" => Reply::text("User-agent: *\nAllow: /\n"),
+        _ => Reply::status(404),
+    });
+    let (_, stderr, code) = run(&["sitemaps", &empty.url("/"), "-a", "bot"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("lists no Sitemap; name one with --sitemap URL"), "{stderr}");
+    let (_, stderr, code) = run(&["sitemaps", &empty.url("/"), "-a", "bot", "--sitemap", &empty.url("/s.xml")]);
+    assert_eq!(code, 2, "a 404 and nothing else read");
+    assert!(stderr.contains("no sitemap could be read"), "{stderr}");
+}
+
+/// The library's walk: events as they come, each sitemap once.
+#[test]
+fn the_walk_reports_each_sitemap_once() {
+    use robotscope::sitemaps::{Event, WalkLimits, walk};
+    let server = site();
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let events = runtime.block_on(async {
+        let (sender, mut receiver) = tokio::sync::mpsc::channel(64);
+        let start = url::Url::parse(&server.url("/maps/index.xml")).expect("url");
+        let walk = tokio::spawn(walk(vec![start], WalkLimits::default(), sender));
+        let mut events = Vec::new();
+        while let Some(event) = receiver.recv().await {
+            events.push(event);
+        }
+        let walked = walk.await.expect("walk");
+        assert_eq!((walked.sitemaps, walked.pages, walked.repeated), (8, 8, 3));
+        events
+    });
+    let finished = events.iter().filter(|e| matches!(e, Event::Finished(_))).count();
+    let started = events.iter().filter(|e| matches!(e, Event::Started { .. })).count();
+    assert_eq!((started, finished), (8, 8));
+}

@@ -1,0 +1,40 @@
+//! A 100 MB sitemap never sits whole in memory: the binary reads it as it streams in and
+//! stops at the protocol's 50 MB, and its peak RSS stays far below the file's size. In
+//! a test binary of its own, so that the only child whose peak is measured is this one.
+#![cfg(feature = "tool")]
+
+mod support;
+
+use std::process::{Command, Stdio};
+
+use nix::sys::resource::{UsageWho, getrusage};
+use support::{Reply, Server};
+
+#[test]
+fn a_100_megabyte_sitemap_is_streamed() {
+    // Each entry padded to about 2 KB: 48,000 URLs in 100 MB, under the 50,000 a file
+    // may list, so the byte limit is what stops the read.
+    let mut entry = b"<url><loc>http://127.0.0.1/a/page.html</loc><lastmod>2026-01-01</lastmod></url>".to_vec();
+    entry.resize(2048, b' ');
+    let server = Server::start(move |path| match path {
+        "/robots.txt" => Reply::text("User-agent: *\nDisallow: /a/\n"),
+        _ => Reply::Huge {
+            content_type: "application/xml",
+            head: b"<urlset>".to_vec(),
+            filler: entry.clone(),
+            bytes: 100 << 20,
+        },
+    });
+    let status = Command::new(assert_cmd::cargo::cargo_bin("robotscope"))
+        .args(["sitemaps", &server.url("/"), "-a", "bot", "--sitemap", &server.url("/huge.xml"), "--blocked"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run");
+    assert_eq!(status.code(), Some(1), "the URLs are blocked");
+    let sent = server.body_bytes_sent();
+    assert!((50 << 20..100 << 20).contains(&sent), "read to the 50 MB limit and no further: {sent}");
+    // ru_maxrss is in kilobytes on Linux.
+    let peak_kb = getrusage(UsageWho::RUSAGE_CHILDREN).expect("rusage").max_rss();
+    assert!(peak_kb < 60 * 1024, "peak RSS {peak_kb} KB for a 100 MB sitemap");
+}
