@@ -321,13 +321,8 @@ impl Run<'_> {
     /// that blocks them, then the URLs on another host.
     fn write_text(&self, out: &mut dyn Write, limits: &WalkLimits) -> io::Result<()> {
         let failed = self.reports.iter().filter(|r| r.failed()).count();
-        writeln!(
-            out,
-            "{} read, {} failed, {} listed",
-            plural(self.reports.len(), "sitemap"),
-            failed,
-            plural(self.pages, "URL")
-        )?;
+        let failed = if failed == 0 { String::new() } else { format!(" ({failed} could not be read)") };
+        writeln!(out, "{}{failed}, {} listed", plural(self.reports.len(), "sitemap"), plural(self.pages, "URL"))?;
         let mut reports: Vec<&Report> = self.reports.iter().collect();
         reports.sort_by_key(|report| report.id);
         for report in reports {

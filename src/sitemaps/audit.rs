@@ -72,7 +72,8 @@ impl Audit {
     }
 
     /// The robots (by column) that robots.txt keeps from fetching a sitemap on its own
-    /// site, each with the deciding rule: they never read the URLs it lists.
+    /// site, each with the deciding rule: they never read the URLs it lists. A robot
+    /// shut out of the whole site (`/`) is left out: its sitemaps are the least of it.
     #[must_use]
     pub fn blocked_sitemap(&self, sitemap: &Url, robots_txt_site: Option<&Url>) -> Vec<(usize, Decision)> {
         if robots_txt_site.is_some_and(|site| site.origin() != sitemap.origin()) {
@@ -82,6 +83,7 @@ impl Audit {
         self.columns
             .iter()
             .enumerate()
+            .filter(|(_, column)| column.check(self.availability, "/").allowed)
             .map(|(index, column)| (index, column.check(self.availability, &tested)))
             .filter(|(_, decision)| !decision.allowed)
             .collect()
