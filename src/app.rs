@@ -30,6 +30,7 @@ pub mod page;
 pub mod prompt;
 pub mod records;
 pub mod search;
+pub mod sitemaps;
 pub mod status;
 pub mod tester;
 
@@ -280,6 +281,8 @@ pub struct App {
     compare: compare::CompareView,
     /// The page policy overlay's page.
     page: Option<page::PageView>,
+    /// The sitemaps view's state, once opened (kept while it is closed).
+    sitemaps: Option<sitemaps::SitemapsView>,
 }
 
 impl App {
@@ -371,6 +374,7 @@ impl App {
             // The shell tells the app about the real environment (`set_clipboard`).
             environment: crate::clipboard::Environment::default(),
             page: None,
+            sitemaps: None,
         };
         app.adopt_loaded_text();
         app.note_robot_looked_at();
@@ -612,6 +616,7 @@ impl App {
             .update_page(action)
             .or_else(|action| self.update_edits(action))
             .or_else(|action| self.update_compare(action))
+            .or_else(|action| self.update_sitemaps(action))
         {
             Ok(effects) => return effects,
             Err(action) => action,
@@ -862,7 +867,12 @@ impl App {
             Overlay::Diagnostics => self.lint_now(),
             Overlay::Help => self.overlay_scroll = 0,
             Overlay::Messages => self.overlay_scroll = usize::MAX,
-            Overlay::Page | Overlay::FetchDetails | Overlay::Changes | Overlay::CopyMenu | Overlay::ConfirmQuit => {}
+            Overlay::Page
+            | Overlay::Sitemaps
+            | Overlay::FetchDetails
+            | Overlay::Changes
+            | Overlay::CopyMenu
+            | Overlay::ConfirmQuit => {}
         }
         if overlay != Overlay::Compare {
             self.editor = None;
@@ -892,6 +902,7 @@ impl App {
         match self.overlay {
             Some(Overlay::Compare) => self.move_compare(delta, 0),
             Some(Overlay::Page) => self.scroll_page(delta),
+            Some(Overlay::Sitemaps) => self.move_sitemaps(delta),
             Some(Overlay::Help | Overlay::Messages) => self.scroll_overlay(delta),
             Some(Overlay::Diagnostics) => {
                 let height = usize::from(self.area.height.saturating_sub(8));
@@ -1066,6 +1077,9 @@ impl App {
             self.robots.iter().filter(|e| e.origin == RobotOrigin::Profile).map(|e| e.profile.clone()).collect();
         self.document = document;
         self.loads += 1;
+        // Another site's sitemaps: read when the view is opened again (a walk still
+        // running is stopped when the next one starts, and its events are stale).
+        self.sitemaps = None;
         self.adopt_loaded_text();
         // New file, new rules: the default rows are its paths.
         self.compare.set_paths(Vec::new());

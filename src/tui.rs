@@ -141,8 +141,15 @@ where
     B::Error: Send + Sync + 'static,
     S: Stream<Item = io::Result<Event>> + Unpin,
 {
-    let mut shell =
-        Shell { actions, load: None, page_fetch: None, lint: None, out, system_clipboard: SystemClipboard::default() };
+    let mut shell = Shell {
+        actions,
+        load: None,
+        page_fetch: None,
+        sitemaps_walk: None,
+        lint: None,
+        out,
+        system_clipboard: SystemClipboard::default(),
+    };
     let size = terminal.size().wrap_err("reading the terminal size")?;
     app.update(Action::Resize { width: size.width, height: size.height });
     if shell.run_all(app.start()) {
@@ -180,6 +187,58 @@ where
     }
 }
 
+/// Walks the sitemaps, sending what it finds in batches: at most every
+/// [`PROGRESS_EVERY`] or [`SITEMAP_BATCH`] events, so that two million URLs cost a few
+/// thousand actions, not millions. Aborting the task drops the walk, which stops it.
+async fn walk_sitemaps(
+    id: u64,
+    starts: Vec<url::Url>,
+    limits: crate::sitemaps::WalkLimits,
+    actions: mpsc::UnboundedSender<Action>,
+) {
+    let (sender, mut receiver) = mpsc::channel(SITEMAP_BATCH);
+    let walk = tokio::spawn(crate::sitemaps::walk(starts, limits, sender));
+    // Aborting this task must stop the walk too.
+    let _stop = AbortOnDrop(walk.abort_handle());
+    let mut batch = Vec::new();
+    let mut tick = tokio::time::interval(PROGRESS_EVERY);
+    loop {
+        tokio::select! {
+            event = receiver.recv() => match event {
+                Some(event) => {
+                    batch.push(event);
+                    if batch.len() < SITEMAP_BATCH {
+                        continue;
+                    }
+                }
+                None => break,
+            },
+            _ = tick.tick() => {}
+        }
+        if !batch.is_empty() && actions.send(Action::SitemapEvents { id, events: std::mem::take(&mut batch) }).is_err()
+        {
+            return;
+        }
+    }
+    if !batch.is_empty() {
+        let _ = actions.send(Action::SitemapEvents { id, events: batch });
+    }
+    let walked = walk.await.unwrap_or_default();
+    let _ = actions.send(Action::SitemapsWalked { id, walked });
+}
+
+/// The most sitemap events sent in one action.
+const SITEMAP_BATCH: usize = 4096;
+
+/// Aborts a task when dropped.
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// How often a running load reports progress (the spinner and the timer).
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
@@ -191,6 +250,8 @@ struct Shell<'a> {
     load: Option<(u64, JoinHandle<()>)>,
     /// The running page fetch, if any: its id and task.
     page_fetch: Option<(u64, JoinHandle<()>)>,
+    /// The running sitemaps walk, if any: its id and task.
+    sitemaps_walk: Option<(u64, JoinHandle<()>)>,
     /// The running background lint, if any: the text generation and task.
     lint: Option<(u64, JoinHandle<()>)>,
     /// The terminal, for OSC 52.
@@ -258,6 +319,12 @@ impl Shell<'_> {
                 self.page_fetch = Some((id, task));
             }
             Effect::CancelPageFetch { id } => abort_task(&mut self.page_fetch, Some(id)),
+            Effect::WalkSitemaps { id, starts, limits } => {
+                abort_task(&mut self.sitemaps_walk, None);
+                let actions = self.actions.clone();
+                self.sitemaps_walk = Some((id, tokio::spawn(walk_sitemaps(id, starts, limits, actions))));
+            }
+            Effect::CancelSitemaps { id } => abort_task(&mut self.sitemaps_walk, Some(id)),
             Effect::Copy { what, text, method } => {
                 // Written here, between two frames, so that the sequence never lands in
                 // the middle of one.
@@ -321,6 +388,7 @@ impl Shell<'_> {
     fn stop_tasks(&mut self) {
         abort_task(&mut self.load, None);
         abort_task(&mut self.page_fetch, None);
+        abort_task(&mut self.sitemaps_walk, None);
     }
 }
 

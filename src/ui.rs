@@ -13,6 +13,7 @@ pub mod help;
 pub mod page;
 pub mod records;
 pub mod robots;
+pub mod sitemaps;
 pub mod source;
 pub mod status;
 pub mod tester;
@@ -73,6 +74,11 @@ pub fn render(app: &App, frame: &mut Frame) {
         Some(Overlay::Page) => {
             if let Some(view) = app.page_view() {
                 frame.render_widget(page::PageOverlay { app, view }, centered(area, 118, 40));
+            }
+        }
+        Some(Overlay::Sitemaps) => {
+            if let Some(view) = app.sitemaps_view() {
+                frame.render_widget(sitemaps::SitemapsOverlay { app, view }, centered(area, 118, 40));
             }
         }
         Some(Overlay::Diagnostics) => frame.render_widget(edits::DiagnosticsOverlay { app }, centered(area, 110, 30)),

@@ -13,9 +13,10 @@ use robotscope::fetch::{Limits, Source};
 use robotscope::robots_db::RobotsDb;
 use support::explorer::{draw, select, test_path};
 
-/// A file with a mistake to fix (so that the quit question can be asked) and a few
-/// robots.
-const FILE: &str = "User-agent: *\nDisallow: /cgi-bin/\nDisallow: ~\n\nUser-agent: Slurp\nDisallow: /private/\n";
+/// A file with a mistake to fix (so that the quit question can be asked), a few robots
+/// and a sitemap (so that the sitemaps view opens).
+const FILE: &str = "User-agent: *\nDisallow: /cgi-bin/\nDisallow: ~\n\nUser-agent: Slurp\nDisallow: /private/\n\n\
+                    Sitemap: https://example.com/sitemap.xml\n";
 
 /// The keys that put a fresh explorer on [`FILE`] into `context`.
 fn keys_into(context: Context) -> &'static str {
@@ -35,6 +36,8 @@ fn keys_into(context: Context) -> &'static str {
         Context::Overlay(Overlay::CopyMenu) => "y",
         Context::Overlay(Overlay::ConfirmQuit) => "Fq",
         Context::Overlay(Overlay::Compare) => "c",
+        // The walk starts (the effect is not run here) and the view opens.
+        Context::Overlay(Overlay::Sitemaps) => "m",
         // A URL in the tester, then `p`: the page's fetch starts and the overlay opens.
         Context::Overlay(Overlay::Page) => "/https://example.com/<ret>p",
     }

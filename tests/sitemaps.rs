@@ -254,3 +254,53 @@ fn the_walk_reports_each_sitemap_once() {
     let started = events.iter().filter(|e| matches!(e, Event::Started { .. })).count();
     assert_eq!((started, finished), (8, 8));
 }
+
+/// The explorer's view: `m` walks the sitemaps (the walk run here as the event loop runs
+/// it), the tree and the blocked URLs by line show, Enter puts a URL in the tester, `R`
+/// makes the URLs the compare view's rows.
+#[tokio::test]
+async fn the_view_shows_the_tree_and_the_blocked_urls() {
+    use robotscope::app::keymap::press;
+    use robotscope::app::{Action, App, Effect, KeyContext, Overlay};
+    use robotscope::fetch::{self, Limits, Source};
+    use robotscope::robots_db::RobotsDb;
+    use robotscope::sitemaps::walk;
+    use support::explorer::draw;
+
+    let server = site();
+    let source = Source::resolve(&server.url("/")).expect("a site");
+    let retrieved = fetch::retrieve(source, Limits::default()).await.expect("retrieved");
+    let mut app = App::from_retrieved(retrieved, Limits::default(), &RobotsDb::embedded());
+    let effects = press(&mut app, "m");
+    assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::Sitemaps));
+    let [Effect::WalkSitemaps { id, starts, limits }] = effects.as_slice() else { panic!("a walk: {effects:?}") };
+    let (sender, mut receiver) = tokio::sync::mpsc::channel(64);
+    let walking = tokio::spawn(walk(starts.clone(), limits.clone(), sender));
+    let mut events = Vec::new();
+    while let Some(event) = receiver.recv().await {
+        events.push(event);
+    }
+    app.update(Action::SitemapEvents { id: *id, events });
+    app.update(Action::SitemapsWalked { id: *id, walked: walking.await.expect("walk") });
+    let view = app.sitemaps_view().expect("open");
+    assert_eq!((view.sitemaps.len(), view.urls.len(), view.loading), (8, 8, false));
+    let gptbot = view.blocked.iter().find(|b| b.label == "GPTBot").expect("GPTBot is compared");
+    assert_eq!(gptbot.count, 8);
+    let googlebot = view.blocked.iter().find(|b| b.label == "Googlebot").expect("Googlebot");
+    assert_eq!((googlebot.count, googlebot.by_line.keys().copied().collect::<Vec<_>>()), (3, vec![Some(2)]));
+    let screen = draw(&mut app, 120, 40).backend().to_string();
+    let screen = screen.replace(&server.addr.port().to_string(), "PORT");
+    assert!(screen.contains("8 of 8 sitemaps read · 8 URLs"), "{screen}");
+    assert!(screen.contains("Googlebot: 3 of 8 URLs blocked"), "{screen}");
+    insta::assert_snapshot!("sitemaps_view", screen);
+    // The last row is a blocked URL: Enter puts it in the tester.
+    press(&mut app, "G<ret>");
+    assert_eq!(app.overlay(), None);
+    assert!(app.path().text().starts_with("http://127.0.0.1:"), "{}", app.path().text());
+    assert!(!app.evaluation().verdict.allowed(), "the tester shows it blocked");
+    // R: the listed URLs are the compare view's rows.
+    press(&mut app, "mR");
+    let compare = app.compare().expect("the compare view");
+    assert_eq!(compare.paths.len(), 8);
+    assert!(compare.paths.contains(&server.url("/private/z")));
+}

@@ -176,6 +176,23 @@ pub enum Action {
     /// Compare every robot of the next purpose, or the robots chosen before (`p` in
     /// the compare view).
     CycleComparePurpose,
+    /// Events of the sitemaps walk with this id, in a batch.
+    SitemapEvents {
+        /// The walk's id.
+        id: u64,
+        /// What it found, in order.
+        events: Vec<crate::sitemaps::Event>,
+    },
+    /// The sitemaps walk with this id ended.
+    SitemapsWalked {
+        /// The walk's id.
+        id: u64,
+        /// How it went.
+        walked: crate::sitemaps::Walked,
+    },
+    /// The URLs the sitemaps list become the compare view's rows (`R` in the sitemaps
+    /// view).
+    CompareSitemapUrls,
     /// A file of paths was read.
     PathsRead {
         /// The file.
@@ -203,6 +220,8 @@ impl Action {
                 | Action::Copied { .. }
                 | Action::Saved { .. }
                 | Action::PathsRead { .. }
+                | Action::SitemapEvents { .. }
+                | Action::SitemapsWalked { .. }
                 | Action::Terminate
         )
     }

@@ -77,6 +77,22 @@ pub enum Effect {
         /// What then.
         after: AfterSave,
     },
+    /// Walk a site's sitemaps, answering with batches of
+    /// [`Action::SitemapEvents`](super::Action::SitemapEvents) and, at the end,
+    /// [`Action::SitemapsWalked`](super::Action::SitemapsWalked).
+    WalkSitemaps {
+        /// The walk's id, to be sent back.
+        id: u64,
+        /// The sitemaps to start from.
+        starts: Vec<url::Url>,
+        /// The walk's limits.
+        limits: crate::sitemaps::WalkLimits,
+    },
+    /// Stop the sitemaps walk with this id, if it is still running.
+    CancelSitemaps {
+        /// The walk's id.
+        id: u64,
+    },
     /// Read a file of paths, one per line, and answer with
     /// [`Action::PathsRead`](super::Action::PathsRead).
     ReadPaths {

@@ -60,6 +60,7 @@ impl Context {
             Context::Overlay(Overlay::ConfirmQuit) => "Quit with unsaved edits",
             Context::Overlay(Overlay::Compare) => "Compare view",
             Context::Overlay(Overlay::Page) => "Page policy",
+            Context::Overlay(Overlay::Sitemaps) => "Sitemaps",
         }
     }
 }
@@ -123,6 +124,7 @@ const COPY: Context = Context::Overlay(Overlay::CopyMenu);
 const QUIT: Context = Context::Overlay(Overlay::ConfirmQuit);
 const COMPARE: Context = Context::Overlay(Overlay::Compare);
 const PAGE: Context = Context::Overlay(Overlay::Page);
+const SITEMAPS: Context = Context::Overlay(Overlay::Sitemaps);
 const FETCH: Context = Context::Overlay(Overlay::FetchDetails);
 
 /// Every key binding of the explorer.
@@ -147,6 +149,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(Global, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::Stay)), "save", false),
     bind(Global, &[ch('c')], Action::Toggle(Overlay::Compare), "compare robots", true),
     bind(Global, &[ch('p')], Action::Toggle(Overlay::Page), "page policy", false),
+    bind(Global, &[ch('m')], Action::Toggle(Overlay::Sitemaps), "sitemaps", false),
     bind(Global, &[ctrl('f')], Action::OpenPrompt(PromptKind::Search), "find in the source", false),
     bind(Global, &[ch(':')], Action::OpenPrompt(PromptKind::GoToLine), "go to line", false),
     bind(Global, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
@@ -222,7 +225,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(COMPARE, &[ch('/')], Action::OpenPrompt(PromptKind::ComparePath), "add a path row", true),
     bind(COMPARE, &[ch('L')], Action::OpenPrompt(PromptKind::ComparePathsFile), "paths from a file", false),
     bind(COMPARE, &[ch('m')], Action::ToggleReadingColumns, "its 3 readings", true),
-    bind(COMPARE, &[ch('u')], Action::CycleCompareUsage, "verdict or a usage category", true),
+    bind(COMPARE, &[ch('u')], Action::CycleCompareUsage, "usage category", true),
     bind(COMPARE, &[ch('p')], Action::CycleComparePurpose, "robots of a purpose", true),
     bind(COMPARE, &[ch('s')], Action::CycleReading, "next reading", false),
     bind(COMPARE, &[ch('S')], Action::FollowRobotReading, "default readings", false),
@@ -244,6 +247,16 @@ pub static BINDINGS: &[Binding] = &[
     bind(PAGE, &[ESC, ch('p'), ch('q')], Action::Toggle(Overlay::Page), "close", true),
     bind(PAGE, &[ch('?')], Action::Toggle(Overlay::Help), "help", false),
     bind(PAGE, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
+    bind(SITEMAPS, DOWN, Action::Down, "next row", false),
+    bind(SITEMAPS, UP, Action::Up, "previous row", false),
+    bind(SITEMAPS, PAGE_DOWN, Action::PageDown, "page down", false),
+    bind(SITEMAPS, PAGE_UP, Action::PageUp, "page up", false),
+    bind(SITEMAPS, TOP, Action::Top, "top", false),
+    bind(SITEMAPS, BOTTOM, Action::Bottom, "bottom", false),
+    bind(SITEMAPS, &[ENTER], Action::ShowInSource, "URL into the tester", true),
+    bind(SITEMAPS, &[ch('R')], Action::CompareSitemapUrls, "compare these URLs", true),
+    bind(SITEMAPS, &[ch('r')], Action::Reload, "read them again", false),
+    bind(SITEMAPS, &[ESC, ch('m'), ch('q')], Action::Cancel, "stop reading, or leave", true),
     bind(QUIT, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::QuitIfSaved)), "save, then quit", true),
     bind(QUIT, &[ch('q'), ch('y')], Action::QuitWithoutSaving, "quit, drop edits", true),
     bind(QUIT, &[ESC, ch('n')], Action::Cancel, "keep working", true),
@@ -259,8 +272,9 @@ pub struct HelpEntry {
 }
 
 /// The keymap grouped for the help overlay: each context's bindings, in table order.
-/// Moving the cursor (six bindings) and editing a prompt's text (eight) take one line
-/// each, so that the whole keymap fits a 120x40 terminal.
+/// Moving the cursor (six bindings), editing a prompt's text (eight), switching robots
+/// and readings (two each) take one line each, so that the whole keymap fits a 120x40
+/// terminal.
 #[must_use]
 pub fn help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
     let mut sections: Vec<(Context, Vec<HelpEntry>)> = Vec::new();
@@ -274,6 +288,8 @@ pub fn help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
             Action::PromptEdit(Edit::Left | Edit::Right | Edit::Home | Edit::End | Edit::Backspace | Edit::Delete) => {
                 (Some("move, delete"), key_label(binding.keys[0]))
             }
+            Action::NextRobot | Action::PrevRobot => (Some("next robot, previous"), keys()),
+            Action::CycleReading | Action::FollowRobotReading => (Some("next reading, robots' own"), keys()),
             _ => (None, keys()),
         };
         if sections.last().is_none_or(|(context, _)| *context != binding.context) {

@@ -14,6 +14,8 @@ pub enum Overlay {
     Compare,
     /// The tested page's own policy (`p`).
     Page,
+    /// The site's sitemaps and the URLs they list that robots may not fetch (`m`).
+    Sitemaps,
     /// Every key (`?`).
     Help,
     /// The last messages, whole (`M`).
@@ -35,6 +37,6 @@ impl Overlay {
     /// the message log and the quit question return to.
     #[must_use]
     pub fn is_view(self) -> bool {
-        matches!(self, Overlay::Compare | Overlay::Page)
+        matches!(self, Overlay::Compare | Overlay::Page | Overlay::Sitemaps)
     }
 }

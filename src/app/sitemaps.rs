@@ -1,0 +1,365 @@
+//! The sitemaps view (`m`): the site's sitemaps as a tree with their status and counts,
+//! loading in the background (Esc cancels), and for the compared robots how many listed
+//! URLs each may not fetch, the blocked URLs grouped by the line that blocks them.
+//! Enter on a URL puts it in the tester; `R` makes the listed URLs the compare view's
+//! rows.
+//!
+//! The walk is an effect ([`Effect::WalkSitemaps`]); its events come back in batches
+//! ([`Action::SitemapEvents`]). URLs are kept (up to [`MAX_VIEW_URLS`]) so that the
+//! blocked lists can be made again when the robots or the text change.
+
+use std::collections::BTreeMap;
+
+use url::Url;
+
+use super::{About, Action, App, Effect, Overlay};
+use crate::policy::compare::Column;
+use crate::policy::request::Request;
+use crate::policy::words::plural;
+use crate::sitemaps::{Event, Report, SitemapId, WalkLimits, Walked, sitemaps_of};
+
+/// The listed URLs the view keeps; past it, the walk goes on but the view says it keeps
+/// no more.
+pub const MAX_VIEW_URLS: usize = 500_000;
+
+/// The URLs the compare view takes as rows from the sitemaps at most.
+pub const MAX_COMPARE_ROWS: usize = 10_000;
+
+/// One sitemap of the tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SitemapNode {
+    /// Where.
+    pub url: Url,
+    /// The index that listed it.
+    pub parent: Option<SitemapId>,
+    /// How far down the tree.
+    pub depth: usize,
+    /// How it went, once read.
+    pub report: Option<Report>,
+}
+
+/// One compared robot's blocked URLs.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Blocked {
+    /// The robot's name.
+    pub label: String,
+    /// Blocked URLs (indexes into [`SitemapsView::urls`]) by deciding line, with the
+    /// rule's text.
+    pub by_line: BTreeMap<Option<usize>, (String, Vec<usize>)>,
+    /// How many.
+    pub count: usize,
+}
+
+/// A row of the view: what the cursor can be on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SitemapsRow {
+    /// A sitemap of the tree.
+    Sitemap(SitemapId),
+    /// A robot's heading: how many URLs it may not fetch.
+    Robot(usize),
+    /// A deciding line under a robot.
+    Line(usize, Option<usize>),
+    /// A blocked URL (an index into the URLs).
+    Url(usize),
+}
+
+/// The view's state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SitemapsView {
+    /// The walk's id: events of another are stale.
+    pub id: u64,
+    /// True while the walk runs.
+    pub loading: bool,
+    /// The sitemaps, by id.
+    pub sitemaps: Vec<SitemapNode>,
+    /// The listed URLs, with their sitemap.
+    pub urls: Vec<(String, SitemapId)>,
+    /// URLs listed beyond [`MAX_VIEW_URLS`], not kept.
+    pub dropped: usize,
+    /// Per compared robot, its blocked URLs.
+    pub blocked: Vec<Blocked>,
+    /// The walk's end, once it ended.
+    pub walked: Option<Walked>,
+    /// The cursor's row and the first row shown.
+    pub cursor: usize,
+    /// The first row shown.
+    pub scroll: usize,
+}
+
+impl SitemapsView {
+    /// The rows, in order: the tree, then each robot with its blocked URLs by line.
+    #[must_use]
+    pub fn rows(&self) -> Vec<SitemapsRow> {
+        let mut rows: Vec<SitemapsRow> = tree_order(&self.sitemaps).into_iter().map(SitemapsRow::Sitemap).collect();
+        for (robot, blocked) in self.blocked.iter().enumerate() {
+            rows.push(SitemapsRow::Robot(robot));
+            for (line, (_, urls)) in &blocked.by_line {
+                rows.push(SitemapsRow::Line(robot, *line));
+                rows.extend(urls.iter().map(|&url| SitemapsRow::Url(url)));
+            }
+        }
+        rows
+    }
+
+    /// The sitemaps read so far.
+    #[must_use]
+    pub fn read(&self) -> usize {
+        self.sitemaps.iter().filter(|node| node.report.is_some()).count()
+    }
+}
+
+/// The sitemaps in tree order: each followed by those it lists.
+fn tree_order(nodes: &[SitemapNode]) -> Vec<SitemapId> {
+    let mut children: Vec<Vec<SitemapId>> = vec![Vec::new(); nodes.len()];
+    let mut roots = Vec::new();
+    for (id, node) in nodes.iter().enumerate() {
+        match node.parent.filter(|&parent| parent < nodes.len()) {
+            Some(parent) => children[parent].push(id),
+            None => roots.push(id),
+        }
+    }
+    let mut order = Vec::with_capacity(nodes.len());
+    let mut stack: Vec<SitemapId> = roots.into_iter().rev().collect();
+    while let Some(id) = stack.pop() {
+        order.push(id);
+        stack.extend(children[id].iter().rev());
+    }
+    order
+}
+
+impl App {
+    /// The sitemaps view, when it is open.
+    #[must_use]
+    pub fn sitemaps_view(&self) -> Option<&SitemapsView> {
+        self.sitemaps.as_ref().filter(|_| self.overlay == Some(Overlay::Sitemaps))
+    }
+
+    /// `m`: opens the view, starting the walk the first time (or after a new load).
+    fn open_sitemaps(&mut self) -> Vec<Effect> {
+        if self.sitemaps.is_some() {
+            self.open(Overlay::Sitemaps);
+            self.recount_blocked();
+            return Vec::new();
+        }
+        let site = self.site_origin().and_then(|origin| Url::parse(&format!("{origin}/robots.txt")).ok());
+        let (starts, _) = sitemaps_of(&self.document.txt, site.as_ref());
+        if starts.is_empty() {
+            self.say(About::Moment, "The robots.txt lists no Sitemap (robotscope sitemaps --sitemap URL reads one)");
+            return Vec::new();
+        }
+        self.next_load_id += 1;
+        let id = self.next_load_id;
+        self.sitemaps = Some(SitemapsView {
+            id,
+            loading: true,
+            sitemaps: Vec::new(),
+            urls: Vec::new(),
+            dropped: 0,
+            blocked: Vec::new(),
+            walked: None,
+            cursor: 0,
+            scroll: 0,
+        });
+        self.open(Overlay::Sitemaps);
+        self.recount_blocked();
+        let limits = WalkLimits { fetch: self.fetch_limits(), ..WalkLimits::default() };
+        vec![Effect::WalkSitemaps { id, starts, limits }]
+    }
+
+    /// The compared robots' columns, as the compare view has them.
+    fn sitemap_columns(&self) -> Vec<Column> {
+        let txt = &self.document.txt;
+        Column::all(
+            txt,
+            self.compare.robots.iter().map(|robot| {
+                let reading = self.reading_choice.unwrap_or_else(|| robot.reading());
+                (robot.label.clone(), robot.robot(), reading)
+            }),
+        )
+    }
+
+    /// Makes the blocked lists again from every URL kept (robots, reading or text
+    /// changed, or the view opened).
+    fn recount_blocked(&mut self) {
+        let columns = self.sitemap_columns();
+        let Some(view) = &mut self.sitemaps else { return };
+        view.blocked = columns.iter().map(|c| Blocked { label: c.label.clone(), ..Blocked::default() }).collect();
+        let txt = &self.document.txt;
+        let availability = self.document.availability;
+        for index in 0..view.urls.len() {
+            tally_url(view, &columns, txt, availability, index);
+        }
+    }
+
+    /// A batch of the walk's events.
+    fn sitemap_events(&mut self, id: u64, events: Vec<Event>) {
+        let columns = self.sitemap_columns();
+        let Some(view) = self.sitemaps.as_mut().filter(|view| view.id == id) else { return };
+        let (txt, availability) = (&self.document.txt, self.document.availability);
+        for event in events {
+            match event {
+                Event::Started { id, url, parent } => {
+                    let depth = parent.and_then(|p| view.sitemaps.get(p)).map_or(0, |p| p.depth + 1);
+                    if view.sitemaps.len() <= id {
+                        let filler = SitemapNode { url: url.clone(), parent, depth, report: None };
+                        view.sitemaps.resize(id + 1, filler);
+                    }
+                    view.sitemaps[id] = SitemapNode { url, parent, depth, report: None };
+                }
+                Event::Page { sitemap, entry } => {
+                    if view.urls.len() == MAX_VIEW_URLS {
+                        view.dropped += 1;
+                        continue;
+                    }
+                    view.urls.push((entry.loc, sitemap));
+                    tally_url(view, &columns, txt, availability, view.urls.len() - 1);
+                }
+                Event::Finished(report) => {
+                    if let Some(node) = view.sitemaps.get_mut(report.id) {
+                        node.report = Some(report);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The walk ended (or was cancelled).
+    fn sitemaps_walked(&mut self, id: u64, walked: Walked) {
+        let Some(view) = self.sitemaps.as_mut().filter(|view| view.id == id) else { return };
+        view.loading = false;
+        view.walked = Some(walked);
+        let message = format!(
+            "Sitemaps: {} read, {} listed",
+            plural(walked.sitemaps, "sitemap"),
+            plural(view.urls.len() + view.dropped, "URL")
+        );
+        self.say(About::Moment, message);
+    }
+
+    /// Moves the view's cursor.
+    pub(super) fn move_sitemaps(&mut self, delta: isize) {
+        let height = usize::from(self.area.height.saturating_sub(8)).max(1);
+        let Some(view) = &mut self.sitemaps else { return };
+        let rows = view.rows().len();
+        view.cursor = view.cursor.saturating_add_signed(delta).min(rows.saturating_sub(1));
+        if view.cursor < view.scroll {
+            view.scroll = view.cursor;
+        } else if view.cursor >= view.scroll + height {
+            view.scroll = view.cursor + 1 - height;
+        }
+    }
+
+    /// Enter: a URL row goes into the tester (and the view closes to show its verdict).
+    fn use_sitemap_url(&mut self) {
+        let Some(view) = &self.sitemaps else { return };
+        let Some(SitemapsRow::Url(index)) = view.rows().get(view.cursor).copied() else {
+            self.say(About::Moment, "Enter on a blocked URL puts it in the tester");
+            return;
+        };
+        let url = view.urls[index].0.clone();
+        self.path.set_text(&url);
+        self.path.commit_to_history();
+        self.compare.follow_tested_path(&url);
+        self.close(Overlay::Sitemaps);
+        self.reevaluate();
+    }
+
+    /// `R`: the listed URLs become the compare view's rows.
+    fn compare_sitemap_urls(&mut self) {
+        let Some(view) = &self.sitemaps else { return };
+        if view.urls.is_empty() {
+            self.say(About::Moment, "No URL listed yet");
+            return;
+        }
+        let paths: Vec<String> = view.urls.iter().take(MAX_COMPARE_ROWS).map(|(url, _)| url.clone()).collect();
+        let message = if view.urls.len() > MAX_COMPARE_ROWS {
+            format!("Rows: the first {MAX_COMPARE_ROWS} of {} URLs the sitemaps list", view.urls.len())
+        } else {
+            format!("Rows: the {} the sitemaps list", plural(paths.len(), "URL"))
+        };
+        self.close(Overlay::Sitemaps);
+        self.compare.set_paths(paths);
+        self.compare.cursor.0 = 0;
+        self.compare.offset.0 = 0;
+        self.open(Overlay::Compare);
+        self.say(About::Moment, message);
+    }
+
+    /// Handles the sitemaps view's actions; gives the others back.
+    pub(super) fn update_sitemaps(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
+        let open = self.overlay == Some(Overlay::Sitemaps);
+        Ok(match action {
+            Action::Toggle(Overlay::Sitemaps) if open => self.close(Overlay::Sitemaps),
+            Action::Toggle(Overlay::Sitemaps) => self.open_sitemaps(),
+            Action::SitemapEvents { id, events } => {
+                self.sitemap_events(id, events);
+                Vec::new()
+            }
+            Action::SitemapsWalked { id, walked } => {
+                self.sitemaps_walked(id, walked);
+                Vec::new()
+            }
+            // Esc stops a walk that runs, else leaves the view.
+            Action::Cancel if open => match self.sitemaps.as_mut().filter(|view| view.loading) {
+                Some(view) => {
+                    view.loading = false;
+                    let id = view.id;
+                    self.say(About::Moment, "Stopped reading the sitemaps; Esc leaves, r reads them again");
+                    vec![Effect::CancelSitemaps { id }]
+                }
+                None => self.close(Overlay::Sitemaps),
+            },
+            // `r` reads them all again.
+            Action::Reload if open => {
+                let mut effects = self.stop_sitemaps();
+                self.sitemaps = None;
+                effects.extend(self.open_sitemaps());
+                effects
+            }
+            Action::ShowInSource if open => {
+                self.use_sitemap_url();
+                Vec::new()
+            }
+            Action::CompareSitemapUrls if open => {
+                self.compare_sitemap_urls();
+                Vec::new()
+            }
+            other => return Err(other),
+        })
+    }
+
+    /// Cancels a walk that runs.
+    pub(super) fn stop_sitemaps(&mut self) -> Vec<Effect> {
+        match &self.sitemaps {
+            Some(view) if view.loading => vec![Effect::CancelSitemaps { id: view.id }],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Checks one kept URL for each robot and files it under its deciding line.
+fn tally_url(
+    view: &mut SitemapsView,
+    columns: &[Column],
+    txt: &crate::policy::RobotsTxt,
+    availability: crate::policy::Availability,
+    index: usize,
+) {
+    let tested = Request::read(&view.urls[index].0).tested.into_owned();
+    for (column, blocked) in columns.iter().zip(&mut view.blocked) {
+        let decision = column.check(availability, &tested);
+        if decision.allowed {
+            continue;
+        }
+        blocked.count += 1;
+        let line = decision.rule.map(|at| at.line);
+        let entry = blocked.by_line.entry(line).or_insert_with(|| {
+            let rule = decision.rule.map(|at| {
+                let rule = &txt.interpretation(column.reading).groups()[at.group].rules()[at.rule];
+                txt.rule_text(rule)
+            });
+            (rule.unwrap_or_default(), Vec::new())
+        });
+        entry.1.push(index);
+    }
+}

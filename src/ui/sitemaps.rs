@@ -1,0 +1,114 @@
+//! The sitemaps view: the tree of sitemaps with status and counts while they load,
+//! then, for each compared robot, how many listed URLs it may not fetch and those URLs
+//! under the line that blocks them. Only the visible rows are drawn.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Widget};
+
+use super::text::safe_span;
+use super::theme::THEME;
+use super::{fitted_title, pane_block};
+use crate::app::App;
+use crate::app::sitemaps::{SitemapNode, SitemapsRow, SitemapsView};
+use crate::policy::words::plural;
+use crate::sitemaps::Kind;
+
+/// The sitemaps overlay.
+#[derive(Debug)]
+pub struct SitemapsOverlay<'a> {
+    /// The state to draw.
+    pub app: &'a App,
+    /// The view (open).
+    pub view: &'a SitemapsView,
+}
+
+/// A sitemap's row: where, status, what it holds, what went wrong.
+fn sitemap_line(node: &SitemapNode) -> Line<'static> {
+    let mut spans = vec![Span::raw("  ".repeat(node.depth + 1))];
+    spans.extend(safe_span(node.url.as_str(), THEME.value, THEME.escape));
+    let Some(report) = &node.report else {
+        spans.push(Span::styled("  reading…", THEME.dim));
+        return Line::from(spans);
+    };
+    let status = report.status.map_or_else(|| "—".to_owned(), |status| status.code().to_string());
+    let ok = report.status.is_some_and(crate::fetch::Status::is_success);
+    spans.push(Span::styled(format!("  {status}"), if ok { THEME.allowed } else { THEME.disallowed }));
+    let what = match report.read.kind {
+        Some(Kind::Index) => format!("  sitemapindex, {}", plural(report.sitemaps, "sitemap")),
+        Some(kind) => format!("  {}, {}", kind.name(), plural(report.entries(), "URL")),
+        None => String::new(),
+    };
+    spans.push(Span::styled(what, THEME.dim));
+    if report.read.gzipped {
+        spans.push(Span::styled(" (gzip)", THEME.dim));
+    }
+    if let Some(error) = &report.error {
+        spans.push(Span::styled("  ", THEME.dim));
+        spans.extend(safe_span(error, THEME.warning, THEME.escape));
+    }
+    Line::from(spans)
+}
+
+impl Widget for SitemapsOverlay<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let view = self.view;
+        let listed = view.urls.len() + view.dropped;
+        let state = if view.loading { "reading… Esc stops".to_owned() } else { "Esc leaves".to_owned() };
+        let counts =
+            format!("{} of {} read · {}", view.read(), plural(view.sitemaps.len(), "sitemap"), plural(listed, "URL"));
+        let title = fitted_title(
+            &["Sitemaps", &counts, &state, "Enter URL into the tester", "R compare them", "r again"],
+            area.width,
+        );
+        let rows = view.rows();
+        let height = usize::from(area.height.saturating_sub(2));
+        let mut lines: Vec<Line<'static>> = Vec::new();
+        for (index, row) in rows.iter().enumerate().skip(view.scroll).take(height) {
+            let mut line = match *row {
+                SitemapsRow::Sitemap(id) => sitemap_line(&view.sitemaps[id]),
+                SitemapsRow::Robot(robot) => {
+                    let blocked = &view.blocked[robot];
+                    let mut spans = safe_span(&blocked.label, THEME.heading, THEME.escape);
+                    let text = if blocked.count == 0 {
+                        format!(": may fetch all {}", plural(view.urls.len(), "URL"))
+                    } else {
+                        format!(": {} of {} blocked", blocked.count, plural(view.urls.len(), "URL"))
+                    };
+                    spans.push(Span::styled(text, if blocked.count == 0 { THEME.allowed } else { THEME.disallowed }));
+                    Line::from(spans)
+                }
+                SitemapsRow::Line(robot, line) => {
+                    let (rule, urls) = &view.blocked[robot].by_line[&line];
+                    let at = line
+                        .map_or_else(|| "no rule (the file keeps it out)".to_owned(), |line| format!("line {line}"));
+                    let mut spans = vec![Span::styled(format!("  {at}: "), THEME.dim)];
+                    spans.extend(safe_span(rule, THEME.value, THEME.escape));
+                    spans.push(Span::styled(format!("  ({})", plural(urls.len(), "URL")), THEME.dim));
+                    Line::from(spans)
+                }
+                SitemapsRow::Url(url) => {
+                    let mut spans = vec![Span::raw("    ")];
+                    spans.extend(safe_span(&view.urls[url].0, THEME.value, THEME.escape));
+                    Line::from(spans)
+                }
+            };
+            if index == view.cursor {
+                line = line.patch_style(THEME.cursor);
+            }
+            lines.push(line);
+        }
+        if rows.is_empty() {
+            lines.push(Line::styled("  Fetching the sitemaps robots.txt lists…", THEME.dim));
+        }
+        if view.dropped > 0 {
+            lines.push(Line::styled(
+                format!("  {} more URLs listed, not kept (robotscope sitemaps reads them all)", view.dropped),
+                THEME.warning,
+            ));
+        }
+        Clear.render(area, buf);
+        Paragraph::new(lines).block(pane_block(&title, true)).render(area, buf);
+    }
+}
