@@ -10,6 +10,6 @@ pub mod audit;
 pub mod crawl;
 pub mod read;
 
-pub use audit::{Audit, Finding, UrlCheck, sitemaps_of};
+pub use audit::{Audit, Finding, SitemapOrigin, UrlCheck, sitemaps_of};
 pub use crawl::{DEFAULT_MAX_URLS, Event, Report, SitemapId, WalkLimits, Walked, walk};
 pub use read::{Cut, Entry, Item, Kind, ReadError, ReadLimits, Summary};

@@ -188,8 +188,9 @@ where
 }
 
 /// Walks the sitemaps, sending what it finds in batches: at most every
-/// [`PROGRESS_EVERY`] or [`SITEMAP_BATCH`] events, so that two million URLs cost a few
-/// thousand actions, not millions. Aborting the task drops the walk, which stops it.
+/// [`PROGRESS_EVERY`] or [`SITEMAP_BATCH`] events (each up to a thousand URLs), so that
+/// two million URLs cost a few hundred actions and redraws, not millions. Aborting the
+/// task drops the walk, which stops it.
 async fn walk_sitemaps(
     id: u64,
     starts: Vec<url::Url>,
@@ -228,7 +229,7 @@ async fn walk_sitemaps(
 }
 
 /// The most sitemap events sent in one action.
-const SITEMAP_BATCH: usize = 4096;
+const SITEMAP_BATCH: usize = 16;
 
 /// Aborts a task when dropped.
 struct AbortOnDrop(tokio::task::AbortHandle);

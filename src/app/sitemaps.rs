@@ -206,13 +206,15 @@ impl App {
                     }
                     view.sitemaps[id] = SitemapNode { url, parent, depth, report: None };
                 }
-                Event::Page { sitemap, entry } => {
-                    if view.urls.len() == MAX_VIEW_URLS {
-                        view.dropped += 1;
-                        continue;
+                Event::Pages { sitemap, entries } => {
+                    for entry in entries {
+                        if view.urls.len() == MAX_VIEW_URLS {
+                            view.dropped += 1;
+                            continue;
+                        }
+                        view.urls.push((entry.loc, sitemap));
+                        tally_url(view, &columns, txt, availability, view.urls.len() - 1);
                     }
-                    view.urls.push((entry.loc, sitemap));
-                    tally_url(view, &columns, txt, availability, view.urls.len() - 1);
                 }
                 Event::Finished(report) => {
                     if let Some(node) = view.sitemaps.get_mut(report.id) {

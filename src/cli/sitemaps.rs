@@ -20,7 +20,9 @@ use crate::policy::usage::{Category, Preference, UsageAnswer};
 use crate::policy::words::plural;
 use crate::policy::{Availability, RobotsTxt};
 use crate::robots_db::RobotsDb;
-use crate::sitemaps::{Audit, DEFAULT_MAX_URLS, Event, Kind, Report, SitemapId, WalkLimits, sitemaps_of, walk};
+use crate::sitemaps::{
+    Audit, DEFAULT_MAX_URLS, Event, Kind, Report, SitemapId, SitemapOrigin, WalkLimits, sitemaps_of, walk,
+};
 
 /// `robotscope sitemaps`: may the robots crawl what the site's sitemaps list?
 #[derive(Debug, Clone, Args)]
@@ -95,7 +97,7 @@ struct Run<'a> {
     audit: Audit,
     labels: Vec<String>,
     robots_txt_site: Option<Url>,
-    sitemaps: Vec<Option<(Url, Option<SitemapId>)>>,
+    sitemaps: Vec<Option<SitemapOrigin>>,
     reports: Vec<Report>,
     tallies: Vec<RobotTally>,
     pages: usize,
@@ -153,16 +155,14 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
         .enable_all()
         .build()
         .wrap_err("starting the runtime")?;
-    let (sender, mut events) = tokio::sync::mpsc::channel(4096);
+    let (sender, mut events) = tokio::sync::mpsc::channel(16);
     let walked = runtime.spawn(walk(starts, limits.clone(), sender));
     let progress = Progress::new();
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     let mut written = Ok(());
     while let Some(event) = events.blocking_recv() {
-        // Each sitemap, and every few thousand URLs: drawing costs more than a check.
-        if !matches!(event, Event::Page { .. }) || run.pages.is_multiple_of(8192) {
-            progress.show(&run);
-        }
+        // Pages come a thousand to an event: one update each costs nothing.
+        progress.show(&run);
         if written.is_ok() {
             written = run.take(event, &mut out);
         } else if matches!(event, Event::Finished(_)) {
@@ -193,14 +193,21 @@ impl Run<'_> {
     /// Takes one event of the walk: records it, and writes what streams.
     fn take(&mut self, event: Event, out: &mut dyn Write) -> io::Result<()> {
         match event {
-            Event::Started { id, url, parent } => {
+            Event::Started { id, url, .. } => {
                 if self.sitemaps.len() <= id {
                     self.sitemaps.resize(id + 1, None);
                 }
-                self.sitemaps[id] = Some((url, parent));
+                self.sitemaps[id] = Some(SitemapOrigin::of(&url));
                 Ok(())
             }
-            Event::Page { sitemap, entry } => self.page(sitemap, &entry.loc, entry.lastmod.as_deref(), out),
+            Event::Pages { sitemap, entries } => {
+                // The sitemap's origin once for the batch, not a copy per URL.
+                let Some(origin) = self.sitemaps.get(sitemap).and_then(Option::clone) else { return Ok(()) };
+                for entry in entries {
+                    self.page(sitemap, &origin, &entry.loc, entry.lastmod.as_deref(), out)?;
+                }
+                Ok(())
+            }
             Event::Finished(report) => {
                 let written =
                     if self.args.json && !self.args.blocked { self.sitemap_json(&report, out) } else { Ok(()) };
@@ -211,14 +218,21 @@ impl Run<'_> {
     }
 
     fn sitemap_url(&self, id: SitemapId) -> Option<&Url> {
-        self.sitemaps.get(id).and_then(Option::as_ref).map(|(url, _)| url)
+        self.sitemaps.get(id).and_then(Option::as_ref).map(SitemapOrigin::url)
     }
 
     /// One listed URL: every robot's verdict, tallied, and streamed as JSON or CSV.
-    fn page(&mut self, sitemap: SitemapId, loc: &str, lastmod: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
-        let Some(sitemap_url) = self.sitemap_url(sitemap).cloned() else { return Ok(()) };
+    fn page(
+        &mut self,
+        sitemap: SitemapId,
+        origin: &SitemapOrigin,
+        loc: &str,
+        lastmod: Option<&str>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let sitemap_url = origin.url();
         self.pages += 1;
-        let check = self.audit.check(loc, &sitemap_url);
+        let check = self.audit.check(loc, origin);
         if check.other_host {
             self.other_host_count += 1;
             if self.other_host.len() < OTHER_HOST_SHOWN {

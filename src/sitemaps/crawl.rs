@@ -26,6 +26,9 @@ pub const CONCURRENCY: usize = 4;
 /// finds more is an index of indexes gone wrong.
 pub const MAX_SITEMAPS: usize = 50_000;
 
+/// The pages sent in one [`Event::Pages`] at most.
+const PAGES_PER_EVENT: usize = 1024;
+
 /// The default of `--max-urls`: the URLs read in a walk, all sitemaps together. Forty
 /// full sitemaps (2,000,000 URLs) and more fit.
 pub const DEFAULT_MAX_URLS: usize = 5_000_000;
@@ -63,12 +66,13 @@ pub enum Event {
         /// The index that listed it (none for those robots.txt or the user named).
         parent: Option<SitemapId>,
     },
-    /// A page a sitemap lists.
-    Page {
+    /// Pages a sitemap lists, in order (in batches: one event per URL would cost more
+    /// in waking threads than checking the URL does).
+    Pages {
         /// The sitemap.
         sitemap: SitemapId,
-        /// The URL and its date.
-        entry: Entry,
+        /// The URLs and their dates.
+        entries: Vec<Entry>,
     },
     /// A sitemap has been read (or could not be).
     Finished(Report),
@@ -243,17 +247,28 @@ async fn read_sitemap(
     let budget_for_reader = Arc::clone(budget);
     let reader = tokio::task::spawn_blocking(move || {
         let mut sitemaps = Vec::new();
+        let mut batch = Vec::with_capacity(PAGES_PER_EVENT);
+        let send = |batch: &mut Vec<Entry>| {
+            let entries = std::mem::replace(batch, Vec::with_capacity(PAGES_PER_EVENT));
+            entries.is_empty() || events.blocking_send(Event::Pages { sitemap: id, entries }).is_ok()
+        };
         let summary = read::read(ChannelReader::new(chunk_source), per_file, |item| match item {
             Item::Page(entry) => {
-                let sent = take_from_budget(&budget_for_reader)
-                    && events.blocking_send(Event::Page { sitemap: id, entry }).is_ok();
-                if sent { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+                if !take_from_budget(&budget_for_reader) {
+                    return ControlFlow::Break(());
+                }
+                batch.push(entry);
+                if batch.len() == PAGES_PER_EVENT && !send(&mut batch) {
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
             }
             Item::Sitemap(entry) => {
                 sitemaps.push(entry.loc);
                 ControlFlow::Continue(())
             }
         });
+        send(&mut batch);
         (summary, sitemaps)
     });
     // The compressed bytes are bounded too: a body larger than the decompressed limit
