@@ -65,6 +65,10 @@ cases! {
     usage_overridden: "User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /ai-ok/ train-ai=y\n", "usage-overridden", 3, Warning, None;
     usage_capital_n: "User-agent: *\nContent-Usage: /y search=yes, train-ai=\"N\"\n", "usage-value", 2, Error,
         Some("User-agent: *\nContent-Usage: /y search=y, train-ai=n\n");
+    usage_control_in_path: "User-agent: *\nContent-Usage: /p\u{202e}q train-ai=n\n", "control-character", 2, Warning,
+        Some("User-agent: *\nContent-Usage: /p%E2%80%AEq train-ai=n\n");
+    usage_quoted_comma: "User-agent: *\nContent-Usage: train-ai=no;c=\"x,search=yes\", search=yes\n", "usage-value", 2, Error,
+        Some("User-agent: *\nContent-Usage: train-ai=n;c=\"x,search=yes\", search=y\n");
     usage_under_disallow: "User-agent: *\nDisallow: /drafts/\nContent-Usage: /drafts/2026/ train-ai=n\n", "usage-under-disallow", 3, Warning, None;
     usage_outside: "Content-Signal: ai-train=no\nUser-agent: *\nAllow: /\n", "usage-outside-group", 1, Warning, None;
     tilde_without_slash: "User-agent: *\nDisallow: ~\n", "path-without-slash", 2, Error, Some("User-agent: *\nDisallow: /~\n");
@@ -367,6 +371,10 @@ fn usage_under_disallow_is_told_only_when_certain() {
         ("User-agent: *\nDisallow: /drafts/\nContent-Usage: /*/drafts/ train-ai=n\n", "a rule that starts elsewhere"),
         ("User-agent: *\nDisallow: /a\n\nUser-agent: b\nContent-Usage: /a train-ai=n\n", "another group's Disallow"),
         ("User-agent: *\nDisallow:\nContent-Usage: train-ai=n\n", "an empty Disallow"),
+        (
+            "User-agent: GPTBot\nDisallow: /a\nContent-Usage: /a train-ai=n\n\nUser-agent: GPTBot\nAllow: /a/b\n",
+            "a group merged with another that allows under it",
+        ),
     ] {
         assert!(!flagged(text), "{why}: {text}");
     }

@@ -188,6 +188,9 @@ fn write_usage(out: &mut Vec<u8>, usage: &Usage) {
                 let _ = write!(text, " (line {line} states none)");
             }
             (Preference::Unknown, _) | (_, []) => {}
+            _ if stated.more_lines() > 0 => {
+                let _ = write!(text, " ({noun} {} and {} more)", lines.join(", "), stated.more_lines());
+            }
             _ => {
                 let _ = write!(text, " ({noun} {})", lines.join(", "));
             }

@@ -524,10 +524,24 @@ impl<'a> Linter<'a> {
     /// escapes URLs carry (as written, no URL holds them, so the rule matched nothing;
     /// the message says the verdicts change); anywhere else they mean nothing and go.
     fn control_characters(&mut self, line: &Line, found: &[(usize, char)], first: Range<usize>) {
-        let value = self.rfc_field[line.number() - 1]
-            .map(|f| &self.rfc.fields()[f])
-            .filter(|field| field.kind().is_rule())
-            .map(|field| field.value().clone());
+        let txt = self.txt;
+        let value = self.rfc_field[line.number() - 1].map(|f| &self.rfc.fields()[f]).and_then(|field| {
+            match field.kind() {
+                kind if kind.is_rule() => Some(field.value().clone()),
+                // A Content-Usage path is matched as a rule's is (draft-ietf-aipref-attach):
+                // its control characters are kept as %XX too, not removed.
+                FieldKind::ContentUsage => {
+                    let value = field.value();
+                    let text = txt.text(&value);
+                    let start = value.start + text.iter().take_while(|b| b.is_ascii_whitespace()).count();
+                    let path = &txt.source()[start..value.end];
+                    let is_path = matches!(path.first(), Some(b'/' | b'*'));
+                    let end = path.iter().position(|b| *b == b' ' || *b == b'\t').map_or(value.end, |at| start + at);
+                    is_path.then_some(start..end)
+                }
+                _ => None,
+            }
+        });
         let in_value = |at: usize| value.as_ref().is_some_and(|v| v.contains(&at));
         let edits: Vec<Edit> = found
             .iter()
@@ -1007,7 +1021,9 @@ impl<'a> Linter<'a> {
     fn usage_field(&mut self, field: &Field) {
         let name = field.kind().canonical();
         let is_usage = field.kind() == FieldKind::ContentUsage;
-        if self.rfc.loose_extensions().iter().any(|&f| self.rfc.fields()[f].line() == field.line()) {
+        // The loose extensions are in file order: a binary search, not a scan per line.
+        let fields = self.rfc.fields();
+        if self.rfc.loose_extensions().binary_search_by_key(&field.line(), |&f| fields[f].line()).is_ok() {
             let message = format!("{name} before any User-agent line belongs to no group, so no robot reads it.");
             self.push(Code::UsageOutsideGroup, Severity::Warning, field.line(), field.key().clone(), message, None);
             return;
@@ -1176,36 +1192,69 @@ impl<'a> Linter<'a> {
     /// wildcards covers the rule's literal start, and no Allow of the group that could
     /// match one of those paths is as long (ties go to Allow, RFC 9309 §2.2.2).
     fn usage_under_disallow(&mut self) {
+        /// Allows whose literal start extends the rule's, looked at one by one at most:
+        /// past it the rule is taken to be allowed somewhere (told only when certain).
+        const MAX_EXTENDING_ALLOWS: usize = 64;
+        let merged = merged_groups(self.rfc);
         let mut found = Vec::new();
-        for group in self.rfc.groups() {
-            for &index in group.extensions() {
-                let field = &self.rfc.fields()[index];
-                if field.kind() != FieldKind::ContentUsage {
-                    continue;
+        for (group_index, group) in self.rfc.groups().iter().enumerate() {
+            // A group merged with another (RFC 9309 §2.2.1) may be opened by the other's
+            // Allow lines: not certain, not told.
+            if merged.contains(&group_index) {
+                continue;
+            }
+            let usage_fields: Vec<&Field> = group
+                .extensions()
+                .iter()
+                .map(|&index| &self.rfc.fields()[index])
+                .filter(|field| field.kind() == FieldKind::ContentUsage)
+                .collect();
+            if usage_fields.is_empty() {
+                continue;
+            }
+            // The group's plain Disallows (a final `*` changes nothing) by pattern, and
+            // its Allows by literal start, each indexed once for all its usage rules.
+            let mut disallows = Vec::new();
+            let mut allow_starts: Vec<(&[u8], usize)> = Vec::new();
+            for rule in group.rules() {
+                let pattern = self.txt.pattern(Reading::Rfc9309, rule);
+                match rule.kind() {
+                    RuleKind::Disallow => {
+                        let prefix = pattern.strip_suffix(b"*").unwrap_or(pattern);
+                        if !prefix.is_empty() && !prefix.contains(&b'*') && !prefix.ends_with(b"$") {
+                            disallows.push((prefix, (rule.line(), pattern.len()), rule.line()));
+                        }
+                    }
+                    RuleKind::Allow if !pattern.is_empty() => {
+                        allow_starts.push((literal_start(pattern), pattern.len()));
+                    }
+                    RuleKind::Allow => {}
                 }
+            }
+            if disallows.is_empty() {
+                continue;
+            }
+            allow_starts.sort_unstable();
+            let allows_within: PrefixSet<usize> =
+                PrefixSet::new(allow_starts.iter().map(|&(start, len)| (start, len, 0)).collect());
+            let disallows = PrefixSet::new(disallows);
+            for field in usage_fields {
                 // A rule without a path names every path: all of them start with `/`.
                 let path = usage::read_content_usage(self.txt.text(&field.value())).path.unwrap_or(b"/");
                 let path = normalise_rfc9309(path);
                 let start = literal_start(&path);
-                let patterns = group.rules().iter().map(|rule| (rule, self.txt.pattern(Reading::Rfc9309, rule)));
-                let Some(disallow) = patterns.clone().find(|(rule, pattern)| {
-                    let prefix = pattern.strip_suffix(b"*").unwrap_or(pattern);
-                    rule.kind() == RuleKind::Disallow
-                        && !prefix.is_empty()
-                        && !prefix.contains(&b'*')
-                        && !prefix.ends_with(b"$")
-                        && start.starts_with(prefix)
-                }) else {
-                    continue;
-                };
-                let covering = disallow.1.len();
-                let allowed_somewhere =
-                    patterns.filter(|(rule, _)| rule.kind() == RuleKind::Allow).any(|(_, pattern)| {
-                        let allow_start = literal_start(pattern);
-                        pattern.len() >= covering && (allow_start.starts_with(start) || start.starts_with(allow_start))
-                    });
+                // The longest Disallow covering every path the rule names decides
+                // unless an Allow as long could match one of them.
+                let Some(&(disallow_line, covering)) = disallows.matches(start).next() else { continue };
+                let mut allowed_somewhere = allows_within.matches(start).any(|&len| len >= covering);
                 if !allowed_somewhere {
-                    found.push((field.line(), field.key().start..field.value().end, disallow.0.line()));
+                    let from = allow_starts.partition_point(|(allow, _)| *allow < start);
+                    let mut extending = allow_starts[from..].iter().take_while(|(allow, _)| allow.starts_with(start));
+                    allowed_somewhere = extending.by_ref().take(MAX_EXTENDING_ALLOWS).any(|&(_, len)| len >= covering)
+                        || extending.next().is_some();
+                }
+                if !allowed_somewhere {
+                    found.push((field.line(), field.key().start..field.value().end, disallow_line));
                 }
             }
         }
@@ -1609,8 +1658,8 @@ fn usage_in_own_words(is_usage: bool, preferences: &str) -> (String, bool) {
     let (written_words, own_words): ([&str; 2], [&str; 2]) =
         if is_usage { (["yes", "no"], ["y", "n"]) } else { (["y", "n"], ["yes", "no"]) };
     let mut renamed = false;
-    let members: Vec<String> = preferences
-        .split(',')
+    let members: Vec<String> = dictionary_members(preferences)
+        .into_iter()
         .map(|member| {
             let member = member.trim();
             let Some((key, rest)) = member.split_once('=') else { return member.to_owned() };
@@ -1630,6 +1679,55 @@ fn usage_in_own_words(is_usage: bool, preferences: &str) -> (String, bool) {
         })
         .collect();
     (members.join(", "), renamed)
+}
+
+/// The members of a dictionary as written, split at the commas outside strings (a
+/// string may hold a comma: `c="x,y"`).
+fn dictionary_members(preferences: &str) -> Vec<&str> {
+    let mut members = Vec::new();
+    let (mut in_string, mut escaped, mut start) = (false, false, 0);
+    for (at, c) in preferences.char_indices() {
+        match c {
+            '\\' if in_string && !escaped => escaped = true,
+            '"' if !escaped => in_string = !in_string,
+            ',' if !in_string => {
+                members.push(&preferences[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+        if c != '\\' {
+            escaped = false;
+        }
+    }
+    members.push(&preferences[start..]);
+    members
+}
+
+/// The groups (by index) that share a product token with another group, which RFC
+/// 9309 §2.2.1 merges for the robots they name.
+fn merged_groups(interpretation: &Interpretation) -> foldhash::HashSet<usize> {
+    let mut first_group: foldhash::HashMap<String, usize> = foldhash::HashMap::default();
+    let mut merged = foldhash::HashSet::default();
+    for (index, group) in interpretation.groups().iter().enumerate() {
+        for agent in group.agents() {
+            let token = match agent.name() {
+                AgentName::Star => "*".to_owned(),
+                AgentName::Name(name) => name.to_ascii_lowercase(),
+            };
+            match first_group.get(&token) {
+                Some(&first) if first != index => {
+                    merged.insert(first);
+                    merged.insert(index);
+                }
+                Some(_) => {}
+                None => {
+                    first_group.insert(token, index);
+                }
+            }
+        }
+    }
+    merged
 }
 
 /// A pattern's start before its first wildcard or end anchor: every path it matches

@@ -27,7 +27,8 @@ use std::fmt;
 use super::agent::Selection;
 use super::availability::{Access, Availability};
 use super::parse::{FieldKind, RobotsTxt};
-use super::pattern::{normalise_rfc9309, wildcard_match};
+use super::pattern::{is_plain_prefix, normalise_rfc9309, wildcard_match};
+use super::prefix_set::PrefixSet;
 use super::reading::Reading;
 use super::verdict::Verdict;
 
@@ -150,6 +151,8 @@ impl fmt::Display for Preference {
 pub struct Stated {
     preference: Preference,
     lines: Vec<usize>,
+    /// Lines that said the same past those named.
+    more: usize,
     header: bool,
 }
 
@@ -166,6 +169,13 @@ impl Stated {
     #[must_use]
     pub fn lines(&self) -> &[usize] {
         &self.lines
+    }
+
+    /// How many more lines said the same than [`Stated::lines`] names (it names at most
+    /// [`MAX_LINES_NAMED`]).
+    #[must_use]
+    pub fn more_lines(&self) -> usize {
+        self.more
     }
 
     /// True when a page's `Content-Usage` header states the preference (see
@@ -220,6 +230,7 @@ impl Usage {
             };
             if stated.preference != winner {
                 stated.lines.clear();
+                stated.more = 0;
             }
             stated.header = from_header == winner && winner != Preference::Unknown;
             stated.preference = winner;
@@ -248,7 +259,7 @@ impl fmt::Display for Usage {
             write!(f, "{category} {}", stated.preference)?;
             if stated.preference == Preference::Unknown {
                 // The Content-Usage rule that won the match and said nothing of it.
-                if let [line] = stated.lines.as_slice() {
+                if let ([line], 0) = (stated.lines.as_slice(), stated.more) {
                     write!(f, " (line {line} states none)")?;
                 }
                 continue;
@@ -257,7 +268,11 @@ impl fmt::Display for Usage {
                 [] => Vec::new(),
                 [line] => vec![format!("line {line}")],
                 lines => {
-                    vec![format!("lines {}", lines.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))]
+                    let named = lines.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+                    match stated.more {
+                        0 => vec![format!("lines {named}")],
+                        more => vec![format!("lines {named} and {more} more")],
+                    }
                 }
             };
             if stated.header {
@@ -429,22 +444,89 @@ fn dictionary_tokens(text: &[u8]) -> Option<Vec<(String, Option<String>)>> {
     )
 }
 
-/// A Content-Usage rule of the groups that apply.
+/// The lines one category's answer names at most: a file can say the same thing on
+/// 20,000 lines, and an answer that names them all is 20,000 times too long. The count
+/// of the rest is kept ([`Stated::more_lines`]).
+pub const MAX_LINES_NAMED: usize = 8;
+
+/// Lines that said one thing: the first [`MAX_LINES_NAMED`], in file order, and how
+/// many in all.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Lines {
+    first: Vec<usize>,
+    total: usize,
+}
+
+impl Lines {
+    fn push(&mut self, line: usize) {
+        self.total += 1;
+        if self.first.len() < MAX_LINES_NAMED {
+            self.first.push(line);
+        }
+    }
+
+    /// These lines and `other`'s, in order, still capped.
+    fn merged(&self, other: &Lines) -> Lines {
+        let mut first: Vec<usize> = self.first.iter().chain(&other.first).copied().collect();
+        first.sort_unstable();
+        first.dedup();
+        first.truncate(MAX_LINES_NAMED);
+        Lines { total: self.total + other.total, first }
+    }
+}
+
+/// What the lines of one kind say about one category: those that said no and those
+/// that said yes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Said {
+    no: Lines,
+    yes: Lines,
+}
+
+impl Said {
+    fn add(&mut self, line: usize, said: Option<bool>) {
+        match said {
+            Some(false) => self.no.push(line),
+            Some(true) => self.yes.push(line),
+            None => {}
+        }
+    }
+}
+
+/// The Content-Usage rules with one path (or none), combined: identical paths combine
+/// per category, most restrictive first (draft-ietf-aipref-attach).
 #[derive(Debug, Clone)]
 struct UsageRule {
-    line: usize,
     /// The path as matched (encoded as RFC 9309 §2.2.2 encodes rule paths); `None`
     /// for every path, which ranks below any rule with a path.
     pattern: Option<Vec<u8>>,
-    said: [Option<bool>; 2],
+    /// `train-ai` and `search`.
+    said: [Said; 2],
+    /// Every line with this path: an unknown answer names them.
+    lines: Lines,
 }
+
+/// Wildcard paths whose literal start is at least this long are indexed by it; shorter
+/// ones are tried on every path.
+const MIN_INDEXED_START: usize = 2;
 
 /// One robot's Content-Usage and Content-Signal lines under RFC 9309, read once and
 /// asked about many paths.
+///
+/// Built to answer in time that does not grow with the file: rules with one path are
+/// combined once (100,000 copies cost one), plain paths sit in a prefix set (the
+/// longest that is a prefix of the path is found by one binary search), wildcard paths
+/// in a second one keyed by their literal start, and the group-wide Content-Signal
+/// lines are combined once for every path.
 #[derive(Debug, Clone, Default)]
 pub struct UsageRules {
     rules: Vec<UsageRule>,
-    signals: Vec<(usize, [Option<bool>; 3])>,
+    plain: Option<PrefixSet<usize>>,
+    anchored: Option<PrefixSet<usize>>,
+    loose: Vec<usize>,
+    pathless: Option<usize>,
+    signals: [Said; 3],
+    has_signals: bool,
 }
 
 impl UsageRules {
@@ -454,6 +536,7 @@ impl UsageRules {
         let interpretation = txt.interpretation(Reading::Rfc9309);
         let fields = interpretation.fields();
         let mut found = UsageRules::default();
+        let mut by_pattern: foldhash::HashMap<Option<Vec<u8>>, usize> = foldhash::HashMap::default();
         for field in
             selection.groups().iter().flat_map(|&g| interpretation.groups()[g].extensions()).map(|&f| &fields[f])
         {
@@ -461,47 +544,113 @@ impl UsageRules {
             match field.kind() {
                 FieldKind::ContentUsage => {
                     let rule = read_content_usage(value);
-                    found.rules.push(UsageRule {
-                        line: field.line(),
-                        pattern: rule.path.map(|path| normalise_rfc9309(path).into_owned()),
-                        said: rule.said.unwrap_or_default(),
+                    let pattern = rule.path.map(|path| normalise_rfc9309(path).into_owned());
+                    let index = *by_pattern.entry(pattern.clone()).or_insert_with(|| {
+                        found.rules.push(UsageRule { pattern, said: Default::default(), lines: Lines::default() });
+                        found.rules.len() - 1
                     });
+                    let combined = &mut found.rules[index];
+                    combined.lines.push(field.line());
+                    let said = rule.said.unwrap_or_default();
+                    for (category, value) in said.iter().enumerate() {
+                        combined.said[category].add(field.line(), *value);
+                    }
                 }
-                FieldKind::ContentSignal => found.signals.push((field.line(), read_content_signal(value))),
+                FieldKind::ContentSignal => {
+                    found.has_signals = true;
+                    for (category, value) in read_content_signal(value).iter().enumerate() {
+                        found.signals[category].add(field.line(), *value);
+                    }
+                }
                 _ => {}
             }
         }
+        found.index();
         found
+    }
+
+    /// Files each combined rule where a path finds it.
+    fn index(&mut self) {
+        let mut plain = Vec::new();
+        let mut anchored = Vec::new();
+        for (index, rule) in self.rules.iter().enumerate() {
+            let Some(pattern) = &rule.pattern else {
+                self.pathless = Some(index);
+                continue;
+            };
+            let line = rule.lines.first.first().copied().unwrap_or(0);
+            if is_plain_prefix(pattern) {
+                plain.push((pattern.as_slice(), index, line));
+            } else {
+                let start = pattern.iter().position(|&b| b == b'*' || b == b'$').unwrap_or(pattern.len());
+                if start >= MIN_INDEXED_START {
+                    anchored.push((&pattern[..start], index, line));
+                } else {
+                    self.loose.push(index);
+                }
+            }
+        }
+        self.plain = (!plain.is_empty()).then(|| PrefixSet::new(plain));
+        self.anchored = (!anchored.is_empty()).then(|| PrefixSet::new(anchored));
     }
 
     /// True when the groups state no preference at all.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.rules.is_empty() && self.signals.is_empty()
+        self.rules.is_empty() && !self.has_signals
+    }
+
+    /// The combined rules with the longest path that matches `tested` (several when
+    /// different paths of one length match), or the rule without a path.
+    fn winners(&self, tested: &[u8]) -> Vec<&UsageRule> {
+        let mut best: Vec<usize> = Vec::new();
+        let mut best_len = 0;
+        let mut consider = |index: usize| {
+            let Some(pattern) = &self.rules[index].pattern else { return };
+            if pattern.len() < best_len || !wildcard_match(pattern, tested) {
+                return;
+            }
+            if pattern.len() > best_len || best.is_empty() {
+                best.clear();
+                best_len = pattern.len();
+            }
+            best.push(index);
+        };
+        // The longest plain path that is a prefix matches by construction.
+        if let Some(&index) = self.plain.as_ref().and_then(|set| set.matches(tested).next()) {
+            consider(index);
+        }
+        for &index in self.anchored.iter().flat_map(|set| set.matches(tested)) {
+            consider(index);
+        }
+        for &index in &self.loose {
+            consider(index);
+        }
+        if best.is_empty() {
+            best.extend(self.pathless);
+        }
+        best.into_iter().map(|index| &self.rules[index]).collect()
     }
 
     /// The preferences for `tested`, the path as a crawler requests it. Ask for a path
     /// the robot may crawl: a disallowed path has no preferences.
     #[must_use]
     pub fn answer(&self, tested: &str) -> Usage {
-        let rank = |rule: &UsageRule| match &rule.pattern {
-            None => Some(None),
-            Some(pattern) => wildcard_match(pattern, tested.as_bytes()).then_some(Some(pattern.len())),
-        };
-        let hits: Vec<(&UsageRule, Option<usize>)> =
-            self.rules.iter().filter_map(|rule| rank(rule).map(|rank| (rule, rank))).collect();
-        let best = hits.iter().map(|(_, rank)| *rank).max();
-        let winners: Vec<&UsageRule> = hits.iter().filter(|(_, rank)| Some(*rank) == best).map(|(r, _)| *r).collect();
+        let winners = self.winners(tested.as_bytes());
         let mut answer = Usage::default();
         for category in Category::ALL {
             // Content-Usage: the longest match decides, identical paths most restrictive.
-            let from_usage: Vec<(usize, Option<bool>)> = match category {
-                Category::AiInput => Vec::new(),
-                _ => winners.iter().map(|rule| (rule.line, rule.said[category.index()])).collect(),
-            };
-            let from_signal: Vec<(usize, Option<bool>)> =
-                self.signals.iter().map(|(line, said)| (*line, said[category.index()])).collect();
-            answer.stated[category.index()] = combine(&from_usage, &from_signal);
+            let mut from_usage = Said::default();
+            let mut winning_lines = Lines::default();
+            // Content-Usage has no ai-input: its rules neither state nor leave it unknown.
+            for rule in winners.iter().filter(|_| category != Category::AiInput) {
+                winning_lines = winning_lines.merged(&rule.lines);
+                if let Some(said) = rule.said.get(category.index()) {
+                    from_usage.no = from_usage.no.merged(&said.no);
+                    from_usage.yes = from_usage.yes.merged(&said.yes);
+                }
+            }
+            answer.stated[category.index()] = combine(&from_usage, &self.signals[category.index()], winning_lines);
         }
         answer
     }
@@ -517,20 +666,17 @@ pub fn usage(txt: &RobotsTxt, selection: &Selection, tested: &str) -> Usage {
 /// Combines what the lines say about one category, most restrictive first: any no, then
 /// any yes, else unknown. The lines are those that said the winning word; for unknown,
 /// the Content-Usage rules that won the match and left it so.
-fn combine(from_usage: &[(usize, Option<bool>)], from_signal: &[(usize, Option<bool>)]) -> Stated {
-    let all = || from_usage.iter().chain(from_signal);
-    for word in [Some(false), Some(true)] {
-        let mut lines: Vec<usize> = all().filter(|(_, said)| *said == word).map(|(line, _)| *line).collect();
-        lines.sort_unstable();
-        lines.dedup();
-        if !lines.is_empty() {
-            return Stated { preference: Preference::of(word), lines, header: false };
-        }
-    }
-    let mut lines: Vec<usize> = from_usage.iter().map(|(line, _)| *line).collect();
-    lines.sort_unstable();
-    lines.dedup();
-    Stated { preference: Preference::Unknown, lines, header: false }
+fn combine(from_usage: &Said, from_signal: &Said, winning: Lines) -> Stated {
+    let no = from_usage.no.merged(&from_signal.no);
+    let yes = from_usage.yes.merged(&from_signal.yes);
+    let (preference, lines) = if no.total > 0 {
+        (Preference::Disallowed, no)
+    } else if yes.total > 0 {
+        (Preference::Allowed, yes)
+    } else {
+        (Preference::Unknown, winning)
+    };
+    Stated { preference, more: lines.total - lines.first.len(), lines: lines.first, header: false }
 }
 
 #[cfg(test)]
@@ -595,6 +741,51 @@ mod tests {
     fn signals_and_usage_combine_most_restrictive_first() {
         let file = "User-agent: *\nContent-Signal: search=yes, ai-train=yes, ai-input=no\nContent-Usage: train-ai=n\n";
         assert_eq!(said(&usage_of(file, "bot", "/")), [("disallowed", 3), ("allowed", 2), ("disallowed", 2)]);
+    }
+
+    /// A line said 20,000 times is named in the first few and counted.
+    #[test]
+    fn an_answer_names_a_few_lines_and_counts_the_rest() {
+        let file = format!("User-agent: *\n{}", "Content-Signal: ai-train=no\n".repeat(20_000));
+        let usage = usage_of(&file, "bot", "/");
+        let stated = usage.get(Category::TrainAi);
+        assert_eq!(stated.lines(), (2..2 + MAX_LINES_NAMED).collect::<Vec<_>>());
+        assert_eq!(stated.more_lines(), 20_000 - MAX_LINES_NAMED);
+        assert!(usage.to_string().starts_with("train-ai disallowed (lines 2, 3, 4, 5, 6, 7, 8, 9 and 19992 more)"));
+    }
+
+    /// The index (prefix sets, combined paths) answers what trying every rule answers.
+    #[test]
+    fn the_index_answers_as_every_rule_tried() {
+        let patterns = ["/", "/a", "/a/", "/a/b", "/a*", "/*b", "/a/*.pdf$", "/ab", "*", "/a/b$", "/x*y", "/a"];
+        let mut file = String::from("User-agent: *\n");
+        for (i, pattern) in patterns.iter().enumerate() {
+            let said = ["train-ai=y", "train-ai=n", "search=y", "search=n, train-ai=y"][i % 4];
+            file += &["Content-Usage: ", pattern, " ", said, "\n"].concat();
+        }
+        file.push_str("Content-Usage: search=n\n");
+        let txt = RobotsTxt::parse(file.as_bytes().to_vec());
+        let selection = select(txt.interpretation(Reading::Rfc9309), &Robot::from_agent("bot"), Reading::Rfc9309);
+        let rules = UsageRules::of(&txt, &selection);
+        for path in ["/", "/a", "/a/b", "/a/b/c.pdf", "/ab", "/xyz", "/b", "/q/b", "/a/b", "/zz", "/a/x.pdf"] {
+            // Every rule tried: the longest matching path(s), else the pathless rule.
+            let matching: Vec<(usize, &str)> = patterns
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| wildcard_match(p.as_bytes(), path.as_bytes()))
+                .map(|(i, p)| (i + 2, *p))
+                .collect();
+            let longest = matching.iter().map(|(_, p)| p.len()).max();
+            let mut expected: Vec<usize> = match longest {
+                Some(len) => matching.iter().filter(|(_, p)| p.len() == len).map(|(line, _)| *line).collect(),
+                None => vec![patterns.len() + 2],
+            };
+            expected.sort_unstable();
+            let mut got: Vec<usize> =
+                rules.winners(path.as_bytes()).iter().flat_map(|r| r.lines.first.clone()).collect();
+            got.sort_unstable();
+            assert_eq!(got, expected, "{path}");
+        }
     }
 
     /// Each robot gets its group's preferences. (A Content-Usage line does not end a run

@@ -244,7 +244,10 @@ mod tests {
         ] {
             assert_eq!(tested_path(url, origin), Request::read(url).tested, "{url}");
         }
-        assert!(matches!(tested_path("https://e.com/a/b?c=d", origin), Cow::Borrowed(_)), "the common case is not parsed");
+        assert!(
+            matches!(tested_path("https://e.com/a/b?c=d", origin), Cow::Borrowed(_)),
+            "the common case is not parsed"
+        );
     }
 
     #[test]
