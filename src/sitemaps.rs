@@ -11,5 +11,5 @@ pub mod crawl;
 pub mod read;
 
 pub use audit::{Audit, Finding, SitemapOrigin, UrlCheck, sitemaps_of};
-pub use crawl::{DEFAULT_MAX_URLS, Event, Report, SitemapId, WalkLimits, Walked, walk};
+pub use crawl::{DEFAULT_MAX_URLS, Event, Report, SitemapId, WalkLimits, Walked, tree_order, walk};
 pub use read::{Cut, Entry, Item, Kind, ReadError, ReadLimits, Summary};

@@ -169,18 +169,25 @@ fn text_groups_the_blocked_urls_by_deciding_rule() {
     let server = site();
     let (stdout, _, code) = run(&["sitemaps", &server.url("/"), "-r", "Googlebot"]);
     assert_eq!(code, 1);
-    assert!(stdout.contains("Googlebot: 3 of 8 URLs blocked"), "{stdout}");
+    assert!(stdout.contains("Googlebot (RFC 9309): 3 of 8 URLs blocked"), "{stdout}");
     assert!(stdout.contains("  line 2: Disallow: /private/  (3 URLs)"), "{stdout}");
     assert!(stdout.contains(&format!("    {}", server.url("/private/z"))), "{stdout}");
     assert!(stdout.contains("error: HTTP 404"), "{stdout}");
     assert!(stdout.contains("1 URL on another host than their sitemap"), "{stdout}");
     let (blocked, _, _) = run(&["sitemaps", &server.url("/"), "-a", "GPTBot", "--blocked"]);
     assert_eq!(blocked.lines().count(), 8, "{blocked}");
-    assert!(blocked.lines().all(|line| line.starts_with("blocked  GPTBot  ") && line.ends_with("line 6")), "{blocked}");
+    assert!(
+        blocked.lines().all(|line| line.starts_with("blocked  GPTBot  ") && line.ends_with("line 6: Disallow: /")),
+        "{blocked}"
+    );
     let (csv, _, _) = run(&["sitemaps", &server.url("/"), "-a", "bot", "--csv"]);
+    assert_eq!(
+        csv.lines().next(),
+        Some("\"sitemap\",\"url\",\"agent\",\"allowed\",\"semantics\",\"line\",\"rule\",\"lastmod\",\"other_host\"")
+    );
     assert!(
         csv.contains(&format!(
-            "\"{}\",\"{}\",\"bot\",false,2,\"2026-11-01\"",
+            "\"{}\",\"{}\",\"bot\",false,\"rfc9309\",2,\"Disallow: /private/\",\"2026-11-01\",false",
             server.url("/maps/pages.xml.gz"),
             server.url("/private/x")
         )),
@@ -218,7 +225,11 @@ fn a_gzip_bomb_is_cut_not_inflated() {
 fn limits_stop_the_walk_and_nothing_read_is_an_error() {
     let server = site();
     let (stdout, stderr, _) = run(&["sitemaps", &server.url("/"), "-a", "bot", "--max-urls", "3", "--json"]);
-    assert_eq!(json_lines(&stdout).iter().filter(|r| r["type"] == "url").count(), 3);
+    let records = json_lines(&stdout);
+    assert_eq!(records.iter().filter(|r| r["type"] == "url").count(), 3);
+    let counted: u64 = records.iter().filter(|r| r["type"] == "sitemap").filter_map(|r| r["urls"].as_u64()).sum();
+    assert_eq!(counted, 3, "the sitemaps count the URLs they gave, no more: {stdout}");
+    assert!(records.iter().any(|r| r["cut"] == "max-urls"), "{stdout}");
     assert!(stderr.contains("stopped at --max-urls 3"), "{stderr}");
     let empty = Server::start(|path| match path {
         "/robots.txt" => Reply::text("User-agent: *\nAllow: /\n"),
@@ -261,6 +272,7 @@ fn the_walk_reports_each_sitemap_once() {
 #[tokio::test]
 async fn the_view_shows_the_tree_and_the_blocked_urls() {
     use robotscope::app::keymap::press;
+    use robotscope::app::sitemaps::SitemapsRow;
     use robotscope::app::{Action, App, Effect, KeyContext, Overlay};
     use robotscope::fetch::{self, Limits, Source};
     use robotscope::robots_db::RobotsDb;
@@ -290,14 +302,21 @@ async fn the_view_shows_the_tree_and_the_blocked_urls() {
     assert_eq!((googlebot.count, googlebot.by_line.keys().copied().collect::<Vec<_>>()), (3, vec![Some(2)]));
     let screen = draw(&mut app, 120, 40).backend().to_string();
     let screen = screen.replace(&server.addr.port().to_string(), "PORT");
-    assert!(screen.contains("8 of 8 sitemaps read · 8 URLs"), "{screen}");
+    assert!(screen.contains("8 of 8 sitemaps read (3 could not be read) · 8 URLs"), "{screen}");
     assert!(screen.contains("Googlebot: 3 of 8 URLs blocked"), "{screen}");
     insta::assert_snapshot!("sitemaps_view", screen);
-    // The last row is a blocked URL: Enter puts it in the tester.
-    press(&mut app, "G<ret>");
+    // A URL GPTBot may not fetch: Enter puts it in the tester, with GPTBot selected.
+    let view = app.sitemaps_view().expect("open");
+    let row = view
+        .rows()
+        .iter()
+        .position(|row| matches!(row, SitemapsRow::Url(robot, _) if view.blocked[*robot].label == "GPTBot"))
+        .expect("a GPTBot row");
+    press(&mut app, &format!("g{}<ret>", "j".repeat(row)));
     assert_eq!(app.overlay(), None);
     assert!(app.path().text().starts_with("http://127.0.0.1:"), "{}", app.path().text());
     assert!(!app.evaluation().verdict.allowed(), "the tester shows it blocked");
+    assert_eq!(app.robot().profile.name, "GPTBot", "for the robot whose list it was in");
     // R: the listed URLs are the compare view's rows.
     press(&mut app, "mR");
     let compare = app.compare().expect("the compare view");

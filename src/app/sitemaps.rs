@@ -16,7 +16,7 @@ use super::{About, Action, App, Effect, Overlay};
 use crate::policy::compare::Column;
 use crate::policy::request::Request;
 use crate::policy::words::plural;
-use crate::sitemaps::{Event, Report, SitemapId, WalkLimits, Walked, sitemaps_of};
+use crate::sitemaps::{Event, Report, SitemapId, WalkLimits, Walked, sitemaps_of, tree_order};
 
 /// The listed URLs the view keeps; past it, the walk goes on but the view says it keeps
 /// no more.
@@ -59,8 +59,9 @@ pub enum SitemapsRow {
     Robot(usize),
     /// A deciding line under a robot.
     Line(usize, Option<usize>),
-    /// A blocked URL (an index into the URLs).
-    Url(usize),
+    /// A URL a robot may not fetch: the robot (by column) and the URL (an index into
+    /// the URLs).
+    Url(usize, usize),
 }
 
 /// The view's state.
@@ -90,15 +91,28 @@ impl SitemapsView {
     /// The rows, in order: the tree, then each robot with its blocked URLs by line.
     #[must_use]
     pub fn rows(&self) -> Vec<SitemapsRow> {
-        let mut rows: Vec<SitemapsRow> = tree_order(&self.sitemaps).into_iter().map(SitemapsRow::Sitemap).collect();
+        let parents: Vec<Option<SitemapId>> = self.sitemaps.iter().map(|node| node.parent).collect();
+        let mut rows: Vec<SitemapsRow> =
+            tree_order(&parents).into_iter().map(|(id, _)| SitemapsRow::Sitemap(id)).collect();
         for (robot, blocked) in self.blocked.iter().enumerate() {
             rows.push(SitemapsRow::Robot(robot));
             for (line, (_, urls)) in &blocked.by_line {
                 rows.push(SitemapsRow::Line(robot, *line));
-                rows.extend(urls.iter().map(|&url| SitemapsRow::Url(url)));
+                rows.extend(urls.iter().map(|&url| SitemapsRow::Url(robot, url)));
             }
         }
         rows
+    }
+
+    /// Puts each line's URLs in order, so that the view reads the same whatever order
+    /// the sitemaps were read in (done when the walk ends, not at every batch).
+    fn sort_blocked(&mut self) {
+        let urls = &self.urls;
+        for blocked in &mut self.blocked {
+            for (_, list) in blocked.by_line.values_mut() {
+                list.sort_unstable_by(|a, b| urls[*a].0.cmp(&urls[*b].0));
+            }
+        }
     }
 
     /// The sitemaps read so far.
@@ -106,25 +120,6 @@ impl SitemapsView {
     pub fn read(&self) -> usize {
         self.sitemaps.iter().filter(|node| node.report.is_some()).count()
     }
-}
-
-/// The sitemaps in tree order: each followed by those it lists.
-fn tree_order(nodes: &[SitemapNode]) -> Vec<SitemapId> {
-    let mut children: Vec<Vec<SitemapId>> = vec![Vec::new(); nodes.len()];
-    let mut roots = Vec::new();
-    for (id, node) in nodes.iter().enumerate() {
-        match node.parent.filter(|&parent| parent < nodes.len()) {
-            Some(parent) => children[parent].push(id),
-            None => roots.push(id),
-        }
-    }
-    let mut order = Vec::with_capacity(nodes.len());
-    let mut stack: Vec<SitemapId> = roots.into_iter().rev().collect();
-    while let Some(id) = stack.pop() {
-        order.push(id);
-        stack.extend(children[id].iter().rev());
-    }
-    order
 }
 
 impl App {
@@ -189,6 +184,9 @@ impl App {
         for index in 0..view.urls.len() {
             tally_url(view, &columns, txt, availability, index);
         }
+        if !view.loading {
+            view.sort_blocked();
+        }
     }
 
     /// A batch of the walk's events.
@@ -230,6 +228,7 @@ impl App {
         let Some(view) = self.sitemaps.as_mut().filter(|view| view.id == id) else { return };
         view.loading = false;
         view.walked = Some(walked);
+        view.sort_blocked();
         let message = format!(
             "Sitemaps: {} read, {} listed",
             plural(walked.sitemaps, "sitemap"),
@@ -251,19 +250,30 @@ impl App {
         }
     }
 
-    /// Enter: a URL row goes into the tester (and the view closes to show its verdict).
+    /// Enter: a URL row goes into the tester, with the robot it is listed under selected
+    /// (so that the tester shows the verdict the list gave); a rule's row shows its line
+    /// in the source.
     fn use_sitemap_url(&mut self) {
         let Some(view) = &self.sitemaps else { return };
-        let Some(SitemapsRow::Url(index)) = view.rows().get(view.cursor).copied() else {
-            self.say(About::Moment, "Enter on a blocked URL puts it in the tester");
-            return;
-        };
-        let url = view.urls[index].0.clone();
-        self.path.set_text(&url);
-        self.path.commit_to_history();
-        self.compare.follow_tested_path(&url);
-        self.close(Overlay::Sitemaps);
-        self.reevaluate();
+        match view.rows().get(view.cursor).copied() {
+            Some(SitemapsRow::Url(robot, index)) => {
+                let url = view.urls[index].0.clone();
+                let label = view.blocked[robot].label.clone();
+                if let Some(entry) = self.robots.iter().position(|entry| entry.profile.name == label) {
+                    self.select_robot(entry);
+                }
+                self.path.set_text(&url);
+                self.path.commit_to_history();
+                self.compare.follow_tested_path(&url);
+                self.close(Overlay::Sitemaps);
+                self.reevaluate();
+            }
+            Some(SitemapsRow::Line(_, Some(line))) => {
+                self.close(Overlay::Sitemaps);
+                self.show_line(line);
+            }
+            _ => self.say(About::Moment, "Enter on a URL puts it in the tester; on a rule, shows its line"),
+        }
     }
 
     /// `R`: the listed URLs become the compare view's rows.

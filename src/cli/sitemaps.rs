@@ -18,10 +18,11 @@ use crate::policy::escape::sanitize_str;
 use crate::policy::request::{Request, UrlMode};
 use crate::policy::usage::{Category, Preference, UsageAnswer};
 use crate::policy::words::plural;
-use crate::policy::{Availability, RobotsTxt};
+use crate::policy::{Availability, Decision, RobotsTxt};
 use crate::robots_db::RobotsDb;
 use crate::sitemaps::{
-    Audit, DEFAULT_MAX_URLS, Event, Kind, Report, SitemapId, SitemapOrigin, WalkLimits, sitemaps_of, walk,
+    Audit, Cut, DEFAULT_MAX_URLS, Event, Kind, Report, SitemapId, SitemapOrigin, WalkLimits, sitemaps_of, tree_order,
+    walk,
 };
 
 /// `robotscope sitemaps`: may the robots crawl what the site's sitemaps list?
@@ -61,6 +62,9 @@ struct SitemapRecord<'a> {
     kind: Option<&'static str>,
     gzip: bool,
     urls: usize,
+    /// Where reading stopped early: `urls` (50,000 in the file), `bytes` (50 MB), or
+    /// `max-urls` (the run's limit).
+    cut: Option<&'static str>,
     sitemaps: usize,
     error: Option<&'a str>,
     parent: Option<&'a str>,
@@ -106,6 +110,16 @@ struct Run<'a> {
     args: &'a SitemapsArgs,
 }
 
+/// A CSV cell: quoted, and escaped like every text output (a CSV often lands on a
+/// terminal).
+fn quote(text: &str) -> String {
+    format!("\"{}\"", sanitize_str(text).replace('"', "\"\""))
+}
+
+/// The CSV's header row.
+const CSV_HEADER: &str =
+    "\"sitemap\",\"url\",\"agent\",\"allowed\",\"semantics\",\"line\",\"rule\",\"lastmod\",\"other_host\"";
+
 /// The URLs on another host than their sitemap shown in the text (all are counted).
 const OTHER_HOST_SHOWN: usize = 20;
 
@@ -115,6 +129,14 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
     let loaded = load(&args.source, &args.source_options, args.robots.user_agent(db))?;
     let site = loaded.site_origins.first().and_then(|origin| Url::parse(&format!("{origin}/robots.txt")).ok());
     let (mut starts, problems) = sitemaps_of(&loaded.txt, site.as_ref());
+    // Read against the site, as the rest are; but crawlers want absolute URLs there.
+    for written in loaded.txt.sitemaps().filter(|written| Url::parse(written).is_err() && site.is_some()) {
+        note!(
+            "robotscope: warning: the Sitemap line `{}` is not an absolute URL: read against the site, but \
+             crawlers may ignore it (sitemaps.org asks for the full URL)",
+            sanitize_str(&written)
+        );
+    }
     for problem in problems {
         note!("robotscope: warning: the Sitemap line `{}` is not an http(s) URL; skipped", sanitize_str(&problem));
     }
@@ -159,16 +181,16 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
     let walked = runtime.spawn(walk(starts, limits.clone(), sender));
     let progress = Progress::new();
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
-    let mut written = Ok(());
+    let mut written = if args.csv { writeln!(out, "{CSV_HEADER}") } else { Ok(()) };
     while let Some(event) = events.blocking_recv() {
-        // Pages come a thousand to an event: one update each costs nothing.
-        progress.show(&run);
         if written.is_ok() {
             written = run.take(event, &mut out);
-        } else if matches!(event, Event::Finished(_)) {
+        } else {
             // A closed pipe: keep counting for the exit status, write nothing more.
             let _ = run.take(event, &mut io::sink());
         }
+        // Pages come a thousand to an event: one update each costs nothing.
+        progress.show(&run);
     }
     progress.finish();
     let walked = runtime.block_on(walked).unwrap_or_default();
@@ -176,7 +198,8 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
         note!("robotscope: note: stopped at --max-urls {} (or 50,000 sitemaps); raise it to read on", args.max_urls);
     }
     if walked.repeated > 0 {
-        note!("robotscope: note: {} listed again were read once", plural(walked.repeated, "sitemap"));
+        let verb = if walked.repeated == 1 { "was" } else { "were" };
+        note!("robotscope: note: {} listed again {verb} read once", plural(walked.repeated, "sitemap"));
     }
     if !args.json && !args.csv && !args.blocked && written.is_ok() {
         written = run.write_text(&mut out, &limits);
@@ -246,12 +269,15 @@ impl Run<'_> {
             let blocked = !finding.decision.allowed;
             if blocked {
                 tally.blocked_count += 1;
-                let rule = finding.decision.rule.map(|at| {
-                    let rule = &self.txt.interpretation(column.reading).groups()[at.group].rules()[at.rule];
-                    self.txt.rule_text(rule)
-                });
                 let line = finding.decision.rule.map(|at| at.line);
-                let entry = tally.blocked.entry(line).or_insert_with(|| (rule.unwrap_or_default(), Vec::new()));
+                // The rule's text once per line, not once per URL.
+                let txt = self.txt;
+                let entry = tally.blocked.entry(line).or_insert_with(|| {
+                    let rule = finding.decision.rule.map(|at| {
+                        txt.rule_text(&txt.interpretation(column.reading).groups()[at.group].rules()[at.rule])
+                    });
+                    (rule.unwrap_or_default(), Vec::new())
+                });
                 if !self.args.json && !self.args.csv && !self.args.blocked {
                     entry.1.push(loc.to_owned());
                 }
@@ -288,27 +314,39 @@ impl Run<'_> {
                     json::write_line(out, &record)?;
                 }
                 Some(_) => {
-                    let quote = |text: &str| format!("\"{}\"", sanitize_str(text).replace('"', "\"\""));
-                    writeln!(
-                        out,
-                        "{},{},{},{},{},{}",
+                    let cells = [
                         quote(sitemap_url.as_str()),
                         quote(loc),
                         quote(&self.labels[index]),
-                        finding.decision.allowed,
+                        finding.decision.allowed.to_string(),
+                        quote(column.reading.name()),
                         finding.decision.rule.map(|at| at.line.to_string()).unwrap_or_default(),
-                        quote(lastmod.unwrap_or_default())
-                    )?;
+                        quote(&self.rule_text(column, finding.decision)),
+                        quote(lastmod.unwrap_or_default()),
+                        check.other_host.to_string(),
+                    ];
+                    writeln!(out, "{}", cells.join(","))?;
                 }
                 None if self.args.blocked => {
-                    let line =
-                        finding.decision.rule.map_or_else(|| "no rule".to_owned(), |at| format!("line {}", at.line));
-                    writeln!(out, "blocked  {}  {}  {line}", sanitize_str(&self.labels[index]), sanitize_str(loc))?;
+                    let why = match finding.decision.rule {
+                        Some(at) => format!("line {}: {}", at.line, self.rule_text(column, finding.decision)),
+                        None => "no rule (the file keeps it out)".to_owned(),
+                    };
+                    let (label, loc, why) = (sanitize_str(&self.labels[index]), sanitize_str(loc), sanitize_str(&why));
+                    writeln!(out, "blocked  {label}  {loc}  {why}")?;
                 }
                 None => {}
             }
         }
         Ok(())
+    }
+
+    /// The deciding rule as written (`Disallow: /private/`), or nothing.
+    fn rule_text(&self, column: &Column, decision: Decision) -> String {
+        decision.rule.map_or_else(String::new, |at| {
+            let rule = &self.txt.interpretation(column.reading).groups()[at.group].rules()[at.rule];
+            self.txt.rule_text(rule)
+        })
     }
 
     /// A sitemap's JSON object, once it has been read.
@@ -324,6 +362,11 @@ impl Run<'_> {
             gzip: report.read.gzipped,
             urls: if report.read.kind == Some(Kind::Index) { 0 } else { report.entries() },
             sitemaps: report.sitemaps,
+            cut: report.read.cut.map(|cut| match cut {
+                Cut::Urls => "urls",
+                Cut::Bytes => "bytes",
+                Cut::Stopped => "max-urls",
+            }),
             error: report.error.as_deref(),
             parent,
             blocked_for: blocked.iter().map(|(column, _)| self.labels[*column].as_str()).collect(),
@@ -337,10 +380,15 @@ impl Run<'_> {
         let failed = self.reports.iter().filter(|r| r.failed()).count();
         let failed = if failed == 0 { String::new() } else { format!(" ({failed} could not be read)") };
         writeln!(out, "{}{failed}, {} listed", plural(self.reports.len(), "sitemap"), plural(self.pages, "URL"))?;
-        let mut reports: Vec<&Report> = self.reports.iter().collect();
-        reports.sort_by_key(|report| report.id);
-        for report in reports {
-            let indent = if report.parent.is_some() { "    " } else { "  " };
+        // In tree order, each index's sitemaps under it, whatever order they were read in.
+        let mut by_id: Vec<Option<&Report>> = vec![None; self.reports.iter().map(|r| r.id + 1).max().unwrap_or(0)];
+        for report in &self.reports {
+            by_id[report.id] = Some(report);
+        }
+        let parents: Vec<Option<SitemapId>> = by_id.iter().map(|r| r.and_then(|r| r.parent)).collect();
+        for (id, depth) in tree_order(&parents) {
+            let Some(report) = by_id[id] else { continue };
+            let indent = "  ".repeat(depth + 1);
             let status = report.status.map_or_else(|| "—".to_owned(), |status| status.code().to_string());
             let what = match (report.read.kind, &report.error) {
                 (Some(Kind::Index), _) => {
@@ -364,10 +412,13 @@ impl Run<'_> {
             writeln!(out)?;
         }
         writeln!(out)?;
-        for (label, tally) in self.labels.iter().zip(&self.tallies) {
-            let label = sanitize_str(label);
+        // Nothing listed: nothing to say per robot (the error says why).
+        let robots = self.labels.iter().zip(&self.tallies).zip(&self.audit.columns).filter(|_| self.pages > 0);
+        for ((label, tally), column) in robots {
+            // The reading, since robots under the classic ones may be blocked otherwise.
+            let label = format!("{} ({})", sanitize_str(label), column.reading.title());
             if tally.blocked_count == 0 {
-                writeln!(out, "{label}: may fetch all {}", plural(self.pages, "URL"))?;
+                writeln!(out, "{label}: may fetch every one of the {}", plural(self.pages, "URL"))?;
             } else {
                 writeln!(out, "{label}: {} of {} blocked", tally.blocked_count, plural(self.pages, "URL"))?;
             }
@@ -376,6 +427,9 @@ impl Run<'_> {
                 let at =
                     line.map_or_else(|| "no rule (the file keeps it out)".to_owned(), |line| format!("line {line}"));
                 writeln!(out, "  {at}: {}  ({})", sanitize_str(rule), plural(urls.len(), "URL"))?;
+                // Sorted: the same report whatever order the sitemaps were read in.
+                let mut urls: Vec<&String> = urls.iter().collect();
+                urls.sort_unstable();
                 for url in urls {
                     writeln!(out, "    {}", sanitize_str(url))?;
                 }

@@ -197,6 +197,27 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
     walked
 }
 
+/// The sitemaps in tree order, each followed by those it lists, with its depth; given
+/// each sitemap's parent (by id). The same order whatever order the fetches ended in.
+#[must_use]
+pub fn tree_order(parents: &[Option<SitemapId>]) -> Vec<(SitemapId, usize)> {
+    let mut children: Vec<Vec<SitemapId>> = vec![Vec::new(); parents.len()];
+    let mut roots = Vec::new();
+    for (id, parent) in parents.iter().enumerate() {
+        match parent.filter(|&parent| parent < parents.len() && parent != id) {
+            Some(parent) => children[parent].push(id),
+            None => roots.push(id),
+        }
+    }
+    let mut order = Vec::with_capacity(parents.len());
+    let mut stack: Vec<(SitemapId, usize)> = roots.into_iter().rev().map(|id| (id, 0)).collect();
+    while let Some((id, depth)) = stack.pop() {
+        order.push((id, depth));
+        stack.extend(children[id].iter().rev().map(|&child| (child, depth + 1)));
+    }
+    order
+}
+
 /// A report for a sitemap that was never fetched.
 fn failed_report(id: SitemapId, url: Url, parent: Option<SitemapId>, error: &str) -> Report {
     Report {

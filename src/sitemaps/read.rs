@@ -176,8 +176,8 @@ pub fn read(input: impl Read, limits: ReadLimits, mut sink: impl FnMut(Item) -> 
     };
     summary.gzipped = gzipped;
     let decompressed: Box<dyn Read> = if gzipped { Box::new(MultiGzDecoder::new(input)) } else { Box::new(input) };
-    let mut capped =
-        BufReader::with_capacity(64 * 1024, Capped { inner: decompressed, left: limits.max_bytes, hit: false });
+    let capped = Capped { inner: decompressed, left: limits.max_bytes, hit: false, failed: None };
+    let mut capped = BufReader::with_capacity(64 * 1024, capped);
     let mut reader = Reader { limits, summary, sink: &mut sink };
     match skip_to_content(&mut capped) {
         Ok(Some(b'<')) => reader.xml(&mut capped),
@@ -186,6 +186,12 @@ pub fn read(input: impl Read, limits: ReadLimits, mut sink: impl FnMut(Item) -> 
         Err(error) => reader.summary.error = Some(ReadError::Io(error.to_string())),
     }
     let mut summary = reader.summary;
+    // The bytes broke off (a truncated gzip stream): that is the error, not the XML
+    // the parser saw end.
+    if let Some(failed) = &capped.get_ref().failed {
+        let what = if gzipped { "the gzip stream is broken" } else { "the bytes stopped" };
+        summary.error = Some(ReadError::Io(format!("{what}: {failed}")));
+    }
     if capped.get_ref().hit && summary.cut.is_none() {
         summary.cut = Some(Cut::Bytes);
         // The XML cut mid-element is not malformed: it was cut.
@@ -216,6 +222,8 @@ struct Capped<R> {
     inner: R,
     left: u64,
     hit: bool,
+    /// The error the bytes stopped with (a broken gzip stream, a dropped connection).
+    failed: Option<String>,
 }
 
 impl<R: Read> Read for Capped<R> {
@@ -227,7 +235,7 @@ impl<R: Read> Read for Capped<R> {
             return Ok(0);
         }
         let room = buffer.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
-        let read = self.inner.read(&mut buffer[..room])?;
+        let read = self.inner.read(&mut buffer[..room]).inspect_err(|error| self.failed = Some(error.to_string()))?;
         self.left -= read as u64;
         Ok(read)
     }
@@ -255,12 +263,14 @@ impl<S: FnMut(Item) -> ControlFlow<()>> Reader<'_, S> {
             self.summary.cut = Some(Cut::Urls);
             return ControlFlow::Break(());
         }
-        self.summary.entries += 1;
         let entry = Entry { loc: loc.to_owned(), lastmod: lastmod.map(|d| d.trim().to_owned()) };
         let item = if kind == Kind::Index { Item::Sitemap(entry) } else { Item::Page(entry) };
         let flow = (self.sink)(item);
-        if flow.is_break() {
-            self.summary.cut = Some(Cut::Stopped);
+        // Counted when taken: an entry the receiver refused (the total limit) is not
+        // one this sitemap gave.
+        match flow {
+            ControlFlow::Continue(()) => self.summary.entries += 1,
+            ControlFlow::Break(()) => self.summary.cut = Some(Cut::Stopped),
         }
         flow
     }
@@ -374,6 +384,11 @@ impl<S: FnMut(Item) -> ControlFlow<()>> Reader<'_, S> {
                 Event::Eof => {
                     if kind.is_none() {
                         self.summary.error = Some(ReadError::Empty);
+                    } else if depth > 0 {
+                        // Cut short: the entry being read is lost, and that is an error.
+                        let position = xml.buffer_position();
+                        let message = "the file ends before its elements are closed".to_owned();
+                        self.summary.error = Some(ReadError::Xml { position, message });
                     }
                     return;
                 }
@@ -570,6 +585,14 @@ mod tests {
         assert_eq!(items.len(), 1, "entries before the error are kept");
         assert!(matches!(summary.error, Some(ReadError::Xml { .. })), "{summary:?}");
         assert_eq!(read_all(b"  ", ReadLimits::default()).1.error, Some(ReadError::Empty));
+        let cut_short = b"<urlset><url><loc>https://e.com/a</loc></url><url><loc>https://e.com/b</loc>";
+        let (items, summary) = read_all(cut_short, ReadLimits::default());
+        assert_eq!(items.len(), 1, "an unclosed entry is lost");
+        assert!(matches!(&summary.error, Some(ReadError::Xml { message, .. }) if message.contains("ends before")));
+        let whole = gzip(URLSET.as_bytes());
+        let (_, summary) = read_all(&whole[..whole.len() / 2], ReadLimits::default());
+        let broken = matches!(&summary.error, Some(ReadError::Io(m)) if m.starts_with("the gzip stream is broken"));
+        assert!(broken, "{summary:?}");
     }
 
     #[test]

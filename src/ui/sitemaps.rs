@@ -13,7 +13,7 @@ use super::{fitted_title, pane_block};
 use crate::app::App;
 use crate::app::sitemaps::{SitemapNode, SitemapsRow, SitemapsView};
 use crate::policy::words::plural;
-use crate::sitemaps::Kind;
+use crate::sitemaps::{Kind, Report};
 
 /// The sitemaps overlay.
 #[derive(Debug)]
@@ -25,11 +25,11 @@ pub struct SitemapsOverlay<'a> {
 }
 
 /// A sitemap's row: where, status, what it holds, what went wrong.
-fn sitemap_line(node: &SitemapNode) -> Line<'static> {
+fn sitemap_line(node: &SitemapNode, loading: bool) -> Line<'static> {
     let mut spans = vec![Span::raw("  ".repeat(node.depth + 1))];
     spans.extend(safe_span(node.url.as_str(), THEME.value, THEME.escape));
     let Some(report) = &node.report else {
-        spans.push(Span::styled("  reading…", THEME.dim));
+        spans.push(Span::styled(if loading { "  reading…" } else { "  not read (stopped)" }, THEME.dim));
         return Line::from(spans);
     };
     let status = report.status.map_or_else(|| "—".to_owned(), |status| status.code().to_string());
@@ -56,8 +56,14 @@ impl Widget for SitemapsOverlay<'_> {
         let view = self.view;
         let listed = view.urls.len() + view.dropped;
         let state = if view.loading { "reading… Esc stops".to_owned() } else { "Esc leaves".to_owned() };
-        let counts =
-            format!("{} of {} read · {}", view.read(), plural(view.sitemaps.len(), "sitemap"), plural(listed, "URL"));
+        let failed = view.sitemaps.iter().filter(|node| node.report.as_ref().is_some_and(Report::failed)).count();
+        let failed = if failed == 0 { String::new() } else { format!(" ({failed} could not be read)") };
+        let counts = format!(
+            "{} of {} read{failed} · {}",
+            view.read(),
+            plural(view.sitemaps.len(), "sitemap"),
+            plural(listed, "URL")
+        );
         let title = fitted_title(
             &["Sitemaps", &counts, &state, "Enter URL into the tester", "R compare them", "r again"],
             area.width,
@@ -67,11 +73,13 @@ impl Widget for SitemapsOverlay<'_> {
         let mut lines: Vec<Line<'static>> = Vec::new();
         for (index, row) in rows.iter().enumerate().skip(view.scroll).take(height) {
             let mut line = match *row {
-                SitemapsRow::Sitemap(id) => sitemap_line(&view.sitemaps[id]),
+                SitemapsRow::Sitemap(id) => sitemap_line(&view.sitemaps[id], view.loading),
                 SitemapsRow::Robot(robot) => {
                     let blocked = &view.blocked[robot];
                     let mut spans = safe_span(&blocked.label, THEME.heading, THEME.escape);
-                    let text = if blocked.count == 0 {
+                    let text = if view.urls.is_empty() {
+                        ": no URL read yet".to_owned()
+                    } else if blocked.count == 0 {
                         format!(": may fetch all {}", plural(view.urls.len(), "URL"))
                     } else {
                         format!(": {} of {} blocked", blocked.count, plural(view.urls.len(), "URL"))
@@ -88,7 +96,7 @@ impl Widget for SitemapsOverlay<'_> {
                     spans.push(Span::styled(format!("  ({})", plural(urls.len(), "URL")), THEME.dim));
                     Line::from(spans)
                 }
-                SitemapsRow::Url(url) => {
+                SitemapsRow::Url(_, url) => {
                     let mut spans = vec![Span::raw("    ")];
                     spans.extend(safe_span(&view.urls[url].0, THEME.value, THEME.escape));
                     Line::from(spans)
