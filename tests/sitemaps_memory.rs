@@ -37,4 +37,11 @@ fn a_100_megabyte_sitemap_is_streamed() {
     // ru_maxrss is in kilobytes on Linux.
     let peak_kb = getrusage(UsageWho::RUSAGE_CHILDREN).expect("rusage").max_rss();
     assert!(peak_kb < 60 * 1024, "peak RSS {peak_kb} KB for a 100 MB sitemap");
+    // And the report says where it was cut, and lists each blocked URL once.
+    let output = Command::new(assert_cmd::cargo::cargo_bin("robotscope"))
+        .args(["sitemaps", &server.url("/"), "-a", "bot", "--sitemap", &server.url("/huge.xml")])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("cut at 52428800 bytes uncompressed"), "{}", &text[..text.len().min(2000)]);
 }

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use url::Url;
 
 use super::{About, Action, App, Effect, Overlay};
+use crate::policy::Reading;
 use crate::policy::compare::Column;
 use crate::policy::request::Request;
 use crate::policy::words::plural;
@@ -81,6 +82,12 @@ pub struct SitemapsView {
     pub blocked: Vec<Blocked>,
     /// The walk's end, once it ended.
     pub walked: Option<Walked>,
+    /// The rows, made again when what they show changes (not at every key: a view of
+    /// 500,000 URLs for six robots has three million).
+    rows: Vec<SitemapsRow>,
+    /// What the blocked lists were counted for (text generation, robots and readings):
+    /// opening the view again with nothing changed does not count them again.
+    counted_for: Option<(u64, Vec<(String, Reading)>)>,
     /// The cursor's row and the first row shown.
     pub cursor: usize,
     /// The first row shown.
@@ -90,7 +97,16 @@ pub struct SitemapsView {
 impl SitemapsView {
     /// The rows, in order: the tree, then each robot with its blocked URLs by line.
     #[must_use]
-    pub fn rows(&self) -> Vec<SitemapsRow> {
+    pub fn rows(&self) -> &[SitemapsRow] {
+        &self.rows
+    }
+
+    /// Makes the rows again.
+    fn rebuild_rows(&mut self) {
+        self.rows = self.make_rows();
+    }
+
+    fn make_rows(&self) -> Vec<SitemapsRow> {
         let parents: Vec<Option<SitemapId>> = self.sitemaps.iter().map(|node| node.parent).collect();
         let mut rows: Vec<SitemapsRow> =
             tree_order(&parents).into_iter().map(|(id, _)| SitemapsRow::Sitemap(id)).collect();
@@ -152,6 +168,8 @@ impl App {
             dropped: 0,
             blocked: Vec::new(),
             walked: None,
+            rows: Vec::new(),
+            counted_for: None,
             cursor: 0,
             scroll: 0,
         });
@@ -177,7 +195,12 @@ impl App {
     /// changed, or the view opened).
     fn recount_blocked(&mut self) {
         let columns = self.sitemap_columns();
+        let key = (self.text_generation, columns.iter().map(|c| (c.label.clone(), c.reading)).collect::<Vec<_>>());
         let Some(view) = &mut self.sitemaps else { return };
+        if view.counted_for.as_ref() == Some(&key) {
+            return;
+        }
+        view.counted_for = Some(key);
         view.blocked = columns.iter().map(|c| Blocked { label: c.label.clone(), ..Blocked::default() }).collect();
         let txt = &self.document.txt;
         let availability = self.document.availability;
@@ -187,10 +210,15 @@ impl App {
         if !view.loading {
             view.sort_blocked();
         }
+        view.rebuild_rows();
     }
 
     /// A batch of the walk's events.
     fn sitemap_events(&mut self, id: u64, events: Vec<Event>) {
+        // The robots, reading or text may have changed while the view was closed.
+        if self.sitemaps.as_ref().is_some_and(|view| view.id == id) {
+            self.recount_blocked();
+        }
         let columns = self.sitemap_columns();
         let Some(view) = self.sitemaps.as_mut().filter(|view| view.id == id) else { return };
         let (txt, availability) = (&self.document.txt, self.document.availability);
@@ -221,6 +249,7 @@ impl App {
                 }
             }
         }
+        view.rebuild_rows();
     }
 
     /// The walk ended (or was cancelled).
@@ -229,6 +258,7 @@ impl App {
         view.loading = false;
         view.walked = Some(walked);
         view.sort_blocked();
+        view.rebuild_rows();
         let message = format!(
             "Sitemaps: {} read, {} listed",
             plural(walked.sitemaps, "sitemap"),

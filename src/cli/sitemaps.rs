@@ -86,13 +86,26 @@ struct UrlRecord<'a> {
 /// How one robot fares over every listed URL.
 #[derive(Debug, Default)]
 struct RobotTally {
-    /// Blocked URLs by deciding line (and its rule).
-    blocked: BTreeMap<Option<usize>, (String, Vec<String>)>,
+    /// Blocked URLs by deciding line: the rule, the URLs kept for the text (indexes into
+    /// [`Run::kept`]) and how many there are in all.
+    blocked: BTreeMap<Option<usize>, BlockedLine>,
     blocked_count: usize,
     /// Among the URLs it may fetch: per category, how many are allowed, disallowed,
     /// unknown.
     usage: [[usize; 3]; 3],
 }
+
+/// The URLs one line blocks for one robot.
+#[derive(Debug, Default)]
+struct BlockedLine {
+    rule: String,
+    kept: Vec<u32>,
+    count: usize,
+}
+
+/// Blocked URLs the text report keeps to list, all robots together, each kept once:
+/// past it they are counted, and `--blocked` or `--json` lists every one as it goes.
+const MAX_KEPT_URLS: usize = 200_000;
 
 /// What the run has seen.
 struct Run<'a> {
@@ -107,6 +120,8 @@ struct Run<'a> {
     pages: usize,
     other_host: Vec<(String, SitemapId)>,
     other_host_count: usize,
+    /// Blocked URLs kept for the text report, once each however many robots they block.
+    kept: Vec<Box<str>>,
     args: &'a SitemapsArgs,
 }
 
@@ -165,6 +180,7 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
         pages: 0,
         other_host: Vec::new(),
         other_host_count: 0,
+        kept: Vec::new(),
         args,
     };
     let limits = WalkLimits {
@@ -263,6 +279,9 @@ impl Run<'_> {
             }
         }
         let request = (self.args.json || self.args.csv).then(|| Request::new(loc, UrlMode::AsCrawlersSend));
+        let text_report = !self.args.json && !self.args.csv && !self.args.blocked;
+        // This URL's place among the kept ones, once some robot may not fetch it.
+        let mut kept_at: Option<u32> = None;
         for (index, finding) in check.findings.iter().enumerate() {
             let column = &self.audit.columns[index];
             let tally = &mut self.tallies[index];
@@ -276,10 +295,15 @@ impl Run<'_> {
                     let rule = finding.decision.rule.map(|at| {
                         txt.rule_text(&txt.interpretation(column.reading).groups()[at.group].rules()[at.rule])
                     });
-                    (rule.unwrap_or_default(), Vec::new())
+                    BlockedLine { rule: rule.unwrap_or_default(), ..BlockedLine::default() }
                 });
-                if !self.args.json && !self.args.csv && !self.args.blocked {
-                    entry.1.push(loc.to_owned());
+                entry.count += 1;
+                if text_report && (kept_at.is_some() || self.kept.len() < MAX_KEPT_URLS) {
+                    let at = *kept_at.get_or_insert_with(|| {
+                        self.kept.push(loc.into());
+                        (self.kept.len() - 1) as u32
+                    });
+                    entry.kept.push(at);
                 }
             }
             if let UsageAnswer::Stated(usage) = &finding.usage {
@@ -423,15 +447,19 @@ impl Run<'_> {
                 writeln!(out, "{label}: {} of {} blocked", tally.blocked_count, plural(self.pages, "URL"))?;
             }
             write_usage_tally(out, tally)?;
-            for (line, (rule, urls)) in &tally.blocked {
+            for (line, blocked) in &tally.blocked {
                 let at =
                     line.map_or_else(|| "no rule (the file keeps it out)".to_owned(), |line| format!("line {line}"));
-                writeln!(out, "  {at}: {}  ({})", sanitize_str(rule), plural(urls.len(), "URL"))?;
+                writeln!(out, "  {at}: {}  ({})", sanitize_str(&blocked.rule), plural(blocked.count, "URL"))?;
                 // Sorted: the same report whatever order the sitemaps were read in.
-                let mut urls: Vec<&String> = urls.iter().collect();
+                let mut urls: Vec<&str> = blocked.kept.iter().map(|&at| &*self.kept[at as usize]).collect();
                 urls.sort_unstable();
-                for url in urls {
+                for url in &urls {
                     writeln!(out, "    {}", sanitize_str(url))?;
+                }
+                if blocked.count > urls.len() {
+                    let more = blocked.count - urls.len();
+                    writeln!(out, "    … and {more} more (--blocked or --json lists every one)")?;
                 }
             }
         }

@@ -22,9 +22,10 @@ use crate::fetch::{self, FetchError, Limits, Open, Status};
 /// How many sitemaps are fetched at once.
 pub const CONCURRENCY: usize = 4;
 
-/// The sitemaps read in one walk at most: an index lists at most 50,000, and a walk that
-/// finds more is an index of indexes gone wrong.
-pub const MAX_SITEMAPS: usize = 50_000;
+/// The sitemaps read in one walk at most, and listed sitemaps taken at most: an index of
+/// indexes could otherwise list millions (each URL up to 8 KB, each a fetch). Ten
+/// thousand is two hundred times what `--max-urls` needs of full sitemaps.
+pub const MAX_SITEMAPS: usize = 10_000;
 
 /// The pages sent in one [`Event::Pages`] at most.
 const PAGES_PER_EVENT: usize = 1024;
@@ -150,16 +151,21 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
     };
     let limits = Arc::new(limits);
     let budget = Arc::new(AtomicUsize::new(limits.max_urls));
+    // Sitemaps an index may still list: what an index lists past it is not kept.
+    let slots = Arc::new(AtomicUsize::new(MAX_SITEMAPS));
     let mut walked = Walked::default();
     let mut seen: HashSet<Url> = HashSet::new();
     let mut queue: VecDeque<Pending> = VecDeque::new();
     let mut next_id = 0;
+    // The limit is checked before a URL is remembered: `seen` holds the sitemaps queued,
+    // never more than MAX_SITEMAPS.
     let mut enqueue = |url: Url, parent, queue: &mut VecDeque<Pending>, walked: &mut Walked| {
-        if !seen.insert(url.clone()) {
+        if seen.contains(&url) {
             walked.repeated += 1;
         } else if next_id == MAX_SITEMAPS {
             walked.stopped_at_limit = true;
         } else {
+            seen.insert(url.clone());
             queue.push_back(Pending { id: next_id, url, parent });
             next_id += 1;
         }
@@ -175,9 +181,9 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
             if events.send(started).await.is_err() {
                 return walked;
             }
-            let (client, limits, budget, events) =
-                (client.clone(), Arc::clone(&limits), Arc::clone(&budget), events.clone());
-            running.spawn(async move { read_sitemap(&client, pending, &limits, &budget, events).await });
+            let (client, limits, budget, slots, events) =
+                (client.clone(), Arc::clone(&limits), Arc::clone(&budget), Arc::clone(&slots), events.clone());
+            running.spawn(async move { read_sitemap(&client, pending, &limits, (&budget, &slots), events).await });
         }
         let Some(done) = running.join_next().await else { break };
         let Ok((report, children)) = done else { continue };
@@ -186,6 +192,7 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
             walked.pages += report.read.entries;
         }
         let parent = report.id;
+        walked.stopped_at_limit |= report.read.cut == Some(Cut::Stopped);
         if events.send(Event::Finished(report)).await.is_err() {
             return walked;
         }
@@ -193,7 +200,7 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
             enqueue(child, Some(parent), &mut queue, &mut walked);
         }
     }
-    walked.stopped_at_limit |= budget.load(Ordering::Relaxed) == 0 || !queue.is_empty();
+    walked.stopped_at_limit |= !queue.is_empty();
     walked
 }
 
@@ -238,12 +245,14 @@ async fn read_sitemap(
     client: &reqwest::Client,
     pending: Pending,
     limits: &WalkLimits,
-    budget: &Arc<AtomicUsize>,
+    (budget, slots): (&Arc<AtomicUsize>, &Arc<AtomicUsize>),
     events: mpsc::Sender<Event>,
 ) -> (Report, Vec<Url>) {
     let Pending { id, url, parent } = pending;
     let timeout = limits.fetch.timeout;
-    let opened = match tokio::time::timeout(timeout, fetch::open(client, &url, &mut Open)).await {
+    // One deadline for the whole sitemap, the answer's head and its body together.
+    let deadline = tokio::time::Instant::now() + timeout;
+    let opened = match tokio::time::timeout_at(deadline, fetch::open(client, &url, &mut Open)).await {
         Ok(Ok(opened)) => opened,
         Ok(Err(error)) => return (failed_report(id, url, parent, &error.to_string()), Vec::new()),
         Err(_) => return (failed_report(id, url, parent, &FetchError::Timeout(timeout).to_string()), Vec::new()),
@@ -266,6 +275,7 @@ async fn read_sitemap(
     let (chunks, chunk_source) = mpsc::channel::<bytes::Bytes>(16);
     let per_file = limits.per_file;
     let budget_for_reader = Arc::clone(budget);
+    let slots_for_reader = Arc::clone(slots);
     let reader = tokio::task::spawn_blocking(move || {
         let mut sitemaps = Vec::new();
         let mut batch = Vec::with_capacity(PAGES_PER_EVENT);
@@ -285,6 +295,9 @@ async fn read_sitemap(
                 ControlFlow::Continue(())
             }
             Item::Sitemap(entry) => {
+                if !take_from_budget(&slots_for_reader) {
+                    return ControlFlow::Break(());
+                }
                 sitemaps.push(entry.loc);
                 ControlFlow::Continue(())
             }
@@ -292,16 +305,22 @@ async fn read_sitemap(
         send(&mut batch);
         (summary, sitemaps)
     });
-    // The compressed bytes are bounded too: a body larger than the decompressed limit
-    // is no sitemap.
-    let max_compressed = per_file.max_bytes;
+    // The body's bytes are bounded too: the reader gets at most one byte more than the
+    // decompressed limit (so that a plain body past it is cut, and says so), and a
+    // gzip body larger than that is no sitemap.
+    let max_sent = per_file.max_bytes.saturating_add(1);
     let pump = async {
-        let mut received: u64 = 0;
+        let mut sent: u64 = 0;
         loop {
             match response.chunk().await {
-                Ok(Some(chunk)) => {
-                    received += chunk.len() as u64;
-                    if received > max_compressed || chunks.send(chunk).await.is_err() {
+                Ok(Some(mut chunk)) => {
+                    let room = max_sent - sent;
+                    let last = chunk.len() as u64 >= room;
+                    if last {
+                        chunk.truncate(usize::try_from(room).unwrap_or(usize::MAX));
+                    }
+                    sent += chunk.len() as u64;
+                    if chunks.send(chunk).await.is_err() || last {
                         return None;
                     }
                 }
@@ -310,7 +329,7 @@ async fn read_sitemap(
             }
         }
     };
-    report.error = match tokio::time::timeout(timeout, pump).await {
+    report.error = match tokio::time::timeout_at(deadline, pump).await {
         Ok(error) => error,
         Err(_) => Some(FetchError::Timeout(timeout).to_string()),
     };
