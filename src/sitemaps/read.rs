@@ -313,8 +313,10 @@ impl<S: FnMut(Item) -> ControlFlow<()>> Reader<'_, S> {
         loop {
             let event = match xml.read_event_into(&mut buffer) {
                 Ok(event) => event,
+                // quick-xml stops at bytes that are not UTF-8 (it cannot read on): the
+                // entries before are kept, and the error says where.
                 Err(error) => {
-                    let position = xml.error_position();
+                    let position = xml.error_position().max(xml.buffer_position());
                     self.summary.error = Some(ReadError::Xml { position, message: error.to_string() });
                     return;
                 }
@@ -585,6 +587,11 @@ mod tests {
         assert_eq!(items.len(), 1, "entries before the error are kept");
         assert!(matches!(summary.error, Some(ReadError::Xml { .. })), "{summary:?}");
         assert_eq!(read_all(b"  ", ReadLimits::default()).1.error, Some(ReadError::Empty));
+        let latin1 =
+            b"<urlset><url><loc>https://e.com/caf\xe9</loc></url><url><loc>https://e.com/b</loc></url></urlset>";
+        let (items, summary) = read_all(latin1, ReadLimits::default());
+        assert!(items.is_empty());
+        assert!(matches!(summary.error, Some(ReadError::Xml { position, .. }) if position > 0), "{summary:?}");
         let cut_short = b"<urlset><url><loc>https://e.com/a</loc></url><url><loc>https://e.com/b</loc>";
         let (items, summary) = read_all(cut_short, ReadLimits::default());
         assert_eq!(items.len(), 1, "an unclosed entry is lost");
