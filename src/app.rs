@@ -1497,7 +1497,7 @@ fn usage_of(txt: &RobotsTxt, availability: Availability, verdict: &Verdict, read
     if rules.is_empty() {
         return None;
     }
-    Some(if verdict.allowed { UsageAnswer::Stated(rules.answer(&verdict.path)) } else { UsageAnswer::NotFetched })
+    Some(rules.answer_for(availability, verdict.allowed, &verdict.path))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use super::availability::{Access, Availability};
 use super::compiled::{CompiledPolicy, Decision};
 use super::parse::{FieldKind, RobotsTxt};
 use super::reading::Reading;
-use super::usage::{Category, Preference, Usage, UsageAnswer, UsageRules, read_content_usage};
+use super::usage::{Category, Preference, UsageAnswer, UsageRules, read_content_usage};
 use super::verdict::describe_selection;
 
 /// One column: a robot under a reading, compiled.
@@ -62,13 +62,9 @@ impl Column {
     /// [`Column::check`]).
     #[must_use]
     pub fn usage(&self, availability: Availability, decision: Decision, tested: &str) -> UsageAnswer {
-        match &self.usage {
-            None => UsageAnswer::NotRead,
-            Some(_) if !decision.allowed => UsageAnswer::NotFetched,
-            // A file that was not read (a 404's error page) states no preferences.
-            Some(_) if availability.access(self.reading) != Access::Rules => UsageAnswer::Stated(Usage::default()),
-            Some(rules) => UsageAnswer::Stated(rules.answer(tested)),
-        }
+        self.usage
+            .as_ref()
+            .map_or(UsageAnswer::NotRead, |rules| rules.answer_for(availability, decision.allowed, tested))
     }
 
     /// What a cell of this column shows for a path: the crawl verdict, or with a usage

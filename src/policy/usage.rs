@@ -292,14 +292,9 @@ impl fmt::Display for Usage {
 #[must_use]
 pub fn usage_answer(txt: &RobotsTxt, availability: Availability, verdict: &Verdict) -> UsageAnswer {
     if verdict.reading != Reading::Rfc9309 {
-        UsageAnswer::NotRead
-    } else if !verdict.allowed {
-        UsageAnswer::NotFetched
-    } else if availability.access(Reading::Rfc9309) != Access::Rules {
-        UsageAnswer::Stated(Usage::default())
-    } else {
-        UsageAnswer::Stated(usage(txt, &verdict.selection, &verdict.path))
+        return UsageAnswer::NotRead;
     }
+    UsageRules::of(txt, &verdict.selection).answer_for(availability, verdict.allowed, &verdict.path)
 }
 
 /// A page's usage preferences: robots.txt's for its path (`answer`, for a robot that may
@@ -630,6 +625,21 @@ impl UsageRules {
             best.extend(self.pathless);
         }
         best.into_iter().map(|index| &self.rules[index]).collect()
+    }
+
+    /// The answer for a path the robot may (`allowed`) or may not fetch, given what the
+    /// fetch of the file means (`availability`): none for a path it may not fetch,
+    /// nothing stated by a file that was not read (a 404's error page), else
+    /// [`UsageRules::answer`]. The one place that decides which.
+    #[must_use]
+    pub fn answer_for(&self, availability: Availability, allowed: bool, tested: &str) -> UsageAnswer {
+        if !allowed {
+            UsageAnswer::NotFetched
+        } else if availability.access(Reading::Rfc9309) != Access::Rules {
+            UsageAnswer::Stated(Usage::default())
+        } else {
+            UsageAnswer::Stated(self.answer(tested))
+        }
     }
 
     /// The preferences for `tested`, the path as a crawler requests it. Ask for a path
