@@ -21,7 +21,7 @@ mod response;
 mod source;
 
 pub use http::fetch;
-pub(crate) use http::{Gate, Open, classify, client, fetch_gated, open};
+pub(crate) use http::{Gate, Open, classify, client, fetch_gated, fetch_with, open};
 pub use page::{Obey, OtherSite, PageFetch, fetch_page};
 pub use response::{FetchError, FetchWarning, Fetched, Hop, MAX_REDIRECTS, Status, content_type_warning};
 pub use source::{MAX_FILE_BYTES, Source, SourceError, read_at_most, read_file_capped};

@@ -63,6 +63,9 @@ pub mod clipboard;
 #[cfg(feature = "fetch")]
 #[doc(hidden)]
 pub mod fetch;
+#[cfg(feature = "history")]
+#[doc(hidden)]
+pub mod history;
 #[cfg(feature = "profiles")]
 #[doc(hidden)]
 pub mod robots_db;

@@ -121,7 +121,7 @@ impl<'a> CheckRecord<'a> {
         agent: &'a str,
         request: &'a Request,
     ) -> CheckRecord<'a> {
-        let rule = deciding_rule(txt, column, decision);
+        let rule = column.deciding_rule(txt, decision);
         let usage = column.usage(availability, decision, request.tested());
         CheckRecord {
             agent,
@@ -197,11 +197,6 @@ fn write_usage(out: &mut Vec<u8>, usage: &Usage) {
         }
     }
     out.extend_from_slice(text.as_bytes());
-}
-
-fn deciding_rule<'t>(txt: &'t RobotsTxt, column: &Column, decision: Decision) -> Option<&'t policy::parse::Rule> {
-    let interpretation = txt.interpretation(column.reading);
-    decision.rule.map(|at| &interpretation.groups()[at.group].rules()[at.rule])
 }
 
 /// The group the deciding rule came from or, when no rule matched, the group that
@@ -433,7 +428,7 @@ impl<'a> Answerer<'a> {
             out.push(b')');
         }
         out.extend_from_slice(b"  ");
-        let rule = deciding_rule(self.txt, column, decision);
+        let rule = column.deciding_rule(self.txt, decision);
         let kind = rule.map(|rule| format!("{}: ", rule.kind().name()));
         let rule = rule.zip(kind.as_deref()).map(|(rule, kind)| (rule.line(), kind, self.txt.text(&rule.value())));
         let group = group_line(self.txt, self.availability, column, decision);

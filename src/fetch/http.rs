@@ -36,20 +36,31 @@ impl Gate for Open {
 /// what the gate does included.
 pub(crate) async fn fetch_gated(url: &Url, limits: &Limits, gate: &mut impl Gate) -> Result<Fetched, FetchError> {
     let started = Instant::now();
-    match tokio::time::timeout(limits.timeout, fetch_unbounded(url, limits, started, gate)).await {
+    let client = client(limits)?;
+    match tokio::time::timeout(limits.timeout, fetch_unbounded(&client, url, limits, started, gate)).await {
+        Ok(result) => result,
+        Err(_) => Err(FetchError::Timeout(limits.timeout)),
+    }
+}
+
+/// [`fetch`] over a client that many fetches share (its connection pool), bounded by
+/// `limits.timeout` like every fetch.
+pub(crate) async fn fetch_with(client: &reqwest::Client, url: &Url, limits: &Limits) -> Result<Fetched, FetchError> {
+    let started = Instant::now();
+    match tokio::time::timeout(limits.timeout, fetch_unbounded(client, url, limits, started, &mut Open)).await {
         Ok(result) => result,
         Err(_) => Err(FetchError::Timeout(limits.timeout)),
     }
 }
 
 async fn fetch_unbounded(
+    client: &reqwest::Client,
     url: &Url,
     limits: &Limits,
     started: Instant,
     gate: &mut impl Gate,
 ) -> Result<Fetched, FetchError> {
-    let client = client(limits)?;
-    let mut opened = open(&client, url, gate).await?;
+    let mut opened = open(client, url, gate).await?;
     let (body, truncated) = match &mut opened.response {
         Some(response) => read_capped(response, limits.max_bytes, &opened.final_url).await?,
         None => (Vec::new(), false),

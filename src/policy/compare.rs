@@ -8,7 +8,7 @@
 use super::agent::{Choice, Robot, Selection};
 use super::availability::{Access, Availability};
 use super::compiled::{CompiledPolicy, Decision};
-use super::parse::{FieldKind, RobotsTxt};
+use super::parse::{FieldKind, RobotsTxt, Rule};
 use super::reading::Reading;
 use super::usage::{Category, Preference, UsageAnswer, UsageRules, read_content_usage};
 use super::verdict::describe_selection;
@@ -85,6 +85,14 @@ impl Column {
                 Cell::Preference { preference, line }
             }
         }
+    }
+
+    /// The rule behind a decision of this column (from [`Column::check`]), if a rule
+    /// decided.
+    #[must_use]
+    pub fn deciding_rule<'t>(&self, txt: &'t RobotsTxt, decision: Decision) -> Option<&'t Rule> {
+        let interpretation = txt.interpretation(self.reading);
+        decision.rule.map(|at| &interpretation.groups()[at.group()].rules()[at.index()])
     }
 
     /// The groups that apply and why.

@@ -59,7 +59,9 @@ impl Category {
         }
     }
 
-    fn index(self) -> usize {
+    /// Its place in [`Category::ALL`].
+    #[must_use]
+    pub fn index(self) -> usize {
         match self {
             Category::TrainAi => 0,
             Category::Search => 1,

@@ -1,0 +1,209 @@
+//! A site's robots.txt over time: the versions robotscope fetched and the web archive
+//! captured, and when each robot's access (and usage preferences) changed.
+//!
+//! Three parts, each with one job (DESIGN.md §6): `store.rs` keeps versions in a SQLite
+//! database that several robotscope processes share; `archive.rs` lists and fetches a
+//! Wayback-compatible archive's captures over the fetch layer and keeps them in the
+//! store; `timeline.rs` turns versions into verdicts and the flips between consecutive
+//! versions (pure). This file holds what they share: a [`Version`], the site key,
+//! digests and timestamps.
+
+use std::fmt;
+
+use url::Url;
+
+use crate::policy::Availability;
+
+mod archive;
+mod store;
+mod timeline;
+
+pub use archive::{ArchiveError, ArchiveOptions, Capture, DEFAULT_ARCHIVE, Progress, Synced, capture_url, cdx_url, parse_cdx, sync};
+pub use store::{Kept, Opened, Store, StoreError, default_store_path};
+pub use timeline::{Answer, Change, Flip, Snapshot, Subject, flips, snapshot};
+
+/// Where a version comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Provenance {
+    /// Fetched by robotscope from the site.
+    Local,
+    /// Captured by the web archive.
+    Archive,
+}
+
+impl Provenance {
+    /// `local` or `archive`, as the store and `history --json` write it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Provenance::Local => "local",
+            Provenance::Archive => "archive",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Provenance> {
+        match text {
+            "local" => Some(Provenance::Local),
+            "archive" => Some(Provenance::Archive),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Provenance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// One version of a site's robots.txt: what an answer said, first seen at `timestamp`
+/// (and, for robotscope's own fetches, seen unchanged `seen` times until `last_seen`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version {
+    /// Where it comes from.
+    pub provenance: Provenance,
+    /// When it was fetched or captured, UTC, `YYYYMMDDhhmmss`.
+    pub timestamp: String,
+    /// The last fetch that gave the same answer (the timestamp for a capture).
+    pub last_seen: String,
+    /// How many fetches gave this answer in a row.
+    pub seen: u32,
+    /// The URL that answered (for a capture, the URL the archive captured).
+    pub url: String,
+    /// The HTTP status; `None` when the archive did not record one.
+    pub status: Option<u16>,
+    /// What the answer means for the rules.
+    pub availability: Availability,
+    /// SHA-1 of the body in base32, as the Wayback Machine writes digests.
+    pub digest: String,
+    /// The body's length.
+    pub bytes: u64,
+    /// True when the body was cut at the size cap.
+    pub truncated: bool,
+    /// The response headers that matter (Content-Type, Last-Modified, ETag,
+    /// Content-Usage), lower-case names.
+    pub headers: Vec<(String, String)>,
+}
+
+impl Version {
+    /// The date for people: `2024-05-01 12:30` (UTC).
+    #[must_use]
+    pub fn date(&self) -> String {
+        display_date(&self.timestamp)
+    }
+
+    /// Whether its verdicts can be known: the archive does not say where a redirect it
+    /// captured led (RFC 9309 §2.3.1.2 has robots follow it), so such a capture decides
+    /// nothing.
+    #[must_use]
+    pub fn decides(&self) -> bool {
+        !matches!(self.status, Some(300..=399)) || self.provenance == Provenance::Local
+    }
+
+    /// True when the two answers say the same: the same status meaning and body.
+    #[must_use]
+    pub fn same_answer(&self, other: &Version) -> bool {
+        self.availability == other.availability && self.digest == other.digest
+    }
+}
+
+/// The key versions of a site are kept under: the host and a port other than the
+/// scheme's, without the scheme, as the Wayback Machine keys its captures (the http and
+/// https files of a site are one history).
+#[must_use]
+pub fn site_key(robots_url: &Url) -> String {
+    let host = robots_url.host_str().unwrap_or_default().to_ascii_lowercase();
+    match robots_url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host,
+    }
+}
+
+/// SHA-1 of `bytes` in base32: the digest the Wayback Machine's CDX API lists, so that a
+/// fetched file and a capture of the same bytes are one content in the store.
+#[must_use]
+pub fn digest(bytes: &[u8]) -> String {
+    use sha1::Digest;
+    data_encoding::BASE32.encode(&sha1::Sha1::digest(bytes))
+}
+
+/// Now, UTC, as `YYYYMMDDhhmmss`.
+#[must_use]
+pub fn timestamp_now() -> String {
+    jiff::Timestamp::now().strftime("%Y%m%d%H%M%S").to_string()
+}
+
+/// `YYYYMMDDhhmmss` as `YYYY-MM-DD hh:mm` (the text as it is if it is not one).
+#[must_use]
+pub fn display_date(timestamp: &str) -> String {
+    let digits = |range: std::ops::Range<usize>| timestamp.get(range).unwrap_or("");
+    if timestamp.len() == 14 && timestamp.bytes().all(|b| b.is_ascii_digit()) {
+        format!("{}-{}-{} {}:{}", digits(0..4), digits(4..6), digits(6..8), digits(8..10), digits(10..12))
+    } else {
+        timestamp.to_owned()
+    }
+}
+
+/// Why a date given on the command line is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{given}' is not a date: give YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD hh:mm or up to 14 digits (YYYYMMDDhhmmss)")]
+pub struct BadDate {
+    given: String,
+}
+
+/// A date as the user gives it (`2024`, `2024-05`, `2024-05-01`, `2024-05-01 12:30`,
+/// `20240501123000`, any prefix of 4 to 14 digits) as the range of timestamps it covers:
+/// its first and last second, `YYYYMMDDhhmmss`.
+pub fn date_range(given: &str) -> Result<(String, String), BadDate> {
+    let bad = || BadDate { given: given.to_owned() };
+    let digits: String = given.chars().filter(|c| !matches!(c, '-' | ':' | ' ' | 'T')).collect();
+    if !(4..=14).contains(&digits.len()) || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() % 2 != 0 {
+        return Err(bad());
+    }
+    let first = format!("{digits}{}", &"0101000000"[digits.len() - 4..]);
+    // The last second: the next period's first second, less one.
+    let start = jiff::civil::DateTime::strptime("%Y%m%d%H%M%S", &first).map_err(|_| bad())?;
+    let span = match digits.len() {
+        4 => jiff::Span::new().years(1),
+        6 => jiff::Span::new().months(1),
+        8 => jiff::Span::new().days(1),
+        10 => jiff::Span::new().hours(1),
+        12 => jiff::Span::new().minutes(1),
+        _ => jiff::Span::new().seconds(1),
+    };
+    let end = start.checked_add(span).and_then(|next| next.checked_sub(jiff::Span::new().seconds(1))).map_err(|_| bad())?;
+    Ok((first, end.strftime("%Y%m%d%H%M%S").to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_are_the_wayback_machines() {
+        // The CDX digest of an empty capture, as the Wayback Machine lists it.
+        assert_eq!(digest(b""), "3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ");
+        assert_eq!(digest(b"User-agent: *\nDisallow:\n").len(), 32);
+    }
+
+    #[test]
+    fn dates_cover_their_period() {
+        assert_eq!(date_range("2024").ok(), Some(("20240101000000".into(), "20241231235959".into())));
+        assert_eq!(date_range("2024-02").ok(), Some(("20240201000000".into(), "20240229235959".into())));
+        assert_eq!(date_range("2023-02-28").ok(), Some(("20230228000000".into(), "20230228235959".into())));
+        assert_eq!(date_range("2024-05-01 12:30").ok(), Some(("20240501123000".into(), "20240501123059".into())));
+        assert_eq!(date_range("20240501123005").ok(), Some(("20240501123005".into(), "20240501123005".into())));
+        for bad in ["", "24", "2024-13", "2024-02-30", "yesterday", "20245", "2024-05-01 25:00"] {
+            assert!(date_range(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn site_keys_drop_the_scheme_and_default_ports() {
+        let key = |url: &str| site_key(&Url::parse(url).expect("url"));
+        assert_eq!(key("https://Example.com/robots.txt"), "example.com");
+        assert_eq!(key("http://example.com:80/robots.txt"), "example.com");
+        assert_eq!(key("http://127.0.0.1:8080/robots.txt"), "127.0.0.1:8080");
+        assert_eq!(display_date("20240501123005"), "2024-05-01 12:30");
+    }
+}

@@ -1,0 +1,376 @@
+//! The web archive's versions of a robots.txt: a Wayback-compatible archive's CDX
+//! listing (`BASE/cdx/search/cdx`) and its raw captures (`BASE/web/TIMESTAMPid_/URL`),
+//! fetched over the fetch layer and kept in the store.
+//!
+//! The listing asks for one row per distinct content (`collapse=digest`). A capture the
+//! store holds is never fetched again; a capture whose status decides by itself (a 404
+//! allows everything, a 5xx disallows everything: RFC 9309 §2.3.1.3 and §2.3.1.4) is
+//! kept without fetching its body. The rest are fetched two at a time, each request
+//! started at least `pace` after the one before (the archive is shared by everyone),
+//! and an archive that answers 429 or 5xx is given time and asked again.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt;
+use tokio::sync::Mutex;
+use tokio::time::Instant;
+use url::Url;
+
+use super::store::{Kept, Store, StoreError};
+use super::{Provenance, digest, site_key};
+use crate::fetch::{self, FetchError, Fetched, Limits};
+use crate::policy::Availability;
+
+/// The Wayback Machine.
+pub const DEFAULT_ARCHIVE: &str = "https://web.archive.org";
+
+/// Captures fetched at once.
+const CONCURRENT_CAPTURES: usize = 2;
+
+/// Times a request the archive refused for load (429, 5xx) is asked again.
+const RETRIES: u32 = 2;
+
+/// The most a listing may weigh: a robots.txt captured a hundred thousand times over
+/// lists well under this.
+const MAX_LISTING_BYTES: usize = 16 * 1024 * 1024;
+
+/// Where and how to ask the archive.
+#[derive(Debug, Clone)]
+pub struct ArchiveOptions {
+    /// The archive (`https://web.archive.org`, or a mirror).
+    pub base: Url,
+    /// The first and last timestamps wanted (`YYYYMMDDhhmmss`), if bounded.
+    pub from: Option<String>,
+    /// See `from`.
+    pub to: Option<String>,
+    /// The least time between two requests to the archive.
+    pub pace: Duration,
+    /// The limits of each request (`--timeout`, the User-Agent); a capture's body is
+    /// read up to `max_bytes` like a live robots.txt.
+    pub limits: Limits,
+}
+
+/// One row of the CDX listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capture {
+    /// When it was captured, `YYYYMMDDhhmmss`.
+    pub timestamp: String,
+    /// The URL captured.
+    pub original: String,
+    /// The status captured (`None` when the listing says `-`).
+    pub status: Option<u16>,
+    /// The archive's digest of the body.
+    pub digest: String,
+}
+
+impl Capture {
+    /// Whether the body must be read: a 2xx capture's rules are in it (and a capture
+    /// of unknown status may be one).
+    fn needs_body(&self) -> bool {
+        self.status.is_none_or(|status| (200..300).contains(&status))
+    }
+}
+
+/// Why the archive could not be asked.
+#[derive(Debug, thiserror::Error)]
+pub enum ArchiveError {
+    /// The listing request failed.
+    #[error("the archive's listing ({url}): {source}")]
+    Fetch {
+        /// The listing URL.
+        url: String,
+        /// Why.
+        source: FetchError,
+    },
+    /// The listing answered something other than 200.
+    #[error("the archive's listing ({url}) answered {status}")]
+    Status {
+        /// The listing URL.
+        url: String,
+        /// Its status.
+        status: u16,
+    },
+    /// The listing is not the CDX JSON expected.
+    #[error("the archive's listing ({url}) is not CDX JSON: {reason}")]
+    Listing {
+        /// The listing URL.
+        url: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// What a sync did.
+#[derive(Debug, Default)]
+pub struct Synced {
+    /// Captures the listing gave (within the dates).
+    pub listed: usize,
+    /// Captures the store already held.
+    pub cached: usize,
+    /// Captures fetched now (or kept from the listing alone).
+    pub kept: usize,
+    /// Captures that could not be had, and why: they are asked again next time.
+    pub failed: Vec<(Capture, String)>,
+}
+
+/// Progress of a sync, for a spinner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// The listing came: this many captures to look at.
+    Listed(usize),
+    /// One more capture was kept or failed.
+    Capture,
+}
+
+/// The CDX listing URL for a robots.txt: its host and path without the scheme (the
+/// archive keys http and https captures as one), JSON, one row per distinct digest.
+#[must_use]
+pub fn cdx_url(base: &Url, robots_url: &Url, from: Option<&str>, to: Option<&str>) -> Url {
+    let mut url = base.clone();
+    url.path_segments_mut().map(|mut segments| {
+        segments.pop_if_empty().extend(["cdx", "search", "cdx"]);
+    }).ok();
+    {
+        let mut query = url.query_pairs_mut();
+        query.clear();
+        query.append_pair("url", &format!("{}/robots.txt", site_key(robots_url)));
+        query.append_pair("output", "json");
+        query.append_pair("fl", "timestamp,original,statuscode,digest");
+        query.append_pair("collapse", "digest");
+        if let Some(from) = from {
+            query.append_pair("from", from);
+        }
+        if let Some(to) = to {
+            query.append_pair("to", to);
+        }
+    }
+    url
+}
+
+/// The raw capture: `BASE/web/TIMESTAMPid_/ORIGINAL` (`id_` asks for the bytes as
+/// captured, without the archive's banner or rewritten links).
+#[must_use]
+pub fn capture_url(base: &Url, capture: &Capture) -> Option<Url> {
+    let base = base.as_str().trim_end_matches('/');
+    Url::parse(&format!("{base}/web/{}id_/{}", capture.timestamp, capture.original)).ok()
+}
+
+/// Reads a CDX JSON listing: an array of rows, the first naming the fields. Rows whose
+/// timestamp is not 14 digits are dropped.
+pub fn parse_cdx(body: &[u8]) -> Result<Vec<Capture>, String> {
+    let rows: Vec<Vec<String>> = serde_json::from_slice(body).map_err(|error| error.to_string())?;
+    let Some((header, rows)) = rows.split_first() else { return Ok(Vec::new()) };
+    let field = |name: &str| {
+        header.iter().position(|field| field == name).ok_or_else(|| format!("the listing has no '{name}' field"))
+    };
+    let (timestamp, original, status, digest) =
+        (field("timestamp")?, field("original")?, field("statuscode")?, field("digest")?);
+    let mut captures: Vec<Capture> = rows
+        .iter()
+        .filter_map(|row| {
+            let get = |index: usize| row.get(index).cloned();
+            let capture = Capture {
+                timestamp: get(timestamp)?,
+                original: get(original)?,
+                status: get(status).and_then(|status| status.parse().ok()),
+                digest: get(digest)?,
+            };
+            let sound = capture.timestamp.len() == 14 && capture.timestamp.bytes().all(|b| b.is_ascii_digit());
+            sound.then_some(capture)
+        })
+        .collect();
+    captures.sort_by(|a, b| a.timestamp.cmp(&b.timestamp));
+    Ok(captures)
+}
+
+/// Lists the archive's captures of `robots_url` and keeps in `store` those it does not
+/// hold yet: the second run over the same dates fetches nothing but the listing.
+pub async fn sync(
+    store: &mut Store,
+    robots_url: &Url,
+    options: &ArchiveOptions,
+    mut progress: impl FnMut(Progress),
+) -> Result<Synced, ArchiveError> {
+    let client = fetch::client(&options.limits).map_err(|source| ArchiveError::Fetch {
+        url: options.base.to_string(),
+        source,
+    })?;
+    let pacer = Pacer::new(options.pace);
+    let listing_url = cdx_url(&options.base, robots_url, options.from.as_deref(), options.to.as_deref());
+    let listing_limits = Limits { max_bytes: MAX_LISTING_BYTES, ..options.limits.clone() };
+    let listed = politely(&pacer, || fetch::fetch_with(&client, &listing_url, &listing_limits))
+        .await
+        .map_err(|source| ArchiveError::Fetch { url: listing_url.to_string(), source })?;
+    let listing_error = |reason: String| ArchiveError::Listing { url: listing_url.to_string(), reason };
+    if listed.status.code() != 200 {
+        return Err(ArchiveError::Status { url: listing_url.to_string(), status: listed.status.code() });
+    }
+    if listed.truncated {
+        return Err(listing_error(format!("longer than {MAX_LISTING_BYTES} bytes")));
+    }
+    let within = |capture: &Capture| {
+        options.from.as_deref().is_none_or(|from| capture.timestamp.as_str() >= from)
+            && options.to.as_deref().is_none_or(|to| capture.timestamp.as_str() <= to)
+    };
+    let captures: Vec<Capture> = parse_cdx(&listed.body).map_err(listing_error)?.into_iter().filter(within).collect();
+    progress(Progress::Listed(captures.len()));
+    let site = site_key(robots_url);
+    let mut synced = Synced { listed: captures.len(), ..Synced::default() };
+    let mut to_fetch = Vec::new();
+    for capture in captures {
+        if store.has_capture(&site, &capture.timestamp, &capture.original)? {
+            synced.cached += 1;
+            progress(Progress::Capture);
+        } else if capture.needs_body() {
+            to_fetch.push(capture);
+        } else {
+            // The status decides; the body (an error page) says nothing to robots.
+            keep_capture(store, &site, &capture, None)?;
+            synced.kept += 1;
+            progress(Progress::Capture);
+        }
+    }
+    let (client, pacer) = (&client, &pacer);
+    let mut fetches = futures::stream::iter(to_fetch)
+        .map(|capture| async move {
+            let Some(url) = capture_url(&options.base, &capture) else {
+                return (capture, Err("the captured URL does not make a capture URL".to_owned()));
+            };
+            let result = politely(pacer, || fetch::fetch_with(client, &url, &options.limits)).await;
+            (capture, result.map_err(|error| error.to_string()))
+        })
+        .buffer_unordered(CONCURRENT_CAPTURES);
+    while let Some((capture, result)) = fetches.next().await {
+        match result {
+            Ok(fetched) if fetched.status.is_success() => {
+                keep_capture(store, &site, &capture, Some(&fetched))?;
+                synced.kept += 1;
+            }
+            Ok(fetched) => synced.failed.push((capture, format!("the archive answered {}", fetched.status.code()))),
+            Err(reason) => synced.failed.push((capture, reason)),
+        }
+        progress(Progress::Capture);
+    }
+    synced.failed.sort_by(|a, b| a.0.timestamp.cmp(&b.0.timestamp));
+    Ok(synced)
+}
+
+fn keep_capture(store: &mut Store, site: &str, capture: &Capture, fetched: Option<&Fetched>) -> Result<(), StoreError> {
+    let status = capture.status.or_else(|| fetched.map(|fetched| fetched.status.code()));
+    let availability = match status {
+        Some(200..=299) | None => Availability::Available,
+        Some(status @ 300..=399) => Availability::RedirectWithoutTarget(status),
+        Some(status) => Availability::Status(status),
+    };
+    // A body read is kept under its own digest (what the store holds must be what the
+    // digest names); the listing's digest stands for a body not read.
+    let body = fetched.map(|fetched| fetched.body.as_slice());
+    let digest = body.map_or_else(|| capture.digest.clone(), digest);
+    store.keep(&Kept {
+        site,
+        provenance: Provenance::Archive,
+        timestamp: &capture.timestamp,
+        url: &capture.original,
+        status,
+        availability,
+        body,
+        digest: &digest,
+        bytes: body.map_or(0, |body| body.len() as u64),
+        truncated: fetched.is_some_and(|fetched| fetched.truncated),
+        headers: fetched.map_or(&[], |fetched| fetched.headers.as_slice()),
+    })?;
+    Ok(())
+}
+
+/// Spaces requests to the archive at least `pace` apart, whatever runs them.
+#[derive(Debug)]
+struct Pacer {
+    pace: Duration,
+    next: Arc<Mutex<Instant>>,
+}
+
+impl Pacer {
+    fn new(pace: Duration) -> Pacer {
+        Pacer { pace, next: Arc::new(Mutex::new(Instant::now())) }
+    }
+
+    /// Waits for this request's turn.
+    async fn turn(&self) {
+        let at = {
+            let mut next = self.next.lock().await;
+            let at = (*next).max(Instant::now());
+            *next = at + self.pace;
+            at
+        };
+        tokio::time::sleep_until(at).await;
+    }
+}
+
+/// Runs a request in its turn; an archive that answers 429 or 5xx (it is busy, or
+/// down for a moment) is asked again after its Retry-After (at most a minute) or a
+/// growing pause.
+async fn politely<F, Fut>(pacer: &Pacer, mut request: F) -> Result<Fetched, FetchError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Fetched, FetchError>>,
+{
+    let mut attempt = 0;
+    loop {
+        pacer.turn().await;
+        let fetched = request().await?;
+        let busy = matches!(fetched.status.code(), 429 | 500..=599);
+        if !busy || attempt == RETRIES {
+            return Ok(fetched);
+        }
+        attempt += 1;
+        let retry_after = fetched.header("retry-after").and_then(|value| value.trim().parse::<u64>().ok());
+        let pause = retry_after.map_or(Duration::from_secs(1 << attempt), |secs| Duration::from_secs(secs.min(60)));
+        tokio::time::sleep(pause).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listing_urls_name_the_host_without_the_scheme() {
+        let base = Url::parse("https://web.archive.org").expect("url");
+        let robots = Url::parse("https://example.com/robots.txt").expect("url");
+        assert_eq!(
+            cdx_url(&base, &robots, Some("2020"), None).as_str(),
+            "https://web.archive.org/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp%2Coriginal%2Cstatuscode%2Cdigest&collapse=digest&from=2020"
+        );
+        let mirror = Url::parse("http://127.0.0.1:9/mirror/").expect("url");
+        assert!(cdx_url(&mirror, &robots, None, None).as_str().starts_with("http://127.0.0.1:9/mirror/cdx/search/cdx?"));
+        let capture = Capture {
+            timestamp: "20200101000000".into(),
+            original: "http://example.com:80/robots.txt".into(),
+            status: Some(200),
+            digest: "X".into(),
+        };
+        assert_eq!(
+            capture_url(&mirror, &capture).map(String::from).as_deref(),
+            Some("http://127.0.0.1:9/mirror/web/20200101000000id_/http://example.com:80/robots.txt")
+        );
+    }
+
+    #[test]
+    fn cdx_rows_are_read_by_their_header() {
+        let body = br#"[["timestamp","original","statuscode","digest"],
+            ["20210101000000","http://example.com/robots.txt","200","AAA"],
+            ["20200101000000","http://example.com/robots.txt","404","BBB"],
+            ["2020","http://example.com/robots.txt","200","CCC"],
+            ["20220101000000","https://example.com/robots.txt","-","DDD"]]"#;
+        let captures = parse_cdx(body).expect("listing");
+        let rows: Vec<(&str, Option<u16>)> = captures.iter().map(|c| (c.timestamp.as_str(), c.status)).collect();
+        assert_eq!(rows, [("20200101000000", Some(404)), ("20210101000000", Some(200)), ("20220101000000", None)]);
+        assert_eq!(parse_cdx(b"[]").expect("empty"), []);
+        assert!(parse_cdx(b"<html>").is_err());
+        assert!(parse_cdx(br#"[["timestamp"],["20200101000000"]]"#).is_err());
+    }
+}

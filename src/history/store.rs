@@ -1,0 +1,460 @@
+//! The local store of versions: a SQLite database (rusqlite, SQLite compiled in) under
+//! the user's data directory, shared by every robotscope process.
+//!
+//! Two tables: `content` holds each distinct body once, keyed by its digest; `versions`
+//! holds one row per answer (site, provenance, timestamp, URL, status, what it means,
+//! digest, the headers that matter). A fetch that gives the answer the site's last
+//! fetch gave adds no row: it moves that row's `last_seen` on, so a script that checks
+//! a site every minute keeps one row per change, not one per run.
+//!
+//! Several processes may write at once: the database is in WAL mode, writers wait for
+//! each other (busy timeout), and each write is one immediate transaction. A database
+//! SQLite finds damaged is moved aside (never deleted) and a new one started; the
+//! caller is told where the old one went.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
+
+use super::{Provenance, Version};
+use crate::policy::Availability;
+
+/// The schema this code writes (`PRAGMA user_version`).
+const SCHEMA_VERSION: i64 = 1;
+
+/// How long a writer waits for another process's write to finish.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+const SCHEMA: &str = "
+    CREATE TABLE IF NOT EXISTS content (
+        digest TEXT PRIMARY KEY,
+        body BLOB NOT NULL
+    ) STRICT;
+    CREATE TABLE IF NOT EXISTS versions (
+        id INTEGER PRIMARY KEY,
+        site TEXT NOT NULL,
+        provenance TEXT NOT NULL CHECK (provenance IN ('local', 'archive')),
+        timestamp TEXT NOT NULL,
+        last_seen TEXT NOT NULL,
+        seen INTEGER NOT NULL DEFAULT 1,
+        url TEXT NOT NULL,
+        status INTEGER,
+        meaning TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        truncated INTEGER NOT NULL DEFAULT 0,
+        headers TEXT NOT NULL DEFAULT ''
+    ) STRICT;
+    CREATE INDEX IF NOT EXISTS versions_of_site ON versions (site, timestamp);
+    CREATE UNIQUE INDEX IF NOT EXISTS one_row_per_capture
+        ON versions (site, timestamp, url) WHERE provenance = 'archive';
+";
+
+/// Why the store could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite said no.
+    #[error("the history store at {path}: {source}")]
+    Sqlite {
+        /// The database file.
+        path: String,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
+    /// The directory or the file could not be made or moved.
+    #[error("the history store at {path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A newer robotscope wrote it; this one leaves it alone.
+    #[error("the history store at {path} was written by a newer robotscope (schema {found}); this one reads schema {SCHEMA_VERSION}")]
+    Newer {
+        /// The database file.
+        path: String,
+        /// Its schema version.
+        found: i64,
+    },
+    /// No data directory is known (no home directory) and no --store was given.
+    #[error("no data directory is known for the history store (no home directory); give --store PATH or --no-store")]
+    NoDataDirectory,
+}
+
+/// An open store, and what opening it found.
+#[derive(Debug)]
+pub struct Opened {
+    /// The store.
+    pub store: Store,
+    /// Where a damaged database was moved, when one was found.
+    pub moved_aside: Option<(PathBuf, String)>,
+}
+
+/// A version to keep.
+#[derive(Debug, Clone, Copy)]
+pub struct Kept<'a> {
+    /// The site key ([`super::site_key`]).
+    pub site: &'a str,
+    /// Where it comes from.
+    pub provenance: Provenance,
+    /// When, `YYYYMMDDhhmmss` UTC.
+    pub timestamp: &'a str,
+    /// The URL that answered, or that the archive captured.
+    pub url: &'a str,
+    /// The status, when known.
+    pub status: Option<u16>,
+    /// What it means for the rules.
+    pub availability: Availability,
+    /// The body, when it was read (a capture whose status decides is not).
+    pub body: Option<&'a [u8]>,
+    /// Its digest (for a capture, the archive's).
+    pub digest: &'a str,
+    /// The body's length (for a capture not read, 0).
+    pub bytes: u64,
+    /// True when the body was cut at the size cap.
+    pub truncated: bool,
+    /// Headers that matter.
+    pub headers: &'a [(String, String)],
+}
+
+/// The local store of versions.
+#[derive(Debug)]
+pub struct Store {
+    connection: Connection,
+    path: String,
+}
+
+/// `$XDG_DATA_HOME/robotscope/history.sqlite3` on Linux, the platform's data directory
+/// elsewhere (the `directories` crate).
+#[must_use]
+pub fn default_store_path() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "robotscope").map(|dirs| dirs.data_dir().join("history.sqlite3"))
+}
+
+impl Store {
+    /// Opens (or creates) the store at `path`; a database SQLite finds damaged is moved
+    /// aside to `PATH.damaged-TIMESTAMP` and a new one started.
+    pub fn open(path: &Path) -> Result<Opened, StoreError> {
+        let label = path.display().to_string();
+        if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|source| StoreError::Io { path: label.clone(), source })?;
+        }
+        match Store::open_checked(path) {
+            Ok(store) => Ok(Opened { store, moved_aside: None }),
+            Err(StoreError::Sqlite { source, .. }) if is_damage(&source) => {
+                let aside = PathBuf::from(format!("{label}.damaged-{}", super::timestamp_now()));
+                std::fs::rename(path, &aside).map_err(|source| StoreError::Io { path: label.clone(), source })?;
+                // The journal files belong to the damaged database: they go with it.
+                for suffix in ["-wal", "-shm"] {
+                    let _ = std::fs::rename(format!("{label}{suffix}"), format!("{}{suffix}", aside.display()));
+                }
+                let store = Store::open_checked(path)?;
+                Ok(Opened { store, moved_aside: Some((aside, source.to_string())) })
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// A store in memory, kept nowhere (`--no-store`).
+    pub fn in_memory() -> Result<Store, StoreError> {
+        let connection = Connection::open_in_memory()
+            .map_err(|source| StoreError::Sqlite { path: "memory".to_owned(), source })?;
+        let store = Store { connection, path: "memory".to_owned() };
+        store.create_schema()?;
+        Ok(store)
+    }
+
+    fn open_checked(path: &Path) -> Result<Store, StoreError> {
+        let label = path.display().to_string();
+        let sqlite = |source| StoreError::Sqlite { path: label.clone(), source };
+        let connection = Connection::open(path).map_err(sqlite)?;
+        connection.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
+        // WAL lets readers read while a writer writes, and keeps a crash from tearing
+        // the database; NORMAL syncs at checkpoints, which is enough for a cache.
+        connection.pragma_update(None, "journal_mode", "WAL").map_err(sqlite)?;
+        connection.pragma_update(None, "synchronous", "NORMAL").map_err(sqlite)?;
+        let found: i64 = connection.query_row("PRAGMA user_version", [], |row| row.get(0)).map_err(sqlite)?;
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::Newer { path: label, found });
+        }
+        // A damaged page shows here rather than in the middle of a later write.
+        let check: String = connection.query_row("PRAGMA quick_check(1)", [], |row| row.get(0)).map_err(sqlite)?;
+        if check != "ok" {
+            return Err(sqlite(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error { code: ErrorCode::DatabaseCorrupt, extended_code: rusqlite::ffi::SQLITE_CORRUPT },
+                Some(check),
+            )));
+        }
+        let store = Store { connection, path: label };
+        store.create_schema()?;
+        Ok(store)
+    }
+
+    fn create_schema(&self) -> Result<(), StoreError> {
+        self.connection.execute_batch(SCHEMA).map_err(|source| self.error(source))?;
+        self.connection
+            .pragma_update(None, "user_version", SCHEMA_VERSION)
+            .map_err(|source| self.error(source))
+    }
+
+    fn error(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite { path: self.path.clone(), source }
+    }
+
+    /// Where the database is (`memory` for `--no-store`).
+    #[must_use]
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Keeps a version, its body once per digest. A local fetch that gives the same
+    /// answer as the site's last local fetch moves that version's `last_seen` on
+    /// instead of adding one; a capture already kept is left as it is. Returns the
+    /// site's last local version before this one, for "changed since the last fetch".
+    pub fn keep(&mut self, kept: &Kept<'_>) -> Result<Option<Version>, StoreError> {
+        let path = self.path.clone();
+        let sqlite = |source| StoreError::Sqlite { path: path.clone(), source };
+        // Immediate: the write lock is taken before the last version is read, so two
+        // processes cannot both decide to add the same answer.
+        let transaction =
+            self.connection.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sqlite)?;
+        if let Some(body) = kept.body {
+            transaction
+                .execute("INSERT OR IGNORE INTO content (digest, body) VALUES (?1, ?2)", params![kept.digest, body])
+                .map_err(sqlite)?;
+        }
+        let previous = match kept.provenance {
+            Provenance::Local => last_version(&transaction, kept.site, Provenance::Local).map_err(sqlite)?,
+            Provenance::Archive => None,
+        };
+        let meaning = meaning_code(kept.availability);
+        let same = previous.as_ref().filter(|(_, version)| {
+            version.digest == kept.digest && version.availability == kept.availability && version.url == kept.url
+        });
+        if let Some((id, _)) = same {
+            transaction
+                .execute(
+                    "UPDATE versions SET last_seen = max(last_seen, ?2), seen = seen + 1 WHERE id = ?1",
+                    params![id, kept.timestamp],
+                )
+                .map_err(sqlite)?;
+        } else {
+            transaction
+                .execute(
+                    "INSERT OR IGNORE INTO versions
+                     (site, provenance, timestamp, last_seen, url, status, meaning, digest, bytes, truncated, headers)
+                     VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    params![
+                        kept.site,
+                        kept.provenance.name(),
+                        kept.timestamp,
+                        kept.url,
+                        kept.status,
+                        meaning,
+                        kept.digest,
+                        i64::try_from(kept.bytes).unwrap_or(i64::MAX),
+                        kept.truncated,
+                        headers_text(kept.headers),
+                    ],
+                )
+                .map_err(sqlite)?;
+        }
+        transaction.commit().map_err(sqlite)?;
+        Ok(previous.map(|(_, version)| version))
+    }
+
+    /// Every version of a site, oldest first.
+    pub fn versions(&self, site: &str) -> Result<Vec<Version>, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare(&format!("SELECT {COLUMNS} FROM versions WHERE site = ?1 ORDER BY timestamp, id"))
+            .map_err(|source| self.error(source))?;
+        let rows = statement.query_map([site], version_of_row).map_err(|source| self.error(source))?;
+        rows.map(|row| row.map(|(_, version)| version).map_err(|source| self.error(source))).collect()
+    }
+
+    /// The site's last local version: what robotscope fetched last.
+    pub fn last_local(&self, site: &str) -> Result<Option<Version>, StoreError> {
+        last_version(&self.connection, site, Provenance::Local)
+            .map(|found| found.map(|(_, version)| version))
+            .map_err(|source| self.error(source))
+    }
+
+    /// True when the capture is kept (with its body, when its status needs one).
+    pub fn has_capture(&self, site: &str, timestamp: &str, url: &str) -> Result<bool, StoreError> {
+        self.connection
+            .query_row(
+                "SELECT 1 FROM versions WHERE site = ?1 AND provenance = 'archive' AND timestamp = ?2 AND url = ?3",
+                params![site, timestamp, url],
+                |_| Ok(()),
+            )
+            .optional()
+            .map(|found| found.is_some())
+            .map_err(|source| self.error(source))
+    }
+
+    /// The body with this digest, when it was kept.
+    pub fn body(&self, digest: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        self.connection
+            .query_row("SELECT body FROM content WHERE digest = ?1", [digest], |row| row.get(0))
+            .optional()
+            .map_err(|source| self.error(source))
+    }
+
+    /// How many bodies are kept (each distinct content once).
+    pub fn content_count(&self) -> Result<u64, StoreError> {
+        let count: i64 = self
+            .connection
+            .query_row("SELECT count(*) FROM content", [], |row| row.get(0))
+            .map_err(|source| self.error(source))?;
+        Ok(u64::try_from(count).unwrap_or(0))
+    }
+}
+
+const COLUMNS: &str = "id, provenance, timestamp, last_seen, seen, url, status, meaning, digest, bytes, truncated, headers";
+
+fn last_version(
+    connection: &Connection,
+    site: &str,
+    provenance: Provenance,
+) -> rusqlite::Result<Option<(i64, Version)>> {
+    connection
+        .query_row(
+            &format!(
+                "SELECT {COLUMNS} FROM versions WHERE site = ?1 AND provenance = ?2 ORDER BY timestamp DESC, id DESC LIMIT 1"
+            ),
+            params![site, provenance.name()],
+            version_of_row,
+        )
+        .optional()
+}
+
+fn version_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, Version)> {
+    let provenance: String = row.get(1)?;
+    let meaning: String = row.get(7)?;
+    let headers: String = row.get(11)?;
+    let version = Version {
+        provenance: Provenance::parse(&provenance).unwrap_or(Provenance::Local),
+        timestamp: row.get(2)?,
+        last_seen: row.get(3)?,
+        seen: row.get(4)?,
+        url: row.get(5)?,
+        status: row.get(6)?,
+        availability: meaning_of_code(&meaning),
+        digest: row.get(8)?,
+        bytes: u64::try_from(row.get::<_, i64>(9)?).unwrap_or(0),
+        truncated: row.get(10)?,
+        headers: headers
+            .lines()
+            .filter_map(|line| line.split_once(": "))
+            .map(|(name, value)| (name.to_owned(), value.to_owned()))
+            .collect(),
+    };
+    Ok((row.get(0)?, version))
+}
+
+/// The headers kept with a version, one `name: value` per line.
+fn headers_text(headers: &[(String, String)]) -> String {
+    headers
+        .iter()
+        .filter(|(name, _)| matches!(name.as_str(), "content-type" | "last-modified" | "etag" | "content-usage"))
+        .map(|(name, value)| format!("{name}: {}\n", value.replace(['\r', '\n'], " ")))
+        .collect()
+}
+
+/// What an answer means, as the store writes it.
+fn meaning_code(availability: Availability) -> String {
+    match availability {
+        Availability::Status(status) => format!("status {status}"),
+        Availability::RedirectWithoutTarget(status) => format!("redirect without target {status}"),
+        Availability::Unreachable => "unreachable".to_owned(),
+        Availability::TimedOut => "timed out".to_owned(),
+        Availability::TooManyRedirects => "too many redirects".to_owned(),
+        Availability::RedirectLoop => "redirect loop".to_owned(),
+        _ => "available".to_owned(),
+    }
+}
+
+fn meaning_of_code(code: &str) -> Availability {
+    let status = |prefix: &str| code.strip_prefix(prefix).and_then(|status| status.parse().ok());
+    match code {
+        "unreachable" => Availability::Unreachable,
+        "timed out" => Availability::TimedOut,
+        "too many redirects" => Availability::TooManyRedirects,
+        "redirect loop" => Availability::RedirectLoop,
+        _ => {
+            if let Some(status) = status("status ") {
+                Availability::Status(status)
+            } else if let Some(status) = status("redirect without target ") {
+                Availability::RedirectWithoutTarget(status)
+            } else {
+                Availability::Available
+            }
+        }
+    }
+}
+
+/// Whether SQLite says the file is not a sound database.
+fn is_damage(error: &rusqlite::Error) -> bool {
+    matches!(error.sqlite_error_code(), Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kept<'a>(timestamp: &'a str, body: &'a [u8], digest: &'a str) -> Kept<'a> {
+        Kept {
+            site: "example.com",
+            provenance: Provenance::Local,
+            timestamp,
+            url: "https://example.com/robots.txt",
+            status: Some(200),
+            availability: Availability::Available,
+            body: Some(body),
+            digest,
+            bytes: body.len() as u64,
+            truncated: false,
+            headers: &[],
+        }
+    }
+
+    #[test]
+    fn the_same_answer_moves_last_seen_on_and_content_is_kept_once() {
+        let mut store = Store::in_memory().expect("store");
+        let (a, b) = (b"User-agent: *\nDisallow: /a\n".as_slice(), b"User-agent: *\nDisallow: /b\n".as_slice());
+        let (da, db) = (super::super::digest(a), super::super::digest(b));
+        assert_eq!(store.keep(&kept("20240101000000", a, &da)).expect("kept"), None);
+        let previous = store.keep(&kept("20240102000000", a, &da)).expect("kept");
+        assert_eq!(previous.map(|v| v.timestamp), Some("20240101000000".to_owned()));
+        store.keep(&kept("20240103000000", b, &db)).expect("kept");
+        store.keep(&kept("20240104000000", a, &da)).expect("kept");
+        let versions = store.versions("example.com").expect("versions");
+        let seen: Vec<(&str, &str, u32)> =
+            versions.iter().map(|v| (v.timestamp.as_str(), v.last_seen.as_str(), v.seen)).collect();
+        assert_eq!(
+            seen,
+            [("20240101000000", "20240102000000", 2), ("20240103000000", "20240103000000", 1), ("20240104000000", "20240104000000", 1)]
+        );
+        assert_eq!(store.content_count().expect("count"), 2);
+        assert_eq!(store.body(&da).expect("body").as_deref(), Some(a));
+    }
+
+    #[test]
+    fn meanings_survive_the_store() {
+        for availability in [
+            Availability::Available,
+            Availability::Status(404),
+            Availability::Status(503),
+            Availability::RedirectLoop,
+            Availability::TooManyRedirects,
+            Availability::RedirectWithoutTarget(304),
+            Availability::Unreachable,
+            Availability::TimedOut,
+        ] {
+            assert_eq!(meaning_of_code(&meaning_code(availability)), availability);
+        }
+    }
+}
