@@ -14,6 +14,7 @@ use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::Serialize;
 
 use crate::fetch::{self, Limits, Retrieved, Source};
+use crate::history::StoreChoice;
 use crate::policy::agent::{is_valid_token, suggest_token};
 use crate::policy::compare::{Cell, Column};
 use crate::policy::escape::{sanitize, sanitize_lines, sanitize_str};
@@ -34,11 +35,13 @@ macro_rules! note {
 }
 
 mod answers;
+mod history;
 mod json;
 mod page;
 mod sitemaps;
 
 use answers::{Answerer, CheckRecord, Format, Only, RequestNotes};
+pub use history::{DiffArgs, HistoryArgs, diff, history, keep_in_store};
 pub use page::{PageArgs, page};
 pub use sitemaps::{SitemapsArgs, sitemaps};
 
@@ -79,6 +82,13 @@ pub struct SourceOptions {
     /// explorer's selected robot) instead of robotscope's own.
     #[arg(long, conflicts_with = "user_agent")]
     pub as_robot: bool,
+    /// The history store that keeps every robots.txt fetched (default: history.sqlite3
+    /// in `$XDG_DATA_HOME/robotscope`, or the platform's data directory).
+    #[arg(long, value_name = "PATH", conflicts_with = "no_store")]
+    pub store: Option<PathBuf>,
+    /// Keep nothing in the history store (`history` then works in memory).
+    #[arg(long)]
+    pub no_store: bool,
 }
 
 /// A count of 1 or more (`--max-bytes 0` would read nothing and mean nothing).
@@ -115,6 +125,16 @@ fn user_agent_header(text: &str) -> Result<String, String> {
 }
 
 impl SourceOptions {
+    /// Where fetched versions are kept.
+    #[must_use]
+    pub fn store_choice(&self) -> StoreChoice {
+        match (&self.store, self.no_store) {
+            (_, true) => StoreChoice::Off,
+            (Some(path), false) => StoreChoice::At(path.clone()),
+            (None, false) => StoreChoice::Default,
+        }
+    }
+
     /// The fetch limits; `robot_user_agent` is the User-Agent of the robot being
     /// checked, sent when `--as-robot` asks for it.
     #[must_use]
@@ -367,6 +387,7 @@ pub fn load(spec: &str, options: &SourceOptions, robot_user_agent: Option<&str>)
             tokio::runtime::Builder::new_current_thread().enable_all().build().wrap_err("starting the runtime")?;
         let retrieved = runtime.block_on(fetch::retrieve(source, limits.clone()))?;
         report_fetch(&retrieved, &limits);
+        keep_in_store(&retrieved, options);
         retrieved
     };
     let (availability, site_origins) = (retrieved.availability(), site_origins(&retrieved));

@@ -12,14 +12,17 @@ use std::fmt;
 
 use url::Url;
 
+use crate::fetch::Fetched;
 use crate::policy::Availability;
 
 mod archive;
 mod store;
 mod timeline;
 
-pub use archive::{ArchiveError, ArchiveOptions, Capture, DEFAULT_ARCHIVE, Progress, Synced, capture_url, cdx_url, parse_cdx, sync};
-pub use store::{Kept, Opened, Store, StoreError, default_store_path};
+pub use archive::{
+    ArchiveError, ArchiveOptions, Capture, DEFAULT_ARCHIVE, Progress, Synced, capture_url, cdx_url, parse_cdx, sync,
+};
+pub use store::{Kept, Opened, Store, StoreChoice, StoreError, default_store_path};
 pub use timeline::{Answer, Change, Flip, Snapshot, Subject, flips, snapshot};
 
 /// Where a version comes from.
@@ -80,8 +83,8 @@ pub struct Version {
     pub bytes: u64,
     /// True when the body was cut at the size cap.
     pub truncated: bool,
-    /// The response headers that matter (Content-Type, Last-Modified, ETag,
-    /// Content-Usage), lower-case names.
+    /// The response headers that matter (`Content-Type`, `Last-Modified`, `ETag`,
+    /// `Content-Usage`), lower-case names.
     pub headers: Vec<(String, String)>,
 }
 
@@ -105,6 +108,59 @@ impl Version {
     pub fn same_answer(&self, other: &Version) -> bool {
         self.availability == other.availability && self.digest == other.digest
     }
+}
+
+/// Keeps what a fetch of `robots_url` answered; returns the site's last local version
+/// before it (for "changed since the last fetch").
+pub fn keep_fetch(store: &mut Store, robots_url: &Url, fetched: &Fetched) -> Result<Option<Version>, StoreError> {
+    store.keep(&Kept {
+        site: &site_key(robots_url),
+        provenance: Provenance::Local,
+        timestamp: &timestamp_now(),
+        url: fetched.final_url.as_str(),
+        status: Some(fetched.status.code()),
+        availability: fetched.availability(),
+        body: Some(&fetched.body),
+        digest: &digest(&fetched.body),
+        bytes: fetched.body.len() as u64,
+        truncated: fetched.truncated,
+        headers: &fetched.headers,
+    })
+}
+
+/// The versions a timeline shows, oldest first: those within `from..=to`, without the
+/// redirects the archive captured (they decide nothing, see [`Version::decides`]), each
+/// run of identical answers as its first version, seen until the run's last. Returns
+/// them and how many redirects were left out.
+#[must_use]
+pub fn timeline_versions(versions: Vec<Version>, from: Option<&str>, to: Option<&str>) -> (Vec<Version>, usize) {
+    let mut shown: Vec<Version> = Vec::new();
+    let mut redirects = 0;
+    for version in versions {
+        let within = from.is_none_or(|from| version.timestamp.as_str() >= from)
+            && to.is_none_or(|to| version.timestamp.as_str() <= to);
+        if !within {
+            continue;
+        }
+        if !version.decides() {
+            redirects += 1;
+            continue;
+        }
+        match shown.last_mut() {
+            Some(last) if last.same_answer(&version) => {
+                last.seen += version.seen;
+                last.last_seen = last.last_seen.clone().max(version.last_seen);
+            }
+            _ => shown.push(version),
+        }
+    }
+    (shown, redirects)
+}
+
+/// The bytes of a version: its body from the store (empty when the status decides and
+/// the body was not kept).
+pub fn body_of(store: &Store, version: &Version) -> Result<Vec<u8>, StoreError> {
+    Ok(store.body(&version.digest)?.unwrap_or_default())
 }
 
 /// The key versions of a site are kept under: the host and a port other than the
@@ -146,7 +202,9 @@ pub fn display_date(timestamp: &str) -> String {
 
 /// Why a date given on the command line is not one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{given}' is not a date: give YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD hh:mm or up to 14 digits (YYYYMMDDhhmmss)")]
+#[error(
+    "'{given}' is not a date: give YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD hh:mm or up to 14 digits (YYYYMMDDhhmmss)"
+)]
 pub struct BadDate {
     given: String,
 }
@@ -157,7 +215,10 @@ pub struct BadDate {
 pub fn date_range(given: &str) -> Result<(String, String), BadDate> {
     let bad = || BadDate { given: given.to_owned() };
     let digits: String = given.chars().filter(|c| !matches!(c, '-' | ':' | ' ' | 'T')).collect();
-    if !(4..=14).contains(&digits.len()) || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() % 2 != 0 {
+    if !(4..=14).contains(&digits.len())
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || !digits.len().is_multiple_of(2)
+    {
         return Err(bad());
     }
     let first = format!("{digits}{}", &"0101000000"[digits.len() - 4..]);
@@ -171,7 +232,8 @@ pub fn date_range(given: &str) -> Result<(String, String), BadDate> {
         12 => jiff::Span::new().minutes(1),
         _ => jiff::Span::new().seconds(1),
     };
-    let end = start.checked_add(span).and_then(|next| next.checked_sub(jiff::Span::new().seconds(1))).map_err(|_| bad())?;
+    let end =
+        start.checked_add(span).and_then(|next| next.checked_sub(jiff::Span::new().seconds(1))).map_err(|_| bad())?;
     Ok((first, end.strftime("%Y%m%d%H%M%S").to_string()))
 }
 

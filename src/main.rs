@@ -9,7 +9,8 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
 use robotscope::cli::{
-    self, CheckArgs, CompareArgs, FixArgs, LintArgs, Outcome, PageArgs, SitemapsArgs, SourceOptions,
+    self, CheckArgs, CompareArgs, DiffArgs, FixArgs, HistoryArgs, LintArgs, Outcome, PageArgs, SitemapsArgs,
+    SourceOptions,
 };
 use robotscope::clipboard::ClipboardMode;
 use robotscope::fetch::{Retrieved, Source, SourceError};
@@ -62,6 +63,17 @@ enum Command {
     /// status 1 when a listed URL is blocked for a robot asked, 2 when no sitemap
     /// could be read.
     Sitemaps(SitemapsArgs),
+    /// Every version of a site's robots.txt (fetched, and the web archive's) and when each robot gained or lost a path.
+    ///
+    /// Versions come from the history store (every robots.txt robotscope fetches is kept)
+    /// and from a Wayback-compatible archive (--archive), fetched now unless --local.
+    /// Changes of usage preferences (train-ai, search, ai-input) are flips too. Without
+    /// -a or -r: the compare defaults; without paths: /.
+    History(HistoryArgs),
+    /// The unified diff between two versions of a site's robots.txt (default: the last two).
+    ///
+    /// Exit status 1 when they differ, as diff(1).
+    Diff(DiffArgs),
     /// List the known robot profiles.
     Robots,
 }
@@ -78,6 +90,7 @@ fn main() -> ExitCode {
         Some(Command::Compare(compare)) => Some(&mut compare.robots),
         Some(Command::Page(page)) => Some(&mut page.robots),
         Some(Command::Sitemaps(sitemaps)) => Some(&mut sitemaps.robots),
+        Some(Command::History(history)) => Some(&mut history.robots),
         _ => None,
     };
     if let (Some(selection), Some((_, sub_matches))) = (selection, matches.subcommand()) {
@@ -91,6 +104,8 @@ fn main() -> ExitCode {
         Some(Command::Compare(compare)) => cli::compare(compare, &db),
         Some(Command::Page(page)) => cli::page(page, &db),
         Some(Command::Sitemaps(sitemaps)) => cli::sitemaps(sitemaps, &db),
+        Some(Command::History(history)) => cli::history(history, &db),
+        Some(Command::Diff(diff)) => cli::diff(diff),
         Some(Command::Robots) => cli::robots(&db),
         None => explore(args.source.as_deref(), &args.source_options, args.clipboard, &db),
     };

@@ -142,6 +142,7 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
             color_eyre::eyre::eyre!("no complete answer within {} s (--timeout)", limits.timeout.as_secs())
         })??;
     report_fetch(&retrieved, &limits);
+    super::keep_in_store(&retrieved, &args.source_options);
     let txt = RobotsTxt::parse(retrieved.bytes().to_vec());
     let availability = retrieved.availability();
     let fetch_notes = fetched.notes(&limits);

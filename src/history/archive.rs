@@ -131,9 +131,11 @@ pub enum Progress {
 #[must_use]
 pub fn cdx_url(base: &Url, robots_url: &Url, from: Option<&str>, to: Option<&str>) -> Url {
     let mut url = base.clone();
-    url.path_segments_mut().map(|mut segments| {
-        segments.pop_if_empty().extend(["cdx", "search", "cdx"]);
-    }).ok();
+    url.path_segments_mut()
+        .map(|mut segments| {
+            segments.pop_if_empty().extend(["cdx", "search", "cdx"]);
+        })
+        .ok();
     {
         let mut query = url.query_pairs_mut();
         query.clear();
@@ -195,10 +197,8 @@ pub async fn sync(
     options: &ArchiveOptions,
     mut progress: impl FnMut(Progress),
 ) -> Result<Synced, ArchiveError> {
-    let client = fetch::client(&options.limits).map_err(|source| ArchiveError::Fetch {
-        url: options.base.to_string(),
-        source,
-    })?;
+    let client = fetch::client(&options.limits)
+        .map_err(|source| ArchiveError::Fetch { url: options.base.to_string(), source })?;
     let pacer = Pacer::new(options.pace);
     let listing_url = cdx_url(&options.base, robots_url, options.from.as_deref(), options.to.as_deref());
     let listing_limits = Limits { max_bytes: MAX_LISTING_BYTES, ..options.limits.clone() };
@@ -346,7 +346,9 @@ mod tests {
             "https://web.archive.org/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp%2Coriginal%2Cstatuscode%2Cdigest&collapse=digest&from=2020"
         );
         let mirror = Url::parse("http://127.0.0.1:9/mirror/").expect("url");
-        assert!(cdx_url(&mirror, &robots, None, None).as_str().starts_with("http://127.0.0.1:9/mirror/cdx/search/cdx?"));
+        assert!(
+            cdx_url(&mirror, &robots, None, None).as_str().starts_with("http://127.0.0.1:9/mirror/cdx/search/cdx?")
+        );
         let capture = Capture {
             timestamp: "20200101000000".into(),
             original: "http://example.com:80/robots.txt".into(),

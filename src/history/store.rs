@@ -71,7 +71,9 @@ pub enum StoreError {
         source: std::io::Error,
     },
     /// A newer robotscope wrote it; this one leaves it alone.
-    #[error("the history store at {path} was written by a newer robotscope (schema {found}); this one reads schema {SCHEMA_VERSION}")]
+    #[error(
+        "the history store at {path} was written by a newer robotscope (schema {found}); this one reads schema {SCHEMA_VERSION}"
+    )]
     Newer {
         /// The database file.
         path: String,
@@ -119,6 +121,29 @@ pub struct Kept<'a> {
     pub headers: &'a [(String, String)],
 }
 
+/// Where versions are kept: `--store PATH`, `--no-store`, or the default place.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum StoreChoice {
+    /// [`default_store_path`].
+    #[default]
+    Default,
+    /// A database the user named.
+    At(PathBuf),
+    /// Nowhere: a store in memory for this run only.
+    Off,
+}
+
+impl StoreChoice {
+    /// Opens the chosen store.
+    pub fn open(&self) -> Result<Opened, StoreError> {
+        match self {
+            StoreChoice::Default => Store::open(&default_store_path().ok_or(StoreError::NoDataDirectory)?),
+            StoreChoice::At(path) => Store::open(path),
+            StoreChoice::Off => Ok(Opened { store: Store::in_memory()?, moved_aside: None }),
+        }
+    }
+}
+
 /// The local store of versions.
 #[derive(Debug)]
 pub struct Store {
@@ -159,8 +184,8 @@ impl Store {
 
     /// A store in memory, kept nowhere (`--no-store`).
     pub fn in_memory() -> Result<Store, StoreError> {
-        let connection = Connection::open_in_memory()
-            .map_err(|source| StoreError::Sqlite { path: "memory".to_owned(), source })?;
+        let connection =
+            Connection::open_in_memory().map_err(|source| StoreError::Sqlite { path: "memory".to_owned(), source })?;
         let store = Store { connection, path: "memory".to_owned() };
         store.create_schema()?;
         Ok(store)
@@ -194,9 +219,7 @@ impl Store {
 
     fn create_schema(&self) -> Result<(), StoreError> {
         self.connection.execute_batch(SCHEMA).map_err(|source| self.error(source))?;
-        self.connection
-            .pragma_update(None, "user_version", SCHEMA_VERSION)
-            .map_err(|source| self.error(source))
+        self.connection.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(|source| self.error(source))
     }
 
     fn error(&self, source: rusqlite::Error) -> StoreError {
@@ -218,8 +241,7 @@ impl Store {
         let sqlite = |source| StoreError::Sqlite { path: path.clone(), source };
         // Immediate: the write lock is taken before the last version is read, so two
         // processes cannot both decide to add the same answer.
-        let transaction =
-            self.connection.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sqlite)?;
+        let transaction = self.connection.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sqlite)?;
         if let Some(body) = kept.body {
             transaction
                 .execute("INSERT OR IGNORE INTO content (digest, body) VALUES (?1, ?2)", params![kept.digest, body])
@@ -313,7 +335,8 @@ impl Store {
     }
 }
 
-const COLUMNS: &str = "id, provenance, timestamp, last_seen, seen, url, status, meaning, digest, bytes, truncated, headers";
+const COLUMNS: &str =
+    "id, provenance, timestamp, last_seen, seen, url, status, meaning, digest, bytes, truncated, headers";
 
 fn last_version(
     connection: &Connection,
@@ -357,11 +380,16 @@ fn version_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, Version)> {
 
 /// The headers kept with a version, one `name: value` per line.
 fn headers_text(headers: &[(String, String)]) -> String {
-    headers
-        .iter()
-        .filter(|(name, _)| matches!(name.as_str(), "content-type" | "last-modified" | "etag" | "content-usage"))
-        .map(|(name, value)| format!("{name}: {}\n", value.replace(['\r', '\n'], " ")))
-        .collect()
+    let mut text = String::new();
+    for (name, value) in headers {
+        if matches!(name.as_str(), "content-type" | "last-modified" | "etag" | "content-usage") {
+            text.push_str(name);
+            text.push_str(": ");
+            text.push_str(&value.replace(['\r', '\n'], " "));
+            text.push('\n');
+        }
+    }
+    text
 }
 
 /// What an answer means, as the store writes it.
@@ -436,7 +464,11 @@ mod tests {
             versions.iter().map(|v| (v.timestamp.as_str(), v.last_seen.as_str(), v.seen)).collect();
         assert_eq!(
             seen,
-            [("20240101000000", "20240102000000", 2), ("20240103000000", "20240103000000", 1), ("20240104000000", "20240104000000", 1)]
+            [
+                ("20240101000000", "20240102000000", 2),
+                ("20240103000000", "20240103000000", 1),
+                ("20240104000000", "20240104000000", 1)
+            ]
         );
         assert_eq!(store.content_count().expect("count"), 2);
         assert_eq!(store.body(&da).expect("body").as_deref(), Some(a));

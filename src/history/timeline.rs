@@ -92,8 +92,10 @@ impl Flip {
 /// `paths` (paths as tested: see [`crate::policy::request`]).
 #[must_use]
 pub fn snapshot(txt: &RobotsTxt, availability: Availability, subjects: &[Subject], paths: &[String]) -> Snapshot {
-    let columns =
-        Column::all(txt, subjects.iter().map(|subject| (subject.label.clone(), subject.robot.clone(), subject.reading)));
+    let columns = Column::all(
+        txt,
+        subjects.iter().map(|subject| (subject.label.clone(), subject.robot.clone(), subject.reading)),
+    );
     let mut answers = Vec::with_capacity(columns.len() * paths.len());
     for column in &columns {
         for path in paths {
@@ -147,7 +149,11 @@ mod tests {
 
     fn subjects() -> Vec<Subject> {
         ["GPTBot", "Googlebot"]
-            .map(|agent| Subject { label: agent.to_owned(), robot: Robot::from_agent(agent), reading: Reading::Rfc9309 })
+            .map(|agent| Subject {
+                label: agent.to_owned(),
+                robot: Robot::from_agent(agent),
+                reading: Reading::Rfc9309,
+            })
             .into()
     }
 
@@ -159,7 +165,8 @@ mod tests {
     #[test]
     fn a_new_group_is_a_crawl_flip_with_its_line() {
         let before = snap("User-agent: *\nDisallow: /private\n", Availability::Available);
-        let after = snap("User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n", Availability::Available);
+        let after =
+            snap("User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n", Availability::Available);
         let flips = flips(&before, &after);
         assert_eq!(flips.len(), 2, "{flips:?}");
         assert!(flips.iter().all(|flip| flip.robot == 0 && flip.change == Change::Crawl && !flip.after.allowed));

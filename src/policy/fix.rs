@@ -165,6 +165,13 @@ pub fn fix_all(source: &[u8]) -> FixReport {
 /// of context; empty when they are equal.
 #[must_use]
 pub fn unified_diff(old: &[u8], new: &[u8], name: &str) -> String {
+    unified_diff_between(old, new, &format!("a/{name}"), &format!("b/{name}"))
+}
+
+/// A unified diff under the headers `--- OLD_LABEL`, `+++ NEW_LABEL`, three lines of
+/// context; empty when the texts are equal.
+#[must_use]
+pub fn unified_diff_between(old: &[u8], new: &[u8], old_label: &str, new_label: &str) -> String {
     if old == new {
         return String::new();
     }
@@ -172,7 +179,7 @@ pub fn unified_diff(old: &[u8], new: &[u8], name: &str) -> String {
     similar::TextDiff::from_lines(old.as_ref(), new.as_ref())
         .unified_diff()
         .context_radius(3)
-        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .header(old_label, new_label)
         .to_string()
 }
 

@@ -1,0 +1,391 @@
+//! `robotscope history` and `robotscope diff` against real HTTP servers on 127.0.0.1: a
+//! stand-in for the web archive (CDX JSON and raw captures, identical captures, a 404
+//! capture, a captured redirect, a capture that times out) and a live site that changes
+//! between fetches; the store under concurrent writers and with a damaged database.
+#![cfg(feature = "tool")]
+
+mod support;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use robotscope::history::{self, Kept, Provenance, Store};
+use robotscope::policy::Availability;
+use serde_json::Value;
+use support::{Reply, Server};
+
+const OPEN: &str = "User-agent: *\nDisallow: /private\n";
+const CLOSED_TO_GPTBOT: &str = "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n";
+const NO_TRAINING: &str =
+    "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nAllow: /\nContent-Usage: train-ai=n\n";
+
+fn run(args: &[&str]) -> (String, String, i32) {
+    let output = Command::cargo_bin("robotscope").expect("binary").args(args).output().expect("run");
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code().unwrap_or(-1),
+    )
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect()
+}
+
+fn of_type<'a>(records: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    records.iter().filter(|record| record["type"] == kind).collect()
+}
+
+/// The archive stand-in and the live site, on one server: the site's robots.txt is
+/// `live`; the archive lists `captures` (timestamp, status, body) and serves them, the
+/// capture of 2023 one byte a second (a capture that times out).
+fn archive_and_site(live: &'static str) -> Server {
+    let base: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
+    let base_in_router = Arc::clone(&base);
+    let server = Server::start(move |path| {
+        let site = base_in_router.get().map_or("", String::as_str);
+        let original = format!("{site}/robots.txt");
+        let captures: [(&str, &str, &str); 6] = [
+            ("20200101000000", "200", OPEN),
+            ("20210101000000", "200", CLOSED_TO_GPTBOT),
+            ("20210601000000", "200", CLOSED_TO_GPTBOT),
+            ("20220101000000", "404", "<html>Not Found</html>"),
+            ("20230101000000", "200", NO_TRAINING),
+            ("20240101000000", "301", ""),
+        ];
+        if path.starts_with("/cdx/search/cdx?") {
+            assert!(path.contains("output=json") && path.contains("collapse=digest"), "{path}");
+            let mut rows = vec![serde_json::json!(["timestamp", "original", "statuscode", "digest"])];
+            for (timestamp, status, body) in captures {
+                let digest = history::digest(body.as_bytes());
+                rows.push(serde_json::json!([timestamp, original, status, digest]));
+            }
+            return Reply::text(&serde_json::to_string(&rows).expect("json"));
+        }
+        if path == "/robots.txt" {
+            return Reply::text(live);
+        }
+        for (timestamp, status, body) in captures {
+            if path == format!("/web/{timestamp}id_/{original}") {
+                return match (timestamp, status) {
+                    ("20230101000000", _) => {
+                        Reply::Slow { body: body.as_bytes().to_vec(), gap: Duration::from_secs(1) }
+                    }
+                    (_, "404") => Reply::status(404),
+                    _ => Reply::text(body),
+                };
+            }
+        }
+        Reply::status(404)
+    });
+    base.set(format!("http://{}", server.addr)).expect("once");
+    server
+}
+
+fn store_arg(dir: &Path) -> String {
+    dir.join("history.sqlite3").display().to_string()
+}
+
+#[test]
+fn archive_versions_flip_and_captures_are_not_fetched_twice() {
+    let server = archive_and_site(NO_TRAINING);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, base, store) = (server.url("/"), server.url(""), store_arg(dir.path()));
+    let args = [
+        "history",
+        &site,
+        "-a",
+        "GPTBot",
+        "--archive",
+        &base,
+        "--archive-delay",
+        "0",
+        "--timeout",
+        "2",
+        "--store",
+        &store,
+        "--json",
+    ];
+    let (out, err, code) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let records = json_lines(&out);
+    let versions: Vec<(String, String, Value)> = of_type(&records, "version")
+        .iter()
+        .map(|v| {
+            (
+                v["source"].as_str().unwrap_or("").into(),
+                v["timestamp"].as_str().unwrap_or("").into(),
+                v["status"].clone(),
+            )
+        })
+        .collect();
+    // The identical capture of June 2021 is one version with January's; the redirect
+    // decides nothing; the 2023 capture timed out and is not a version yet.
+    assert_eq!(versions.len(), 4, "{versions:?}");
+    assert_eq!(
+        versions[..3]
+            .iter()
+            .map(|(source, ts, status)| (source.as_str(), ts.as_str(), status.as_u64()))
+            .collect::<Vec<_>>(),
+        [
+            ("archive", "20200101000000", Some(200)),
+            ("archive", "20210101000000", Some(200)),
+            ("archive", "20220101000000", Some(404))
+        ]
+    );
+    assert_eq!(versions[3].0, "local");
+    assert!(err.contains("capture of 2023-01-01 00:00 was not read"), "{err}");
+    let flips = of_type(&records, "flip");
+    let summary: Vec<(&str, bool, Option<u64>, &str)> = flips
+        .iter()
+        .map(|f| {
+            (
+                f["timestamp"].as_str().unwrap_or(""),
+                f["allowed"].as_bool().unwrap_or(true),
+                f["line"].as_u64(),
+                f["previous_timestamp"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary[..2],
+        [("20210101000000", false, Some(5), "20200101000000"), ("20220101000000", true, None, "20210101000000")],
+        "{flips:?}"
+    );
+    assert_eq!(flips[0]["rule"], "Disallow: /");
+    assert_eq!(flips[0]["agent"], "GPTBot");
+    // The live file lets GPTBot in and says no to training: a usage flip is not a crawl
+    // flip, and the 404 before it allowed everything.
+    let usage = of_type(&records, "usage-flip");
+    assert_eq!(usage.len(), 1, "{records:?}");
+    assert_eq!(
+        (usage[0]["category"].as_str(), usage[0]["preference"].as_str()),
+        (Some("train-ai"), Some("disallowed"))
+    );
+    assert_eq!(usage[0]["previous_preference"], "unknown");
+    assert_eq!(usage[0]["line"], 6);
+
+    let asked = |server: &Server, timestamp: &str| {
+        server.paths_asked().iter().filter(|path| path.starts_with(&format!("/web/{timestamp}id_/"))).count()
+    };
+    assert_eq!(asked(&server, "20200101000000"), 1);
+    // The 404 and the redirect decide by their status: their bodies are never fetched.
+    assert_eq!(asked(&server, "20220101000000") + asked(&server, "20240101000000"), 0);
+    let (_, err, code) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(asked(&server, "20200101000000"), 1, "a kept capture is not fetched again");
+    assert_eq!(asked(&server, "20210101000000") + asked(&server, "20210601000000"), 2);
+    assert_eq!(asked(&server, "20230101000000"), 2, "a capture that failed is asked again");
+}
+
+#[test]
+fn history_text_reads_as_a_timeline() {
+    let server = archive_and_site(OPEN);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, base, store) = (server.url("/"), server.url(""), store_arg(dir.path()));
+    let (out, err, code) = run(&[
+        "history",
+        &site,
+        "-a",
+        "GPTBot",
+        "-r",
+        "Googlebot",
+        "--archive",
+        &base,
+        "--archive-delay",
+        "0",
+        "--timeout",
+        "1",
+        "--store",
+        &store,
+        "--to",
+        "2022",
+        "/",
+        "/private/x",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let port = server.addr.port().to_string();
+    insta::with_settings!({ filters => vec![(port.as_str(), "PORT")] }, {
+        insta::assert_snapshot!(out);
+    });
+}
+
+/// A site whose robots.txt is the `n`th of `bodies` at its `n`th fetch (the last
+/// repeated).
+fn changing_site(bodies: &'static [&'static str]) -> Server {
+    let fetches = AtomicUsize::new(0);
+    Server::start(move |path| match path {
+        "/robots.txt" => Reply::text(bodies[fetches.fetch_add(1, Ordering::SeqCst).min(bodies.len() - 1)]),
+        _ => Reply::status(404),
+    })
+}
+
+#[test]
+fn a_live_site_that_changes_is_a_history_and_a_diff() {
+    let server = changing_site(&[OPEN, OPEN, CLOSED_TO_GPTBOT, CLOSED_TO_GPTBOT]);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, store) = (server.url("/"), store_arg(dir.path()));
+    for fetch in 0..4 {
+        if fetch == 2 {
+            // Versions are told apart by the second they were fetched in.
+            std::thread::sleep(Duration::from_millis(1100));
+        }
+        let (_, err, code) = run(&["check", &site, "/", "-a", "GPTBot", "--store", &store]);
+        assert!(code == 0 || code == 1, "{err}");
+        assert!(!err.contains("warning"), "{err}");
+    }
+    let (out, err, code) = run(&["history", &site, "--local", "-a", "GPTBot", "--store", &store, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let records = json_lines(&out);
+    let versions = of_type(&records, "version");
+    assert_eq!(versions.len(), 2, "each answer once: {records:?}");
+    assert_eq!(versions.iter().map(|v| v["seen"].as_u64()).collect::<Vec<_>>(), [Some(2), Some(2)]);
+    assert!(versions.iter().all(|v| v["source"] == "local"));
+    let flips = of_type(&records, "flip");
+    assert_eq!(flips.len(), 1);
+    assert_eq!((flips[0]["allowed"].as_bool(), flips[0]["line"].as_u64()), (Some(false), Some(5)));
+
+    let (out, err, code) = run(&["diff", &site, "--local", "--store", &store]);
+    assert_eq!(code, 1, "versions that differ: exit 1 like diff(1) ({err})");
+    assert!(out.contains("\n+User-agent: GPTBot\n+Disallow: /\n"), "{out}");
+    assert!(out.starts_with("--- 127.0.0.1:"), "{out}");
+    let first = versions[0]["timestamp"].as_str().expect("timestamp");
+    let (out, err, code) = run(&["diff", &site, "--local", "--store", &store, "--at", first]);
+    assert_eq!(code, 2, "one version at or before the first: nothing to compare ({out})");
+    assert!(err.contains("only one version"), "{err}");
+    let (out, _, code) = run(&["diff", &site, "--local", "--store", &store, "--at", first, "--against", first]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    let (_, err, code) = run(&["diff", &site, "--local", "--store", &store, "--against", "1999"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no version at or before 1999"), "{err}");
+}
+
+#[test]
+fn what_is_not_a_history_is_said_plainly() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = store_arg(dir.path());
+    let file = dir.path().join("robots.txt");
+    std::fs::write(&file, OPEN).expect("write");
+    let (_, err, code) = run(&["history", &file.display().to_string(), "--store", &store]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is a file: a history is a site's"), "{err}");
+    let (_, err, code) = run(&["history", "example.com", "--local", "--store", &store]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no version of example.com/robots.txt is known"), "{err}");
+    let (_, err, code) = run(&["history", "example.com", "--local", "--no-store"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("nothing to show"), "{err}");
+    let (_, err, code) = run(&["history", "example.com", "--from", "2024-13"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("'2024-13' is not a date"), "{err}");
+}
+
+#[test]
+fn no_store_keeps_nothing() {
+    let server = changing_site(&[OPEN]);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, store) = (server.url("/"), store_arg(dir.path()));
+    let (_, err, _) = run(&["check", &site, "/", "--no-store", "--store", &store]);
+    assert!(err.contains("cannot be used with"), "--store and --no-store conflict: {err}");
+    run(&["check", &site, "/", "--no-store"]);
+    assert!(!Path::new(&store).exists());
+    run(&["lint", &site, "--store", &store]);
+    let (out, _, code) = run(&["history", &site, "--local", "--store", &store, "--json"]);
+    assert_eq!((code, of_type(&json_lines(&out), "version").len()), (0, 1), "lint keeps what it fetched");
+}
+
+#[test]
+fn concurrent_processes_share_the_store_without_losing_a_fetch() {
+    let server = changing_site(&[OPEN, CLOSED_TO_GPTBOT, OPEN, CLOSED_TO_GPTBOT, OPEN, CLOSED_TO_GPTBOT, OPEN, OPEN]);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, store) = (server.url("/"), store_arg(dir.path()));
+    let children: Vec<_> = (0..8)
+        .map(|_| {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("robotscope"))
+                .args(["check", &site, "/", "--store", &store])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().expect("wait");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(!err.contains("warning"), "{err}");
+    }
+    let opened = Store::open(Path::new(&store)).expect("store");
+    assert!(opened.moved_aside.is_none());
+    let versions = opened.store.versions(&history::site_key(&url::Url::parse(&site).expect("url"))).expect("versions");
+    assert_eq!(versions.iter().map(|v| v.seen).sum::<u32>(), 8, "every fetch counted once: {versions:?}");
+    assert_eq!(opened.store.content_count().expect("count"), 2, "each content once");
+}
+
+#[test]
+fn threads_writing_at_once_wait_for_each_other() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("store.sqlite3");
+    Store::open(&path).expect("create");
+    let threads: Vec<_> = (0..4)
+        .map(|thread| {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                let mut store = Store::open(&path).expect("open").store;
+                for round in 0..50 {
+                    let body = format!("User-agent: *\nDisallow: /{}\n", (thread + round) % 3);
+                    let timestamp = format!("2024010100{:04}", thread * 100 + round);
+                    store
+                        .keep(&Kept {
+                            site: "example.com",
+                            provenance: Provenance::Local,
+                            timestamp: &timestamp,
+                            url: "https://example.com/robots.txt",
+                            status: Some(200),
+                            availability: Availability::Available,
+                            body: Some(body.as_bytes()),
+                            digest: &history::digest(body.as_bytes()),
+                            bytes: body.len() as u64,
+                            truncated: false,
+                            headers: &[],
+                        })
+                        .expect("kept");
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().expect("thread");
+    }
+    let store = Store::open(&path).expect("open").store;
+    let versions = store.versions("example.com").expect("versions");
+    assert_eq!(versions.iter().map(|v| v.seen).sum::<u32>(), 200);
+    assert_eq!(store.content_count().expect("count"), 3);
+}
+
+#[test]
+fn a_damaged_store_is_moved_aside_and_a_new_one_started() {
+    let server = changing_site(&[OPEN]);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, store) = (server.url("/"), store_arg(dir.path()));
+    let garbage = b"this is not a database, whatever its name says\n".repeat(200);
+    std::fs::write(&store, &garbage).expect("write");
+    let (_, err, code) = run(&["check", &site, "/", "--store", &store]);
+    assert_eq!(code, 0, "a damaged store never fails the command ({err})");
+    assert!(err.contains("was damaged") && err.contains("moved to"), "{err}");
+    let aside: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().starts_with("history.sqlite3.damaged-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(std::fs::read(aside[0].path()).expect("read"), garbage, "the damaged file is kept as it was");
+    let (out, _, code) = run(&["history", &site, "--local", "--store", &store, "--json"]);
+    assert_eq!((code, of_type(&json_lines(&out), "version").len()), (0, 1));
+    // A store that cannot be made at all is a warning too.
+    let (_, err, code) = run(&["check", &site, "/", "--store", "/proc/robotscope/history.sqlite3"]);
+    assert_eq!(code, 0);
+    assert!(err.contains("warning: the history store at /proc/robotscope"), "{err}");
+}
