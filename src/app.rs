@@ -22,6 +22,7 @@ pub mod editor;
 pub mod edits;
 pub mod effect;
 pub mod focus;
+pub mod history;
 pub mod input;
 pub mod keymap;
 pub mod layout;
@@ -283,6 +284,16 @@ pub struct App {
     page: Option<page::PageView>,
     /// The sitemaps view's state, once opened (kept while it is closed).
     sitemaps: Option<sitemaps::SitemapsView>,
+    /// The history view's state, once opened (kept while it is closed).
+    history: Option<history::HistoryView>,
+    /// Where versions are kept and found.
+    history_settings: history::HistorySettings,
+    /// The stored version the panes show, read-only, and the current file kept aside.
+    viewing: Option<history::Viewing>,
+    /// The site's last fetch before the one on screen, from the store.
+    last_fetch: Option<crate::history::Version>,
+    /// The id of the load whose result is on screen.
+    last_load_id: Option<u64>,
 }
 
 impl App {
@@ -375,6 +386,11 @@ impl App {
             environment: crate::clipboard::Environment::default(),
             page: None,
             sitemaps: None,
+            history: None,
+            history_settings: history::HistorySettings::default(),
+            viewing: None,
+            last_fetch: None,
+            last_load_id: None,
         };
         app.adopt_loaded_text();
         app.note_robot_looked_at();
@@ -612,11 +628,22 @@ impl App {
     }
 
     fn apply(&mut self, action: Action) -> Vec<Effect> {
+        if let Some(timestamp) = self.viewing_version()
+            && matches!(action, Action::OpenEditor | Action::FixHere | Action::FixAll)
+        {
+            let message = format!(
+                "The version of {} is read-only: H, then Enter on 'now' goes back to the current file",
+                crate::history::display_date(timestamp)
+            );
+            self.say(About::Moment, message);
+            return Vec::new();
+        }
         let action = match self
             .update_page(action)
             .or_else(|action| self.update_edits(action))
             .or_else(|action| self.update_compare(action))
             .or_else(|action| self.update_sitemaps(action))
+            .or_else(|action| self.update_history(action))
         {
             Ok(effects) => return effects,
             Err(action) => action,
@@ -869,6 +896,7 @@ impl App {
             Overlay::Messages => self.overlay_scroll = usize::MAX,
             Overlay::Page
             | Overlay::Sitemaps
+            | Overlay::History
             | Overlay::FetchDetails
             | Overlay::Changes
             | Overlay::CopyMenu
@@ -903,6 +931,7 @@ impl App {
             Some(Overlay::Compare) => self.move_compare(delta, 0),
             Some(Overlay::Page) => self.scroll_page(delta),
             Some(Overlay::Sitemaps) => self.move_sitemaps(delta),
+            Some(Overlay::History) => self.move_history(delta),
             Some(Overlay::Help | Overlay::Messages) => self.scroll_overlay(delta),
             Some(Overlay::Diagnostics) => {
                 let height = usize::from(self.area.height.saturating_sub(8));
@@ -1060,6 +1089,11 @@ impl App {
             Ok(retrieved) => {
                 let document = Document::from_retrieved(retrieved, &self.limits);
                 let summary = load_summary(&document);
+                // A new file: the version shown and the history read are the last one's.
+                self.viewing = None;
+                self.history = None;
+                self.last_fetch = None;
+                self.last_load_id = Some(id);
                 self.replace_document(document);
                 self.say(About::Moment, summary);
             }
@@ -1068,14 +1102,14 @@ impl App {
     }
 
     /// Shows a new document, keeping the selected robot (by token), the robots the user
-    /// added, the reading and the tester's path.
-    fn replace_document(&mut self, document: Document) {
+    /// added, the reading and the tester's path; returns the one it replaced.
+    fn replace_document(&mut self, document: Document) -> Document {
         let token = self.robot().profile.token.clone();
         let added: Vec<RobotEntry> =
             self.robots.iter().filter(|e| e.origin == RobotOrigin::AddedByUser).cloned().collect();
         let db_profiles: Vec<RobotProfile> =
             self.robots.iter().filter(|e| e.origin == RobotOrigin::Profile).map(|e| e.profile.clone()).collect();
-        self.document = document;
+        let replaced = std::mem::replace(&mut self.document, document);
         self.loads += 1;
         // Another site's sitemaps: read when the view is opened again (a walk still
         // running is stopped when the next one starts, and its events are stale).
@@ -1099,6 +1133,7 @@ impl App {
             self.compare.set_paths(paths);
             self.rebuild_columns();
         }
+        replaced
     }
 
     /// A site named with a page (`example.com/shop/item`) puts the page in the tester.

@@ -200,6 +200,18 @@ pub fn display_date(timestamp: &str) -> String {
     }
 }
 
+/// A size for people: `812 B`, `1.2 KB`, `3.4 MB` (1 KB = 1024 bytes).
+#[must_use]
+pub fn display_size(bytes: u64) -> String {
+    #[allow(clippy::cast_precision_loss, reason = "a size to one decimal")]
+    let kilo = bytes as f64 / 1024.0;
+    match bytes {
+        0..1024 => format!("{bytes} B"),
+        1024..1_048_576 => format!("{kilo:.1} KB"),
+        _ => format!("{:.1} MB", kilo / 1024.0),
+    }
+}
+
 /// Why a date given on the command line is not one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -246,6 +258,14 @@ mod tests {
         // The CDX digest of an empty capture, as the Wayback Machine lists it.
         assert_eq!(digest(b""), "3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ");
         assert_eq!(digest(b"User-agent: *\nDisallow:\n").len(), 32);
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(
+            [display_size(0), display_size(1023), display_size(1536), display_size(3 * 1024 * 1024)],
+            ["0 B", "1023 B", "1.5 KB", "3.0 MB"]
+        );
     }
 
     #[test]

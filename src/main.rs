@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
+use robotscope::app::history::HistorySettings;
 use robotscope::cli::{
     self, CheckArgs, CompareArgs, DiffArgs, FixArgs, HistoryArgs, LintArgs, Outcome, PageArgs, SitemapsArgs,
     SourceOptions,
@@ -34,6 +35,10 @@ struct Cli {
     /// in tmux or without a display), system, or osc52.
     #[arg(long, value_name = "HOW", default_value = "auto")]
     clipboard: ClipboardMode,
+    /// The Wayback-compatible archive the history view (H, then A) asks (default: the
+    /// Wayback Machine, web.archive.org).
+    #[arg(long, value_name = "BASE")]
+    archive: Option<url::Url>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -107,7 +112,7 @@ fn main() -> ExitCode {
         Some(Command::History(history)) => cli::history(history, &db),
         Some(Command::Diff(diff)) => cli::diff(diff),
         Some(Command::Robots) => cli::robots(&db),
-        None => explore(args.source.as_deref(), &args.source_options, args.clipboard, &db),
+        None => explore(&args, &db),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
@@ -136,8 +141,9 @@ fn exit_with(error: &clap::Error) -> ! {
 
 /// Opens the explorer on a source, or on the embedded example. A site is fetched in
 /// the background, so the explorer opens at once and shows the fetch's progress.
-fn explore(spec: Option<&str>, options: &SourceOptions, clipboard: ClipboardMode, db: &RobotsDb) -> Result<Outcome> {
-    let app = match spec.map(Source::resolve).transpose()? {
+fn explore(args: &Cli, db: &RobotsDb) -> Result<Outcome> {
+    let options = &args.source_options;
+    let mut app = match args.source.as_deref().map(Source::resolve).transpose()? {
         None => App::example(),
         Some(source @ Source::Site { .. }) => App::loading(source, options.limits(None), options.as_robot, db),
         Some(source) => {
@@ -147,6 +153,12 @@ fn explore(spec: Option<&str>, options: &SourceOptions, clipboard: ClipboardMode
             App::from_retrieved(Retrieved::Local { source, bytes, truncated }, limits, db)
         }
     };
-    robotscope::tui::run(app, clipboard)?;
+    let defaults = HistorySettings::default();
+    app.set_history_settings(HistorySettings {
+        store: options.store_choice(),
+        archive: args.archive.clone().unwrap_or(defaults.archive),
+        ..defaults
+    });
+    robotscope::tui::run(app, args.clipboard)?;
     Ok(Outcome::Clean)
 }

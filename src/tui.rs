@@ -13,7 +13,7 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use color_eyre::eyre::{Result, WrapErr, bail};
@@ -28,8 +28,11 @@ use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use crate::app::history::{HistoryProgress, HistorySettings, LoadedHistory, LoadedVersion};
 use crate::app::{Action, AfterSave, App, Effect, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
+use crate::history::{self, StoreChoice};
+use crate::policy::RobotsTxt;
 use crate::policy::lint::lint;
 use crate::policy::request::path_lines;
 use crate::save::save_atomically;
@@ -147,6 +150,8 @@ where
         page_fetch: None,
         sitemaps_walk: None,
         lint: None,
+        history: None,
+        store: app.history_settings().store.clone(),
         out,
         system_clipboard: SystemClipboard::default(),
     };
@@ -228,6 +233,131 @@ async fn walk_sitemaps(
     let _ = actions.send(Action::SitemapsWalked { id, walked });
 }
 
+/// Loads a source, telling the app how long it has taken while it runs; a fetched
+/// robots.txt is then kept in the store.
+async fn load(
+    id: u64,
+    source: fetch::Source,
+    limits: fetch::Limits,
+    store: StoreChoice,
+    actions: mpsc::UnboundedSender<Action>,
+) {
+    let started = Instant::now();
+    let load = fetch::retrieve(source, limits);
+    tokio::pin!(load);
+    let mut progress = tokio::time::interval(PROGRESS_EVERY);
+    let result = loop {
+        tokio::select! {
+            result = &mut load => break result,
+            _ = progress.tick() => {
+                let _ = actions.send(Action::LoadProgress { id, elapsed: started.elapsed() });
+            }
+        }
+    };
+    let kept = match &result {
+        Ok(fetch::Retrieved::Site { url, outcome: Ok(fetched), .. }) => Some((url.clone(), fetched.clone())),
+        _ => None,
+    };
+    let _ = actions.send(Action::Loaded { id, result: Box::new(result) });
+    if let Some((url, fetched)) = kept {
+        keep_fetch(id, store, url, fetched, &actions).await;
+    }
+}
+
+/// Keeps a loaded robots.txt in the store (on a blocking thread: SQLite waits for other
+/// writers) and tells the app what the site's last fetch was.
+async fn keep_fetch(
+    id: u64,
+    store: StoreChoice,
+    url: url::Url,
+    fetched: fetch::Fetched,
+    actions: &mpsc::UnboundedSender<Action>,
+) {
+    if store == StoreChoice::Off {
+        return;
+    }
+    let kept = tokio::task::spawn_blocking(move || {
+        let opened = store.open()?;
+        let warning = opened.moved_aside.as_ref().map(|(aside, reason)| damaged(opened.store.path(), aside, reason));
+        let mut store = opened.store;
+        history::keep_fetch(&mut store, &url, &fetched).map(|previous| (previous, warning))
+    })
+    .await;
+    let action = match kept {
+        Ok(Ok((previous, warning))) => Action::FetchKept { id, previous: previous.map(Box::new), warning },
+        Ok(Err(error)) => Action::FetchKept { id, previous: None, warning: Some(error.to_string()) },
+        Err(_) => return,
+    };
+    let _ = actions.send(action);
+}
+
+fn damaged(path: &str, aside: &std::path::Path, reason: &str) -> String {
+    format!(
+        "The history store at {path} was damaged ({reason}); it was moved to {} and a new one started",
+        aside.display()
+    )
+}
+
+/// Reads a site's versions from the store, asking the archive first when `archive`
+/// (progress goes to the app as it comes); the store is opened and read on blocking
+/// threads.
+async fn read_history(
+    id: u64,
+    robots_url: &url::Url,
+    settings: HistorySettings,
+    archive: bool,
+    limits: fetch::Limits,
+    actions: &mpsc::UnboundedSender<Action>,
+) -> Result<LoadedHistory, String> {
+    let mut warnings = Vec::new();
+    let choice = settings.store.clone();
+    let opened = tokio::task::spawn_blocking(move || choice.open())
+        .await
+        .map_err(|error| error.to_string())?
+        .map_err(|error| error.to_string())?;
+    if let Some((aside, reason)) = &opened.moved_aside {
+        warnings.push(damaged(opened.store.path(), aside, reason));
+    }
+    let mut store = opened.store;
+    if archive {
+        let options =
+            history::ArchiveOptions { base: settings.archive, from: None, to: None, pace: settings.pace, limits };
+        let mut progress = HistoryProgress { archive: true, listed: None, done: 0 };
+        let synced = history::sync(&mut store, robots_url, &options, |event| {
+            match event {
+                history::Progress::Listed(count) => progress.listed = Some(count),
+                history::Progress::Capture => progress.done += 1,
+            }
+            let _ = actions.send(Action::HistoryProgress { id, progress });
+        })
+        .await;
+        match synced {
+            Ok(synced) if !synced.failed.is_empty() => warnings.push(format!(
+                "{} could not be read; A asks for them again",
+                crate::policy::words::plural(synced.failed.len(), "capture")
+            )),
+            Ok(_) => {}
+            Err(error) => warnings.push(error.to_string()),
+        }
+    }
+    let site = history::site_key(robots_url);
+    tokio::task::spawn_blocking(move || {
+        let versions = store.versions(&site)?;
+        let (versions, redirects_left_out) = history::timeline_versions(versions, None, None);
+        let versions = versions
+            .into_iter()
+            .map(|version| {
+                let txt = Arc::new(RobotsTxt::parse(history::body_of(&store, &version)?));
+                Ok(LoadedVersion { version, txt })
+            })
+            .collect::<Result<Vec<_>, history::StoreError>>()?;
+        Ok(LoadedHistory { versions, redirects_left_out, warnings })
+    })
+    .await
+    .map_err(|error| error.to_string())?
+    .map_err(|error: history::StoreError| error.to_string())
+}
+
 /// The most sitemap events sent in one action.
 const SITEMAP_BATCH: usize = 16;
 
@@ -255,6 +385,10 @@ struct Shell<'a> {
     sitemaps_walk: Option<(u64, JoinHandle<()>)>,
     /// The running background lint, if any: the text generation and task.
     lint: Option<(u64, JoinHandle<()>)>,
+    /// The running history load, if any: its id and task.
+    history: Option<(u64, JoinHandle<()>)>,
+    /// Where fetched robots.txt files are kept.
+    store: StoreChoice,
     /// The terminal, for OSC 52.
     out: &'a mut dyn Write,
     /// Kept open for as long as the explorer runs (see [`SystemClipboard`]).
@@ -290,21 +424,8 @@ impl Shell<'_> {
             Effect::Load { id, source, limits } => {
                 abort_task(&mut self.load, None);
                 let actions = self.actions.clone();
-                let task = tokio::spawn(async move {
-                    let started = Instant::now();
-                    let load = fetch::retrieve(source, limits);
-                    tokio::pin!(load);
-                    let mut progress = tokio::time::interval(PROGRESS_EVERY);
-                    let result = loop {
-                        tokio::select! {
-                            result = &mut load => break result,
-                            _ = progress.tick() => {
-                                let _ = actions.send(Action::LoadProgress { id, elapsed: started.elapsed() });
-                            }
-                        }
-                    };
-                    let _ = actions.send(Action::Loaded { id, result: Box::new(result) });
-                });
+                let store = self.store.clone();
+                let task = tokio::spawn(load(id, source, limits, store, actions));
                 self.load = Some((id, task));
             }
             Effect::CancelLoad { id } => {
@@ -326,6 +447,16 @@ impl Shell<'_> {
                 self.sitemaps_walk = Some((id, tokio::spawn(walk_sitemaps(id, starts, limits, actions))));
             }
             Effect::CancelSitemaps { id } => abort_task(&mut self.sitemaps_walk, Some(id)),
+            Effect::LoadHistory { id, robots_url, settings, archive, limits } => {
+                abort_task(&mut self.history, None);
+                let actions = self.actions.clone();
+                let task = tokio::spawn(async move {
+                    let result = read_history(id, &robots_url, settings, archive, limits, &actions).await;
+                    let _ = actions.send(Action::HistoryLoaded { id, result: Box::new(result) });
+                });
+                self.history = Some((id, task));
+            }
+            Effect::CancelHistory { id } => abort_task(&mut self.history, Some(id)),
             Effect::Copy { what, text, method } => {
                 // Written here, between two frames, so that the sequence never lands in
                 // the middle of one.
@@ -390,6 +521,7 @@ impl Shell<'_> {
         abort_task(&mut self.load, None);
         abort_task(&mut self.page_fetch, None);
         abort_task(&mut self.sitemaps_walk, None);
+        abort_task(&mut self.history, None);
     }
 }
 

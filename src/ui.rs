@@ -10,6 +10,7 @@ pub mod compare;
 pub mod edits;
 pub mod fetch;
 pub mod help;
+pub mod history;
 pub mod page;
 pub mod records;
 pub mod robots;
@@ -79,6 +80,11 @@ pub fn render(app: &App, frame: &mut Frame) {
         Some(Overlay::Sitemaps) => {
             if let Some(view) = app.sitemaps_view() {
                 frame.render_widget(sitemaps::SitemapsOverlay { app, view }, centered(area, 118, 40));
+            }
+        }
+        Some(Overlay::History) => {
+            if let Some(view) = app.history_view() {
+                frame.render_widget(history::HistoryOverlay { app, view }, centered(area, 118, 40));
             }
         }
         Some(Overlay::Diagnostics) => frame.render_widget(edits::DiagnosticsOverlay { app }, centered(area, 110, 30)),

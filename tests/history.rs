@@ -389,3 +389,127 @@ fn a_damaged_store_is_moved_aside_and_a_new_one_started() {
     assert_eq!(code, 0);
     assert!(err.contains("warning: the history store at /proc/robotscope"), "{err}");
 }
+
+mod explorer {
+    //! The history view (`H`) in the explorer, driven through the real event loop.
+
+    use super::*;
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    use futures::StreamExt;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use robotscope::app::history::HistorySettings;
+    use robotscope::app::keymap::press;
+    use robotscope::app::{App, Overlay};
+    use robotscope::fetch::{Limits, Source};
+    use robotscope::history::StoreChoice;
+    use robotscope::robots_db::RobotsDb;
+    use tokio::sync::mpsc;
+
+    use super::support::explorer as drawing;
+
+    fn keys(text: &str) -> Vec<Event> {
+        text.chars().map(|c| Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))).collect()
+    }
+
+    /// Runs the event loop: each group of keys after its pause, so background work
+    /// (the load, the store, the archive) can finish in between.
+    async fn run(app: App, groups: Vec<(u64, Vec<Event>)>) -> App {
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+        let (actions, inbox) = mpsc::unbounded_channel();
+        let events = futures::stream::iter(groups)
+            .then(|(pause, events)| async move {
+                tokio::time::sleep(Duration::from_millis(pause)).await;
+                futures::stream::iter(events.into_iter().map(Ok))
+            })
+            .flatten();
+        robotscope::tui::event_loop(&mut terminal, Box::pin(events), actions, inbox, app, &mut Vec::new())
+            .await
+            .expect("loop")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_history_view_shows_versions_flips_and_a_version_read_only() {
+        let server = archive_and_site(NO_TRAINING);
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("history.sqlite3");
+        // A fetch of last year, when the site was open to every robot.
+        let mut store = Store::open(&path).expect("store").store;
+        let site_url = url::Url::parse(&server.url("/robots.txt")).expect("url");
+        store
+            .keep(&Kept {
+                site: &history::site_key(&site_url),
+                provenance: Provenance::Local,
+                timestamp: "20250101000000",
+                url: site_url.as_str(),
+                status: Some(200),
+                availability: Availability::Available,
+                body: Some(OPEN.as_bytes()),
+                digest: &history::digest(OPEN.as_bytes()),
+                bytes: OPEN.len() as u64,
+                truncated: false,
+                headers: &[],
+            })
+            .expect("kept");
+        drop(store);
+        let source = Source::resolve(&server.url("/")).expect("a site");
+        let limits = Limits { timeout: Duration::from_secs(1), ..Limits::default() };
+        let mut app = App::loading(source, limits, false, &RobotsDb::embedded());
+        app.set_history_settings(HistorySettings {
+            store: StoreChoice::At(path.clone()),
+            archive: url::Url::parse(&server.url("")).expect("url"),
+            pace: Duration::ZERO,
+        });
+        let enter = Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+        let groups =
+            vec![(1500, keys("aGPTBot")), (0, vec![enter]), (300, keys("H")), (500, keys("A")), (3000, vec![])];
+        let mut app = run(app, groups).await;
+        let log: Vec<&str> = app.message_log().collect();
+        assert!(log.iter().any(|m| m.starts_with("Changed since the last fetch on 2025-01-01 00:00")), "{log:?}");
+        assert!(log.iter().any(|m| m.contains("1 capture could not be read")), "{log:?}");
+        assert_eq!(app.overlay(), Some(Overlay::History));
+        let view = app.history_view().expect("open");
+        let dates: Vec<String> = view.versions.iter().map(|loaded| loaded.version.timestamp.clone()).collect();
+        assert_eq!(dates[..4], ["20200101000000", "20210101000000", "20220101000000", "20250101000000"]);
+        assert_eq!(dates.len(), 5, "and today's fetch: {dates:?}");
+
+        let today = robotscope::history::display_date(&robotscope::history::timestamp_now())[..10].to_owned();
+        let port = server.addr.port().to_string();
+        let filters = [(format!(r"{today} \d\d:\d\d"), "TODAY".to_owned()), (port, "PORT".to_owned())];
+        // The newest version against the one before it: GPTBot is let in again, with a
+        // train-ai preference it did not have.
+        press(&mut app, "j");
+        let screen = drawing::draw(&mut app, 120, 40).backend().to_string();
+        insta::with_settings!({ filters => filters.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>() }, {
+            insta::assert_snapshot!(screen);
+        });
+        // d: the diff; Space on the 2020 version then d on 2021: their diff.
+        press(&mut app, "d");
+        let screen = drawing::draw(&mut app, 120, 40).backend().to_string();
+        assert!(screen.contains("+Content-Usage: train-ai=n"), "{screen}");
+        press(&mut app, "G<space>k");
+        let screen = drawing::draw(&mut app, 120, 40).backend().to_string();
+        assert!(screen.contains("+User-agent: GPTBot"), "{screen}");
+
+        // Enter shows the 2021 version in the panes, read-only; Enter on now goes back.
+        press(&mut app, "<ret>");
+        assert_eq!(app.viewing_version(), Some("20210101000000"));
+        assert_eq!(app.document().txt.source(), CLOSED_TO_GPTBOT.as_bytes());
+        assert!(!app.evaluation().verdict.allowed(), "GPTBot may not fetch / in 2021");
+        press(&mut app, "e");
+        assert!(app.editor().is_none());
+        assert!(app.message().is_some_and(|m| m.contains("read-only")), "{:?}", app.message());
+        press(&mut app, "Hg<ret>");
+        assert_eq!(app.viewing_version(), None);
+        assert_eq!(app.document().txt.source(), NO_TRAINING.as_bytes());
+        assert!(app.evaluation().verdict.allowed());
+    }
+
+    #[test]
+    fn a_file_has_no_history() {
+        let mut app = App::from_text(OPEN);
+        press(&mut app, "H");
+        assert_eq!(app.overlay(), None);
+        assert!(app.message().is_some_and(|m| m.contains("A history is a site's")), "{:?}", app.message());
+    }
+}

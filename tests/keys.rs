@@ -40,7 +40,19 @@ fn keys_into(context: Context) -> &'static str {
         Context::Overlay(Overlay::Sitemaps) => "m",
         // A URL in the tester, then `p`: the page's fetch starts and the overlay opens.
         Context::Overlay(Overlay::Page) => "/https://example.com/<ret>p",
+        // On a site (see [`app_for`]): the store is read (the effect is not run here).
+        Context::Overlay(Overlay::History) => "H",
     }
+}
+
+/// A fresh explorer for `context`: on [`FILE`], or on a site for the history view,
+/// which a file has none of.
+fn app_for(context: Context) -> App {
+    if context == Context::Overlay(Overlay::History) {
+        let site = Source::resolve("https://example.com/").expect("a site");
+        return App::loading(site, Limits::default(), false, &RobotsDb::embedded());
+    }
+    App::from_text(FILE)
 }
 
 /// The key context each binding's context is reached in.
@@ -59,7 +71,7 @@ fn expected(context: Context) -> KeyContext {
 fn every_key_of_the_help_reaches_its_action() {
     let mut checked = 0;
     for binding in BINDINGS {
-        let mut app = App::from_text(FILE);
+        let mut app = app_for(binding.context);
         press(&mut app, keys_into(binding.context));
         assert_eq!(app.key_context(), expected(binding.context), "getting into {:?}", binding.context);
         for key in binding.keys {

@@ -137,18 +137,19 @@ fn ui_only_draws() {
 /// may import, besides itself. The app names the types of the clipboard and of saving
 /// (the effects it asks for, the results that come back), never their I/O, which the
 /// word scans above forbid it.
-const MAY_IMPORT: [(&str, &[&str]); 11] = [
+const MAY_IMPORT: [(&str, &[&str]); 12] = [
     ("policy", &[]),
     ("robots_db", &["policy"]),
     ("save", &[]),
     ("clipboard", &["policy"]),
     ("fetch", &["policy"]),
     ("sitemaps", &["policy", "fetch"]),
-    ("app", &["policy", "robots_db", "fetch", "sitemaps", "clipboard", "save"]),
-    ("ui", &["app", "policy", "robots_db", "fetch", "sitemaps"]),
-    ("cli", &["policy", "robots_db", "fetch", "sitemaps"]),
-    ("tui", &["app", "ui", "policy", "robots_db", "fetch", "sitemaps", "clipboard", "save"]),
-    ("main", &["cli", "tui", "policy", "robots_db", "fetch", "sitemaps", "app", "clipboard"]),
+    ("history", &["policy", "fetch"]),
+    ("app", &["policy", "robots_db", "fetch", "sitemaps", "history", "clipboard", "save"]),
+    ("ui", &["app", "policy", "robots_db", "fetch", "sitemaps", "history"]),
+    ("cli", &["policy", "robots_db", "fetch", "sitemaps", "history"]),
+    ("tui", &["app", "ui", "policy", "robots_db", "fetch", "sitemaps", "history", "clipboard", "save"]),
+    ("main", &["cli", "tui", "policy", "robots_db", "fetch", "sitemaps", "history", "app", "clipboard"]),
 ];
 
 /// The module path of a source file: `src/app/compare.rs` is `["app", "compare"]`,

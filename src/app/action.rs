@@ -193,6 +193,36 @@ pub enum Action {
     /// The URLs the sitemaps list become the compare view's rows (`R` in the sitemaps
     /// view).
     CompareSitemapUrls,
+    /// How a history load is going.
+    HistoryProgress {
+        /// The load's id.
+        id: u64,
+        /// How far.
+        progress: super::history::HistoryProgress,
+    },
+    /// A history load ended: the versions, or why there are none.
+    HistoryLoaded {
+        /// The load's id.
+        id: u64,
+        /// What came back.
+        result: Box<Result<super::history::LoadedHistory, String>>,
+    },
+    /// A load's robots.txt was kept in the store; `previous` is the site's last fetch
+    /// before it.
+    FetchKept {
+        /// The load's id.
+        id: u64,
+        /// The last fetch before, if the store had one.
+        previous: Option<Box<crate::history::Version>>,
+        /// What went wrong with the store (damaged and moved aside, or unusable).
+        warning: Option<String>,
+    },
+    /// Ask the web archive for its captures (`A` in the history view).
+    AskArchive,
+    /// Mark the selected version to diff against (Space in the history view).
+    MarkVersion,
+    /// Show the diff instead of the flips, or back (`d` in the history view).
+    ToggleVersionDiff,
     /// A file of paths was read.
     PathsRead {
         /// The file.
@@ -222,6 +252,9 @@ impl Action {
                 | Action::PathsRead { .. }
                 | Action::SitemapEvents { .. }
                 | Action::SitemapsWalked { .. }
+                | Action::HistoryProgress { .. }
+                | Action::HistoryLoaded { .. }
+                | Action::FetchKept { .. }
                 | Action::Terminate
         )
     }

@@ -22,6 +22,11 @@ pub enum Origin {
     Pending(Source),
     /// A local file or standard input.
     Local(Source),
+    /// A stored version of a site's robots.txt, shown read-only.
+    Version {
+        /// The site, to load again with `r`.
+        source: Source,
+    },
     /// A site's robots.txt, fetched.
     Site {
         /// The source as the user named it.
@@ -41,7 +46,10 @@ impl Origin {
     pub fn source(&self) -> Option<&Source> {
         match self {
             Origin::Embedded | Origin::Text => None,
-            Origin::Pending(source) | Origin::Local(source) | Origin::Site { source, .. } => Some(source),
+            Origin::Pending(source)
+            | Origin::Local(source)
+            | Origin::Site { source, .. }
+            | Origin::Version { source } => Some(source),
         }
     }
 }

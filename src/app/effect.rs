@@ -95,6 +95,25 @@ pub enum Effect {
     },
     /// Read a file of paths, one per line, and answer with
     /// [`Action::PathsRead`](super::Action::PathsRead).
+    /// Reads the site's versions from the store (after asking the archive, when
+    /// `archive`), answering with [`Action::HistoryLoaded`](super::Action::HistoryLoaded).
+    LoadHistory {
+        /// The load's id.
+        id: u64,
+        /// The site's robots.txt URL.
+        robots_url: url::Url,
+        /// Where versions are kept and found.
+        settings: super::history::HistorySettings,
+        /// Ask the archive first.
+        archive: bool,
+        /// The limits of each request to the archive.
+        limits: Limits,
+    },
+    /// Stops a history load.
+    CancelHistory {
+        /// The load's id.
+        id: u64,
+    },
     ReadPaths {
         /// The file.
         file: PathBuf,

@@ -61,6 +61,7 @@ impl Context {
             Context::Overlay(Overlay::Compare) => "Compare view",
             Context::Overlay(Overlay::Page) => "Page policy",
             Context::Overlay(Overlay::Sitemaps) => "Sitemaps",
+            Context::Overlay(Overlay::History) => "History",
         }
     }
 }
@@ -126,11 +127,12 @@ const COMPARE: Context = Context::Overlay(Overlay::Compare);
 const PAGE: Context = Context::Overlay(Overlay::Page);
 const SITEMAPS: Context = Context::Overlay(Overlay::Sitemaps);
 const FETCH: Context = Context::Overlay(Overlay::FetchDetails);
+const HISTORY: Context = Context::Overlay(Overlay::History);
 
 /// Every key binding of the explorer.
 pub static BINDINGS: &[Binding] = &[
     bind(Global, &[ch('?')], Action::Toggle(Overlay::Help), "help", true),
-    bind(Global, &[ch('q')], Action::Quit, "quit", true),
+    bind(Global, &[ch('q'), ctrl('c')], Action::Quit, "quit", true),
     bind(Global, &[ch(']')], Action::NextRobot, "next robot", true),
     bind(Global, &[ch('[')], Action::PrevRobot, "previous robot", true),
     bind(Global, &[ch('/')], Action::OpenPrompt(PromptKind::TestPath), "test a path", true),
@@ -150,13 +152,13 @@ pub static BINDINGS: &[Binding] = &[
     bind(Global, &[ch('c')], Action::Toggle(Overlay::Compare), "compare robots", true),
     bind(Global, &[ch('p')], Action::Toggle(Overlay::Page), "page policy", false),
     bind(Global, &[ch('m')], Action::Toggle(Overlay::Sitemaps), "sitemaps", false),
+    bind(Global, &[ch('H')], Action::Toggle(Overlay::History), "history of the file", false),
     bind(Global, &[ctrl('f')], Action::OpenPrompt(PromptKind::Search), "find in the source", false),
     bind(Global, &[ch(':')], Action::OpenPrompt(PromptKind::GoToLine), "go to line", false),
     bind(Global, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
     bind(Global, &[key(KeyCode::Tab)], Action::FocusNext, "next pane", false),
     bind(Global, &[key(KeyCode::BackTab)], Action::FocusPrev, "previous pane", false),
     bind(Global, &[ESC], Action::Cancel, "cancel a load", false),
-    bind(Global, &[ctrl('c')], Action::Quit, "quit, from anywhere", false),
     bind(Navigation, DOWN, Action::Down, "down", false),
     bind(Navigation, UP, Action::Up, "up", false),
     bind(Navigation, PAGE_DOWN, Action::PageDown, "page down", false),
@@ -257,6 +259,19 @@ pub static BINDINGS: &[Binding] = &[
     bind(SITEMAPS, &[ch('R')], Action::CompareSitemapUrls, "compare these URLs", true),
     bind(SITEMAPS, &[ch('r')], Action::Reload, "read them again", false),
     bind(SITEMAPS, &[ESC, ch('m'), ch('q')], Action::Cancel, "stop reading, or leave", true),
+    bind(HISTORY, DOWN, Action::Down, "older version", false),
+    bind(HISTORY, UP, Action::Up, "newer version", false),
+    bind(HISTORY, PAGE_DOWN, Action::PageDown, "page down", false),
+    bind(HISTORY, PAGE_UP, Action::PageUp, "page up", false),
+    bind(HISTORY, TOP, Action::Top, "now", false),
+    bind(HISTORY, BOTTOM, Action::Bottom, "oldest", false),
+    bind(HISTORY, &[ENTER], Action::ShowInSource, "show it (read-only)", true),
+    bind(HISTORY, &[ch(' ')], Action::MarkVersion, "mark to diff against", true),
+    bind(HISTORY, &[ch('d')], Action::ToggleVersionDiff, "diff, or flips", true),
+    bind(HISTORY, &[ch('A')], Action::AskArchive, "ask the web archive", true),
+    bind(HISTORY, &[ch('l'), key(KeyCode::Right)], Action::Right, "scroll the detail", false),
+    bind(HISTORY, &[ch('h'), key(KeyCode::Left)], Action::Left, "scroll it back", false),
+    bind(HISTORY, &[ESC, ch('H'), ch('q')], Action::Cancel, "stop, or leave", true),
     bind(QUIT, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::QuitIfSaved)), "save, then quit", true),
     bind(QUIT, &[ch('q'), ch('y')], Action::QuitWithoutSaving, "quit, drop edits", true),
     bind(QUIT, &[ESC, ch('n')], Action::Cancel, "keep working", true),
@@ -272,9 +287,9 @@ pub struct HelpEntry {
 }
 
 /// The keymap grouped for the help overlay: each context's bindings, in table order.
-/// Moving the cursor (six bindings), editing a prompt's text (eight), switching robots
-/// and readings (two each) take one line each, so that the whole keymap fits a 120x40
-/// terminal.
+/// Moving the cursor (six bindings), editing a prompt's text (eight), and each pair
+/// (robots, readings, fixes, matches, older and newer paths, sideways) take one line
+/// each, so that the whole keymap fits a 120x40 terminal.
 #[must_use]
 pub fn help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
     let mut sections: Vec<(Context, Vec<HelpEntry>)> = Vec::new();
@@ -289,6 +304,10 @@ pub fn help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
                 (Some("move, delete"), key_label(binding.keys[0]))
             }
             Action::NextRobot | Action::PrevRobot => (Some("next robot, previous"), keys()),
+            Action::Right | Action::Left => (Some("sideways"), keys()),
+            Action::FixHere | Action::FixAll => (Some("fix here, everything"), keys()),
+            Action::SearchNext | Action::SearchPrevious => (Some("next match, previous"), keys()),
+            Action::PromptEdit(Edit::HistoryPrevious | Edit::HistoryNext) => (Some("older path, newer"), keys()),
             Action::CycleReading | Action::FollowRobotReading => (Some("next reading, robots' own"), keys()),
             _ => (None, keys()),
         };

@@ -16,6 +16,8 @@ pub enum Overlay {
     Page,
     /// The site's sitemaps and the URLs they list that robots may not fetch (`m`).
     Sitemaps,
+    /// The site's robots.txt over time (`H`).
+    History,
     /// Every key (`?`).
     Help,
     /// The last messages, whole (`M`).
@@ -37,6 +39,6 @@ impl Overlay {
     /// the message log and the quit question return to.
     #[must_use]
     pub fn is_view(self) -> bool {
-        matches!(self, Overlay::Compare | Overlay::Page | Overlay::Sitemaps)
+        matches!(self, Overlay::Compare | Overlay::Page | Overlay::Sitemaps | Overlay::History)
     }
 }

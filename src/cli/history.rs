@@ -16,7 +16,7 @@ use super::{Outcome, RobotSelection, SourceOptions, UrlOptions, finish_output, j
 use crate::fetch::{self, Retrieved, Source};
 use crate::history::{
     self, ArchiveOptions, Change, Flip, Progress, Snapshot, Store, Subject, Version, date_range, display_date,
-    snapshot, timeline_versions,
+    display_size, snapshot, timeline_versions,
 };
 use crate::policy::escape::{sanitize_lines, sanitize_str};
 use crate::policy::request::Request;
@@ -323,7 +323,8 @@ fn write_heading(out: &mut dyn Write, gathered: &Gathered, subjects: &[Subject],
 
 fn write_version(out: &mut dyn Write, version: &Version) -> io::Result<()> {
     let status = version.status.map_or_else(|| "-".to_owned(), |status| status.to_string());
-    let size = if version.availability == Availability::Available { size(version.bytes) } else { String::new() };
+    let size =
+        if version.availability == Availability::Available { display_size(version.bytes) } else { String::new() };
     let seen = if version.seen > 1 {
         let how = match version.provenance {
             history::Provenance::Local => "fetched",
@@ -380,17 +381,6 @@ fn why(line: Option<usize>, rule: Option<&str>, availability: Availability, read
         (Some(line), Some(rule)) => format!("line {line}, {}", sanitize_str(rule)),
         _ if availability.access(reading) != crate::policy::Access::Rules => availability.reason(reading),
         _ => "no rule matches".to_owned(),
-    }
-}
-
-/// `812 B`, `1.2 KB`, `3.4 MB`.
-fn size(bytes: u64) -> String {
-    #[allow(clippy::cast_precision_loss, reason = "a size to one decimal")]
-    let kilo = bytes as f64 / 1024.0;
-    match bytes {
-        0..1024 => format!("{bytes} B"),
-        1024..1_048_576 => format!("{kilo:.1} KB"),
-        _ => format!("{:.1} MB", kilo / 1024.0),
     }
 }
 

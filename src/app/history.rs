@@ -1,0 +1,486 @@
+//! The history view (`H`): the site's robots.txt versions as a timeline, newest first
+//! under a "now" row for the file on screen; for the selected version, the flips of the
+//! compared robots' verdicts and usage preferences against the version before it, or
+//! (`d`) its diff against the version marked with Space (the one before it when none
+//! is). Enter loads a version into the panes, read-only, where everything else works
+//! on it; Enter on "now" goes back. `A` asks the web archive for its captures.
+//!
+//! Reading the store and the archive is an effect ([`Effect::LoadHistory`]); the
+//! versions come back with their parsed bodies ([`Action::HistoryLoaded`]).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use url::Url;
+
+use super::{About, Action, App, Document, Effect, Origin, Overlay};
+use crate::fetch::Source;
+use crate::history::{self, Change, StoreChoice, Subject, Version};
+use crate::policy::request::Request;
+use crate::policy::words::plural;
+use crate::policy::{Availability, RobotsTxt};
+
+/// Where the explorer keeps and finds versions (`--store`, `--no-store`, `--archive`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistorySettings {
+    /// The store.
+    pub store: StoreChoice,
+    /// The archive `A` asks.
+    pub archive: Url,
+    /// The least time between two requests to the archive.
+    pub pace: Duration,
+}
+
+impl Default for HistorySettings {
+    /// Nothing kept (the explorer's own default is set by `main`, from the options):
+    /// tests of the app never write to the user's store.
+    fn default() -> Self {
+        HistorySettings {
+            store: StoreChoice::Off,
+            archive: Url::parse(history::DEFAULT_ARCHIVE).expect("the default archive is a URL"),
+            pace: Duration::from_millis(500),
+        }
+    }
+}
+
+/// A version with its parsed body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedVersion {
+    /// The version.
+    pub version: Version,
+    /// Its body, parsed.
+    pub txt: Arc<RobotsTxt>,
+}
+
+/// What a history load brought back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedHistory {
+    /// The versions, oldest first (see [`history::timeline_versions`]).
+    pub versions: Vec<LoadedVersion>,
+    /// Redirect captures left out.
+    pub redirects_left_out: usize,
+    /// What went wrong on the way without stopping it (the archive unreachable, captures
+    /// not read, a damaged store moved aside).
+    pub warnings: Vec<String>,
+}
+
+/// How a history load is going.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HistoryProgress {
+    /// True when the archive is being asked.
+    pub archive: bool,
+    /// Captures the archive listed, once it did.
+    pub listed: Option<usize>,
+    /// Captures kept or failed so far.
+    pub done: usize,
+}
+
+/// The view's state.
+#[derive(Debug, Clone)]
+pub struct HistoryView {
+    /// The load's id: results of another are stale.
+    pub id: u64,
+    /// The site key.
+    pub site: String,
+    /// While a load runs.
+    pub loading: Option<HistoryProgress>,
+    /// The versions, oldest first.
+    pub versions: Vec<LoadedVersion>,
+    /// Redirect captures left out.
+    pub redirects_left_out: usize,
+    /// The row under the cursor: 0 is "now", row `n` the `n`th newest version.
+    pub cursor: usize,
+    /// The first row shown.
+    pub scroll: usize,
+    /// The version (index) marked with Space, to diff against.
+    pub marked: Option<usize>,
+    /// True when the detail shows the diff rather than the flips.
+    pub diff: bool,
+    /// The first line of the detail shown.
+    pub detail_scroll: usize,
+}
+
+impl HistoryView {
+    /// The version on row `row` (row 0 is "now").
+    #[must_use]
+    pub fn version_at(&self, row: usize) -> Option<usize> {
+        row.checked_sub(1).and_then(|newest| self.versions.len().checked_sub(newest + 1))
+    }
+
+    /// The version the cursor is on.
+    #[must_use]
+    pub fn selected(&self) -> Option<usize> {
+        self.version_at(self.cursor)
+    }
+}
+
+/// The version on screen, when the panes show one: the current document kept aside.
+#[derive(Debug)]
+pub struct Viewing {
+    /// The version's date.
+    pub timestamp: String,
+    /// The current document, restored by Enter on "now".
+    pub current: Box<Document>,
+}
+
+impl App {
+    /// The history view, when it is open.
+    #[must_use]
+    pub fn history_view(&self) -> Option<&HistoryView> {
+        self.history.as_ref().filter(|_| self.overlay == Some(Overlay::History))
+    }
+
+    /// Where versions are kept and found.
+    #[must_use]
+    pub fn history_settings(&self) -> &HistorySettings {
+        &self.history_settings
+    }
+
+    /// Sets where versions are kept and found (from the command line).
+    pub fn set_history_settings(&mut self, settings: HistorySettings) {
+        self.history_settings = settings;
+    }
+
+    /// The date of the version the panes show, if they show one (read-only).
+    #[must_use]
+    pub fn viewing_version(&self) -> Option<&str> {
+        self.viewing.as_ref().map(|viewing| viewing.timestamp.as_str())
+    }
+
+    /// The site's last fetch before the one on screen, when the store had one.
+    #[must_use]
+    pub fn last_fetch(&self) -> Option<&Version> {
+        self.last_fetch.as_ref()
+    }
+
+    /// How the file on screen stands against the site's last fetch before it: `None`
+    /// when there was none to compare with.
+    #[must_use]
+    pub fn changed_since_last_fetch(&self) -> Option<bool> {
+        let last = self.last_fetch.as_ref()?;
+        let current = self.viewing.as_ref().map_or(&self.document, |viewing| &viewing.current);
+        let digest = history::digest(current.txt.source());
+        Some(digest != last.digest || current.availability != last.availability)
+    }
+
+    /// The robots.txt URL of the site on screen (or under the version shown).
+    fn history_site(&self) -> Option<Url> {
+        let document = self.viewing.as_ref().map_or(&self.document, |viewing| &viewing.current);
+        match &document.origin {
+            Origin::Site { url, .. } | Origin::Pending(Source::Site { robots_url: url, .. }) => Some(url.clone()),
+            _ => None,
+        }
+    }
+
+    /// `H`: opens the view, reading the store the first time (or after a new load).
+    fn open_history(&mut self) -> Vec<Effect> {
+        let Some(robots_url) = self.history_site() else {
+            self.say(About::Moment, "A history is a site's: open a site (o) to see its versions");
+            return Vec::new();
+        };
+        let site = history::site_key(&robots_url);
+        if self.history.as_ref().is_some_and(|view| view.site == site) {
+            self.open(Overlay::History);
+            return Vec::new();
+        }
+        self.history = Some(HistoryView {
+            id: 0,
+            site,
+            loading: None,
+            versions: Vec::new(),
+            redirects_left_out: 0,
+            cursor: 0,
+            scroll: 0,
+            marked: None,
+            diff: false,
+            detail_scroll: 0,
+        });
+        self.open(Overlay::History);
+        self.load_history(false)
+    }
+
+    /// Reads the versions again, asking the archive first when `archive` is true.
+    fn load_history(&mut self, archive: bool) -> Vec<Effect> {
+        let Some(robots_url) = self.history_site() else { return Vec::new() };
+        let mut effects = self.stop_history();
+        self.next_load_id += 1;
+        let id = self.next_load_id;
+        let Some(view) = self.history.as_mut() else { return effects };
+        view.id = id;
+        view.loading = Some(HistoryProgress { archive, listed: None, done: 0 });
+        effects.push(Effect::LoadHistory {
+            id,
+            robots_url,
+            settings: self.history_settings.clone(),
+            archive,
+            limits: self.fetch_limits(),
+        });
+        effects
+    }
+
+    /// Cancels a history load that runs.
+    pub(super) fn stop_history(&mut self) -> Vec<Effect> {
+        match self.history.as_mut() {
+            Some(view) if view.loading.is_some() => {
+                view.loading = None;
+                vec![Effect::CancelHistory { id: view.id }]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn history_loaded(&mut self, id: u64, result: Result<LoadedHistory, String>) {
+        let Some(view) = self.history.as_mut().filter(|view| view.id == id) else { return };
+        view.loading = None;
+        match result {
+            Ok(loaded) => {
+                let added = loaded.versions.len().saturating_sub(view.versions.len());
+                view.versions = loaded.versions;
+                view.redirects_left_out = loaded.redirects_left_out;
+                view.marked = view.marked.filter(|&marked| marked < view.versions.len());
+                view.cursor = view.cursor.min(view.versions.len());
+                let count = view.versions.len();
+                for warning in loaded.warnings {
+                    self.say(About::Moment, warning);
+                }
+                let message = match count {
+                    0 => "No version of this site is stored yet; A asks the web archive".to_owned(),
+                    _ if added > 0 => format!("History: {} ({added} new)", plural(count, "version")),
+                    _ => format!("History: {}", plural(count, "version")),
+                };
+                self.say(About::Moment, message);
+            }
+            Err(error) => self.say(About::Moment, error),
+        }
+    }
+
+    fn history_progress(&mut self, id: u64, progress: HistoryProgress) {
+        if let Some(view) = self.history.as_mut().filter(|view| view.id == id && view.loading.is_some()) {
+            view.loading = Some(progress);
+        }
+    }
+
+    /// Moves the view's cursor (the list) and resets the detail's scroll.
+    pub(super) fn move_history(&mut self, delta: isize) {
+        let height = usize::from(self.area.height.saturating_sub(8)).max(1);
+        let Some(view) = &mut self.history else { return };
+        let rows = view.versions.len() + 1;
+        view.cursor = view.cursor.saturating_add_signed(delta).min(rows - 1);
+        view.detail_scroll = 0;
+        if view.cursor < view.scroll {
+            view.scroll = view.cursor;
+        } else if view.cursor >= view.scroll + height {
+            view.scroll = view.cursor + 1 - height;
+        }
+    }
+
+    /// Enter: the selected version into the panes, read-only; on "now", back to the
+    /// current file.
+    fn show_version(&mut self) {
+        let Some(view) = &self.history else { return };
+        let Some(index) = view.selected() else {
+            if let Some(viewing) = self.viewing.take() {
+                let _version = self.replace_document(*viewing.current);
+                self.say(About::Moment, "Back to the current file");
+            }
+            let _ = self.close(Overlay::History);
+            return;
+        };
+        if self.viewing.is_none() && self.is_dirty() {
+            self.say(
+                About::Moment,
+                "Save (w) or undo your edits first: a version would take the place of the text on screen",
+            );
+            return;
+        }
+        let LoadedVersion { version, txt } = view.versions[index].clone();
+        let Some(site) = self.history_site() else { return };
+        let label = format!("{} of {} ({}, read-only)", site, version.date(), version.provenance);
+        let source = Source::Site { robots_url: site, page: None };
+        let mut document = Document::new((*txt).clone(), label, Origin::Version { source });
+        document.availability = version.availability;
+        let current = self.replace_document(document);
+        let current = self.viewing.take().map_or(current, |viewing| *viewing.current);
+        self.viewing = Some(Viewing { timestamp: version.timestamp.clone(), current: Box::new(current) });
+        let _ = self.close(Overlay::History);
+        let status = version.status.map(|status| format!(", {status}")).unwrap_or_default();
+        self.say(
+            About::Moment,
+            format!(
+                "The version of {} ({}{status}), read-only; H, then Enter on 'now' goes back",
+                version.date(),
+                version.provenance
+            ),
+        );
+    }
+
+    /// Space: marks the selected version to diff against (again: unmarks it).
+    fn mark_version(&mut self) {
+        let Some(view) = &mut self.history else { return };
+        let Some(index) = view.selected() else { return };
+        view.marked = if view.marked == Some(index) { None } else { Some(index) };
+        let message = match view.marked {
+            Some(index) => {
+                format!("Marked {}: d shows the diff of any version against it", view.versions[index].version.date())
+            }
+            None => "Unmarked: d diffs each version against the one before it".to_owned(),
+        };
+        self.say(About::Moment, message);
+    }
+
+    /// The versions the detail compares for the selected row: (older, newer). For a
+    /// version, the marked one (or the one before it) and itself.
+    #[must_use]
+    pub fn history_pair(&self) -> Option<(usize, usize)> {
+        let view = self.history.as_ref()?;
+        let selected = view.selected()?;
+        let other = match view.marked {
+            Some(marked) if marked != selected => marked,
+            _ => selected.checked_sub(1)?,
+        };
+        Some((other.min(selected), other.max(selected)))
+    }
+
+    /// The flips between two versions for the compared robots at `/` and the tester's
+    /// path, in words.
+    #[must_use]
+    pub fn history_flips(&self, older: usize, newer: usize) -> Vec<String> {
+        let Some(view) = &self.history else { return Vec::new() };
+        let subjects: Vec<Subject> = self
+            .compare
+            .robots
+            .iter()
+            .map(|robot| Subject {
+                label: robot.label.clone(),
+                robot: robot.robot(),
+                reading: self.reading_choice.unwrap_or_else(|| robot.reading()),
+            })
+            .collect();
+        let mut paths = vec!["/".to_owned()];
+        let tested = Request::read(self.path.text()).tested.into_owned();
+        if !paths.contains(&tested) {
+            paths.push(tested);
+        }
+        let snap = |index: usize| {
+            let loaded = &view.versions[index];
+            history::snapshot(&loaded.txt, loaded.version.availability, &subjects, &paths)
+        };
+        let after = &view.versions[newer].version;
+        history::flips(&snap(older), &snap(newer))
+            .iter()
+            .map(|flip| {
+                let (robot, path) = (&subjects[flip.robot].label, &paths[flip.path]);
+                if let (Change::Usage(category), Some((before, now, line))) = (flip.change, flip.preferences()) {
+                    let line = line.map(|line| format!(" (line {line})")).unwrap_or_default();
+                    return format!("{robot} {path}: {category} {before} → {now}{line}");
+                }
+                let verb = if flip.after.allowed { "gained" } else { "lost" };
+                let why = match (&flip.after.rule, flip.after.line) {
+                    (Some(rule), Some(line)) => format!("line {line}, {rule}"),
+                    _ if after.availability != Availability::Available => {
+                        after.status.map_or_else(|| "its status".to_owned(), |status| format!("status {status}"))
+                    }
+                    _ => "no rule matches".to_owned(),
+                };
+                format!("{robot} {verb} {path}: {why}")
+            })
+            .collect()
+    }
+
+    /// How the current file stands against the site's last fetch before it, in a few
+    /// words (`long` for a sentence).
+    #[must_use]
+    pub fn history_now(&self, long: bool) -> String {
+        match (self.changed_since_last_fetch(), &self.last_fetch, long) {
+            (Some(true), Some(last), false) => format!("changed since {}", last.date()),
+            (Some(true), Some(last), true) => {
+                format!("The current file changed since the last fetch on {}.", last.date())
+            }
+            (Some(false), Some(last), false) => format!("same as {}", last.date()),
+            (Some(false), Some(last), true) => {
+                format!("The current file is the same as the last fetch, on {}.", last.date())
+            }
+            (_, _, false) => "the current file".to_owned(),
+            (_, _, true) => "The current file: the store holds no fetch of the site before it.".to_owned(),
+        }
+    }
+
+    /// A fetch was kept: `previous` is the site's last fetch before it.
+    fn fetch_kept(&mut self, id: u64, previous: Option<Version>) {
+        if self.last_load_id != Some(id) {
+            return;
+        }
+        self.last_fetch = previous;
+        if self.changed_since_last_fetch() == Some(true)
+            && let Some(last) = &self.last_fetch
+        {
+            let message = format!("Changed since the last fetch on {} (H shows the history)", last.date());
+            self.say(About::Moment, message);
+        }
+    }
+
+    /// Handles the history view's actions; gives the others back.
+    pub(super) fn update_history(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
+        let open = self.overlay == Some(Overlay::History);
+        Ok(match action {
+            Action::Toggle(Overlay::History) if open => self.close(Overlay::History),
+            Action::Toggle(Overlay::History) => self.open_history(),
+            Action::HistoryProgress { id, progress } => {
+                self.history_progress(id, progress);
+                Vec::new()
+            }
+            Action::HistoryLoaded { id, result } => {
+                self.history_loaded(id, *result);
+                Vec::new()
+            }
+            Action::FetchKept { id, previous, warning } => {
+                if let Some(warning) = warning {
+                    self.say(About::Moment, warning);
+                }
+                self.fetch_kept(id, previous.map(|previous| *previous));
+                Vec::new()
+            }
+            Action::Cancel if open => match self.history.as_ref().filter(|view| view.loading.is_some()) {
+                Some(_) => {
+                    self.say(About::Moment, "Stopped; Esc leaves the history, A asks the archive again");
+                    self.stop_history()
+                }
+                None => self.close(Overlay::History),
+            },
+            Action::AskArchive if open => {
+                let base = self.history_settings.archive.clone();
+                self.say(About::Moment, format!("Asking the archive at {base} (Esc stops)"));
+                self.load_history(true)
+            }
+            Action::Reload if open => self.load_history(false),
+            Action::ShowInSource if open => {
+                self.show_version();
+                Vec::new()
+            }
+            Action::MarkVersion if open => {
+                self.mark_version();
+                Vec::new()
+            }
+            Action::ToggleVersionDiff if open => {
+                if let Some(view) = &mut self.history {
+                    view.diff = !view.diff;
+                    view.detail_scroll = 0;
+                }
+                Vec::new()
+            }
+            Action::Right if open => {
+                if let Some(view) = &mut self.history {
+                    view.detail_scroll += 5;
+                }
+                Vec::new()
+            }
+            Action::Left if open => {
+                if let Some(view) = &mut self.history {
+                    view.detail_scroll = view.detail_scroll.saturating_sub(5);
+                }
+                Vec::new()
+            }
+            other => return Err(other),
+        })
+    }
+}
