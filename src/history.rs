@@ -20,7 +20,8 @@ mod store;
 mod timeline;
 
 pub use archive::{
-    ArchiveError, ArchiveOptions, Capture, DEFAULT_ARCHIVE, Progress, Synced, capture_url, cdx_url, parse_cdx, sync,
+    ArchiveError, ArchiveOptions, Capture, DEFAULT_ARCHIVE, DEFAULT_MAX_CAPTURES, Progress, Synced, capture_url,
+    cdx_url, parse_cdx, sync,
 };
 pub use store::{Kept, Opened, Store, StoreChoice, StoreError, default_store_path};
 pub use timeline::{Answer, Change, Flip, Snapshot, Subject, flips, snapshot};

@@ -28,7 +28,7 @@ use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::app::history::{HistoryProgress, HistorySettings, LoadedHistory, LoadedVersion};
+use crate::app::history::{HistoryProgress, HistorySettings, LoadedHistory, LoadedVersion, MAX_VIEW_BODY_BYTES};
 use crate::app::{Action, AfterSave, App, Effect, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::history::{self, StoreChoice};
@@ -320,8 +320,14 @@ async fn read_history(
     }
     let mut store = opened.store;
     if archive {
-        let options =
-            history::ArchiveOptions { base: settings.archive, from: None, to: None, pace: settings.pace, limits };
+        let options = history::ArchiveOptions {
+            base: settings.archive,
+            from: None,
+            to: None,
+            pace: settings.pace,
+            max_captures: history::DEFAULT_MAX_CAPTURES,
+            limits,
+        };
         let mut progress = HistoryProgress { archive: true, listed: None, done: 0 };
         let synced = history::sync(&mut store, robots_url, &options, |event| {
             match event {
@@ -332,11 +338,16 @@ async fn read_history(
         })
         .await;
         match synced {
-            Ok(synced) if !synced.failed.is_empty() => warnings.push(format!(
-                "{} could not be read; A asks for them again",
-                crate::policy::words::plural(synced.failed.len(), "capture")
-            )),
-            Ok(_) => {}
+            Ok(synced) => {
+                if !synced.failed.is_empty() {
+                    let failed = crate::policy::words::plural(synced.failed.len(), "capture");
+                    warnings.push(format!("{failed} could not be read; A asks for them again"));
+                }
+                if synced.left > 0 {
+                    let left = crate::policy::words::plural(synced.left, "capture");
+                    warnings.push(format!("{left} left to fetch; A goes on"));
+                }
+            }
             Err(error) => warnings.push(error.to_string()),
         }
     }
@@ -344,14 +355,25 @@ async fn read_history(
     tokio::task::spawn_blocking(move || {
         let versions = store.versions(&site)?;
         let (versions, redirects_left_out) = history::timeline_versions(versions, None, None);
-        let versions = versions
-            .into_iter()
-            .map(|version| {
-                let txt = Arc::new(RobotsTxt::parse(history::body_of(&store, &version)?));
-                Ok(LoadedVersion { version, txt })
-            })
-            .collect::<Result<Vec<_>, history::StoreError>>()?;
-        Ok(LoadedHistory { versions, redirects_left_out, warnings })
+        // Newest first, each distinct body once, until the view's budget is spent.
+        let mut held: std::collections::HashMap<String, Arc<RobotsTxt>> = std::collections::HashMap::new();
+        let mut budget = MAX_VIEW_BODY_BYTES;
+        let mut loaded = Vec::with_capacity(versions.len());
+        for version in versions.into_iter().rev() {
+            let txt = match held.get(&version.digest) {
+                Some(txt) => Some(Arc::clone(txt)),
+                None if usize::try_from(version.bytes).unwrap_or(usize::MAX) <= budget => {
+                    let txt = Arc::new(RobotsTxt::parse(history::body_of(&store, &version)?));
+                    budget -= txt.source().len().min(budget);
+                    held.insert(version.digest.clone(), Arc::clone(&txt));
+                    Some(txt)
+                }
+                None => None,
+            };
+            loaded.push(LoadedVersion { version, txt });
+        }
+        loaded.reverse();
+        Ok(LoadedHistory { versions: loaded, redirects_left_out, warnings })
     })
     .await
     .map_err(|error| error.to_string())?

@@ -182,6 +182,38 @@ fn archive_versions_flip_and_captures_are_not_fetched_twice() {
 }
 
 #[test]
+fn max_captures_bounds_a_run_and_the_next_goes_on() {
+    let server = archive_and_site(OPEN);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, base, store) = (server.url("/"), server.url(""), store_arg(dir.path()));
+    let args = [
+        "history",
+        &site,
+        "--archive",
+        &base,
+        "--archive-delay",
+        "0",
+        "--store",
+        &store,
+        "--to",
+        "2022",
+        "--max-captures",
+        "1",
+        "--json",
+    ];
+    let (out, err, code) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2 captures left to fetch (--max-captures 1); run again to go on"), "{err}");
+    assert_eq!(of_type(&json_lines(&out), "version").len(), 2, "the 2020 capture and the 404: {out}");
+    let (out, err, _) = run(&args);
+    assert!(err.contains("1 capture left to fetch"), "{err}");
+    let (out2, err, _) = run(&args);
+    assert!(!err.contains("left to fetch"), "{err}");
+    assert_eq!(of_type(&json_lines(&out), "version").len(), 3, "{out}");
+    assert_eq!(of_type(&json_lines(&out2), "version").len(), 3, "June 2021 is January's content: {out2}");
+}
+
+#[test]
 fn history_text_reads_as_a_timeline() {
     let server = archive_and_site(OPEN);
     let dir = tempfile::tempdir().expect("dir");
@@ -370,8 +402,12 @@ fn a_damaged_store_is_moved_aside_and_a_new_one_started() {
     let server = changing_site(&[OPEN]);
     let dir = tempfile::tempdir().expect("dir");
     let (site, store) = (server.url("/"), store_arg(dir.path()));
-    let garbage = b"this is not a database, whatever its name says\n".repeat(200);
-    std::fs::write(&store, &garbage).expect("write");
+    run(&["check", &site, "/", "--store", &store]);
+    // Every page after the first (the header and the schema's root) overwritten.
+    let mut damaged = std::fs::read(&store).expect("the store");
+    assert!(damaged.len() > 8192 && damaged.starts_with(b"SQLite format 3\0"));
+    damaged[4096..].fill(0xFF);
+    std::fs::write(&store, &damaged).expect("write");
     let (_, err, code) = run(&["check", &site, "/", "--store", &store]);
     assert_eq!(code, 0, "a damaged store never fails the command ({err})");
     assert!(err.contains("was damaged") && err.contains("moved to"), "{err}");
@@ -381,9 +417,16 @@ fn a_damaged_store_is_moved_aside_and_a_new_one_started() {
         .filter(|entry| entry.file_name().to_string_lossy().starts_with("history.sqlite3.damaged-"))
         .collect();
     assert_eq!(aside.len(), 1);
-    assert_eq!(std::fs::read(aside[0].path()).expect("read"), garbage, "the damaged file is kept as it was");
+    assert_eq!(std::fs::read(aside[0].path()).expect("read"), damaged, "the damaged file is kept as it was");
     let (out, _, code) = run(&["history", &site, "--local", "--store", &store, "--json"]);
     assert_eq!((code, of_type(&json_lines(&out), "version").len()), (0, 1));
+    // A file the user named that is no database is theirs: left alone, with a warning.
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "my notes\n").expect("write");
+    let (_, err, code) = run(&["check", &site, "/", "--store", &notes.display().to_string()]);
+    assert_eq!(code, 0);
+    assert!(err.contains("is not a SQLite database"), "{err}");
+    assert_eq!(std::fs::read_to_string(&notes).expect("read"), "my notes\n");
     // A store that cannot be made at all is a warning too.
     let (_, err, code) = run(&["check", &site, "/", "--store", "/proc/robotscope/history.sqlite3"]);
     assert_eq!(code, 0);

@@ -20,6 +20,10 @@ use crate::policy::request::Request;
 use crate::policy::words::plural;
 use crate::policy::{Availability, RobotsTxt};
 
+/// Said of a version whose body the view does not hold.
+pub const NOT_HELD: &str =
+    "This version's body is not held here (the view keeps 32 MB of the newest); robotscope diff and history read it";
+
 /// Where the explorer keeps and finds versions (`--store`, `--no-store`, `--archive`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HistorySettings {
@@ -43,13 +47,18 @@ impl Default for HistorySettings {
     }
 }
 
+/// The bodies the view holds at most, newest versions first; older ones are listed
+/// without theirs (`robotscope history` and `diff` read every one, one at a time).
+pub const MAX_VIEW_BODY_BYTES: usize = 32 * 1024 * 1024;
+
 /// A version with its parsed body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadedVersion {
     /// The version.
     pub version: Version,
-    /// Its body, parsed.
-    pub txt: Arc<RobotsTxt>,
+    /// Its body, parsed (shared by the versions with the same digest); `None` past
+    /// [`MAX_VIEW_BODY_BYTES`].
+    pub txt: Option<Arc<RobotsTxt>>,
 }
 
 /// What a history load brought back.
@@ -294,6 +303,10 @@ impl App {
             return;
         }
         let LoadedVersion { version, txt } = view.versions[index].clone();
+        let Some(txt) = txt else {
+            self.say(About::Moment, NOT_HELD);
+            return;
+        };
         let Some(site) = self.history_site() else { return };
         let label = format!("{} of {} ({}, read-only)", site, version.date(), version.provenance);
         let source = Source::Site { robots_url: site, page: None };
@@ -346,6 +359,9 @@ impl App {
     #[must_use]
     pub fn history_flips(&self, older: usize, newer: usize) -> Vec<String> {
         let Some(view) = &self.history else { return Vec::new() };
+        if view.versions[older].txt.is_none() || view.versions[newer].txt.is_none() {
+            return vec![NOT_HELD.to_owned()];
+        }
         let subjects: Vec<Subject> = self
             .compare
             .robots
@@ -363,7 +379,8 @@ impl App {
         }
         let snap = |index: usize| {
             let loaded = &view.versions[index];
-            history::snapshot(&loaded.txt, loaded.version.availability, &subjects, &paths)
+            let txt = loaded.txt.as_deref().cloned().unwrap_or_default();
+            history::snapshot(&txt, loaded.version.availability, &subjects, &paths)
         };
         let after = &view.versions[newer].version;
         history::flips(&snap(older), &snap(newer))

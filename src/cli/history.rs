@@ -44,6 +44,10 @@ pub struct VersionOptions {
     /// Milliseconds between two requests to the archive, which everyone shares.
     #[arg(long, value_name = "MS", default_value_t = 500)]
     pub archive_delay: u64,
+    /// The most captures to fetch from the archive in one run, oldest first; the next
+    /// run goes on from there (what was read is kept).
+    #[arg(long, value_name = "N", default_value_t = history::DEFAULT_MAX_CAPTURES, value_parser = super::positive_count)]
+    pub max_captures: usize,
 }
 
 fn first_second(text: &str) -> Result<String, String> {
@@ -171,6 +175,7 @@ fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) 
             from: options.from.clone(),
             to: options.to.clone(),
             pace: Duration::from_millis(options.archive_delay),
+            max_captures: options.max_captures,
             limits,
         };
         let spinner = Spinner::new();
@@ -178,6 +183,13 @@ fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) 
         spinner.finish();
         match synced {
             Ok(synced) => {
+                if synced.left > 0 {
+                    note!(
+                        "robotscope: {} left to fetch (--max-captures {}); run again to go on",
+                        plural(synced.left, "capture"),
+                        options.max_captures
+                    );
+                }
                 for (capture, reason) in &synced.failed {
                     note!(
                         "robotscope: warning: the capture of {} was not read ({}); it is asked for again next time",

@@ -25,6 +25,9 @@ use crate::policy::Availability;
 /// The Wayback Machine.
 pub const DEFAULT_ARCHIVE: &str = "https://web.archive.org";
 
+/// Captures fetched in one run by default: at the default pace, under ten minutes.
+pub const DEFAULT_MAX_CAPTURES: usize = 1000;
+
 /// Captures fetched at once.
 const CONCURRENT_CAPTURES: usize = 2;
 
@@ -46,6 +49,9 @@ pub struct ArchiveOptions {
     pub to: Option<String>,
     /// The least time between two requests to the archive.
     pub pace: Duration,
+    /// The most captures fetched in one run (the oldest first); the rest are fetched by
+    /// the next runs, since what was read is kept.
+    pub max_captures: usize,
     /// The limits of each request (`--timeout`, the User-Agent); a capture's body is
     /// read up to `max_bytes` like a live robots.txt.
     pub limits: Limits,
@@ -115,6 +121,8 @@ pub struct Synced {
     pub kept: usize,
     /// Captures that could not be had, and why: they are asked again next time.
     pub failed: Vec<(Capture, String)>,
+    /// Captures left for the next run (past `max_captures`).
+    pub left: usize,
 }
 
 /// Progress of a sync, for a spinner.
@@ -233,6 +241,10 @@ pub async fn sync(
             synced.kept += 1;
             progress(Progress::Capture);
         }
+    }
+    if to_fetch.len() > options.max_captures {
+        synced.left = to_fetch.len() - options.max_captures;
+        to_fetch.truncate(options.max_captures);
     }
     let (client, pacer) = (&client, &pacer);
     let mut fetches = futures::stream::iter(to_fetch)

@@ -80,6 +80,12 @@ pub enum StoreError {
         /// Its schema version.
         found: i64,
     },
+    /// The file named is not a SQLite database: robotscope leaves it alone.
+    #[error("{path} is not a SQLite database (robotscope moves aside only damaged databases); give another --store")]
+    NotAStore {
+        /// The file.
+        path: String,
+    },
     /// No data directory is known (no home directory) and no --store was given.
     #[error("no data directory is known for the history store (no home directory); give --store PATH or --no-store")]
     NoDataDirectory,
@@ -138,7 +144,15 @@ impl StoreChoice {
     pub fn open(&self) -> Result<Opened, StoreError> {
         match self {
             StoreChoice::Default => Store::open(&default_store_path().ok_or(StoreError::NoDataDirectory)?),
-            StoreChoice::At(path) => Store::open(path),
+            StoreChoice::At(path) => {
+                // A file the user named that SQLite never wrote (a typo for another
+                // file) is theirs: refused, not moved. robotscope's own file in the data
+                // directory is moved aside whatever is in it.
+                if !is_sqlite_file(path) {
+                    return Err(StoreError::NotAStore { path: path.display().to_string() });
+                }
+                Store::open(path)
+            }
             StoreChoice::Off => Ok(Opened { store: Store::in_memory()?, moved_aside: None }),
         }
     }
@@ -209,7 +223,7 @@ impl Store {
         if check != "ok" {
             return Err(sqlite(rusqlite::Error::SqliteFailure(
                 rusqlite::ffi::Error { code: ErrorCode::DatabaseCorrupt, extended_code: rusqlite::ffi::SQLITE_CORRUPT },
-                Some(check),
+                Some(check.replace('\n', "; ")),
             )));
         }
         let store = Store { connection, path: label };
@@ -421,6 +435,19 @@ fn meaning_of_code(code: &str) -> Availability {
                 Availability::Available
             }
         }
+    }
+}
+
+/// True when there is no file yet, an empty one (SQLite makes a database of it), or one
+/// that begins as every SQLite database does.
+fn is_sqlite_file(path: &Path) -> bool {
+    use std::io::Read;
+    let Ok(mut file) = std::fs::File::open(path) else { return true };
+    let mut header = Vec::with_capacity(16);
+    match file.by_ref().take(16).read_to_end(&mut header) {
+        Ok(0) => true,
+        Ok(_) => header == b"SQLite format 3\0",
+        Err(_) => true,
     }
 }
 

@@ -120,8 +120,12 @@ impl HistoryOverlay<'_> {
         if view.diff {
             lines.push(Line::styled(format!("Diff against {}:", against.date()), THEME.heading));
             let (old, new) = (&view.versions[older], &view.versions[newer]);
+            let (Some(old_txt), Some(new_txt)) = (&old.txt, &new.txt) else {
+                lines.push(Line::styled(crate::app::history::NOT_HELD, THEME.dim));
+                return lines;
+            };
             let diff =
-                unified_diff_between(old.txt.source(), new.txt.source(), &old.version.date(), &new.version.date());
+                unified_diff_between(old_txt.source(), new_txt.source(), &old.version.date(), &new.version.date());
             if diff.is_empty() {
                 lines.push(Line::styled("  the same bytes", THEME.dim));
             }
