@@ -445,9 +445,9 @@ fn is_sqlite_file(path: &Path) -> bool {
     let Ok(mut file) = std::fs::File::open(path) else { return true };
     let mut header = Vec::with_capacity(16);
     match file.by_ref().take(16).read_to_end(&mut header) {
-        Ok(0) => true,
-        Ok(_) => header == b"SQLite format 3\0",
-        Err(_) => true,
+        Ok(read) if read > 0 => header == b"SQLite format 3\0",
+        // Empty, or unreadable (a directory): SQLite says what it makes of it.
+        _ => true,
     }
 }
 
