@@ -57,6 +57,21 @@ impl Default for Limits {
     }
 }
 
+/// A byte count for people: `812 B`, `1.8 KB`, `3.5 MB`.
+#[must_use]
+pub fn size_label(bytes: usize) -> String {
+    const KB: f64 = 1024.0;
+    #[allow(clippy::cast_precision_loss, reason = "a size label shows one decimal")]
+    let value = bytes as f64;
+    if value < KB {
+        format!("{bytes} B")
+    } else if value < KB * KB {
+        format!("{:.1} KB", value / KB)
+    } else {
+        format!("{:.1} MB", value / (KB * KB))
+    }
+}
+
 /// `robotscope/<version>`.
 #[must_use]
 pub fn default_user_agent() -> String {

@@ -23,7 +23,7 @@ pub use archive::{
     ArchiveError, ArchiveOptions, Capture, DEFAULT_ARCHIVE, DEFAULT_MAX_CAPTURES, Progress, Synced, capture_url,
     cdx_url, parse_cdx, sync,
 };
-pub use store::{Kept, Opened, Store, StoreChoice, StoreError, default_store_path};
+pub use store::{Kept, MAX_CAPTURE_TRIES, Opened, Store, StoreChoice, StoreError, default_store_path};
 pub use timeline::{Answer, Change, Flip, Snapshot, Subject, flips, snapshot};
 
 /// Where a version comes from.
@@ -90,7 +90,7 @@ pub struct Version {
 }
 
 impl Version {
-    /// The date for people: `2024-05-01 12:30` (UTC).
+    /// The date for people: `2024-05-01 12:30:05` (UTC).
     #[must_use]
     pub fn date(&self) -> String {
         display_date(&self.timestamp)
@@ -129,38 +129,57 @@ pub fn keep_fetch(store: &mut Store, robots_url: &Url, fetched: &Fetched) -> Res
     })
 }
 
-/// The versions a timeline shows, oldest first: those within `from..=to`, without the
-/// redirects the archive captured (they decide nothing, see [`Version::decides`]), each
-/// run of identical answers as its first version, seen until the run's last. Returns
-/// them and how many redirects were left out.
+/// The versions a timeline shows (see [`timeline_versions`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Timeline {
+    /// The version in force when the range begins (the last one before `--from`), the
+    /// baseline of the first flips.
+    pub before: Option<Version>,
+    /// The versions within the range, oldest first.
+    pub versions: Vec<Version>,
+    /// Captured redirects within the range, left out.
+    pub redirects_left_out: usize,
+}
+
+/// The versions a timeline shows, oldest first: without the redirects the archive
+/// captured (they decide nothing, see [`Version::decides`]), each run of identical
+/// answers as its first version, seen until the run's last; those that begin within
+/// `from..=to`, and the one in force before `from`.
 #[must_use]
-pub fn timeline_versions(versions: Vec<Version>, from: Option<&str>, to: Option<&str>) -> (Vec<Version>, usize) {
-    let mut shown: Vec<Version> = Vec::new();
-    let mut redirects = 0;
+pub fn timeline_versions(versions: Vec<Version>, from: Option<&str>, to: Option<&str>) -> Timeline {
+    let mut runs: Vec<Version> = Vec::new();
+    let mut timeline = Timeline::default();
+    let within = |timestamp: &str| from.is_none_or(|from| timestamp >= from) && to.is_none_or(|to| timestamp <= to);
     for version in versions {
-        let within = from.is_none_or(|from| version.timestamp.as_str() >= from)
-            && to.is_none_or(|to| version.timestamp.as_str() <= to);
-        if !within {
-            continue;
-        }
         if !version.decides() {
-            redirects += 1;
+            timeline.redirects_left_out += usize::from(within(&version.timestamp));
             continue;
         }
-        match shown.last_mut() {
+        match runs.last_mut() {
             Some(last) if last.same_answer(&version) => {
                 last.seen += version.seen;
                 last.last_seen = last.last_seen.clone().max(version.last_seen);
             }
-            _ => shown.push(version),
+            _ => runs.push(version),
         }
     }
-    (shown, redirects)
+    for version in runs {
+        if from.is_some_and(|from| version.timestamp.as_str() < from) {
+            timeline.before = Some(version);
+        } else if within(&version.timestamp) {
+            timeline.versions.push(version);
+        }
+    }
+    timeline
 }
 
-/// The bytes of a version: its body from the store (empty when the status decides and
-/// the body was not kept).
+/// The bytes of a version: its body from the store; none when its status decides (an
+/// error page says nothing to robots, and a capture's listed digest is the archive's
+/// word, never read).
 pub fn body_of(store: &Store, version: &Version) -> Result<Vec<u8>, StoreError> {
+    if version.availability != Availability::Available {
+        return Ok(Vec::new());
+    }
     Ok(store.body(&version.digest)?.unwrap_or_default())
 }
 
@@ -190,33 +209,24 @@ pub fn timestamp_now() -> String {
     jiff::Timestamp::now().strftime("%Y%m%d%H%M%S").to_string()
 }
 
-/// `YYYYMMDDhhmmss` as `YYYY-MM-DD hh:mm` (the text as it is if it is not one).
+/// `YYYYMMDDhhmmss` as `YYYY-MM-DD hh:mm:ss` (the text as it is if it is not one).
 #[must_use]
 pub fn display_date(timestamp: &str) -> String {
     let digits = |range: std::ops::Range<usize>| timestamp.get(range).unwrap_or("");
     if timestamp.len() == 14 && timestamp.bytes().all(|b| b.is_ascii_digit()) {
-        format!("{}-{}-{} {}:{}", digits(0..4), digits(4..6), digits(6..8), digits(8..10), digits(10..12))
+        let (date, time) =
+            ((digits(0..4), digits(4..6), digits(6..8)), (digits(8..10), digits(10..12), digits(12..14)));
+        format!("{}-{}-{} {}:{}:{}", date.0, date.1, date.2, time.0, time.1, time.2)
     } else {
-        timestamp.to_owned()
-    }
-}
-
-/// A size for people: `812 B`, `1.2 KB`, `3.4 MB` (1 KB = 1024 bytes).
-#[must_use]
-pub fn display_size(bytes: u64) -> String {
-    #[allow(clippy::cast_precision_loss, reason = "a size to one decimal")]
-    let kilo = bytes as f64 / 1024.0;
-    match bytes {
-        0..1024 => format!("{bytes} B"),
-        1024..1_048_576 => format!("{kilo:.1} KB"),
-        _ => format!("{:.1} MB", kilo / 1024.0),
+        // Not one of robotscope's timestamps (a store someone else wrote): shown safely.
+        crate::policy::escape::sanitize_str(timestamp).into_owned()
     }
 }
 
 /// Why a date given on the command line is not one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "'{given}' is not a date: give YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD hh:mm or up to 14 digits (YYYYMMDDhhmmss)"
+    "'{given}' is not a date: give YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD hh:mm, or 4, 6, 8, 10, 12 or 14 digits of YYYYMMDDhhmmss (UTC)"
 )]
 pub struct BadDate {
     given: String,
@@ -245,8 +255,11 @@ pub fn date_range(given: &str) -> Result<(String, String), BadDate> {
         12 => jiff::Span::new().minutes(1),
         _ => jiff::Span::new().seconds(1),
     };
-    let end =
-        start.checked_add(span).and_then(|next| next.checked_sub(jiff::Span::new().seconds(1))).map_err(|_| bad())?;
+    // Past the last period jiff knows (the end of 9999), the last second it knows.
+    let end = start
+        .checked_add(span)
+        .and_then(|next| next.checked_sub(jiff::Span::new().seconds(1)))
+        .unwrap_or(jiff::civil::DateTime::MAX);
     Ok((first, end.strftime("%Y%m%d%H%M%S").to_string()))
 }
 
@@ -262,20 +275,13 @@ mod tests {
     }
 
     #[test]
-    fn sizes() {
-        assert_eq!(
-            [display_size(0), display_size(1023), display_size(1536), display_size(3 * 1024 * 1024)],
-            ["0 B", "1023 B", "1.5 KB", "3.0 MB"]
-        );
-    }
-
-    #[test]
     fn dates_cover_their_period() {
         assert_eq!(date_range("2024").ok(), Some(("20240101000000".into(), "20241231235959".into())));
         assert_eq!(date_range("2024-02").ok(), Some(("20240201000000".into(), "20240229235959".into())));
         assert_eq!(date_range("2023-02-28").ok(), Some(("20230228000000".into(), "20230228235959".into())));
         assert_eq!(date_range("2024-05-01 12:30").ok(), Some(("20240501123000".into(), "20240501123059".into())));
         assert_eq!(date_range("20240501123005").ok(), Some(("20240501123005".into(), "20240501123005".into())));
+        assert_eq!(date_range("9999").ok(), Some(("99990101000000".into(), "99991231235959".into())));
         for bad in ["", "24", "2024-13", "2024-02-30", "yesterday", "20245", "2024-05-01 25:00"] {
             assert!(date_range(bad).is_err(), "{bad}");
         }
@@ -287,6 +293,6 @@ mod tests {
         assert_eq!(key("https://Example.com/robots.txt"), "example.com");
         assert_eq!(key("http://example.com:80/robots.txt"), "example.com");
         assert_eq!(key("http://127.0.0.1:8080/robots.txt"), "127.0.0.1:8080");
-        assert_eq!(display_date("20240501123005"), "2024-05-01 12:30");
+        assert_eq!(display_date("20240501123005"), "2024-05-01 12:30:05");
     }
 }

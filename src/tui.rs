@@ -28,7 +28,9 @@ use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::app::history::{HistoryProgress, HistorySettings, LoadedHistory, LoadedVersion, MAX_VIEW_BODY_BYTES};
+use crate::app::history::{
+    HistoryProgress, HistorySettings, LoadedHistory, LoadedVersion, MAX_VIEW_BODY_BYTES, MAX_VIEW_VERSIONS,
+};
 use crate::app::{Action, AfterSave, App, Effect, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::history::{self, StoreChoice};
@@ -347,6 +349,9 @@ async fn read_history(
                     let left = crate::policy::words::plural(synced.left, "capture");
                     warnings.push(format!("{left} left to fetch; A goes on"));
                 }
+                if synced.throttled {
+                    warnings.push("The archive kept answering that it is busy (429 or 5xx); A again later".to_owned());
+                }
             }
             Err(error) => warnings.push(error.to_string()),
         }
@@ -354,7 +359,15 @@ async fn read_history(
     let site = history::site_key(robots_url);
     tokio::task::spawn_blocking(move || {
         let versions = store.versions(&site)?;
-        let (versions, redirects_left_out) = history::timeline_versions(versions, None, None);
+        let history::Timeline { mut versions, redirects_left_out, .. } =
+            history::timeline_versions(versions, None, None);
+        if versions.len() > MAX_VIEW_VERSIONS {
+            let dropped = versions.len() - MAX_VIEW_VERSIONS;
+            versions.drain(..dropped);
+            warnings.push(format!(
+                "The view lists the newest {MAX_VIEW_VERSIONS} versions; {dropped} older ones: robotscope history"
+            ));
+        }
         // Newest first, each distinct body once, until the view's budget is spent.
         let mut held: std::collections::HashMap<String, Arc<RobotsTxt>> = std::collections::HashMap::new();
         let mut budget = MAX_VIEW_BODY_BYTES;

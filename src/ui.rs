@@ -26,7 +26,7 @@ use ratatui::layout::{Constraint, Flex, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use crate::app::layout::{HELP_OVERLAY, MESSAGES_OVERLAY};
+use crate::app::layout::{HELP_OVERLAY, HISTORY_OVERLAY, MESSAGES_OVERLAY, above_status};
 use crate::app::{App, Areas, Overlay, Prompt};
 use theme::THEME;
 
@@ -84,7 +84,8 @@ pub fn render(app: &App, frame: &mut Frame) {
         }
         Some(Overlay::History) => {
             if let Some(view) = app.history_view() {
-                frame.render_widget(history::HistoryOverlay { app, view }, centered(area, 118, 40));
+                let (width, height) = HISTORY_OVERLAY;
+                frame.render_widget(history::HistoryOverlay { app, view }, centered(above_status(area), width, height));
             }
         }
         Some(Overlay::Diagnostics) => frame.render_widget(edits::DiagnosticsOverlay { app }, centered(area, 110, 30)),
@@ -168,25 +169,8 @@ fn pane_block(title: &str, focused: bool) -> Block<'static> {
 /// height when what would be left beside it is too thin to read (a sliver of the panes
 /// below would show as stray border characters).
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
-    const MARGIN: u16 = 4;
-    let width = if area.width.saturating_sub(width) < MARGIN { area.width } else { width };
-    let height = if area.height.saturating_sub(height) < MARGIN { area.height } else { height };
-    let [row] = Layout::vertical([Constraint::Length(height.min(area.height))]).flex(Flex::Center).areas(area);
-    let [cell] = Layout::horizontal([Constraint::Length(width.min(area.width))]).flex(Flex::Center).areas(row);
+    let (width, height) = crate::app::layout::overlay_size(area, width, height);
+    let [row] = Layout::vertical([Constraint::Length(height)]).flex(Flex::Center).areas(area);
+    let [cell] = Layout::horizontal([Constraint::Length(width)]).flex(Flex::Center).areas(row);
     cell
-}
-
-/// A byte count for people: `812 B`, `1.8 KB`, `3.5 MB`.
-#[must_use]
-pub fn size_label(bytes: usize) -> String {
-    const KB: f64 = 1024.0;
-    #[allow(clippy::cast_precision_loss, reason = "a size label shows one decimal")]
-    let value = bytes as f64;
-    if value < KB {
-        format!("{bytes} B")
-    } else if value < KB * KB {
-        format!("{:.1} KB", value / KB)
-    } else {
-        format!("{:.1} MB", value / (KB * KB))
-    }
 }

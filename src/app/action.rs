@@ -223,6 +223,10 @@ pub enum Action {
     MarkVersion,
     /// Show the diff instead of the flips, or back (`d` in the history view).
     ToggleVersionDiff,
+    /// Scroll the history view's detail down a line (`J`).
+    DetailDown,
+    /// Scroll it up a line (`K`).
+    DetailUp,
     /// A file of paths was read.
     PathsRead {
         /// The file.

@@ -13,12 +13,16 @@ use std::time::Duration;
 
 use url::Url;
 
-use super::{About, Action, App, Document, Effect, Origin, Overlay};
+use super::{About, Action, App, Document, Effect, Origin, Overlay, layout};
 use crate::fetch::Source;
 use crate::history::{self, Change, StoreChoice, Subject, Version};
 use crate::policy::request::Request;
 use crate::policy::words::plural;
 use crate::policy::{Availability, RobotsTxt};
+
+/// The versions the view lists at most, the newest (`robotscope history` lists them
+/// all).
+pub const MAX_VIEW_VERSIONS: usize = 10_000;
 
 /// Said of a version whose body the view does not hold.
 pub const NOT_HELD: &str =
@@ -167,9 +171,13 @@ impl App {
     #[must_use]
     pub fn changed_since_last_fetch(&self) -> Option<bool> {
         let last = self.last_fetch.as_ref()?;
-        let current = self.viewing.as_ref().map_or(&self.document, |viewing| &viewing.current);
-        let digest = history::digest(current.txt.source());
-        Some(digest != last.digest || current.availability != last.availability)
+        // The file as fetched, not the user's edits of it (a version shown is never
+        // edited: the current file is kept aside).
+        let (text, availability) = match &self.viewing {
+            Some(viewing) => (viewing.current.txt.source(), viewing.current.availability),
+            None => (self.original.source(), self.original_availability),
+        };
+        Some(history::digest(text) != last.digest || availability != last.availability)
     }
 
     /// The robots.txt URL of the site on screen (or under the version shown).
@@ -243,7 +251,9 @@ impl App {
         view.loading = None;
         match result {
             Ok(loaded) => {
-                let added = loaded.versions.len().saturating_sub(view.versions.len());
+                // New since the view last read them (nothing to compare with at first).
+                let added =
+                    (!view.versions.is_empty()).then(|| loaded.versions.len().saturating_sub(view.versions.len()));
                 view.versions = loaded.versions;
                 view.redirects_left_out = loaded.redirects_left_out;
                 view.marked = view.marked.filter(|&marked| marked < view.versions.len());
@@ -254,8 +264,11 @@ impl App {
                 }
                 let message = match count {
                     0 => "No version of this site is stored yet; A asks the web archive".to_owned(),
-                    _ if added > 0 => format!("History: {} ({added} new)", plural(count, "version")),
-                    _ => format!("History: {}", plural(count, "version")),
+                    _ => match added {
+                        Some(0) => format!("History: {}, none new", plural(count, "version")),
+                        Some(added) => format!("History: {} ({added} new)", plural(count, "version")),
+                        None => format!("History: {}", plural(count, "version")),
+                    },
                 };
                 self.say(About::Moment, message);
             }
@@ -271,7 +284,10 @@ impl App {
 
     /// Moves the view's cursor (the list) and resets the detail's scroll.
     pub(super) fn move_history(&mut self, delta: isize) {
-        let height = usize::from(self.area.height.saturating_sub(8)).max(1);
+        let (width, height) = layout::HISTORY_OVERLAY;
+        let (_, height) = layout::overlay_size(layout::above_status(self.area), width, height);
+        // Inside the border.
+        let height = usize::from(height.saturating_sub(2)).max(1);
         let Some(view) = &mut self.history else { return };
         let rows = view.versions.len() + 1;
         view.cursor = view.cursor.saturating_add_signed(delta).min(rows - 1);
@@ -362,21 +378,7 @@ impl App {
         if view.versions[older].txt.is_none() || view.versions[newer].txt.is_none() {
             return vec![NOT_HELD.to_owned()];
         }
-        let subjects: Vec<Subject> = self
-            .compare
-            .robots
-            .iter()
-            .map(|robot| Subject {
-                label: robot.label.clone(),
-                robot: robot.robot(),
-                reading: self.reading_choice.unwrap_or_else(|| robot.reading()),
-            })
-            .collect();
-        let mut paths = vec!["/".to_owned()];
-        let tested = Request::read(self.path.text()).tested.into_owned();
-        if !paths.contains(&tested) {
-            paths.push(tested);
-        }
+        let (subjects, paths) = self.history_subjects();
         let snap = |index: usize| {
             let loaded = &view.versions[index];
             let txt = loaded.txt.as_deref().cloned().unwrap_or_default();
@@ -402,6 +404,52 @@ impl App {
                 format!("{robot} {verb} {path}: {why}")
             })
             .collect()
+    }
+
+    /// The answers of one version for the compared robots at `/` and the tester's
+    /// path, in words (the first version, which has nothing before it).
+    #[must_use]
+    pub fn history_answers(&self, index: usize) -> Vec<String> {
+        let Some(view) = &self.history else { return Vec::new() };
+        let loaded = &view.versions[index];
+        let Some(txt) = &loaded.txt else { return vec![NOT_HELD.to_owned()] };
+        let (subjects, paths) = self.history_subjects();
+        let snapshot = history::snapshot(txt, loaded.version.availability, &subjects, &paths);
+        let mut lines = Vec::new();
+        for (robot, subject) in subjects.iter().enumerate() {
+            for (path, shown) in paths.iter().enumerate() {
+                let answer = snapshot.answer(robot, path);
+                let verdict = if answer.allowed { "allowed" } else { "disallowed" };
+                let why = match (answer.line, &answer.rule) {
+                    (Some(line), Some(rule)) => format!("line {line}, {rule}"),
+                    _ if loaded.version.availability != Availability::Available => "its status decides".to_owned(),
+                    _ => "no rule matches".to_owned(),
+                };
+                lines.push(format!("{} {shown}: {verdict} ({why})", subject.label));
+            }
+        }
+        lines
+    }
+
+    /// The robots (the compare view's) and paths (`/` and the tester's) the view
+    /// answers for.
+    fn history_subjects(&self) -> (Vec<Subject>, Vec<String>) {
+        let subjects = self
+            .compare
+            .robots
+            .iter()
+            .map(|robot| Subject {
+                label: robot.label.clone(),
+                robot: robot.robot(),
+                reading: self.reading_choice.unwrap_or_else(|| robot.reading()),
+            })
+            .collect();
+        let mut paths = vec!["/".to_owned()];
+        let tested = Request::read(self.path.text()).tested.into_owned();
+        if !paths.contains(&tested) {
+            paths.push(tested);
+        }
+        (subjects, paths)
     }
 
     /// How the current file stands against the site's last fetch before it, in a few
@@ -485,15 +533,15 @@ impl App {
                 }
                 Vec::new()
             }
-            Action::Right if open => {
+            Action::DetailDown if open => {
                 if let Some(view) = &mut self.history {
-                    view.detail_scroll += 5;
+                    view.detail_scroll += 1;
                 }
                 Vec::new()
             }
-            Action::Left if open => {
+            Action::DetailUp if open => {
                 if let Some(view) = &mut self.history {
-                    view.detail_scroll = view.detail_scroll.saturating_sub(5);
+                    view.detail_scroll = view.detail_scroll.saturating_sub(1);
                 }
                 Vec::new()
             }

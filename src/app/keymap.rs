@@ -269,8 +269,8 @@ pub static BINDINGS: &[Binding] = &[
     bind(HISTORY, &[ch(' ')], Action::MarkVersion, "mark to diff against", true),
     bind(HISTORY, &[ch('d')], Action::ToggleVersionDiff, "diff, or flips", true),
     bind(HISTORY, &[ch('A')], Action::AskArchive, "ask the web archive", true),
-    bind(HISTORY, &[ch('l'), key(KeyCode::Right)], Action::Right, "scroll the detail", false),
-    bind(HISTORY, &[ch('h'), key(KeyCode::Left)], Action::Left, "scroll it back", false),
+    bind(HISTORY, &[ch('J')], Action::DetailDown, "scroll the detail", false),
+    bind(HISTORY, &[ch('K')], Action::DetailUp, "scroll the detail", false),
     bind(HISTORY, &[ESC, ch('H'), ch('q')], Action::Cancel, "stop, or leave", true),
     bind(QUIT, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::QuitIfSaved)), "save, then quit", true),
     bind(QUIT, &[ch('q'), ch('y')], Action::QuitWithoutSaving, "quit, drop edits", true),
@@ -305,6 +305,7 @@ pub fn help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
             }
             Action::NextRobot | Action::PrevRobot => (Some("next robot, previous"), keys()),
             Action::Right | Action::Left => (Some("sideways"), keys()),
+            Action::DetailDown | Action::DetailUp => (Some("scroll the detail"), keys()),
             Action::FixHere | Action::FixAll => (Some("fix here, everything"), keys()),
             Action::SearchNext | Action::SearchPrevious => (Some("next match, previous"), keys()),
             Action::PromptEdit(Edit::HistoryPrevious | Edit::HistoryNext) => (Some("older path, newer"), keys()),

@@ -33,6 +33,26 @@ pub const HELP_OVERLAY: (u16, u16) = (118, 40);
 /// The message log's size, at most.
 pub const MESSAGES_OVERLAY: (u16, u16) = (110, 30);
 
+/// The history view's size, drawn above the status bar (whose messages it leaves in
+/// sight).
+pub const HISTORY_OVERLAY: (u16, u16) = (118, 40);
+
+/// The size an overlay of `width` x `height` takes in `area`: its own, or all of the
+/// area when less than a margin of 4 would be left around it.
+#[must_use]
+pub fn overlay_size(area: Rect, width: u16, height: u16) -> (u16, u16) {
+    const MARGIN: u16 = 4;
+    let width = if area.width.saturating_sub(width) < MARGIN { area.width } else { width };
+    let height = if area.height.saturating_sub(height) < MARGIN { area.height } else { height };
+    (width.min(area.width), height.min(area.height))
+}
+
+/// The area above the status bar.
+#[must_use]
+pub fn above_status(area: Rect) -> Rect {
+    Rect { height: area.height.saturating_sub(1), ..area }
+}
+
 /// Columns before the text of a source line: the line number (as wide as the largest),
 /// the diagnostic mark, the group mark and a space.
 #[must_use]

@@ -13,10 +13,10 @@ use serde::Serialize;
 use url::Url;
 
 use super::{Outcome, RobotSelection, SourceOptions, UrlOptions, finish_output, json, report_fetch};
-use crate::fetch::{self, Retrieved, Source};
+use crate::fetch::{self, Retrieved, Source, size_label};
 use crate::history::{
-    self, ArchiveOptions, Change, Flip, Progress, Snapshot, Store, Subject, Version, date_range, display_date,
-    display_size, snapshot, timeline_versions,
+    self, ArchiveOptions, Change, Flip, Progress, Snapshot, Store, Subject, Synced, Timeline, Version, date_range,
+    display_date, snapshot, timeline_versions,
 };
 use crate::policy::escape::{sanitize_lines, sanitize_str};
 use crate::policy::request::Request;
@@ -145,20 +145,37 @@ fn open_store(options: &SourceOptions) -> Result<Store> {
 struct Gathered {
     store: Store,
     site: String,
-    versions: Vec<Version>,
-    redirects_left_out: usize,
+    timeline: Timeline,
+    /// Captures listed but not read (failed, or left for the next run).
+    unread: usize,
+    /// Captures of other hosts the archive listed, left out.
+    other_hosts: usize,
 }
 
 fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) -> Result<Gathered> {
     let source = Source::resolve(spec)?;
-    let Source::Site { robots_url, .. } = &source else {
-        bail!("'{spec}' is a file: a history is a site's (give a site such as example.com)");
+    let robots_url = match &source {
+        Source::Site { robots_url, .. } => robots_url.clone(),
+        Source::Stdin => bail!("standard input has no history: give a site such as example.com"),
+        Source::File(_) => bail!("'{spec}' is a file: a history is a site's (give a site such as example.com)"),
     };
+    if let (Some(from), Some(to)) = (&options.from, &options.to)
+        && from > to
+    {
+        bail!("--from {} is after --to {}", display_date(from), display_date(to));
+    }
     if options.local && source_options.no_store {
         bail!("--local reads the store and --no-store keeps none: there is nothing to show");
     }
-    let mut store = open_store(source_options)?;
-    let site = history::site_key(robots_url);
+    // A store that cannot be used (another program's file, a newer schema) still lets
+    // the archive and today's fetch be shown: in memory, with the warning said.
+    let mut store = match open_store(source_options) {
+        Ok(store) => store,
+        Err(_) if !options.local => Store::in_memory()?,
+        Err(error) => return Err(error),
+    };
+    let site = history::site_key(&robots_url);
+    let (mut unread, mut other_hosts) = (0, 0);
     if !options.local {
         let runtime =
             tokio::runtime::Builder::new_current_thread().enable_all().build().wrap_err("starting the runtime")?;
@@ -179,24 +196,13 @@ fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) 
             limits,
         };
         let spinner = Spinner::new();
-        let synced = runtime.block_on(history::sync(&mut store, robots_url, &archive, |event| spinner.show(event)));
+        let synced = runtime.block_on(history::sync(&mut store, &robots_url, &archive, |event| spinner.show(event)));
         spinner.finish();
         match synced {
             Ok(synced) => {
-                if synced.left > 0 {
-                    note!(
-                        "robotscope: {} left to fetch (--max-captures {}); run again to go on",
-                        plural(synced.left, "capture"),
-                        options.max_captures
-                    );
-                }
-                for (capture, reason) in &synced.failed {
-                    note!(
-                        "robotscope: warning: the capture of {} was not read ({}); it is asked for again next time",
-                        display_date(&capture.timestamp),
-                        sanitize_str(reason)
-                    );
-                }
+                report_sync(&synced, options.max_captures);
+                unread = synced.left + synced.failed.len() + synced.given_up;
+                other_hosts = synced.other_hosts;
             }
             Err(error) => note!(
                 "robotscope: warning: {}; showing the versions the store holds",
@@ -204,14 +210,40 @@ fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) 
             ),
         }
     }
-    let versions = store.versions(&site)?;
-    let (versions, redirects_left_out) = timeline_versions(versions, options.from.as_deref(), options.to.as_deref());
-    if versions.is_empty() {
+    let timeline = timeline_versions(store.versions(&site)?, options.from.as_deref(), options.to.as_deref());
+    if timeline.versions.is_empty() && timeline.before.is_none() {
         let dates = if options.from.is_some() || options.to.is_some() { " between those dates" } else { "" };
         let hint = if options.local { " (without --local, robotscope fetches it and asks the archive)" } else { "" };
         bail!("no version of {site}/robots.txt is known{dates}{hint}");
     }
-    Ok(Gathered { store, site, versions, redirects_left_out })
+    Ok(Gathered { store, site, timeline, unread, other_hosts })
+}
+
+/// Says on standard error what a sync left undone.
+fn report_sync(synced: &Synced, max_captures: usize) {
+    if synced.left > 0 {
+        note!(
+            "robotscope: {} left to fetch (--max-captures {max_captures}); run again to go on",
+            plural(synced.left, "capture")
+        );
+    }
+    for (capture, reason) in &synced.failed {
+        note!(
+            "robotscope: warning: the capture of {} was not read ({}); it is asked for again next time",
+            display_date(&capture.timestamp),
+            sanitize_str(reason)
+        );
+    }
+    if synced.throttled {
+        note!("robotscope: warning: the archive kept answering that it is busy (429 or 5xx); run again later");
+    }
+    if synced.given_up > 0 {
+        note!(
+            "robotscope: warning: {} the archive failed to serve {} times, no longer asked for",
+            plural(synced.given_up, "capture"),
+            history::MAX_CAPTURE_TRIES
+        );
+    }
 }
 
 /// A spinner with the captures read so far, on a terminal.
@@ -230,12 +262,15 @@ impl Spinner {
     fn show(&self, event: Progress) {
         let Some(bar) = &self.0 else { return };
         match event {
-            Progress::Listed(count) => {
-                bar.set_length(count as u64);
-                bar.set_message(format!("{} listed by the archive", plural(count, "capture")));
-            }
+            Progress::Listed(count) => bar.set_length(count as u64),
             Progress::Capture => bar.inc(1),
         }
+        let total = bar.length().unwrap_or(0);
+        bar.set_message(format!(
+            "{} of {} read",
+            bar.position(),
+            plural(usize::try_from(total).unwrap_or(0), "capture")
+        ));
     }
 
     fn finish(&self) {
@@ -256,43 +291,70 @@ pub fn history(args: &HistoryArgs, db: &RobotsDb) -> Result<Outcome> {
     let mode = args.url_options.mode();
     let tested: Vec<String> = given.iter().map(|path| Request::new(path, mode).tested().to_owned()).collect();
     let gathered = gather(&args.source, &args.versions, &args.source_options)?;
+    for path in &given {
+        if let Ok(url) = Url::parse(path)
+            && url.has_host()
+            && history::site_key(&url) != gathered.site
+        {
+            note!(
+                "robotscope: warning: {} is on another site than {}; its path is checked against this robots.txt",
+                sanitize_str(path),
+                sanitize_str(&gathered.site)
+            );
+        }
+    }
     let mut out = BufWriter::new(io::stdout().lock());
-    let result = write_history(&mut out, &gathered, &subjects, &given, &tested, args.json);
+    let asked = Asked { subjects: &subjects, given: &given, tested: &tested };
+    let result = write_history(&mut out, &gathered, &asked, args.json);
     finish_output(result.and_then(|()| out.flush()))?;
     Ok(Outcome::Clean)
 }
 
-fn write_history(
-    out: &mut dyn Write,
-    gathered: &Gathered,
-    subjects: &[Subject],
-    given: &[String],
-    tested: &[String],
-    as_json: bool,
-) -> io::Result<()> {
-    let versions = &gathered.versions;
+/// What `history` writes is about these robots and paths.
+struct Asked<'a> {
+    subjects: &'a [Subject],
+    given: &'a [String],
+    tested: &'a [String],
+}
+
+fn write_history(out: &mut dyn Write, gathered: &Gathered, asked: &Asked<'_>, as_json: bool) -> io::Result<()> {
     if !as_json {
-        write_heading(out, gathered, subjects, given)?;
+        write_heading(out, gathered, asked)?;
     }
-    let mut previous: Option<(&Version, Snapshot)> = None;
-    for version in versions {
+    let snapshot_of = |version: &Version| -> io::Result<Snapshot> {
         let body = history::body_of(&gathered.store, version).map_err(io::Error::other)?;
-        let txt = RobotsTxt::parse(body);
-        let snapshot = snapshot(&txt, version.availability, subjects, tested);
+        Ok(snapshot(&RobotsTxt::parse(body), version.availability, asked.subjects, asked.tested))
+    };
+    let mut previous: Option<(&Version, Snapshot)> = None;
+    if let Some(before) = &gathered.timeline.before {
+        let snapshot = snapshot_of(before)?;
+        if as_json {
+            write_answers_json(out, &snapshot, before, asked)?;
+        } else {
+            writeln!(out, "in force before the range: the version of {} ({})", before.date(), provenance_word(before))?;
+            write_starting_answers(out, &snapshot, before, asked)?;
+        }
+        previous = Some((before, snapshot));
+    }
+    for version in &gathered.timeline.versions {
+        let snapshot = snapshot_of(version)?;
         let flips = previous.as_ref().map(|(_, before)| history::flips(before, &snapshot)).unwrap_or_default();
         if as_json {
             json::write_line(out, &VersionRecord::of(version))?;
-            for flip in &flips {
-                let previous = previous.as_ref().map_or("", |(version, _)| version.timestamp.as_str());
-                json::write_line(out, &FlipRecord::of(flip, version, previous, subjects, given))?;
+            match &previous {
+                None => write_answers_json(out, &snapshot, version, asked)?,
+                Some((before, _)) => {
+                    for flip in &flips {
+                        write_flip_json(out, flip, version, &before.timestamp, asked)?;
+                    }
+                }
             }
         } else {
             write_version(out, version)?;
             if previous.is_none() {
-                write_starting_answers(out, &snapshot, version, subjects, given)?;
-            }
-            for flip in &flips {
-                writeln!(out, "    {}", describe_flip(flip, version, subjects, given))?;
+                write_starting_answers(out, &snapshot, version, asked)?;
+            } else {
+                write_flips(out, &flips, version, asked)?;
             }
         }
         previous = Some((version, snapshot));
@@ -300,49 +362,65 @@ fn write_history(
     Ok(())
 }
 
-fn write_heading(out: &mut dyn Write, gathered: &Gathered, subjects: &[Subject], given: &[String]) -> io::Result<()> {
-    let versions = &gathered.versions;
+fn write_heading(out: &mut dyn Write, gathered: &Gathered, asked: &Asked<'_>) -> io::Result<()> {
+    let versions = &gathered.timeline.versions;
     let count = |provenance| versions.iter().filter(|v| v.provenance == provenance).count();
-    let (first, last) = (versions.first().map(Version::date), versions.last().map(Version::date));
+    let span = match (versions.first(), versions.last()) {
+        (Some(first), Some(last)) if versions.len() > 1 => format!(" from {} to {}", first.date(), last.date()),
+        (Some(only), _) => format!(", of {}", only.date()),
+        _ => " in the range".to_owned(),
+    };
     writeln!(
         out,
-        "{}/robots.txt: {} from {} to {} ({} fetched, {} archived)",
+        "{}/robots.txt: {}{span} ({} fetched, {} archived)",
         sanitize_str(&gathered.site),
         plural(versions.len(), "version"),
-        first.unwrap_or_default(),
-        last.unwrap_or_default(),
         count(history::Provenance::Local),
         count(history::Provenance::Archive)
     )?;
-    if gathered.redirects_left_out > 0 {
+    let redirects = gathered.timeline.redirects_left_out;
+    if redirects > 0 {
+        let it = if redirects == 1 { "it" } else { "they" };
+        writeln!(out, "{} left out: the archive does not say where {it} led", plural(redirects, "captured redirect"))?;
+    }
+    if gathered.other_hosts > 0 {
         writeln!(
             out,
-            "{} left out: the archive does not say where they led",
-            plural(gathered.redirects_left_out, "captured redirect")
+            "{} of another host (the archive files www. with the bare name) left out: RFC 9309 makes each host's file its own",
+            plural(gathered.other_hosts, "capture")
+        )?;
+    }
+    if gathered.unread > 0 {
+        writeln!(
+            out,
+            "{} not read yet (see above): a flip shown after a gap may have happened earlier",
+            plural(gathered.unread, "capture")
         )?;
     }
     let robots: Vec<String> =
-        subjects.iter().map(|s| format!("{} ({})", sanitize_str(&s.label), s.reading.name())).collect();
-    let paths: Vec<String> = given.iter().map(|path| sanitize_str(path).into_owned()).collect();
-    writeln!(
-        out,
-        "robots: {}; {}: {}\n",
-        robots.join(", "),
-        if paths.len() == 1 { "path" } else { "paths" },
-        paths.join(" ")
-    )
+        asked.subjects.iter().map(|s| format!("{} ({})", sanitize_str(&s.label), s.reading.name())).collect();
+    let paths: Vec<String> = asked.given.iter().map(|path| sanitize_str(path).into_owned()).collect();
+    let noun = if paths.len() == 1 { "path" } else { "paths" };
+    writeln!(out, "robots: {}; {noun}: {}\n", robots.join(", "), paths.join(" "))
+}
+
+/// `fetched` or `archive`: where a version comes from, in the text output.
+fn provenance_word(version: &Version) -> &'static str {
+    match version.provenance {
+        history::Provenance::Local => "fetched",
+        history::Provenance::Archive => "archive",
+    }
 }
 
 fn write_version(out: &mut dyn Write, version: &Version) -> io::Result<()> {
     let status = version.status.map_or_else(|| "-".to_owned(), |status| status.to_string());
-    let size =
-        if version.availability == Availability::Available { display_size(version.bytes) } else { String::new() };
+    let size = if version.availability == Availability::Available {
+        size_label(usize::try_from(version.bytes).unwrap_or(usize::MAX))
+    } else {
+        String::new()
+    };
     let seen = if version.seen > 1 {
-        let how = match version.provenance {
-            history::Provenance::Local => "fetched",
-            history::Provenance::Archive => "captured",
-        };
-        format!("  ({how} {} times until {})", version.seen, display_date(&version.last_seen))
+        format!("  (seen {} times, last on {})", version.seen, display_date(&version.last_seen))
     } else {
         String::new()
     };
@@ -350,7 +428,7 @@ fn write_version(out: &mut dyn Write, version: &Version) -> io::Result<()> {
         out,
         "{}  {:<7}  {status:>3}  {size:>8}  {}{seen}",
         version.date(),
-        version.provenance.name(),
+        provenance_word(version),
         sanitize_str(&version.url)
     )
 }
@@ -359,11 +437,13 @@ fn write_starting_answers(
     out: &mut dyn Write,
     snapshot: &Snapshot,
     version: &Version,
-    subjects: &[Subject],
-    given: &[String],
+    asked: &Asked<'_>,
 ) -> io::Result<()> {
-    for (robot, subject) in subjects.iter().enumerate() {
-        for (path, shown) in given.iter().enumerate() {
+    if version.availability != Availability::Available {
+        writeln!(out, "    {}:", version.availability.reason(Reading::Rfc9309))?;
+    }
+    for (robot, subject) in asked.subjects.iter().enumerate() {
+        for (path, shown) in asked.given.iter().enumerate() {
             let answer = snapshot.answer(robot, path);
             let verdict = if answer.allowed { "allowed" } else { "disallowed" };
             let why = why(answer.line, answer.rule.as_deref(), version.availability, subject.reading);
@@ -373,27 +453,69 @@ fn write_starting_answers(
     Ok(())
 }
 
-/// A flip in words: `GPTBot lost /: line 7, Disallow: /`, `GPTBot /: train-ai allowed →
-/// disallowed (line 9)`.
-fn describe_flip(flip: &Flip, version: &Version, subjects: &[Subject], given: &[String]) -> String {
-    let subject = &subjects[flip.robot];
-    let (robot, path) = (sanitize_str(&subject.label), sanitize_str(&given[flip.path]));
-    if let (Change::Usage(category), Some((before, after, line))) = (flip.change, flip.preferences()) {
-        let line = line.map(|line| format!(" (line {line})")).unwrap_or_default();
-        return format!("{robot} {path}: {category} {before} → {after}{line}");
+/// The flips under a version: when its status decided, why once, then each flip.
+fn write_flips(out: &mut dyn Write, flips: &[Flip], version: &Version, asked: &Asked<'_>) -> io::Result<()> {
+    if flips.is_empty() {
+        return writeln!(out, "    no change for these robots and paths");
     }
-    let verb = if flip.after.allowed { "gained" } else { "lost" };
-    let why = why(flip.after.line, flip.after.rule.as_deref(), version.availability, subject.reading);
-    format!("{robot} {verb} {path}: {why}")
+    let status_decides = version.availability != Availability::Available;
+    if status_decides {
+        writeln!(out, "    {}:", version.availability.reason(Reading::Rfc9309))?;
+    }
+    for flip in flips {
+        let subject = &asked.subjects[flip.robot];
+        let (robot, path) = (sanitize_str(&subject.label), sanitize_str(&asked.given[flip.path]));
+        if let (Change::Usage(category), Some((before, after, line))) = (flip.change, flip.preferences()) {
+            let line = line.map(|line| format!(" (line {line})")).unwrap_or_default();
+            writeln!(out, "    {robot} {path}: {category} {before} → {after}{line}")?;
+            continue;
+        }
+        let verb = if flip.after.allowed { "gained" } else { "lost" };
+        match (status_decides, flip.after.line, flip.after.rule.as_deref()) {
+            (false, Some(line), Some(rule)) => {
+                writeln!(out, "    {robot} {verb} {path}: line {line}, {}", sanitize_str(rule))?;
+            }
+            (false, _, _) => writeln!(out, "    {robot} {verb} {path}: no rule matches")?,
+            (true, _, _) => writeln!(out, "    {robot} {verb} {path}")?,
+        }
+    }
+    Ok(())
 }
 
 /// Why an answer is what it is: its line, the status that decided, or no rule.
 fn why(line: Option<usize>, rule: Option<&str>, availability: Availability, reading: Reading) -> String {
     match (line, rule) {
         (Some(line), Some(rule)) => format!("line {line}, {}", sanitize_str(rule)),
-        _ if availability.access(reading) != crate::policy::Access::Rules => availability.reason(reading),
+        _ if availability.access(reading) != crate::policy::Access::Rules => "its status decides".to_owned(),
         _ => "no rule matches".to_owned(),
     }
+}
+
+/// `history --json`: the answers of the first version shown.
+fn write_answers_json(
+    out: &mut dyn Write,
+    snapshot: &Snapshot,
+    version: &Version,
+    asked: &Asked<'_>,
+) -> io::Result<()> {
+    for (robot, subject) in asked.subjects.iter().enumerate() {
+        for (path, shown) in asked.given.iter().enumerate() {
+            let answer = snapshot.answer(robot, path);
+            json::write_line(
+                out,
+                &AnswerRecord {
+                    kind: "answer",
+                    timestamp: &version.timestamp,
+                    agent: &subject.label,
+                    path: shown,
+                    allowed: answer.allowed,
+                    line: answer.line,
+                    rule: answer.rule.as_deref(),
+                },
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// `history --json`: one per version.
@@ -427,7 +549,20 @@ impl<'a> VersionRecord<'a> {
     }
 }
 
-/// `history --json`: one per flip: a crawl flip (`flip`) or a usage flip (`usage-flip`).
+/// `history --json`: each robot's answer for each path in the first version shown.
+#[derive(Debug, Serialize)]
+struct AnswerRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    timestamp: &'a str,
+    agent: &'a str,
+    path: &'a str,
+    allowed: bool,
+    line: Option<usize>,
+    rule: Option<&'a str>,
+}
+
+/// `history --json`: a crawl flip.
 #[derive(Debug, Serialize)]
 struct FlipRecord<'a> {
     #[serde(rename = "type")]
@@ -436,80 +571,120 @@ struct FlipRecord<'a> {
     agent: &'a str,
     path: &'a str,
     allowed: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    category: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    preference: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    previous_preference: Option<&'static str>,
     line: Option<usize>,
     rule: Option<&'a str>,
     previous_timestamp: &'a str,
 }
 
-impl<'a> FlipRecord<'a> {
-    fn of(
-        flip: &'a Flip,
-        version: &'a Version,
-        previous: &'a str,
-        subjects: &'a [Subject],
-        given: &'a [String],
-    ) -> Self {
-        let usage = flip.preferences();
-        let (kind, category) = match flip.change {
-            Change::Crawl => ("flip", None),
-            Change::Usage(category) => ("usage-flip", Some(category.name())),
-        };
-        FlipRecord {
-            kind,
-            timestamp: &version.timestamp,
-            agent: &subjects[flip.robot].label,
-            path: &given[flip.path],
-            allowed: flip.after.allowed,
-            category,
-            preference: usage.map(|(_, after, _)| after.name()),
-            previous_preference: usage.map(|(before, _, _)| before.name()),
-            line: usage.map_or(flip.after.line, |(_, _, line)| line),
-            rule: if usage.is_some() { None } else { flip.after.rule.as_deref() },
-            previous_timestamp: previous,
-        }
+/// `history --json`: a usage flip (the path allowed before and after).
+#[derive(Debug, Serialize)]
+struct UsageFlipRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    timestamp: &'a str,
+    agent: &'a str,
+    path: &'a str,
+    allowed: bool,
+    category: &'static str,
+    preference: &'static str,
+    previous_preference: &'static str,
+    line: Option<usize>,
+    previous_timestamp: &'a str,
+}
+
+/// Writes one flip as JSON: a `flip` or a `usage-flip`.
+fn write_flip_json(
+    out: &mut dyn Write,
+    flip: &Flip,
+    version: &Version,
+    previous: &str,
+    asked: &Asked<'_>,
+) -> io::Result<()> {
+    let (agent, path) = (asked.subjects[flip.robot].label.as_str(), asked.given[flip.path].as_str());
+    if let (Change::Usage(category), Some((before, after, line))) = (flip.change, flip.preferences()) {
+        return json::write_line(
+            out,
+            &UsageFlipRecord {
+                kind: "usage-flip",
+                timestamp: &version.timestamp,
+                agent,
+                path,
+                allowed: flip.after.allowed,
+                category: category.name(),
+                preference: after.name(),
+                previous_preference: before.name(),
+                line,
+                previous_timestamp: previous,
+            },
+        );
     }
+    json::write_line(
+        out,
+        &FlipRecord {
+            kind: "flip",
+            timestamp: &version.timestamp,
+            agent,
+            path,
+            allowed: flip.after.allowed,
+            line: flip.after.line,
+            rule: flip.after.rule.as_deref(),
+            previous_timestamp: previous,
+        },
+    )
 }
 
 /// `robotscope diff`.
 pub fn diff(args: &DiffArgs) -> Result<Outcome> {
     let gathered = gather(&args.source, &args.versions, &args.source_options)?;
-    let versions = &gathered.versions;
+    let versions: Vec<&Version> = gathered.timeline.before.iter().chain(&gathered.timeline.versions).collect();
     let at_or_before = |limit: &str| versions.iter().rposition(|version| version.timestamp.as_str() <= limit);
-    let first = || versions.first().map(Version::date).unwrap_or_default();
+    let first = versions.first().map(|version| version.date()).unwrap_or_default();
+    let find = |limit: &str| {
+        at_or_before(limit)
+            .ok_or_else(|| eyre!("no version at or before {}: the first is of {first}", display_date(limit)))
+    };
     let at = match &args.at {
-        Some(limit) => at_or_before(limit)
-            .ok_or_else(|| eyre!("no version at or before {}: the first is of {}", display_date(limit), first()))?,
+        Some(limit) => find(limit)?,
         None => versions.len() - 1,
     };
     let against = match &args.against {
-        Some(limit) => at_or_before(limit)
-            .ok_or_else(|| eyre!("no version at or before {}: the first is of {}", display_date(limit), first()))?,
-        None if at == 0 => {
+        Some(limit) => find(limit)?,
+        None if at == 0 && versions.len() == 1 => {
             bail!("only one version of {}/robots.txt is known: nothing to compare it with", gathered.site)
         }
+        None if at == 0 => bail!("nothing comes before the version of {}: give --against", versions[0].date()),
         None => at - 1,
     };
-    let (old, new) = (&versions[against], &versions[at]);
+    let (old, new) = (versions[against], versions[at]);
     let label = |version: &Version| {
         let status = version.status.map(|status| format!(", {status}")).unwrap_or_default();
-        format!("{}/robots.txt {} ({}{status})", gathered.site, version.date(), version.provenance.name())
+        format!("{}/robots.txt {} ({}{status})", gathered.site, version.date(), provenance_word(version))
     };
-    let (old_body, new_body) = (history::body_of(&gathered.store, old)?, history::body_of(&gathered.store, new)?);
-    let mut text = String::new();
-    for version in [old, new] {
-        if version.availability != Availability::Available {
-            let _ = writeln!(text, "# {}: {}", version.date(), version.availability.reason(Reading::Rfc9309));
+    // A version whose status decides has no rules: its body (an error page) is not a
+    // robots.txt, and is compared as empty.
+    let body = |version: &Version| -> Result<Vec<u8>> {
+        if version.availability == Availability::Available {
+            Ok(history::body_of(&gathered.store, version)?)
+        } else {
+            Ok(Vec::new())
         }
+    };
+    let (old_body, new_body) = (body(old)?, body(new)?);
+    let same = old_body == new_body && old.availability == new.availability;
+    let mut text = String::new();
+    if !same {
+        for version in [old, new] {
+            if version.availability != Availability::Available {
+                let _ = writeln!(text, "# {}: {}", version.date(), version.availability.reason(Reading::Rfc9309));
+            }
+        }
+        let diff = crate::policy::fix::unified_diff_between(&old_body, &new_body, &label(old), &label(new));
+        if diff.is_empty() {
+            // The same bytes, another status: the headers say what changed.
+            let _ = writeln!(text, "--- {}\n+++ {}", label(old), label(new));
+        }
+        text.push_str(&diff);
     }
-    let diff = crate::policy::fix::unified_diff_between(&old_body, &new_body, &label(old), &label(new));
-    let same = diff.is_empty() && old.availability == new.availability;
-    text.push_str(&diff);
     let mut out = io::stdout().lock();
     finish_output(out.write_all(sanitize_lines(text.as_bytes()).as_bytes()).and_then(|()| out.flush()))?;
     if same {

@@ -6,8 +6,10 @@
 //! store holds is never fetched again; a capture whose status decides by itself (a 404
 //! allows everything, a 5xx disallows everything: RFC 9309 §2.3.1.3 and §2.3.1.4) is
 //! kept without fetching its body. The rest are fetched two at a time, each request
-//! started at least `pace` after the one before (the archive is shared by everyone),
-//! and an archive that answers 429 or 5xx is given time and asked again.
+//! started at least `pace` after the one before (the archive is shared by everyone);
+//! an archive that answers 429 or 5xx is given time and asked again, and if it keeps
+//! answering so, the run stops asking. A capture the archive cannot serve is asked for
+//! again by later runs, [`MAX_CAPTURE_TRIES`] times in all.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,7 +19,7 @@ use tokio::sync::Mutex;
 use tokio::time::Instant;
 use url::Url;
 
-use super::store::{Kept, Store, StoreError};
+use super::store::{Kept, MAX_CAPTURE_TRIES, Store, StoreError};
 use super::{Provenance, digest, site_key};
 use crate::fetch::{self, FetchError, Fetched, Limits};
 use crate::policy::Availability;
@@ -31,8 +33,12 @@ pub const DEFAULT_MAX_CAPTURES: usize = 1000;
 /// Captures fetched at once.
 const CONCURRENT_CAPTURES: usize = 2;
 
-/// Times a request the archive refused for load (429, 5xx) is asked again.
+/// Times a request the archive refused for load (429, 5xx) is asked again; if it still
+/// refuses, the run stops asking (the rest waits for the next run).
 const RETRIES: u32 = 2;
+
+/// The longest pause a Retry-After gets.
+const MAX_PAUSE_SECS: u64 = 30;
 
 /// The most a listing may weigh: a robots.txt captured a hundred thousand times over
 /// lists well under this.
@@ -123,6 +129,14 @@ pub struct Synced {
     pub failed: Vec<(Capture, String)>,
     /// Captures left for the next run (past `max_captures`).
     pub left: usize,
+    /// Captures of another host the listing gave (the archive files `www.example.com`
+    /// with `example.com`; to RFC 9309 they are another site's file), left out.
+    pub other_hosts: usize,
+    /// Captures the archive failed to serve [`MAX_CAPTURE_TRIES`] times, no longer
+    /// asked for.
+    pub given_up: usize,
+    /// True when the archive kept answering 429 or 5xx and the run stopped asking.
+    pub throttled: bool,
 }
 
 /// Progress of a sync, for a spinner.
@@ -224,49 +238,87 @@ pub async fn sync(
         options.from.as_deref().is_none_or(|from| capture.timestamp.as_str() >= from)
             && options.to.as_deref().is_none_or(|to| capture.timestamp.as_str() <= to)
     };
-    let captures: Vec<Capture> = parse_cdx(&listed.body).map_err(listing_error)?.into_iter().filter(within).collect();
-    progress(Progress::Listed(captures.len()));
     let site = site_key(robots_url);
-    let mut synced = Synced { listed: captures.len(), ..Synced::default() };
-    let mut to_fetch = Vec::new();
+    let same_site = |capture: &Capture| Url::parse(&capture.original).is_ok_and(|url| site_key(&url) == site);
+    let listed: Vec<Capture> = parse_cdx(&listed.body).map_err(listing_error)?.into_iter().filter(within).collect();
+    let (captures, others): (Vec<Capture>, Vec<Capture>) = listed.into_iter().partition(same_site);
+    progress(Progress::Listed(captures.len()));
+    let mut synced = Synced { listed: captures.len(), other_hosts: others.len(), ..Synced::default() };
+    let (mut to_fetch, mut status_only) = (Vec::new(), Vec::new());
     for capture in captures {
         if store.has_capture(&site, &capture.timestamp, &capture.original)? {
             synced.cached += 1;
             progress(Progress::Capture);
         } else if capture.needs_body() {
-            to_fetch.push(capture);
+            if store.capture_tries(&site, &capture.timestamp, &capture.original)? >= MAX_CAPTURE_TRIES {
+                synced.given_up += 1;
+                progress(Progress::Capture);
+            } else {
+                to_fetch.push(capture);
+            }
         } else {
-            // The status decides; the body (an error page) says nothing to robots.
-            keep_capture(store, &site, &capture, None)?;
-            synced.kept += 1;
-            progress(Progress::Capture);
+            status_only.push(capture);
         }
     }
-    if to_fetch.len() > options.max_captures {
+    // Past --max-captures, the rest waits for the next run, and so do the captures whose
+    // status decides from the first one left on: a 503 kept while the version before it
+    // is not would make a flip that never happened.
+    let cutoff = to_fetch.get(options.max_captures).map(|capture| capture.timestamp.clone());
+    if let Some(cutoff) = &cutoff {
         synced.left = to_fetch.len() - options.max_captures;
         to_fetch.truncate(options.max_captures);
+        let before = status_only.len();
+        status_only.retain(|capture| capture.timestamp < *cutoff);
+        synced.left += before - status_only.len();
     }
-    let (client, pacer) = (&client, &pacer);
+    for (index, capture) in status_only.into_iter().enumerate() {
+        // The status decides; the body (an error page) says nothing to robots.
+        keep_capture(store, &site, &capture, None)?;
+        synced.kept += 1;
+        progress(Progress::Capture);
+        if index % 256 == 255 {
+            // A long listing: let a cancellation in.
+            tokio::task::yield_now().await;
+        }
+    }
+    // Set when the archive keeps saying it is busy: the captures not yet asked for wait
+    // for the next run.
+    let busy = std::sync::atomic::AtomicBool::new(false);
+    let (client, pacer, busy) = (&client, &pacer, &busy);
     let mut fetches = futures::stream::iter(to_fetch)
         .map(|capture| async move {
+            if busy.load(std::sync::atomic::Ordering::Relaxed) {
+                return (capture, Fetching::Deferred);
+            }
             let Some(url) = capture_url(&options.base, &capture) else {
-                return (capture, Err("the captured URL does not make a capture URL".to_owned()));
+                return (capture, Fetching::Failed("the captured URL does not make a capture URL".to_owned()));
             };
-            let result = politely(pacer, || fetch::fetch_with(client, &url, &options.limits)).await;
-            (capture, result.map_err(|error| error.to_string()))
+            match politely(pacer, || fetch::fetch_with(client, &url, &options.limits)).await {
+                Ok(fetched) if fetched.status.is_success() => (capture, Fetching::Read(Box::new(fetched))),
+                Ok(fetched) if is_busy(fetched.status.code()) => {
+                    busy.store(true, std::sync::atomic::Ordering::Relaxed);
+                    (capture, Fetching::Deferred)
+                }
+                Ok(fetched) => (capture, Fetching::Failed(format!("the archive answered {}", fetched.status.code()))),
+                Err(error) => (capture, Fetching::Failed(error.to_string())),
+            }
         })
         .buffer_unordered(CONCURRENT_CAPTURES);
-    while let Some((capture, result)) = fetches.next().await {
-        match result {
-            Ok(fetched) if fetched.status.is_success() => {
+    while let Some((capture, asked)) = fetches.next().await {
+        match asked {
+            Fetching::Read(fetched) => {
                 keep_capture(store, &site, &capture, Some(&fetched))?;
                 synced.kept += 1;
             }
-            Ok(fetched) => synced.failed.push((capture, format!("the archive answered {}", fetched.status.code()))),
-            Err(reason) => synced.failed.push((capture, reason)),
+            Fetching::Failed(reason) => {
+                store.note_capture_failure(&site, &capture.timestamp, &capture.original, &reason)?;
+                synced.failed.push((capture, reason));
+            }
+            Fetching::Deferred => synced.left += 1,
         }
         progress(Progress::Capture);
     }
+    synced.throttled = busy.load(std::sync::atomic::Ordering::Relaxed);
     synced.failed.sort_by(|a, b| a.0.timestamp.cmp(&b.0.timestamp));
     Ok(synced)
 }
@@ -296,6 +348,22 @@ fn keep_capture(store: &mut Store, site: &str, capture: &Capture, fetched: Optio
         headers: fetched.map_or(&[], |fetched| fetched.headers.as_slice()),
     })?;
     Ok(())
+}
+
+/// What fetching one capture came to.
+enum Fetching {
+    /// Its bytes.
+    Read(Box<Fetched>),
+    /// The archive could not serve it.
+    Failed(String),
+    /// Not asked: the archive said it was busy.
+    Deferred,
+}
+
+/// The archive is busy or down for a moment (429, 5xx), as opposed to a capture it
+/// cannot serve.
+fn is_busy(status: u16) -> bool {
+    matches!(status, 429 | 500..=599)
 }
 
 /// Spaces requests to the archive at least `pace` apart, whatever runs them.
@@ -334,13 +402,13 @@ where
     loop {
         pacer.turn().await;
         let fetched = request().await?;
-        let busy = matches!(fetched.status.code(), 429 | 500..=599);
-        if !busy || attempt == RETRIES {
+        if !is_busy(fetched.status.code()) || attempt == RETRIES {
             return Ok(fetched);
         }
         attempt += 1;
         let retry_after = fetched.header("retry-after").and_then(|value| value.trim().parse::<u64>().ok());
-        let pause = retry_after.map_or(Duration::from_secs(1 << attempt), |secs| Duration::from_secs(secs.min(60)));
+        let pause =
+            retry_after.map_or(Duration::from_secs(1 << attempt), |secs| Duration::from_secs(secs.min(MAX_PAUSE_SECS)));
         tokio::time::sleep(pause).await;
     }
 }

@@ -26,6 +26,16 @@ const SCHEMA_VERSION: i64 = 1;
 /// How long a writer waits for another process's write to finish.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Stores up to this size are checked whole when opened (a few milliseconds).
+const QUICK_CHECK_BYTES: u64 = 64 * 1024 * 1024;
+
+/// How long a process waits for another to repair the store, and how old a repair
+/// lock is when its process is surely gone.
+const REPAIR_WAIT: Duration = Duration::from_secs(15);
+
+/// Captures the archive failed to serve this many times are not asked for again.
+pub const MAX_CAPTURE_TRIES: u32 = 3;
+
 const SCHEMA: &str = "
     CREATE TABLE IF NOT EXISTS content (
         digest TEXT PRIMARY KEY,
@@ -47,6 +57,14 @@ const SCHEMA: &str = "
         headers TEXT NOT NULL DEFAULT ''
     ) STRICT;
     CREATE INDEX IF NOT EXISTS versions_of_site ON versions (site, timestamp);
+    CREATE TABLE IF NOT EXISTS capture_failures (
+        site TEXT NOT NULL,
+        timestamp TEXT NOT NULL,
+        url TEXT NOT NULL,
+        tries INTEGER NOT NULL,
+        error TEXT NOT NULL,
+        PRIMARY KEY (site, timestamp, url)
+    ) STRICT;
     CREATE UNIQUE INDEX IF NOT EXISTS one_row_per_capture
         ON versions (site, timestamp, url) WHERE provenance = 'archive';
 ";
@@ -80,11 +98,13 @@ pub enum StoreError {
         /// Its schema version.
         found: i64,
     },
-    /// The file named is not a SQLite database: robotscope leaves it alone.
-    #[error("{path} is not a SQLite database (robotscope moves aside only damaged databases); give another --store")]
+    /// The file named is not robotscope's: it is left alone.
+    #[error("{path} is {what}, not a robotscope history store; robotscope leaves it alone (give another --store)")]
     NotAStore {
         /// The file.
         path: String,
+        /// What it is.
+        what: String,
     },
     /// No data directory is known (no home directory) and no --store was given.
     #[error("no data directory is known for the history store (no home directory); give --store PATH or --no-store")]
@@ -149,7 +169,8 @@ impl StoreChoice {
                 // file) is theirs: refused, not moved. robotscope's own file in the data
                 // directory is moved aside whatever is in it.
                 if !is_sqlite_file(path) {
-                    return Err(StoreError::NotAStore { path: path.display().to_string() });
+                    let what = "not a SQLite database".to_owned();
+                    return Err(StoreError::NotAStore { path: path.display().to_string(), what });
                 }
                 Store::open(path)
             }
@@ -182,18 +203,37 @@ impl Store {
         }
         match Store::open_checked(path) {
             Ok(store) => Ok(Opened { store, moved_aside: None }),
-            Err(StoreError::Sqlite { source, .. }) if is_damage(&source) => {
-                let aside = PathBuf::from(format!("{label}.damaged-{}", super::timestamp_now()));
-                std::fs::rename(path, &aside).map_err(|source| StoreError::Io { path: label.clone(), source })?;
-                // The journal files belong to the damaged database: they go with it.
-                for suffix in ["-wal", "-shm"] {
-                    let _ = std::fs::rename(format!("{label}{suffix}"), format!("{}{suffix}", aside.display()));
-                }
-                let store = Store::open_checked(path)?;
-                Ok(Opened { store, moved_aside: Some((aside, source.to_string())) })
-            }
+            Err(StoreError::Sqlite { source, .. }) if is_damage(&source) => Store::repair(path),
             Err(error) => Err(error),
         }
+    }
+
+    /// Moves a damaged database aside and starts a new one. One process repairs at a
+    /// time (the one that creates `PATH.repairing`), and it looks again first: another
+    /// may have repaired it already, and a new database must never be taken for the
+    /// damaged one. The name it goes to is its own (time and process), so no aside
+    /// file is ever written over.
+    fn repair(path: &Path) -> Result<Opened, StoreError> {
+        let label = path.display().to_string();
+        let io = |source| StoreError::Io { path: label.clone(), source };
+        let _lock = RepairLock::take(PathBuf::from(format!("{label}.repairing"))).map_err(io)?;
+        let reason = match Store::open_checked(path) {
+            Ok(store) => return Ok(Opened { store, moved_aside: None }),
+            Err(StoreError::Sqlite { source, .. }) if is_damage(&source) => source.to_string(),
+            Err(error) => return Err(error),
+        };
+        let stem = format!("{label}.damaged-{}-{}", super::timestamp_now(), std::process::id());
+        let aside = (0..1000)
+            .map(|n| PathBuf::from(if n == 0 { stem.clone() } else { format!("{stem}-{n}") }))
+            .find(|aside| !aside.exists())
+            .unwrap_or_else(|| PathBuf::from(&stem));
+        std::fs::rename(path, &aside).map_err(io)?;
+        // The journal files belong to the damaged database: they go with it.
+        for suffix in ["-wal", "-shm"] {
+            let _ = std::fs::rename(format!("{label}{suffix}"), format!("{}{suffix}", aside.display()));
+        }
+        let store = Store::open_checked(path)?;
+        Ok(Opened { store, moved_aside: Some((aside, reason)) })
     }
 
     /// A store in memory, kept nowhere (`--no-store`).
@@ -210,16 +250,37 @@ impl Store {
         let sqlite = |source| StoreError::Sqlite { path: label.clone(), source };
         let connection = Connection::open(path).map_err(sqlite)?;
         connection.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
-        // WAL lets readers read while a writer writes, and keeps a crash from tearing
-        // the database; NORMAL syncs at checkpoints, which is enough for a cache.
-        connection.pragma_update(None, "journal_mode", "WAL").map_err(sqlite)?;
-        connection.pragma_update(None, "synchronous", "NORMAL").map_err(sqlite)?;
+        // Nothing is changed in a database this robotscope did not make: a newer
+        // schema, or another program's tables.
         let found: i64 = connection.query_row("PRAGMA user_version", [], |row| row.get(0)).map_err(sqlite)?;
         if found > SCHEMA_VERSION {
             return Err(StoreError::Newer { path: label, found });
         }
-        // A damaged page shows here rather than in the middle of a later write.
-        let check: String = connection.query_row("PRAGMA quick_check(1)", [], |row| row.get(0)).map_err(sqlite)?;
+        let tables: Vec<String> = connection
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            .and_then(|mut statement| statement.query_map([], |row| row.get(0))?.collect())
+            .map_err(sqlite)?;
+        let ours = ["capture_failures", "content", "versions"];
+        if !tables.is_empty() && (found != SCHEMA_VERSION || tables.iter().any(|table| !ours.contains(&table.as_str())))
+        {
+            return Err(StoreError::NotAStore {
+                path: label,
+                what: format!("another program's SQLite database (tables {})", tables.join(", ")),
+            });
+        }
+        // WAL lets readers read while a writer writes, and keeps a crash from tearing
+        // the database; NORMAL syncs at checkpoints, which is enough for a cache.
+        connection.pragma_update(None, "journal_mode", "WAL").map_err(sqlite)?;
+        connection.pragma_update(None, "synchronous", "NORMAL").map_err(sqlite)?;
+        // A damaged page shows here rather than in the middle of a later write. The
+        // check reads the whole file: past QUICK_CHECK_BYTES (a store of thousands of
+        // sites) it is left to the errors of later reads, which are reported too.
+        let size = std::fs::metadata(path).map_or(0, |meta| meta.len());
+        let check: String = if size <= QUICK_CHECK_BYTES {
+            connection.query_row("PRAGMA quick_check(1)", [], |row| row.get(0)).map_err(sqlite)?
+        } else {
+            "ok".to_owned()
+        };
         if check != "ok" {
             return Err(sqlite(rusqlite::Error::SqliteFailure(
                 rusqlite::ffi::Error { code: ErrorCode::DatabaseCorrupt, extended_code: rusqlite::ffi::SQLITE_CORRUPT },
@@ -232,8 +293,9 @@ impl Store {
     }
 
     fn create_schema(&self) -> Result<(), StoreError> {
-        self.connection.execute_batch(SCHEMA).map_err(|source| self.error(source))?;
-        self.connection.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(|source| self.error(source))
+        // One transaction: a schema half made is never left behind.
+        let batch = format!("BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;");
+        self.connection.execute_batch(&batch).map_err(|source| self.error(source))
     }
 
     fn error(&self, source: rusqlite::Error) -> StoreError {
@@ -272,7 +334,7 @@ impl Store {
         if let Some((id, _)) = same {
             transaction
                 .execute(
-                    "UPDATE versions SET last_seen = max(last_seen, ?2), seen = seen + 1 WHERE id = ?1",
+                    "UPDATE versions SET last_seen = max(last_seen, ?2), seen = min(seen + 1, 4294967295) WHERE id = ?1",
                     params![id, kept.timestamp],
                 )
                 .map_err(sqlite)?;
@@ -331,6 +393,32 @@ impl Store {
             .map_err(|source| self.error(source))
     }
 
+    /// How many times the archive failed to serve a capture.
+    pub fn capture_tries(&self, site: &str, timestamp: &str, url: &str) -> Result<u32, StoreError> {
+        let tries: Option<i64> = self
+            .connection
+            .query_row(
+                "SELECT tries FROM capture_failures WHERE site = ?1 AND timestamp = ?2 AND url = ?3",
+                params![site, timestamp, url],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|source| self.error(source))?;
+        Ok(tries.map_or(0, |tries| u32::try_from(tries).unwrap_or(u32::MAX)))
+    }
+
+    /// Counts one more failure of the archive to serve a capture.
+    pub fn note_capture_failure(&self, site: &str, timestamp: &str, url: &str, error: &str) -> Result<(), StoreError> {
+        self.connection
+            .execute(
+                "INSERT INTO capture_failures (site, timestamp, url, tries, error) VALUES (?1, ?2, ?3, 1, ?4)
+                 ON CONFLICT (site, timestamp, url) DO UPDATE SET tries = tries + 1, error = excluded.error",
+                params![site, timestamp, url, error],
+            )
+            .map(drop)
+            .map_err(|source| self.error(source))
+    }
+
     /// The body with this digest, when it was kept.
     pub fn body(&self, digest: &str) -> Result<Option<Vec<u8>>, StoreError> {
         self.connection
@@ -376,9 +464,9 @@ fn version_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, Version)> {
         provenance: Provenance::parse(&provenance).unwrap_or(Provenance::Local),
         timestamp: row.get(2)?,
         last_seen: row.get(3)?,
-        seen: row.get(4)?,
+        seen: u32::try_from(row.get::<_, i64>(4)?.max(1)).unwrap_or(u32::MAX),
         url: row.get(5)?,
-        status: row.get(6)?,
+        status: row.get::<_, Option<i64>>(6)?.and_then(|status| u16::try_from(status).ok()),
         availability: meaning_of_code(&meaning),
         digest: row.get(8)?,
         bytes: u64::try_from(row.get::<_, i64>(9)?).unwrap_or(0),
@@ -435,6 +523,41 @@ fn meaning_of_code(code: &str) -> Availability {
                 Availability::Available
             }
         }
+    }
+}
+
+/// The repair lock: a file made with `create_new` (which one process alone can do),
+/// removed when dropped.
+struct RepairLock(PathBuf);
+
+impl RepairLock {
+    /// Takes the lock, waiting for another process's repair; a lock older than
+    /// [`REPAIR_WAIT`] belongs to a process that died and is taken over.
+    fn take(path: PathBuf) -> std::io::Result<RepairLock> {
+        let started = std::time::Instant::now();
+        loop {
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(_) => return Ok(RepairLock(path)),
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let age =
+                        std::fs::metadata(&path).and_then(|meta| meta.modified()).ok().and_then(|at| at.elapsed().ok());
+                    if age.is_some_and(|age| age > REPAIR_WAIT) {
+                        let _ = std::fs::remove_file(&path);
+                    } else if started.elapsed() > REPAIR_WAIT {
+                        return Err(error);
+                    } else {
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                }
+                Err(error) => return Err(error),
+            }
+        }
+    }
+}
+
+impl Drop for RepairLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
     }
 }
 

@@ -6,10 +6,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
+use super::pane_block;
 use super::text::safe_span;
 use super::theme::THEME;
-use super::{pane_block, size_label};
 use crate::app::{App, Origin};
+use crate::fetch::size_label;
 use crate::policy::Reading;
 
 /// The fetch details overlay.

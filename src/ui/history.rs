@@ -6,14 +6,15 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Widget};
+use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
 use super::text::safe_span;
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::App;
 use crate::app::history::HistoryView;
-use crate::history::{Provenance, Version, display_size};
+use crate::fetch::size_label;
+use crate::history::{Provenance, Version};
 use crate::policy::Availability;
 use crate::policy::fix::unified_diff_between;
 use crate::policy::words::plural;
@@ -31,12 +32,17 @@ pub struct HistoryOverlay<'a> {
 fn version_line(version: &Version, marked: bool, shown: bool) -> Line<'static> {
     let status = version.status.map_or_else(|| "-".to_owned(), |status| status.to_string());
     let decides = version.availability == Availability::Available;
+    // ◆ marked to diff against, ● in the panes; the cursor is the highlighted row.
     let mark = match (marked, shown) {
         (true, _) => "◆ ",
-        (false, true) => "▶ ",
+        (false, true) => "● ",
         _ => "  ",
     };
-    let size = if decides { format!("{:>7}", display_size(version.bytes)) } else { String::new() };
+    let size = if decides {
+        format!("{:>7}", size_label(usize::try_from(version.bytes).unwrap_or(usize::MAX)))
+    } else {
+        String::new()
+    };
     let from = match version.provenance {
         Provenance::Local => "fetched",
         Provenance::Archive => "archive",
@@ -51,7 +57,7 @@ fn version_line(version: &Version, marked: bool, shown: bool) -> Line<'static> {
 }
 
 impl HistoryOverlay<'_> {
-    fn list(&self, height: usize) -> Vec<Line<'static>> {
+    fn list(&self, width: u16, height: usize) -> Vec<Line<'static>> {
         let view = self.view;
         let mut lines = Vec::new();
         let shown = self.app.viewing_version();
@@ -61,7 +67,7 @@ impl HistoryOverlay<'_> {
                     let changed = self.app.changed_since_last_fetch() == Some(true);
                     let style = if changed { THEME.warning } else { THEME.dim };
                     let mut spans =
-                        vec![Span::styled(if shown.is_none() { "▶ now  " } else { "  now  " }, THEME.heading)];
+                        vec![Span::styled(if shown.is_none() { "● now  " } else { "  now  " }, THEME.heading)];
                     spans.extend(safe_span(&self.app.history_now(false), style, THEME.escape));
                     Line::from(spans)
                 }
@@ -71,6 +77,9 @@ impl HistoryOverlay<'_> {
                 }
             };
             if row == view.cursor {
+                // The whole row, so that the cursor reads as one.
+                let pad = usize::from(width).saturating_sub(line.width());
+                line.spans.push(Span::raw(" ".repeat(pad)));
                 line = line.patch_style(THEME.cursor);
             }
             lines.push(line);
@@ -87,18 +96,18 @@ impl HistoryOverlay<'_> {
         let Some(selected) = view.selected() else {
             let shown = match self.app.viewing_version() {
                 Some(timestamp) => format!(
-                    "The panes show the version of {}: Enter here goes back.",
+                    "The panes show the version of {} (●): Enter here goes back.",
                     crate::history::display_date(timestamp)
                 ),
-                None => "The panes show it.".to_owned(),
+                None => "The panes show it (●).".to_owned(),
             };
             return vec![
                 Line::styled(self.app.history_now(true), THEME.heading),
                 Line::styled(shown, THEME.dim),
                 Line::raw(""),
                 Line::styled("Each version: Enter shows it in the panes (read-only),", THEME.dim),
-                Line::styled("Space marks it, d shows its diff against the marked one", THEME.dim),
-                Line::styled("(or the one before it).", THEME.dim),
+                Line::styled("Space marks it (◆), d shows its diff against the marked one", THEME.dim),
+                Line::styled("(or the one before it), J and K scroll this side.", THEME.dim),
             ];
         };
         let version = &view.versions[selected].version;
@@ -113,8 +122,17 @@ impl HistoryOverlay<'_> {
         }
         lines.push(Line::raw(""));
         let Some((older, newer)) = self.app.history_pair() else {
-            lines.push(Line::styled("The first version: nothing before it to compare with.", THEME.dim));
-            return lines;
+            lines.push(Line::styled(
+                "The first version known (compared robots, / and the tester's path):",
+                THEME.heading,
+            ));
+            for answer in self.app.history_answers(selected) {
+                let style = if answer.contains(": allowed") { THEME.allowed } else { THEME.disallowed };
+                let mut spans = vec![Span::raw("  ")];
+                spans.extend(safe_span(&answer, style, THEME.escape));
+                lines.push(Line::from(spans));
+            }
+            return lines.into_iter().skip(view.detail_scroll).collect();
         };
         let against = &view.versions[if older == selected { newer } else { older }].version;
         if view.diff {
@@ -196,9 +214,9 @@ impl Widget for HistoryOverlay<'_> {
         let block = pane_block(&title, true);
         let inner = block.inner(area);
         block.render(area, buf);
-        let [list, detail] = Layout::horizontal([Constraint::Length(44), Constraint::Min(20)]).spacing(2).areas(inner);
+        let [list, detail] = Layout::horizontal([Constraint::Length(46), Constraint::Min(20)]).spacing(2).areas(inner);
         let height = usize::from(list.height);
-        Paragraph::new(self.list(height)).render(list, buf);
-        Paragraph::new(self.detail()).render(detail, buf);
+        Paragraph::new(self.list(list.width, height)).render(list, buf);
+        Paragraph::new(self.detail()).wrap(Wrap { trim: false }).render(detail, buf);
     }
 }

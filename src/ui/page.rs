@@ -9,11 +9,12 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
+use super::pane_block;
 use super::text::safe_span;
 use super::theme::THEME;
-use super::{pane_block, size_label};
 use crate::app::App;
 use crate::app::page::{PageRow, PageState, PageView};
+use crate::fetch::size_label;
 use crate::fetch::{Fetched, PageFetch};
 use crate::policy::page::Answer;
 

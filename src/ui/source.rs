@@ -10,10 +10,11 @@ use ratatui::widgets::{Block, Widget};
 use super::edits::severity_style;
 use super::text::{cut_end, safe_spans, skip_columns, visible_prefix};
 use super::theme::THEME;
-use super::{fitted_title, pane_block, size_label};
+use super::{fitted_title, pane_block};
 use crate::app::layout::source_gutter_width;
 use crate::app::search::find_in;
 use crate::app::{App, Pane};
+use crate::fetch::size_label;
 use crate::policy::escape::display_width;
 use crate::policy::words::plural;
 

@@ -7,10 +7,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 
+use super::pane_block;
 use super::text::{cut_end, safe_span};
 use super::theme::THEME;
-use super::{pane_block, size_label};
 use crate::app::{App, LoadState, Pane, keymap};
+use crate::fetch::size_label;
 use crate::policy::escape::display_width;
 
 /// The status bar, drawn from the app's state.
