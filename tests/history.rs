@@ -360,6 +360,63 @@ fn concurrent_processes_share_the_store_without_losing_a_fetch() {
 }
 
 #[test]
+fn processes_that_find_the_store_damaged_at_once_keep_the_damaged_file() {
+    let server = changing_site(&[OPEN]);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, store) = (server.url("/"), store_arg(dir.path()));
+    run(&["check", &site, "/", "--store", &store]);
+    let mut damaged = std::fs::read(&store).expect("the store");
+    damaged[4096..].fill(0xFF);
+    std::fs::write(&store, &damaged).expect("write");
+    let children: Vec<_> = (0..8)
+        .map(|_| {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("robotscope"))
+                .args(["check", &site, "/", "--store", &store])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    let mut moved = 0;
+    for child in children {
+        let output = child.wait_with_output().expect("wait");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{err}");
+        moved += usize::from(err.contains("was damaged"));
+        assert!(!err.contains("warning") || err.contains("was damaged"), "{err}");
+    }
+    let aside: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().contains(".damaged-"))
+        .filter(|entry| !entry.file_name().to_string_lossy().ends_with("-wal"))
+        .filter(|entry| !entry.file_name().to_string_lossy().ends_with("-shm"))
+        .collect();
+    assert_eq!((moved, aside.len()), (1, 1), "one process moved it, once");
+    assert_eq!(std::fs::read(aside[0].path()).expect("read"), damaged, "and it is the damaged file");
+    let opened = Store::open(Path::new(&store)).expect("store");
+    let versions = opened.store.versions(&history::site_key(&url::Url::parse(&site).expect("url"))).expect("versions");
+    assert_eq!(versions.iter().map(|v| v.seen).sum::<u32>(), 8, "every fetch kept in the new store");
+}
+
+#[test]
+fn another_programs_database_is_left_as_it_was() {
+    let server = changing_site(&[OPEN]);
+    let dir = tempfile::tempdir().expect("dir");
+    let site = server.url("/");
+    let path = dir.path().join("bookmarks.sqlite3");
+    let connection = rusqlite::Connection::open(&path).expect("a database");
+    connection.execute_batch("CREATE TABLE bookmarks (url TEXT); INSERT INTO bookmarks VALUES ('x');").expect("made");
+    drop(connection);
+    let before = std::fs::read(&path).expect("read");
+    let (_, err, code) = run(&["check", &site, "/", "--store", &path.display().to_string()]);
+    assert_eq!(code, 0);
+    assert!(err.contains("another program's SQLite database (tables bookmarks"), "{err}");
+    assert_eq!(std::fs::read(&path).expect("read"), before, "not a byte changed");
+}
+
+#[test]
 fn threads_writing_at_once_wait_for_each_other() {
     let dir = tempfile::tempdir().expect("dir");
     let path = dir.path().join("store.sqlite3");

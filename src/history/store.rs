@@ -261,8 +261,9 @@ impl Store {
             .and_then(|mut statement| statement.query_map([], |row| row.get(0))?.collect())
             .map_err(sqlite)?;
         let ours = ["capture_failures", "content", "versions"];
-        if !tables.is_empty() && (found != SCHEMA_VERSION || tables.iter().any(|table| !ours.contains(&table.as_str())))
-        {
+        // (A store another process is making has our tables before its schema number:
+        // the tables alone say whose it is.)
+        if tables.iter().any(|table| !ours.contains(&table.as_str())) {
             return Err(StoreError::NotAStore {
                 path: label,
                 what: format!("another program's SQLite database (tables {})", tables.join(", ")),
