@@ -34,8 +34,8 @@ pub struct VersionOptions {
     /// Only the versions in the store: fetch nothing, ask no archive.
     #[arg(long)]
     pub local: bool,
-    /// The first date wanted: YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD hh:mm or up to 14
-    /// digits (UTC).
+    /// The first date wanted: YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD hh:mm or 4 to 14
+    /// digits of YYYYMMDDhhmmss (UTC).
     #[arg(long, value_name = "DATE", value_parser = first_second)]
     pub from: Option<String>,
     /// The last date wanted (the whole of it: --to 2024 ends on 31 December), as --from.
@@ -62,7 +62,7 @@ fn last_second(text: &str) -> Result<String, String> {
 /// changed.
 #[derive(Debug, Clone, Args)]
 pub struct HistoryArgs {
-    /// The site: example.com, or a URL such as `https://example.com/`.
+    /// The site (example.com, or its URL).
     #[arg(value_name = "SOURCE")]
     pub source: String,
     #[command(flatten)]
@@ -84,14 +84,15 @@ pub struct HistoryArgs {
 /// `robotscope diff`: what changed between two versions.
 #[derive(Debug, Clone, Args)]
 pub struct DiffArgs {
-    /// The site: example.com, or a URL such as `https://example.com/`.
+    /// The site (example.com, or its URL).
     #[arg(value_name = "SOURCE")]
     pub source: String,
-    /// The newer version: the last one at or before this date (default: the last).
+    /// The newer version: the last one at or before this date (default: the last);
+    /// YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD hh:mm or 4 to 14 digits of YYYYMMDDhhmmss.
     #[arg(long, value_name = "TIMESTAMP", value_parser = last_second)]
     pub at: Option<String>,
-    /// The older version: the last one at or before this date (default: the one before
-    /// --at).
+    /// The older version: the last one at or before this date, as --at (default: the
+    /// one before --at).
     #[arg(long, value_name = "TIMESTAMP", value_parser = last_second)]
     pub against: Option<String>,
     #[command(flatten)]
