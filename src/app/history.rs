@@ -254,14 +254,14 @@ impl App {
                 // New since the view last read them (nothing to compare with at first).
                 let added =
                     (!view.versions.is_empty()).then(|| loaded.versions.len().saturating_sub(view.versions.len()));
+                // The mark stays on its version, wherever new ones put it.
+                let marked = view.marked.map(|index| view.versions[index].version.timestamp.clone());
                 view.versions = loaded.versions;
                 view.redirects_left_out = loaded.redirects_left_out;
-                view.marked = view.marked.filter(|&marked| marked < view.versions.len());
+                view.marked =
+                    marked.and_then(|marked| view.versions.iter().position(|v| v.version.timestamp == marked));
                 view.cursor = view.cursor.min(view.versions.len());
                 let count = view.versions.len();
-                for warning in loaded.warnings {
-                    self.say(About::Moment, warning);
-                }
                 let message = match count {
                     0 => "No version of this site is stored yet; A asks the web archive".to_owned(),
                     _ => match added {
@@ -271,6 +271,11 @@ impl App {
                     },
                 };
                 self.say(About::Moment, message);
+                // After the count, so that the status bar shows what went wrong (the
+                // message log keeps both).
+                for warning in loaded.warnings {
+                    self.say(About::Moment, warning);
+                }
             }
             Err(error) => self.say(About::Moment, error),
         }

@@ -224,7 +224,7 @@ fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) 
 fn report_sync(synced: &Synced, max_captures: usize) {
     if synced.left > 0 {
         note!(
-            "robotscope: {} left to fetch (--max-captures {max_captures}); run again to go on",
+            "robotscope: {} left for the next run (at most --max-captures {max_captures} a run, and those after a capture not read wait); run again to go on",
             plural(synced.left, "capture")
         );
     }
@@ -330,6 +330,7 @@ fn write_history(out: &mut dyn Write, gathered: &Gathered, asked: &Asked<'_>, as
     if let Some(before) = &gathered.timeline.before {
         let snapshot = snapshot_of(before)?;
         if as_json {
+            json::write_line(out, &VersionRecord::of(before))?;
             write_answers_json(out, &snapshot, before, asked)?;
         } else {
             writeln!(out, "in force before the range: the version of {} ({})", before.date(), provenance_word(before))?;

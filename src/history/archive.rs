@@ -211,6 +211,33 @@ pub fn parse_cdx(body: &[u8]) -> Result<Vec<Capture>, String> {
     Ok(captures)
 }
 
+/// The archive's listing of `robots_url`'s captures within the dates, oldest first.
+async fn list(
+    client: &reqwest::Client,
+    pacer: &Pacer,
+    robots_url: &Url,
+    options: &ArchiveOptions,
+) -> Result<Vec<Capture>, ArchiveError> {
+    let listing_url = cdx_url(&options.base, robots_url, options.from.as_deref(), options.to.as_deref());
+    let listing_limits = Limits { max_bytes: MAX_LISTING_BYTES, ..options.limits.clone() };
+    let listed = politely(pacer, || fetch::fetch_with(client, &listing_url, &listing_limits))
+        .await
+        .map_err(|source| ArchiveError::Fetch { url: listing_url.to_string(), source })?;
+    let listing_error = |reason: String| ArchiveError::Listing { url: listing_url.to_string(), reason };
+    if listed.status.code() != 200 {
+        return Err(ArchiveError::Status { url: listing_url.to_string(), status: listed.status.code() });
+    }
+    if listed.truncated {
+        return Err(listing_error(format!("longer than {MAX_LISTING_BYTES} bytes")));
+    }
+    // A mirror may not take --from and --to: they are applied here too.
+    let within = |capture: &Capture| {
+        options.from.as_deref().is_none_or(|from| capture.timestamp.as_str() >= from)
+            && options.to.as_deref().is_none_or(|to| capture.timestamp.as_str() <= to)
+    };
+    Ok(parse_cdx(&listed.body).map_err(listing_error)?.into_iter().filter(within).collect())
+}
+
 /// Lists the archive's captures of `robots_url` and keeps in `store` those it does not
 /// hold yet: the second run over the same dates fetches nothing but the listing.
 pub async fn sync(
@@ -222,25 +249,17 @@ pub async fn sync(
     let client = fetch::client(&options.limits)
         .map_err(|source| ArchiveError::Fetch { url: options.base.to_string(), source })?;
     let pacer = Pacer::new(options.pace);
-    let listing_url = cdx_url(&options.base, robots_url, options.from.as_deref(), options.to.as_deref());
-    let listing_limits = Limits { max_bytes: MAX_LISTING_BYTES, ..options.limits.clone() };
-    let listed = politely(&pacer, || fetch::fetch_with(&client, &listing_url, &listing_limits))
-        .await
-        .map_err(|source| ArchiveError::Fetch { url: listing_url.to_string(), source })?;
-    let listing_error = |reason: String| ArchiveError::Listing { url: listing_url.to_string(), reason };
-    if listed.status.code() != 200 {
-        return Err(ArchiveError::Status { url: listing_url.to_string(), status: listed.status.code() });
-    }
-    if listed.truncated {
-        return Err(listing_error(format!("longer than {MAX_LISTING_BYTES} bytes")));
-    }
-    let within = |capture: &Capture| {
-        options.from.as_deref().is_none_or(|from| capture.timestamp.as_str() >= from)
-            && options.to.as_deref().is_none_or(|to| capture.timestamp.as_str() <= to)
-    };
+    let listed = list(&client, &pacer, robots_url, options).await?;
     let site = site_key(robots_url);
-    let same_site = |capture: &Capture| Url::parse(&capture.original).is_ok_and(|url| site_key(&url) == site);
-    let listed: Vec<Capture> = parse_cdx(&listed.body).map_err(listing_error)?.into_iter().filter(within).collect();
+    // This site's robots.txt: its host and port, over http or https, at /robots.txt.
+    let same_site = |capture: &Capture| {
+        Url::parse(&capture.original).is_ok_and(|url| {
+            matches!(url.scheme(), "http" | "https")
+                && site_key(&url) == site
+                && url.path() == "/robots.txt"
+                && url.query().is_none()
+        })
+    };
     let (captures, others): (Vec<Capture>, Vec<Capture>) = listed.into_iter().partition(same_site);
     progress(Progress::Listed(captures.len()));
     let mut synced = Synced { listed: captures.len(), other_hosts: others.len(), ..Synced::default() };
@@ -260,26 +279,11 @@ pub async fn sync(
             status_only.push(capture);
         }
     }
-    // Past --max-captures, the rest waits for the next run, and so do the captures whose
-    // status decides from the first one left on: a 503 kept while the version before it
-    // is not would make a flip that never happened.
-    let cutoff = to_fetch.get(options.max_captures).map(|capture| capture.timestamp.clone());
-    if let Some(cutoff) = &cutoff {
+    // Past --max-captures, the rest waits for the next run.
+    let mut first_unread = to_fetch.get(options.max_captures).map(|capture| capture.timestamp.clone());
+    if first_unread.is_some() {
         synced.left = to_fetch.len() - options.max_captures;
         to_fetch.truncate(options.max_captures);
-        let before = status_only.len();
-        status_only.retain(|capture| capture.timestamp < *cutoff);
-        synced.left += before - status_only.len();
-    }
-    for (index, capture) in status_only.into_iter().enumerate() {
-        // The status decides; the body (an error page) says nothing to robots.
-        keep_capture(store, &site, &capture, None)?;
-        synced.kept += 1;
-        progress(Progress::Capture);
-        if index % 256 == 255 {
-            // A long listing: let a cancellation in.
-            tokio::task::yield_now().await;
-        }
     }
     // Set when the archive keeps saying it is busy: the captures not yet asked for wait
     // for the next run.
@@ -304,19 +308,45 @@ pub async fn sync(
             }
         })
         .buffer_unordered(CONCURRENT_CAPTURES);
-    while let Some((capture, asked)) = fetches.next().await {
-        match asked {
+    let mut unread = |timestamp: &str| {
+        if first_unread.as_deref().is_none_or(|first| timestamp < first) {
+            first_unread = Some(timestamp.to_owned());
+        }
+    };
+    while let Some((capture, fetching)) = fetches.next().await {
+        match fetching {
             Fetching::Read(fetched) => {
                 keep_capture(store, &site, &capture, Some(&fetched))?;
                 synced.kept += 1;
             }
             Fetching::Failed(reason) => {
                 store.note_capture_failure(&site, &capture.timestamp, &capture.original, &reason)?;
+                unread(&capture.timestamp);
                 synced.failed.push((capture, reason));
             }
-            Fetching::Deferred => synced.left += 1,
+            Fetching::Deferred => {
+                unread(&capture.timestamp);
+                synced.left += 1;
+            }
         }
         progress(Progress::Capture);
+    }
+    // The captures whose status decides wait with the first capture not read (failed,
+    // deferred, past --max-captures): a 503 kept while the version before it is not
+    // would make a flip that never happened.
+    for (index, capture) in status_only.into_iter().enumerate() {
+        if first_unread.as_deref().is_some_and(|first| capture.timestamp.as_str() > first) {
+            synced.left += 1;
+        } else {
+            // The status decides; the body (an error page) says nothing to robots.
+            keep_capture(store, &site, &capture, None)?;
+            synced.kept += 1;
+        }
+        progress(Progress::Capture);
+        if index % 256 == 255 {
+            // A long listing: let a cancellation in.
+            tokio::task::yield_now().await;
+        }
     }
     synced.throttled = busy.load(std::sync::atomic::Ordering::Relaxed);
     synced.failed.sort_by(|a, b| a.0.timestamp.cmp(&b.0.timestamp));

@@ -26,6 +26,24 @@ const SCHEMA_VERSION: i64 = 1;
 /// How long a writer waits for another process's write to finish.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The tables and indexes of the schema: a database with anything else is not a store.
+const OUR_OBJECTS: [&str; 5] = ["capture_failures", "content", "one_row_per_capture", "versions", "versions_of_site"];
+
+/// The schema number and the names of the objects (tables, indexes, views, triggers) of
+/// a database, read together.
+fn read_schema(connection: &Connection) -> rusqlite::Result<(i64, Vec<String>)> {
+    connection.execute_batch("BEGIN")?;
+    let read = (|| {
+        let found: i64 = connection.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+        let mut statement =
+            connection.prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")?;
+        let objects = statement.query_map([], |row| row.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+        Ok((found, objects))
+    })();
+    connection.execute_batch("COMMIT")?;
+    read
+}
+
 /// Stores up to this size are checked whole when opened (a few milliseconds).
 const QUICK_CHECK_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -252,21 +270,20 @@ impl Store {
         connection.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
         // Nothing is changed in a database this robotscope did not make: a newer
         // schema, or another program's tables.
-        let found: i64 = connection.query_row("PRAGMA user_version", [], |row| row.get(0)).map_err(sqlite)?;
+        // One read transaction, so that the schema number and the objects are seen
+        // together (another process may be making the store right now, its tables and
+        // number in one transaction).
+        let (found, objects) = read_schema(&connection).map_err(sqlite)?;
         if found > SCHEMA_VERSION {
             return Err(StoreError::Newer { path: label, found });
         }
-        let tables: Vec<String> = connection
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            .and_then(|mut statement| statement.query_map([], |row| row.get(0))?.collect())
-            .map_err(sqlite)?;
-        let ours = ["capture_failures", "content", "versions"];
-        // (A store another process is making has our tables before its schema number:
-        // the tables alone say whose it is.)
-        if tables.iter().any(|table| !ours.contains(&table.as_str())) {
+        // Ours: nothing yet, or our objects under our schema number. Anything else is
+        // another program's, even with tables called like ours.
+        let ours = |name: &String| OUR_OBJECTS.contains(&name.as_str());
+        if !objects.is_empty() && (found < 1 || !objects.iter().all(ours)) {
             return Err(StoreError::NotAStore {
                 path: label,
-                what: format!("another program's SQLite database (tables {})", tables.join(", ")),
+                what: format!("another program's SQLite database ({})", objects.join(", ")),
             });
         }
         // WAL lets readers read while a writer writes, and keeps a crash from tearing
@@ -418,6 +435,33 @@ impl Store {
             )
             .map(drop)
             .map_err(|source| self.error(source))
+    }
+
+    /// The length of the body with this digest, when it was kept.
+    pub fn body_len(&self, digest: &str) -> Result<Option<u64>, StoreError> {
+        let len: Option<i64> = self
+            .connection
+            .query_row("SELECT length(body) FROM content WHERE digest = ?1", [digest], |row| row.get(0))
+            .optional()
+            .map_err(|source| self.error(source))?;
+        Ok(len.map(|len| u64::try_from(len).unwrap_or(0)))
+    }
+
+    /// The site's newest `count` versions, oldest first.
+    pub fn newest_versions(&self, site: &str, count: usize) -> Result<Vec<Version>, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare(&format!(
+                "SELECT {COLUMNS} FROM versions WHERE site = ?1 ORDER BY timestamp DESC, id DESC LIMIT ?2"
+            ))
+            .map_err(|source| self.error(source))?;
+        let limit = i64::try_from(count).unwrap_or(i64::MAX);
+        let rows = statement.query_map(params![site, limit], version_of_row).map_err(|source| self.error(source))?;
+        let mut versions = rows
+            .map(|row| row.map(|(_, version)| version).map_err(|source| self.error(source)))
+            .collect::<Result<Vec<_>, _>>()?;
+        versions.reverse();
+        Ok(versions)
     }
 
     /// The body with this digest, when it was kept.

@@ -132,7 +132,7 @@ impl HistoryOverlay<'_> {
                 spans.extend(safe_span(&answer, style, THEME.escape));
                 lines.push(Line::from(spans));
             }
-            return lines.into_iter().skip(view.detail_scroll).collect();
+            return lines;
         };
         let against = &view.versions[if older == selected { newer } else { older }].version;
         if view.diff {
@@ -172,7 +172,7 @@ impl HistoryOverlay<'_> {
                 lines.push(Line::from(spans));
             }
         }
-        lines.into_iter().skip(view.detail_scroll).collect()
+        lines
     }
 }
 
@@ -217,6 +217,8 @@ impl Widget for HistoryOverlay<'_> {
         let [list, detail] = Layout::horizontal([Constraint::Length(46), Constraint::Min(20)]).spacing(2).areas(inner);
         let height = usize::from(list.height);
         Paragraph::new(self.list(list.width, height)).render(list, buf);
-        Paragraph::new(self.detail()).wrap(Wrap { trim: false }).render(detail, buf);
+        // Scrolled by rows as wrapped, so that a long line can be read to its end.
+        let scroll = u16::try_from(view.detail_scroll).unwrap_or(u16::MAX);
+        Paragraph::new(self.detail()).wrap(Wrap { trim: false }).scroll((scroll, 0)).render(detail, buf);
     }
 }
