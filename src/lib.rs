@@ -35,13 +35,16 @@
 //! * `profiles`: the robot profiles of `assets/robots.toml` (`robots_db`).
 //! * `fetch`: fetching a robots.txt with RFC 9309's status handling (`fetch`: tokio,
 //!   reqwest with rustls).
+//! * `sitemaps`: reading a site's sitemaps (`sitemaps`: quick-xml, flate2).
+//! * `history`: a site's robots.txt over time (`history`: a SQLite store of fetched
+//!   versions, the web archive's captures, verdict and usage flips).
 //! * `tool`: the command line and the explorer.
 //!
 //! # The tool's layers
 //!
-//! The binary's own modules (`cli`, `app`, `ui`, `tui`, `fetch`, `clipboard`, `save`,
-//! `robots_db`) are public for the binary and its tests, hidden from these docs and
-//! not part of the library's stable face. They are layered as DESIGN.md §6 says; lower
+//! The binary's own modules (`cli`, `app`, `ui`, `tui`, `fetch`, `sitemaps`, `history`,
+//! `clipboard`, `save`, `robots_db`) are public for the binary and its tests, hidden
+//! from these docs and not part of the library's stable face. They are layered as DESIGN.md §6 says; lower
 //! layers never import higher ones (`tests/layering.rs`).
 
 pub mod policy;
