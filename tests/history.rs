@@ -597,7 +597,12 @@ mod explorer {
 
         let today = robotscope::history::display_date(&robotscope::history::timestamp_now())[..10].to_owned();
         let port = server.addr.port().to_string();
-        let filters = [(format!(r"{today} \d\d:\d\d:\d\d"), "TODAY".to_owned()), (port, "PORT".to_owned())];
+        let filters = [
+            (format!(r"{today} \d\d:\d\d:\d\d"), "TODAY".to_owned()),
+            (port, "PORT".to_owned()),
+            // The status bar's fetch time.
+            (r"· \d+ ms ·".to_owned(), "· N ms ·".to_owned()),
+        ];
         // The newest version against the one before it: GPTBot is let in again, with a
         // train-ai preference it did not have.
         press(&mut app, "j");
