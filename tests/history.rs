@@ -335,23 +335,28 @@ fn no_store_keeps_nothing() {
     assert_eq!((code, of_type(&json_lines(&out), "version").len()), (0, 1), "lint keeps what it fetched");
 }
 
-#[test]
-fn concurrent_processes_share_the_store_without_losing_a_fetch() {
-    let server = changing_site(&[OPEN, CLOSED_TO_GPTBOT, OPEN, CLOSED_TO_GPTBOT, OPEN, CLOSED_TO_GPTBOT, OPEN, OPEN]);
-    let dir = tempfile::tempdir().expect("dir");
-    let (site, store) = (server.url("/"), store_arg(dir.path()));
-    let children: Vec<_> = (0..8)
+/// `count` processes of `robotscope check SITE / --store STORE` started together; their
+/// outputs once all have ended.
+fn checks_at_once(count: usize, site: &str, store: &str) -> Vec<std::process::Output> {
+    let children: Vec<_> = (0..count)
         .map(|_| {
             std::process::Command::new(assert_cmd::cargo::cargo_bin("robotscope"))
-                .args(["check", &site, "/", "--store", &store])
+                .args(["check", site, "/", "--store", store])
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
                 .expect("spawn")
         })
         .collect();
-    for child in children {
-        let output = child.wait_with_output().expect("wait");
+    children.into_iter().map(|child| child.wait_with_output().expect("wait")).collect()
+}
+
+#[test]
+fn concurrent_processes_share_the_store_without_losing_a_fetch() {
+    let server = changing_site(&[OPEN, CLOSED_TO_GPTBOT, OPEN, CLOSED_TO_GPTBOT, OPEN, CLOSED_TO_GPTBOT, OPEN, OPEN]);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, store) = (server.url("/"), store_arg(dir.path()));
+    for output in checks_at_once(8, &site, &store) {
         let err = String::from_utf8_lossy(&output.stderr);
         assert!(!err.contains("warning"), "{err}");
     }
@@ -371,19 +376,8 @@ fn processes_that_find_the_store_damaged_at_once_keep_the_damaged_file() {
     let mut damaged = std::fs::read(&store).expect("the store");
     damaged[4096..].fill(0xFF);
     std::fs::write(&store, &damaged).expect("write");
-    let children: Vec<_> = (0..8)
-        .map(|_| {
-            std::process::Command::new(assert_cmd::cargo::cargo_bin("robotscope"))
-                .args(["check", &site, "/", "--store", &store])
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .expect("spawn")
-        })
-        .collect();
     let (mut moved, mut not_kept) = (0, 0);
-    for child in children {
-        let output = child.wait_with_output().expect("wait");
+    for output in checks_at_once(8, &site, &store) {
         let err = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(0), "a store never fails the command: {err}");
         moved += usize::from(err.contains("was damaged"));

@@ -399,12 +399,9 @@ impl App {
                     return format!("{robot} {path}: {category} {before} → {now}{line}");
                 }
                 let verb = if flip.after.allowed { "gained" } else { "lost" };
-                let why = match (&flip.after.rule, flip.after.line) {
-                    (Some(rule), Some(line)) => format!("line {line}, {rule}"),
-                    _ if after.availability != Availability::Available => {
-                        after.status.map_or_else(|| "its status".to_owned(), |status| format!("status {status}"))
-                    }
-                    _ => "no rule matches".to_owned(),
+                let why = match after.status {
+                    Some(status) if after.availability != Availability::Available => format!("status {status}"),
+                    _ => flip.after.reason(after.availability == Availability::Available),
                 };
                 format!("{robot} {verb} {path}: {why}")
             })
@@ -425,11 +422,7 @@ impl App {
             for (path, shown) in paths.iter().enumerate() {
                 let answer = snapshot.answer(robot, path);
                 let verdict = if answer.allowed { "allowed" } else { "disallowed" };
-                let why = match (answer.line, &answer.rule) {
-                    (Some(line), Some(rule)) => format!("line {line}, {rule}"),
-                    _ if loaded.version.availability != Availability::Available => "its status decides".to_owned(),
-                    _ => "no rule matches".to_owned(),
-                };
+                let why = answer.reason(loaded.version.availability == Availability::Available);
                 lines.push(format!("{} {shown}: {verdict} ({why})", subject.label));
             }
         }

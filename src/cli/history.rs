@@ -448,7 +448,8 @@ fn write_starting_answers(
         for (path, shown) in asked.given.iter().enumerate() {
             let answer = snapshot.answer(robot, path);
             let verdict = if answer.allowed { "allowed" } else { "disallowed" };
-            let why = why(answer.line, answer.rule.as_deref(), version.availability, subject.reading);
+            let rules_decide = version.availability.access(subject.reading) == crate::policy::Access::Rules;
+            let why = sanitize_str(&answer.reason(rules_decide)).into_owned();
             writeln!(out, "    {} {}: {verdict} ({why})", sanitize_str(&subject.label), sanitize_str(shown))?;
         }
     }
@@ -473,24 +474,14 @@ fn write_flips(out: &mut dyn Write, flips: &[Flip], version: &Version, asked: &A
             continue;
         }
         let verb = if flip.after.allowed { "gained" } else { "lost" };
-        match (status_decides, flip.after.line, flip.after.rule.as_deref()) {
-            (false, Some(line), Some(rule)) => {
-                writeln!(out, "    {robot} {verb} {path}: line {line}, {}", sanitize_str(rule))?;
-            }
-            (false, _, _) => writeln!(out, "    {robot} {verb} {path}: no rule matches")?,
-            (true, _, _) => writeln!(out, "    {robot} {verb} {path}")?,
+        if status_decides {
+            // Said once, above.
+            writeln!(out, "    {robot} {verb} {path}")?;
+        } else {
+            writeln!(out, "    {robot} {verb} {path}: {}", sanitize_str(&flip.after.reason(true)))?;
         }
     }
     Ok(())
-}
-
-/// Why an answer is what it is: its line, the status that decided, or no rule.
-fn why(line: Option<usize>, rule: Option<&str>, availability: Availability, reading: Reading) -> String {
-    match (line, rule) {
-        (Some(line), Some(rule)) => format!("line {line}, {}", sanitize_str(rule)),
-        _ if availability.access(reading) != crate::policy::Access::Rules => "its status decides".to_owned(),
-        _ => "no rule matches".to_owned(),
-    }
 }
 
 /// `history --json`: the answers of the first version shown.

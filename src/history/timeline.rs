@@ -37,6 +37,20 @@ pub struct Answer {
     pub usage: Option<[(Preference, Option<usize>); 3]>,
 }
 
+impl Answer {
+    /// Why the answer is what it is, in a few words: the deciding line and rule, or
+    /// that the version's status decides (`decided_by_rules` false), or that no rule
+    /// matches.
+    #[must_use]
+    pub fn reason(&self, decided_by_rules: bool) -> String {
+        match (self.line, &self.rule) {
+            (Some(line), Some(rule)) => format!("line {line}, {rule}"),
+            _ if !decided_by_rules => "its status decides".to_owned(),
+            _ => "no rule matches".to_owned(),
+        }
+    }
+}
+
 /// A version's answers: robots x paths, row by robot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Snapshot {
