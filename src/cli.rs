@@ -51,6 +51,16 @@ pub fn stderr_line(line: std::fmt::Arguments<'_>) {
     let _ = stderr.write_fmt(line).and_then(|()| stderr.write_all(b"\n"));
 }
 
+/// A spinner on standard error while a long command runs, when it is a terminal (none
+/// into a pipe or a file).
+fn stderr_spinner() -> Option<indicatif::ProgressBar> {
+    io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    })
+}
+
 /// What a subcommand found, which decides the exit status (like grep's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {

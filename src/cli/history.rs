@@ -4,7 +4,7 @@
 //! the one place the other commands keep what they fetch ([`keep_in_store`]).
 
 use std::fmt::Write as _;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::time::Duration;
 
 use clap::Args;
@@ -252,12 +252,11 @@ struct Spinner(Option<indicatif::ProgressBar>);
 
 impl Spinner {
     fn new() -> Spinner {
-        Spinner(io::stderr().is_terminal().then(|| {
-            let bar = indicatif::ProgressBar::new_spinner();
+        let bar = super::stderr_spinner();
+        if let Some(bar) = &bar {
             bar.set_message("asking the archive");
-            bar.enable_steady_tick(Duration::from_millis(120));
-            bar
-        }))
+        }
+        Spinner(bar)
     }
 
     fn show(&self, event: Progress) {

@@ -4,7 +4,7 @@
 //! they come, text (blocked URLs grouped by deciding rule) at the end.
 
 use std::collections::BTreeMap;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 
 use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, bail, eyre};
@@ -509,11 +509,7 @@ struct Progress(Option<indicatif::ProgressBar>);
 
 impl Progress {
     fn new() -> Progress {
-        Progress(io::stderr().is_terminal().then(|| {
-            let bar = indicatif::ProgressBar::new_spinner();
-            bar.enable_steady_tick(std::time::Duration::from_millis(120));
-            bar
-        }))
+        Progress(super::stderr_spinner())
     }
 
     fn show(&self, run: &Run<'_>) {
