@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 use color_eyre::eyre::{Result, WrapErr, bail};
 use crossterm::cursor::Show;
 use crossterm::event::{
-    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event, EventStream,
-    KeyEventKind, MouseButton, MouseEventKind,
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, Event, EventStream, KeyEventKind, MouseButton,
+    MouseEventKind,
 };
 use futures::{Stream, StreamExt};
 use ratatui::Terminal;
@@ -48,7 +48,7 @@ pub fn run(mut app: App, clipboard: ClipboardMode) -> Result<()> {
         let (actions, inbox) = mpsc::unbounded_channel();
         watch_signals(actions.clone());
         let mut terminal = open_terminal()?;
-        crossterm::execute!(io::stdout(), EnableMouseCapture, EnableBracketedPaste).wrap_err("enabling the mouse")?;
+        crossterm::execute!(io::stdout(), EnableClicksAndWheel, EnableBracketedPaste).wrap_err("enabling the mouse")?;
         install_panic_exit();
         let mut stdout = io::stdout();
         let result = event_loop(&mut terminal, EventStream::new(), actions, inbox, app, &mut stdout).await;
@@ -69,6 +69,25 @@ fn open_terminal() -> Result<ratatui::DefaultTerminal> {
         restore();
         bail!("the explorer needs a terminal to read keys from, and there is none ({error}); {SCRIPTS}")
     })
+}
+
+/// Asks the terminal to report mouse clicks and the wheel, in SGR coordinates (xterm's
+/// modes 1000 and 1006), and nothing else. crossterm's `EnableMouseCapture` also asks
+/// for motion (1002, 1003): a report for every cell the pointer crosses, which the
+/// explorer ignores and which piles up by the kilobyte while a slow step runs.
+/// (`DisableMouseCapture` switches every mode off, these included.)
+#[derive(Debug, Clone, Copy)]
+struct EnableClicksAndWheel;
+
+impl crossterm::Command for EnableClicksAndWheel {
+    fn write_ansi(&self, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+        f.write_str("\x1b[?1000h\x1b[?1006h")
+    }
+
+    #[cfg(windows)]
+    fn execute_winapi(&self) -> io::Result<()> {
+        crossterm::event::EnableMouseCapture.execute_winapi()
+    }
 }
 
 /// Puts the terminal back as it was: mouse reporting and bracketed paste off, the main

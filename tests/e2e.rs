@@ -250,3 +250,45 @@ fn into_a_pipe_the_explorer_refuses() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("standard output is not one"));
 }
+
+/// Issue 24: input that arrives in a burst larger than one read (mouse reports while a
+/// slow step runs, a paste in a terminal without bracketed paste) is read to its end:
+/// the key after it takes effect at once. crossterm's edge-triggered reader left the
+/// rest unread until the next key, which read only the next kilobyte, so the explorer
+/// looked frozen for good.
+#[test]
+fn a_burst_of_input_is_read_to_its_end() {
+    let mut session = Session::start(&binary(), &[]);
+    session.wait_for("Robots");
+    // 300 reports of a mouse moving with no button held (SGR), 4 KB in one write, then ?.
+    let burst: String = (0..300).map(|i| format!("\x1b[<35;{};{}M", 10 + i % 50, 5 + i % 20)).collect();
+    session.send(&format!("{burst}?"));
+    session.wait_for("Esc or ? closes");
+    session.send("?");
+    session.send("q");
+    assert_eq!(session.wait_exit(), 0);
+    session.assert_restored();
+}
+
+/// Issue 24: `F` then `v` on a multi-megabyte file (shaped like www.xuexi.cn's 3.7 MB
+/// robots.txt) at 200x60, then the keys that close the view and quit without saving.
+#[test]
+fn fix_everything_then_changes_on_a_large_file() {
+    let mut file = tempfile::NamedTempFile::new().expect("temp file");
+    let mut text = String::from("User-agent: *\n");
+    let line = |i: usize| format!("Allow: /{i:032x}/{:032x}.html\n", i * 7919);
+    text.extend((0..40_000).map(line));
+    text.extend((0..4_000).map(line));
+    file.write_all(text.as_bytes()).expect("write");
+    let mut session = Session::start(&binary(), &[file.path().to_str().expect("utf-8 path")]);
+    session.wait_for("Robots");
+    session.send("F");
+    session.send("v");
+    session.wait_for("What the edits changed");
+    session.send("\x1b");
+    session.send("q");
+    session.wait_for("Unsaved edits");
+    session.send("q");
+    assert_eq!(session.wait_exit(), 0);
+    session.assert_restored();
+}

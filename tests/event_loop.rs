@@ -190,3 +190,40 @@ async fn a_large_text_is_linted_in_the_background() {
     assert_eq!(app.stale_diagnostics(), None);
     assert!(app.diagnostics().iter().any(|d| d.code() == Code::PathWithoutSlash), "the list lints on the spot");
 }
+
+/// A file shaped like the 3.7 MB www.xuexi.cn robots.txt (tens of thousands of Allow
+/// lines, later ones repeating earlier ones), with every repeat a fix for `F`.
+fn many_duplicate_rules(rules: usize) -> String {
+    let mut text = String::from("User-agent: *\n");
+    let line = |i: usize| format!("Allow: /{i:032x}/{:032x}.html\n", i * 7919);
+    text.extend((0..rules).map(line));
+    text.extend((0..rules / 10).map(line));
+    text.push_str("Disallow: /\n");
+    text
+}
+
+/// Issue 24: `F` then `v` on a multi-megabyte file froze the explorer for good. Here the
+/// loop goes through that sequence while the background lint of the loaded text (and
+/// then of the fixed one) is still running, shows what the fixes changed, and still
+/// takes the keys that close the view and quit (asked first: there are edits).
+#[tokio::test]
+async fn fix_everything_then_changes_while_a_background_lint_runs() {
+    let app = App::from_text(&many_duplicate_rules(30_000));
+    assert!(app.stale_diagnostics().is_some(), "linted in the background, not before the loop");
+    let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    let (actions, inbox) = mpsc::unbounded_channel();
+    // F and v at once, while the lint runs; the rest after a pause.
+    let now = futures::stream::iter(typed("Fv").into_iter().map(Ok));
+    let later = futures::stream::once(tokio::time::sleep(Duration::from_millis(300)))
+        .flat_map(|()| futures::stream::iter([key(KeyCode::Esc), key(KeyCode::Char('q')), key(KeyCode::Char('q'))]))
+        .map(Ok);
+    let mut out = Vec::new();
+    let run = robotscope::tui::event_loop(&mut terminal, Box::pin(now.chain(later)), actions, inbox, app, &mut out);
+    let app = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("the loop answers the keys after F and v")
+        .expect("the loop");
+    assert!(app.is_dirty(), "the fixes were applied");
+    let log: Vec<&str> = app.message_log().collect();
+    assert!(log.iter().any(|m| m.starts_with("Applied 3000 fixes")), "{log:?}");
+}
