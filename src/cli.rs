@@ -493,9 +493,14 @@ pub struct FixArgs {
     /// The robots.txt: a file, `-` for standard input, or a site (example.com).
     #[arg(value_name = "SOURCE")]
     pub source: String,
-    /// Print a unified diff against the original instead of the fixed file.
+    /// Print a unified diff against the original instead of the fixed file; exit 1
+    /// when it is not empty, as diff(1) does.
     #[arg(long)]
     pub diff: bool,
+    /// Print nothing (or, with --diff, the diff) and exit 1 when there is something to
+    /// fix: for CI.
+    #[arg(long)]
+    pub check: bool,
     #[command(flatten)]
     pub source_options: SourceOptions,
 }
@@ -537,9 +542,13 @@ fn single_edit<'a>(source: &[u8], fix: &'a Fix) -> FixRecord<'a> {
 pub fn lint(args: &LintArgs) -> Result<Outcome> {
     let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, None)?;
     // A 404 or 503 answer's body is an error page, not the site's robots.txt: robots
-    // read no rules from it (RFC 9309 §2.3.1), so there is nothing to lint. The status
-    // and what it means are already on standard error.
-    let diagnostics = if availability == Availability::Available { policy::lint(&txt) } else { Vec::new() };
+    // read no rules from it (RFC 9309 §2.3.1), so there is nothing to lint, and a
+    // script that lints its site must not read "0 errors" from a site that is down. The
+    // status and what it means are already on standard error.
+    if availability != Availability::Available {
+        bail!("there is no robots.txt to lint: the server did not answer with one");
+    }
+    let diagnostics = policy::lint(&txt);
     let mut out = BufWriter::new(io::stdout().lock());
     let result = (|| -> io::Result<()> {
         for d in &diagnostics {
@@ -592,11 +601,16 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
         bail!("there is no robots.txt to fix: the server did not answer with one");
     }
     let report = policy::fix::fix_all(txt.source());
+    let changed = report.text != txt.source();
     let mut out = io::stdout().lock();
     let result = if args.diff {
-        let name = args.source.clone();
-        let diff = policy::fix::unified_diff(txt.source(), &report.text, &name);
+        // The file as the user named it on both sides (`patch -p0` applies it): an
+        // absolute path stays one, where `a/` and `b/` would make `a//etc/robots.txt`.
+        let name = if args.source == "-" { "(standard input)" } else { args.source.as_str() };
+        let diff = policy::fix::unified_diff_between(txt.source(), &report.text, name, name);
         out.write_all(sanitize_lines(diff.as_bytes()).as_bytes()).and_then(|()| out.flush())
+    } else if args.check {
+        Ok(())
     } else if out.is_terminal() {
         // Into a file or a pipe the fixed text goes byte for byte; on a terminal, what
         // could drive it is shown escaped.
@@ -605,12 +619,16 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
         out.write_all(&report.text).and_then(|()| out.flush())
     };
     finish_output(result)?;
-    note!(
-        "robotscope: applied {}; {} left (see `robotscope lint`)",
-        plural(report.applied, "fix"),
-        plural(report.remaining.len(), "diagnostic")
-    );
-    Ok(Outcome::Clean)
+    let applied = plural(report.applied, "fix");
+    let left = plural(report.remaining.len(), "diagnostic");
+    if args.check {
+        note!("robotscope: {applied} to apply; {left} left after them (see `robotscope lint`)");
+    } else {
+        note!("robotscope: applied {applied}; {left} left (see `robotscope lint`)");
+    }
+    // The fixed file itself is no finding; a diff that is not empty, or a check that
+    // finds fixes to make, is (as diff(1) and `rustfmt --check` say).
+    Ok(if (args.diff || args.check) && changed { Outcome::Findings } else { Outcome::Clean })
 }
 
 /// A closed pipe (`| head`) ends output quietly, as it does for grep and ripgrep.

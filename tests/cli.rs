@@ -405,11 +405,38 @@ fn fix_prints_the_fixed_file_and_diff_prints_the_change() {
         .code(0)
         .stdout("User-Agent: *\nDisallow: /\n\nUser-Agent: Lycos\nDisallow: /cgi-bin/\nDisallow: /tmp/\n")
         .stderr(predicate::str::contains("applied 3 fixes"));
+    // A diff that is not empty is a finding, as for diff(1); its headers name the file
+    // as given (an absolute path here), on both sides.
+    let path = file.path().to_str().expect("path");
+    robotscope().args(["fix", path, "--diff"]).assert().code(1).stdout(
+        predicate::str::contains("-Disallow: /cgi-bin/ /tmp/\n+Disallow: /cgi-bin/\n+Disallow: /tmp/\n")
+            .and(predicate::str::starts_with(format!("--- {path}\n+++ {path}\n"))),
+    );
+    let clean = robots_file("User-agent: *\nDisallow: /private/\n");
+    let clean = clean.path().to_str().expect("path");
+    robotscope().args(["fix", clean, "--diff"]).assert().code(0).stdout("");
+    robotscope().args(["fix", clean]).assert().code(0).stdout("User-agent: *\nDisallow: /private/\n");
+}
+
+/// Issue 24: `fix --check` for CI: nothing on standard output, exit 1 when there is
+/// something to fix and 0 when not; with `--diff`, the diff too.
+#[test]
+fn fix_check_exits_1_when_there_is_something_to_fix() {
+    let file = robots_file(MISTAKES);
+    let path = file.path().to_str().expect("path");
     robotscope()
-        .args(["fix", file.path().to_str().expect("path"), "--diff"])
+        .args(["fix", path, "--check"])
         .assert()
-        .code(0)
-        .stdout(predicate::str::contains("-Disallow: /cgi-bin/ /tmp/\n+Disallow: /cgi-bin/\n+Disallow: /tmp/\n"));
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("3 fixes to apply"));
+    robotscope()
+        .args(["fix", path, "--check", "--diff"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("+Disallow: /tmp/"));
+    let clean = robots_file("User-agent: *\nDisallow: /private/\n");
+    robotscope().args(["fix", clean.path().to_str().expect("path"), "--check"]).assert().code(0).stdout("");
 }
 
 #[test]

@@ -378,8 +378,9 @@ fn bad_limits_and_user_agents_are_usage_errors() {
     }
 }
 
-/// The body of a 404 or 503 is an error page, not the site's rules: `lint` finds nothing
-/// in it and `fix` refuses rather than print the page where a script expects the file.
+/// The body of a 404 or 503 is an error page, not the site's rules: `lint` and `fix`
+/// refuse it (exit 2, issue 24) rather than report "0 errors" on a site that is down or
+/// print the page where a script expects the file.
 #[test]
 fn lint_and_fix_do_not_take_an_error_page_for_the_file() {
     for status in [404, 503] {
@@ -392,9 +393,9 @@ fn lint_and_fix_do_not_take_an_error_page_for_the_file() {
         robotscope()
             .args(["lint", &site])
             .assert()
-            .code(0)
-            .stdout(predicate::str::contains("0 errors, 0 warnings, 0 notes"))
-            .stdout(predicate::str::contains("html").not());
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("no robots.txt to lint"));
         robotscope()
             .args(["fix", &site])
             .assert()
@@ -402,4 +403,7 @@ fn lint_and_fix_do_not_take_an_error_page_for_the_file() {
             .stdout("")
             .stderr(predicate::str::contains("no robots.txt to fix"));
     }
+    // A site that cannot be reached at all.
+    let closed = format!("http://127.0.0.1:{}/", support::refused_port());
+    robotscope().args(["lint", &closed]).assert().code(2).stderr(predicate::str::contains("cannot fetch"));
 }
