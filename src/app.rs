@@ -202,6 +202,9 @@ pub struct Evaluation {
     /// The AI usage preferences for the path, when the robot's groups state any (RFC
     /// 9309 only; `None` when there is nothing to say).
     pub usage: Option<UsageAnswer>,
+    /// What the whole file says, when the RFC 9309 reading stops at 500 KiB and the
+    /// bytes past it would change the answer (its verdict or its deciding line).
+    pub past_the_cut: Option<Verdict>,
 }
 
 impl Evaluation {
@@ -359,6 +362,7 @@ impl App {
                 ),
                 allowed_by_reading: [true; 3],
                 usage: None,
+                past_the_cut: None,
             },
             area: Rect::new(0, 0, 120, 40),
             status: Status::default(),
@@ -425,7 +429,7 @@ impl App {
     /// The explorer on `text`, with the embedded profiles (for tests and examples).
     #[must_use]
     pub fn from_text(text: &str) -> App {
-        App::new(RobotsTxt::parse(text.as_bytes().to_vec()), "text".to_owned(), &RobotsDb::embedded())
+        App::new(Limits::default().parse(text.as_bytes().to_vec()), "text".to_owned(), &RobotsDb::embedded())
     }
 
     // --- What the UI reads -------------------------------------------------------------
@@ -1408,7 +1412,13 @@ impl App {
         });
         let note = request.note();
         let usage = usage_of(txt, availability, &verdict, reading);
-        self.evaluation = Evaluation { given, note, other_site, verdict, allowed_by_reading, usage };
+        let past_the_cut = (reading == Reading::Rfc9309 && txt.rfc9309_cut().is_some())
+            .then(|| evaluate_fetched(&self.document.whole(), availability, &robot, &request.tested, reading))
+            .filter(|whole| {
+                whole.allowed != verdict.allowed
+                    || whole.decided_by.map(|m| m.line) != verdict.decided_by.map(|m| m.line)
+            });
+        self.evaluation = Evaluation { given, note, other_site, verdict, allowed_by_reading, usage, past_the_cut };
         self.tester_scroll = 0;
         self.reveal_verdict();
     }
@@ -1834,6 +1844,28 @@ mod tests {
         assert_eq!(app.source_view().cursor, 2);
         press(&mut app, "<C-f>no such text<esc>");
         assert_eq!(app.source_view().cursor, 2, "Esc goes back to where the search began");
+    }
+
+    /// Issue 24: a file past 500 KiB is read under RFC 9309 as Google reads it, the
+    /// first 500 KiB, and the tester says when the rest would change the answer.
+    #[test]
+    fn a_file_past_500_kib_is_read_as_google_reads_it() {
+        let text = format!("User-agent: *\n{}Disallow: /\n", "Allow: /filler/page.html\n".repeat(25_000));
+        let mut app = App::from_text(&text);
+        type_path(&mut app, "/private");
+        assert!(app.evaluation().verdict.allowed, "Disallow: / is past the cut");
+        let whole = app.evaluation().past_the_cut.as_ref().expect("the whole file answers otherwise");
+        assert_eq!((whole.allowed, whole.decided_by.map(|m| m.line)), (false, Some(25_002)));
+        let details = app.tester_details(100);
+        let said = details.iter().find(|d| d.kind == tester::DetailKind::PastTheCut).expect("the tester says so");
+        assert!(said.text.contains("only the first 512000 bytes count"), "{}", said.text);
+        type_path(&mut app, "/filler/page.html");
+        assert_eq!(app.evaluation().past_the_cut, None, "the same answer either way is not noted");
+        press(&mut app, "s");
+        assert_eq!(app.reading(), Reading::Draft1996);
+        type_path(&mut app, "/private");
+        assert!(!app.evaluation().verdict.allowed, "the 1996 draft sets no limit");
+        assert_eq!(app.evaluation().past_the_cut, None);
     }
 
     /// The shell is told what follows from the state, not left to poll it: the recovery

@@ -88,6 +88,11 @@ pub struct SourceOptions {
     /// ASCII only.
     #[arg(long, value_name = "STRING", value_parser = user_agent_header)]
     pub user_agent: Option<String>,
+    /// Read every byte of the robots.txt under RFC 9309 too. By default only its first
+    /// 500 KiB count, from a site, a file or standard input alike, as Google reads it
+    /// (RFC 9309 §2.5).
+    #[arg(long)]
+    pub whole_file: bool,
     /// Send the User-Agent of the robot being checked (the first -r robot, or the
     /// explorer's selected robot) instead of robotscope's own.
     #[arg(long, conflicts_with = "user_agent")]
@@ -159,6 +164,7 @@ impl SourceOptions {
             max_bytes: self.max_bytes,
             max_file_bytes: self.max_file_bytes,
             user_agent,
+            whole_file: self.whole_file,
             ..Limits::default()
         }
     }
@@ -362,7 +368,8 @@ fn default_queries(db: &RobotsDb, semantics: Option<Reading>) -> Vec<RobotQuery>
 /// A SOURCE, read or fetched, parsed.
 #[derive(Debug)]
 pub struct Loaded {
-    /// The parsed file (empty when the fetch failed).
+    /// The parsed file (empty when the fetch failed), as robots read it: under RFC 9309
+    /// its first 500 KiB, unless `--whole-file` ([`Limits::rfc9309_limit`]).
     pub txt: RobotsTxt,
     /// What the fetch outcome means for the rules.
     pub availability: Availability,
@@ -401,7 +408,7 @@ pub fn load(spec: &str, options: &SourceOptions, robot_user_agent: Option<&str>)
         retrieved
     };
     let (availability, site_origins) = (retrieved.availability(), site_origins(&retrieved));
-    Ok(Loaded { txt: RobotsTxt::parse(retrieved.into_bytes()), availability, site_origins })
+    Ok(Loaded { txt: options.limits(None).parse(retrieved.into_bytes()), availability, site_origins })
 }
 
 /// Tells standard error how a fetch went, when there is something to tell.
@@ -449,9 +456,17 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
         (false, true) => Format::TextWithUsage,
         (false, false) => Format::Text,
     };
-    let answerer =
+    let mut answerer =
         Answerer::new(txt, availability, &columns, format, args.url_options.mode(), only, &loaded.site_origins);
-    let mut notes = RequestNotes::new(loaded.site_origins.clone());
+    // A file longer than the RFC 9309 limit: what would reading it all say?
+    let whole = txt.rfc9309_cut().map(|_| txt.whole().into_owned());
+    let whole_columns = whole
+        .as_ref()
+        .map(|whole| Column::all(whole, queries.iter().map(|q| (q.label.clone(), q.robot.clone(), q.reading))));
+    if let (Some(whole), Some(columns)) = (&whole, &whole_columns) {
+        answerer = answerer.comparing_with_whole(whole, columns);
+    }
+    let mut notes = RequestNotes::new(loaded.site_origins.clone()).with_cut(txt.rfc9309_cut());
     let stdout = io::stdout();
     // A person reading results as they come (or a program asking for that) gets each
     // one at once; a pipe or a file gets them in large writes.
@@ -463,7 +478,9 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     } else {
         answerer.answer_all(&args.paths, &mut notes, &mut out, &mut any_disallowed)
     };
-    match answered.and_then(|()| out.flush()) {
+    let flushed = answered.and_then(|()| out.flush());
+    notes.finish();
+    match flushed {
         Ok(()) => {}
         // A closed pipe (`| head`) ends the run quietly, as it does for grep and ripgrep;
         // the exit status still says whether what was answered had a disallowed path.
@@ -548,6 +565,9 @@ pub fn lint(args: &LintArgs) -> Result<Outcome> {
     if availability != Availability::Available {
         bail!("there is no robots.txt to lint: the server did not answer with one");
     }
+    // What is written, every byte of it: the diagnostic about content past 500 KiB
+    // says what RFC 9309 robots leave unread.
+    let txt = txt.whole();
     let diagnostics = policy::lint(&txt);
     let mut out = BufWriter::new(io::stdout().lock());
     let result = (|| -> io::Result<()> {

@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use url::Url;
 
-use crate::policy::Availability;
 use crate::policy::content::RFC9309_PARSE_LIMIT_BYTES;
+use crate::policy::{Availability, RobotsTxt};
 
 mod http;
 mod page;
@@ -43,6 +43,9 @@ pub struct Limits {
     pub max_file_bytes: usize,
     /// The User-Agent request header.
     pub user_agent: String,
+    /// Read every byte of a robots.txt under RFC 9309 too (`--whole-file`), instead of
+    /// the first 500 KiB, as Google does.
+    pub whole_file: bool,
 }
 
 impl Default for Limits {
@@ -53,7 +56,25 @@ impl Default for Limits {
             max_bytes: DEFAULT_MAX_BYTES,
             max_file_bytes: MAX_FILE_BYTES,
             user_agent: default_user_agent(),
+            whole_file: false,
         }
+    }
+}
+
+impl Limits {
+    /// How much of a robots.txt the RFC 9309 reading reads, whatever it came from (a
+    /// site, a file, standard input): the first 500 KiB, as Google does (RFC 9309 §2.5),
+    /// unless `whole_file`. So one file gives one answer, whether it is fetched or read
+    /// from disk.
+    #[must_use]
+    pub fn rfc9309_limit(&self) -> Option<usize> {
+        (!self.whole_file).then_some(RFC9309_PARSE_LIMIT_BYTES)
+    }
+
+    /// Parses a robots.txt read within these limits (see [`Limits::rfc9309_limit`]).
+    #[must_use]
+    pub fn parse(&self, bytes: Vec<u8>) -> RobotsTxt {
+        RobotsTxt::parse(bytes).with_rfc9309_limit(self.rfc9309_limit())
     }
 }
 

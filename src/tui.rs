@@ -331,6 +331,8 @@ async fn read_history(
     actions: &mpsc::UnboundedSender<Action>,
 ) -> Result<LoadedHistory, String> {
     let mut warnings = Vec::new();
+    // Versions are read as the file on screen is (the RFC 9309 limit).
+    let limits_for_bodies = limits.clone();
     let choice = settings.store.clone();
     let opened = tokio::task::spawn_blocking(move || choice.open())
         .await
@@ -403,7 +405,7 @@ async fn read_history(
                 let len = store.body_len(&version.digest)?.unwrap_or(0);
                 match usize::try_from(len) {
                     Ok(len) if len <= budget => {
-                        let txt = Arc::new(RobotsTxt::parse(history::body_of(&store, &version)?));
+                        let txt = Arc::new(limits_for_bodies.parse(history::body_of(&store, &version)?));
                         budget -= len;
                         held.insert(version.digest.clone(), Arc::clone(&txt));
                         Some(txt)
@@ -549,7 +551,9 @@ impl Shell<'_> {
                 // stopped), and the app drops its answer.
                 let actions = self.actions.clone();
                 let task = tokio::task::spawn_blocking(move || {
-                    let diagnostics = lint(&txt);
+                    // What is written, every byte of it: the RFC 9309 reading of a file
+                    // past 500 KiB leaves its end unread, and lint says so itself.
+                    let diagnostics = lint(&txt.whole());
                     let _ = actions.send(Action::Linted { generation, diagnostics });
                 });
                 self.lint = Some((generation, task));

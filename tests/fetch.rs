@@ -407,3 +407,50 @@ fn lint_and_fix_do_not_take_an_error_page_for_the_file() {
     let closed = format!("http://127.0.0.1:{}/", support::refused_port());
     robotscope().args(["lint", &closed]).assert().code(2).stderr(predicate::str::contains("cannot fetch"));
 }
+
+/// Issue 24, one file, one answer: a robots.txt past 500 KiB whose `Disallow: /` comes
+/// after the cut answers alike from a site, a file and standard input, as Google reads
+/// it (RFC 9309 §2.5: the first 500 KiB); from disk the note says what the whole file
+/// would say, and `--whole-file` reads it all. The classic readings set no limit.
+#[test]
+fn a_file_past_500_kib_answers_alike_from_a_site_a_file_and_standard_input() {
+    let text = format!("User-agent: *\n{}Disallow: /\n", "Allow: /filler/page.html\n".repeat(25_000));
+    assert!(text.len() > 600_000);
+    let served = text.clone();
+    let server = Server::start(move |_| Reply::text(&served));
+    let mut file = tempfile::NamedTempFile::new().expect("temp file");
+    std::io::Write::write_all(&mut file, text.as_bytes()).expect("write");
+    let path = file.path().to_str().expect("path").to_owned();
+    let site = server.url("/");
+    let check = |source: &str, extra: &[&str]| {
+        let mut command = robotscope();
+        command.args(["check", source, "-a", "Googlebot", "--no-store"]).args(extra).arg("/private");
+        if source == "-" {
+            command.write_stdin(text.clone());
+        }
+        command.output().expect("runs")
+    };
+    for source in [site.as_str(), path.as_str(), "-"] {
+        let output = check(source, &[]);
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            "allowed    Googlebot /private  no rule matches (group at line 1)\n",
+            "{source}"
+        );
+        assert_eq!(output.status.code(), Some(0), "{source}");
+    }
+    // Read from disk or standard input, the rest of the file is there: a note says it
+    // would answer otherwise.
+    for source in [path.as_str(), "-"] {
+        let stderr = String::from_utf8_lossy(&check(source, &[]).stderr).into_owned();
+        assert!(stderr.contains("only the first 512000 bytes count under RFC 9309"), "{stderr}");
+        assert!(stderr.contains("the whole file says disallowed (line 25002)"), "{stderr}");
+        let whole = check(source, &["--whole-file"]);
+        assert_eq!(String::from_utf8_lossy(&whole.stdout), "disallowed Googlebot /private  line 25002: Disallow: /\n");
+        assert_eq!(whole.status.code(), Some(1));
+    }
+    // The 1996 draft reads every byte, wherever the file comes from.
+    let draft = check(&path, &["-s", "draft1996"]);
+    assert!(String::from_utf8_lossy(&draft.stdout).starts_with("disallowed"));
+    assert!(!String::from_utf8_lossy(&draft.stderr).contains("512000"), "no note where nothing was cut");
+}

@@ -70,6 +70,9 @@ pub struct Document {
     rows: [OnceLock<Vec<RecordRow>>; 3],
     /// The widest line's width once drawn, found on first use.
     widest: OnceLock<usize>,
+    /// Every byte of the file read under RFC 9309 too, when `txt` reads only its start
+    /// (built on first use, for what the whole file would say).
+    whole: OnceLock<Arc<RobotsTxt>>,
 }
 
 impl Document {
@@ -83,6 +86,7 @@ impl Document {
             availability: Availability::Available,
             rows: Default::default(),
             widest: OnceLock::new(),
+            whole: OnceLock::new(),
         }
     }
 
@@ -96,7 +100,7 @@ impl Document {
     #[must_use]
     pub fn from_retrieved(retrieved: Retrieved, limits: &Limits) -> Document {
         let availability = retrieved.availability();
-        let txt = RobotsTxt::parse(retrieved.bytes().to_vec());
+        let txt = limits.parse(retrieved.bytes().to_vec());
         let (label, origin) = match retrieved {
             Retrieved::Local { source, .. } => (source.label(), Origin::Local(source)),
             Retrieved::Site { source, url, outcome } => {
@@ -111,7 +115,25 @@ impl Document {
                 (label, Origin::Site { source, url, outcome, warnings })
             }
         };
-        Document { txt: Arc::new(txt), label, origin, availability, rows: Default::default(), widest: OnceLock::new() }
+        Document {
+            txt: Arc::new(txt),
+            label,
+            origin,
+            availability,
+            rows: Default::default(),
+            widest: OnceLock::new(),
+            whole: OnceLock::new(),
+        }
+    }
+
+    /// The file with every byte read under every reading: `txt` itself, unless the RFC
+    /// 9309 reading stops before its end.
+    #[must_use]
+    pub fn whole(&self) -> Arc<RobotsTxt> {
+        if self.txt.rfc9309_cut().is_none() {
+            return Arc::clone(&self.txt);
+        }
+        Arc::clone(self.whole.get_or_init(|| Arc::new(self.txt.whole().into_owned())))
     }
 
     /// The records pane's rows under `reading`.

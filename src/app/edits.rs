@@ -21,7 +21,7 @@ use crate::policy::fix::{apply_edits, compatible_fixes, fix_all, unified_diff};
 use crate::policy::lint::{Diagnostic, lint};
 use crate::policy::request::Request;
 use crate::policy::words::plural;
-use crate::policy::{Availability, Reading, RobotsTxt, evaluate_fetched};
+use crate::policy::{Availability, Reading, evaluate_fetched};
 use crate::save::{SaveError, recovery_path};
 
 /// One (robot, path) verdict that the edits flipped.
@@ -104,7 +104,7 @@ impl App {
             return;
         }
         let mut document =
-            Document::new(RobotsTxt::parse(text), self.document.label.clone(), self.document.origin.clone());
+            Document::new(self.limits.parse(text), self.document.label.clone(), self.document.origin.clone());
         // The edited text is what is tested now, whatever the fetch said.
         document.availability = Availability::Available;
         self.document = document;
@@ -134,7 +134,8 @@ impl App {
     /// the diagnostics (`f`, the list).
     pub(super) fn lint_now(&mut self) {
         if !self.diagnostics_current {
-            self.set_diagnostics(lint(&self.document.txt));
+            // What is written, every byte of it (see `Effect::Lint`).
+            self.set_diagnostics(lint(&self.document.whole()));
         }
     }
 
@@ -357,7 +358,7 @@ impl App {
         match result {
             Ok(()) => {
                 let bytes = plural(text.len(), "byte");
-                self.original = Arc::new(RobotsTxt::parse(text));
+                self.original = Arc::new(self.limits.parse(text));
                 self.original_generation += 1;
                 self.original_availability = Availability::Available;
                 // Saved as another file: that file is the one being edited now (the

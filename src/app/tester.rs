@@ -25,6 +25,8 @@ pub enum DetailKind {
     AlsoMatched,
     /// What the robot may do with what it fetches (AI usage preferences).
     Usage,
+    /// A warning: the bytes past the RFC 9309 limit would change the answer.
+    PastTheCut,
 }
 
 /// One line of the tester's details, wrapped to the pane.
@@ -63,6 +65,18 @@ impl App {
                 format!(
                     "a URL on {other}, answered here by the robots.txt of {site}; robots ask {other}/robots.txt \
                      (o opens it)"
+                ),
+            ));
+        }
+        if let (Some(whole), Some(cut)) = (&evaluation.past_the_cut, txt.rfc9309_cut()) {
+            let word = if whole.allowed { "allowed" } else { "disallowed" };
+            let line = whole.decided_by.map_or_else(|| "no rule matches".to_owned(), |m| format!("line {}", m.line));
+            details.push((
+                DetailKind::PastTheCut,
+                "500 KiB",
+                format!(
+                    "only the first {cut} bytes count, as Google reads a robots.txt (RFC 9309 §2.5); the whole file \
+                     says {word} ({line}). robotscope --whole-file reads every byte."
                 ),
             ));
         }

@@ -241,6 +241,9 @@ pub(super) enum Note {
     RobotsTxt,
     /// A URL on another site than the one whose robots.txt answers.
     OtherSite { given: String, origin: String },
+    /// An answer that the bytes past the RFC 9309 limit would change: (allowed, the
+    /// deciding line) as read, and for the whole file.
+    PastTheCut { given: String, agent: String, read: (bool, Option<usize>), whole: (bool, Option<usize>) },
 }
 
 impl Note {
@@ -257,24 +260,49 @@ impl Note {
 
     /// What makes two notes the same: another site is noted once per origin, whatever
     /// URL on it came first.
-    fn key(&self) -> Option<&str> {
+    fn key(&self) -> Option<String> {
         match self {
             Note::RobotsTxt => None,
-            Note::OtherSite { origin, .. } => Some(origin),
+            Note::OtherSite { origin, .. } => Some(origin.clone()),
+            Note::PastTheCut { given, agent, .. } => Some(format!("{agent} {given}")),
         }
     }
 }
+
+/// Answers the RFC 9309 limit changed that are told one by one; the rest are counted.
+const PAST_THE_CUT_TOLD: usize = 5;
 
 /// Says each note once on standard error: what the verdicts alone do not say.
 #[derive(Debug, Default)]
 pub(super) struct RequestNotes {
     site_origins: Vec<String>,
     said: HashSet<Option<String>>,
+    /// Where the RFC 9309 reading stopped, if it did before the file's end.
+    cut: Option<usize>,
+    /// Answers the cut changed.
+    past_the_cut: usize,
 }
 
 impl RequestNotes {
     pub(super) fn new(site_origins: Vec<String>) -> RequestNotes {
-        RequestNotes { site_origins, said: HashSet::new() }
+        RequestNotes { site_origins, said: HashSet::new(), cut: None, past_the_cut: 0 }
+    }
+
+    /// Notes answers that bytes past `cut` would change.
+    pub(super) fn with_cut(mut self, cut: Option<usize>) -> RequestNotes {
+        self.cut = cut;
+        self
+    }
+
+    /// Says what was only counted: the answers the cut changed beyond the first few.
+    pub(super) fn finish(&self) {
+        if self.past_the_cut > PAST_THE_CUT_TOLD {
+            note!(
+                "robotscope: note: the first {} bytes changed {} answers in all; --whole-file reads every byte",
+                self.cut.unwrap_or_default(),
+                self.past_the_cut
+            );
+        }
     }
 
     /// Notes what `request` calls for.
@@ -286,10 +314,30 @@ impl RequestNotes {
     }
 
     fn say(&mut self, note: Note) {
-        if !self.said.insert(note.key().map(str::to_owned)) {
+        if !self.said.insert(note.key()) {
             return;
         }
         match note {
+            // RFC 9309 §2.5: a crawler may stop at 500 KiB, and Google does.
+            Note::PastTheCut { given, agent, read, whole } => {
+                self.past_the_cut += 1;
+                if self.past_the_cut > PAST_THE_CUT_TOLD {
+                    return;
+                }
+                let answer = |(allowed, line): (bool, Option<usize>)| {
+                    let word = if allowed { "allowed" } else { "disallowed" };
+                    line.map_or_else(|| format!("{word} (no rule matches)"), |line| format!("{word} (line {line})"))
+                };
+                note!(
+                    "robotscope: note: {} {}: only the first {} bytes count under RFC 9309, as Google reads a \
+                     robots.txt (§2.5), and they say {}; the whole file says {}. --whole-file reads every byte",
+                    sanitize_str(&agent),
+                    sanitize_str(&given),
+                    self.cut.unwrap_or_default(),
+                    answer(read),
+                    answer(whole)
+                );
+            }
             // RFC 9309 §2.2.2.
             Note::RobotsTxt => note!(
                 "robotscope: note: RFC 9309 §2.2.2 calls /robots.txt itself implicitly allowed: crawlers fetch it whatever the rules say (the verdicts shown are the rules')"
@@ -325,6 +373,9 @@ pub(super) struct Answerer<'a> {
     txt: &'a RobotsTxt,
     availability: Availability,
     columns: &'a [Column],
+    /// The same columns over every byte of the file, when the RFC 9309 reading stops
+    /// before its end: a path whose answer would differ gets a note.
+    whole: Option<(&'a RobotsTxt, &'a [Column])>,
     /// Each column's label and fallback (`Googlebot-Image via Googlebot`), escaped once.
     heads: Vec<String>,
     format: Format,
@@ -353,7 +404,30 @@ impl<'a> Answerer<'a> {
                 format!("{}{via}", sanitize(column.label.as_bytes()))
             })
             .collect();
-        Answerer { txt, availability, columns, heads, format, mode, only, site_origins }
+        Answerer { txt, availability, columns, whole: None, heads, format, mode, only, site_origins }
+    }
+
+    /// Compares every answer with what the whole file says (`columns` over `txt`
+    /// without the RFC 9309 limit, in the same order) and notes the paths where the
+    /// limit changed it.
+    pub(super) fn comparing_with_whole(mut self, txt: &'a RobotsTxt, columns: &'a [Column]) -> Answerer<'a> {
+        self.whole = Some((txt, columns));
+        self
+    }
+
+    /// The note for a decision that the whole file would make otherwise.
+    fn past_the_cut(&self, index: usize, decision: Decision, request: &Request) -> Option<Note> {
+        let (whole_txt, whole) = self.whole?;
+        let column = &self.columns[index];
+        let other = whole[index].check(self.availability, request.tested());
+        let line = |txt, column: &Column, decision| column.deciding_rule(txt, decision).map(policy::parse::Rule::line);
+        let (read_line, whole_line) = (line(self.txt, column, decision), line(whole_txt, &whole[index], other));
+        (other.allowed != decision.allowed || read_line != whole_line).then(|| Note::PastTheCut {
+            given: request.given().to_owned(),
+            agent: column.label.clone(),
+            read: (decision.allowed, read_line),
+            whole: (other.allowed, whole_line),
+        })
     }
 
     /// Answers the paths given as arguments.
@@ -380,14 +454,21 @@ impl<'a> Answerer<'a> {
     fn answer(&self, given: &str, out: &mut Vec<u8>, found: &mut Found) {
         let request = Request::new(given, self.mode);
         for note in Note::about(&request, self.site_origins) {
-            if found.noted.insert(note.key().map(str::to_owned)) {
+            if found.noted.insert(note.key()) {
                 found.notes.push(note);
             }
         }
+        let mut note_cut = |index: usize, decision: Decision| {
+            if let Some(note) = self.past_the_cut(index, decision, &request) {
+                found.notes.push(note);
+            }
+        };
         if self.only != Only::All && self.format != Format::Json {
             let mut allowed_by_all = true;
-            for column in self.columns {
-                allowed_by_all &= column.check(self.availability, request.tested()).allowed;
+            for (index, column) in self.columns.iter().enumerate() {
+                let decision = column.check(self.availability, request.tested());
+                note_cut(index, decision);
+                allowed_by_all &= decision.allowed;
             }
             found.any_disallowed |= !allowed_by_all;
             if allowed_by_all == (self.only == Only::Allowed) {
@@ -396,8 +477,9 @@ impl<'a> Answerer<'a> {
             }
             return;
         }
-        for (column, head) in self.columns.iter().zip(&self.heads) {
+        for (index, (column, head)) in self.columns.iter().zip(&self.heads).enumerate() {
             let decision = column.check(self.availability, request.tested());
+            note_cut(index, decision);
             found.any_disallowed |= !decision.allowed;
             let wanted = match self.only {
                 Only::All => true,

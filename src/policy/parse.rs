@@ -387,6 +387,9 @@ pub struct RobotsTxt {
     /// Built on first use: a 3.7 MB file takes milliseconds per reading, and most
     /// questions need only one.
     interpretations: [OnceLock<Interpretation>; 3],
+    /// How many bytes the RFC 9309 reading reads, if it stops early (see
+    /// [`RobotsTxt::with_rfc9309_limit`]).
+    rfc9309_limit: Option<usize>,
 }
 
 impl Default for RobotsTxt {
@@ -429,7 +432,56 @@ impl RobotsTxt {
         // Read to 1 GiB at most (`lex::MAX_SOURCE_BYTES`), so that offsets fit in 32 bits.
         source.truncate(lex::MAX_SOURCE_BYTES);
         let lines = lex::lex(&source);
-        RobotsTxt { source, lines, interpretations: Default::default() }
+        RobotsTxt { source, lines, interpretations: Default::default(), rfc9309_limit: None }
+    }
+
+    /// The same file, of which the RFC 9309 reading reads only the first `limit` bytes
+    /// (`None`: all of them), as a crawler that stops there does: RFC 9309 §2.5 lets it
+    /// stop at 500 KiB ([`RFC9309_PARSE_LIMIT_BYTES`](super::content::RFC9309_PARSE_LIMIT_BYTES)),
+    /// and Google's crawler does. A line the limit cuts is read as far as it goes. The
+    /// 1994 standard and the 1996 draft set no limit, and keep reading every byte.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use robotscope::policy::{Reading, RobotsTxt};
+    /// let text = format!("User-agent: *\n{}Disallow: /late/\n", "# filler\n".repeat(60_000));
+    /// let txt = RobotsTxt::parse(text.into_bytes()).with_rfc9309_limit(Some(500 * 1024));
+    /// assert_eq!(txt.interpretation(Reading::Rfc9309).groups()[0].rules().len(), 0);
+    /// assert_eq!(txt.interpretation(Reading::Draft1996).groups()[0].rules().len(), 1);
+    /// assert_eq!(txt.rfc9309_cut(), Some(500 * 1024));
+    /// ```
+    #[must_use]
+    pub fn with_rfc9309_limit(mut self, limit: Option<usize>) -> RobotsTxt {
+        if limit != self.rfc9309_limit {
+            self.rfc9309_limit = limit;
+            self.interpretations[Reading::Rfc9309.index()] = OnceLock::new();
+        }
+        self
+    }
+
+    /// The RFC 9309 reading's limit, when the file is longer than it: where that
+    /// reading stops reading.
+    #[must_use]
+    pub fn rfc9309_cut(&self) -> Option<usize> {
+        self.rfc9309_limit.filter(|&limit| limit < self.source.len())
+    }
+
+    /// The RFC 9309 reading's limit, whether or not the file reaches it.
+    #[must_use]
+    pub fn rfc9309_limit(&self) -> Option<usize> {
+        self.rfc9309_limit
+    }
+
+    /// The file with every byte read under every reading: itself when nothing is cut,
+    /// else a parse of its bytes without the RFC 9309 limit (for a lint of what is
+    /// written, and for what the whole file would say).
+    #[must_use]
+    pub fn whole(&self) -> std::borrow::Cow<'_, RobotsTxt> {
+        match self.rfc9309_cut() {
+            None => std::borrow::Cow::Borrowed(self),
+            Some(_) => std::borrow::Cow::Owned(RobotsTxt::parse(self.source.clone())),
+        }
     }
 
     /// The bytes as given.
@@ -465,7 +517,15 @@ impl RobotsTxt {
     /// What `reading` makes of the file.
     #[must_use]
     pub fn interpretation(&self, reading: Reading) -> &Interpretation {
-        self.interpretations[reading.index()].get_or_init(|| interpret(&self.source, &self.lines, reading))
+        self.interpretations[reading.index()].get_or_init(|| match (reading, self.rfc9309_cut()) {
+            // The lines of the bytes read, numbered and placed as in the whole file: the
+            // interpretation's spans and line numbers hold for it.
+            (Reading::Rfc9309, Some(limit)) => {
+                let read = &self.source[..limit];
+                interpret(read, &lex::lex(read), reading)
+            }
+            _ => interpret(&self.source, &self.lines, reading),
+        })
     }
 
     /// A rule's pattern, normalised for `reading` (the reading whose interpretation the

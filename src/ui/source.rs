@@ -47,11 +47,19 @@ impl Widget for SourcePane<'_> {
             "" => String::new(),
             query => format!("n/N find {}", cut_end(query, 20)),
         };
+        // Under RFC 9309 a file past 500 KiB is read only so far: the lines past the cut
+        // are dimmed, and the title says so.
+        let cut = txt.rfc9309_cut().filter(|_| app.shown_reading() == crate::policy::Reading::Rfc9309);
+        let cut_note = cut.map(|cut| format!("RFC 9309 reads {}", size_label(cut))).unwrap_or_default();
         let mut parts = vec!["Source"];
         if app.is_dirty() {
             parts.push("edited");
         }
-        parts.extend([size.as_str(), scrolled.as_str(), search.as_str()].into_iter().filter(|p| !p.is_empty()));
+        parts.extend(
+            [size.as_str(), cut_note.as_str(), scrolled.as_str(), search.as_str()]
+                .into_iter()
+                .filter(|p| !p.is_empty()),
+        );
         let block: Block = pane_block(&fitted_title(&parts, area.width), app.focus() == Pane::Source);
         let inner = block.inner(area);
         block.render(area, buf);
@@ -106,6 +114,8 @@ impl Widget for SourcePane<'_> {
             if let Some(style) = style {
                 let start = inner.x + gutter as u16;
                 buf.set_style(Rect::new(start, y, inner.right().saturating_sub(start), 1), style);
+            } else if cut.is_some_and(|cut| lines[index].start() >= cut) {
+                buf.set_style(Rect::new(inner.x, y, inner.width, 1), THEME.unread);
             }
         }
     }

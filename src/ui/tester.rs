@@ -99,12 +99,13 @@ impl Widget for TesterPane<'_> {
 
         let details = app.tester_details(usize::from(width));
         for detail in details.iter().skip(app.tester_first_detail()) {
+            let warning = matches!(detail.kind, DetailKind::OtherSite | DetailKind::PastTheCut);
             let text_style = match detail.kind {
-                DetailKind::OtherSite => THEME.warning,
+                DetailKind::OtherSite | DetailKind::PastTheCut => THEME.warning,
                 DetailKind::AlsoMatched => THEME.dim,
                 DetailKind::Tested | DetailKind::Group | DetailKind::Explanation | DetailKind::Usage => THEME.value,
             };
-            let label_style = if detail.kind == DetailKind::OtherSite { THEME.warning } else { THEME.dim };
+            let label_style = if warning { THEME.warning } else { THEME.dim };
             let mut spans = vec![Span::styled(format!(" {:<LABEL_COLUMNS$}", detail.label), label_style)];
             spans.extend(safe_span(&detail.text, text_style, THEME.escape));
             put(Line::from(spans), buf);

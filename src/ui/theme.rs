@@ -53,6 +53,8 @@ pub struct Theme {
     pub compare_mark: Style,
     /// Where the search query occurs in the source.
     pub search_hit: Style,
+    /// Lines the reading on screen never reads (past RFC 9309's 500 KiB).
+    pub unread: Style,
 }
 
 /// The default theme: readable on dark and light terminals, meaning carried by more than
@@ -82,4 +84,5 @@ pub const THEME: Theme = Theme {
     odd_cell: Style::new().bg(Color::Yellow).add_modifier(Modifier::BOLD),
     compare_mark: Style::new().fg(Color::Magenta),
     search_hit: Style::new().fg(Color::Black).bg(Color::LightYellow),
+    unread: Style::new().fg(Color::DarkGray).add_modifier(Modifier::DIM),
 };
