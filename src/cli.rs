@@ -445,7 +445,9 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
     let robot_user_agent = args.robots.user_agent(db);
     let loaded = load(&args.source, &args.source_options, robot_user_agent)?;
     let (txt, availability) = (&loaded.txt, loaded.availability);
-    let columns = Column::all(txt, queries.iter().map(|q| (q.label.clone(), q.robot.clone(), q.reading)));
+    let mode = args.url_options.mode();
+    let column_specs = || queries.iter().map(|q| (q.label.clone(), q.robot.clone(), q.reading));
+    let columns = Column::all_as(txt, column_specs(), mode);
     let only = match (args.filter.allowed, args.filter.disallowed) {
         (true, _) => Only::Allowed,
         (_, true) => Only::Disallowed,
@@ -456,13 +458,10 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
         (false, true) => Format::TextWithUsage,
         (false, false) => Format::Text,
     };
-    let mut answerer =
-        Answerer::new(txt, availability, &columns, format, args.url_options.mode(), only, &loaded.site_origins);
+    let mut answerer = Answerer::new(txt, availability, &columns, format, mode, only, &loaded.site_origins);
     // A file longer than the RFC 9309 limit: what would reading it all say?
     let whole = txt.rfc9309_cut().map(|_| txt.whole().into_owned());
-    let whole_columns = whole
-        .as_ref()
-        .map(|whole| Column::all(whole, queries.iter().map(|q| (q.label.clone(), q.robot.clone(), q.reading))));
+    let whole_columns = whole.as_ref().map(|whole| Column::all_as(whole, column_specs(), mode));
     if let (Some(whole), Some(columns)) = (&whole, &whole_columns) {
         answerer = answerer.comparing_with_whole(whole, columns);
     }
@@ -722,13 +721,14 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
         }
         paths = named;
     }
-    let columns = Column::all(
+    let columns = Column::all_as(
         &txt,
         queries.iter().map(|q| {
             let label =
                 if args.all_semantics { format!("{} ({})", q.label, q.reading.name()) } else { q.label.clone() };
             (label, q.robot.clone(), q.reading)
         }),
+        args.url_options.mode(),
     );
     let requests: Vec<Request> = paths.iter().map(|path| Request::new(path, args.url_options.mode())).collect();
     for request in &requests {

@@ -24,7 +24,7 @@ pub use archive::{
     cdx_url, parse_cdx, sync,
 };
 pub use store::{Kept, MAX_CAPTURE_TRIES, Opened, Store, StoreChoice, StoreError, default_store_path};
-pub use timeline::{Answer, Change, Flip, Snapshot, Subject, flips, snapshot};
+pub use timeline::{Answer, Change, Flip, Snapshot, Subject, flips, snapshot, snapshot_as};
 
 /// Where a version comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

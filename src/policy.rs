@@ -55,4 +55,4 @@ pub use matcher::{Matcher, explain};
 pub use parse::{AgentName, FieldKind, Group, Interpretation, RobotsTxt, Rule, RuleKind};
 pub use reading::Reading;
 pub use request::Request;
-pub use verdict::{RuleMatch, Verdict, evaluate, evaluate_fetched};
+pub use verdict::{RuleMatch, Verdict, evaluate, evaluate_as, evaluate_fetched, evaluate_fetched_as};

@@ -613,3 +613,49 @@ fn purposes_select_robots() {
         .stdout(predicate::str::contains("PURPOSE"))
         .stdout(predicate::str::contains("ai-assistant"));
 }
+
+// --- Rules and paths in one form (issue 24) ------------------------------------------------
+
+/// The peer suites' cases, in our words: protego's `test_unescaped_url` (a rule written
+/// with characters a URL cannot hold as they are) and reppy's `test_unescaped_rule`
+/// (the same rule against the path written either way). A crawler requests `/a<d.html`
+/// as `/a%3Cd.html`; the rule is put in that form too, so it decides for the path
+/// however the path is written, under every reading.
+#[test]
+fn rules_with_characters_a_url_encodes_match_their_paths() {
+    let file = robots_file(
+        "User-agent: *\nDisallow: /a<d.html\nDisallow: /b c/\nDisallow: /*?q={x}'\n\nUser-agent: opener\nDisallow: /\nAllow: /a<d.html\n",
+    );
+    let path = file.path().to_str().expect("path");
+    for reading in ["rfc9309", "draft1996", "koster1994"] {
+        for blocked in ["/a<d.html", "/a%3Cd.html", "/a%3cd.html", "/b c/x", "/b%20c/x"] {
+            robotscope()
+                .args(["check", path, "-a", "bot", "-s", reading, blocked])
+                .assert()
+                .code(1)
+                .stdout(predicate::str::starts_with("disallowed"));
+        }
+    }
+    // A query keeps `{`, `}` and turns `'` into %27, as a URL parser does.
+    robotscope().args(["check", path, "-a", "bot", "/p?q={x}'"]).assert().code(1);
+    // The Allow of the same text lets its robot in.
+    robotscope()
+        .args(["check", path, "-a", "opener", "/a<d.html", "/a%3Cd.html"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("line 8: Allow: /a<d.html").count(2));
+}
+
+/// `--raw-url` takes both sides byte for byte, as Google's library does: the rule as
+/// written (non-ASCII and escapes aside) meets the URL as given.
+#[test]
+fn raw_urls_meet_rules_as_googles_library_reads_them() {
+    let file = robots_file("User-agent: *\nDisallow: /a<d.html\n");
+    let path = file.path().to_str().expect("path");
+    robotscope().args(["check", path, "-a", "bot", "--raw-url", "/a<d.html"]).assert().code(1);
+    robotscope()
+        .args(["check", path, "-a", "bot", "--raw-url", "/a%3Cd.html"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("allowed"));
+}

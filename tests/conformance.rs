@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use robotscope::policy::request::Request;
-use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate};
+use robotscope::policy::request::{Request, UrlMode};
+use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate_as};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -41,7 +41,7 @@ fn data(path: &str) -> String {
 /// Checks one question both ways; returns a failure message if either disagrees.
 fn check(id: &str, txt: &RobotsTxt, agent: &str, url: &str, reading: Reading, expected: bool) -> Option<String> {
     let robot = Robot::from_agent(agent);
-    check_with(id, txt, &Matcher::for_robot(txt, &robot, reading), &robot, url, expected)
+    check_with(id, txt, &Matcher::for_robot_as(txt, &robot, reading, UrlMode::Raw), &robot, url, expected)
 }
 
 /// [`check`] with the batch matcher already compiled for `robot`.
@@ -55,7 +55,7 @@ fn check_with(
 ) -> Option<String> {
     let (agent, reading) = (&robot.token(), compiled.reading());
     let tested = Request::raw(url).tested().to_owned();
-    let verdict = evaluate(txt, robot, &tested, reading);
+    let verdict = evaluate_as(txt, robot, &tested, reading, UrlMode::Raw);
     let decision = compiled.decide_tested(&tested);
     if verdict.allowed() != expected {
         return Some(format!(
@@ -162,7 +162,7 @@ fn check_real_files(corpus: &Path, verdicts: &Path, only: impl Fn(&str) -> bool)
         let bytes = fs::read(corpus.join(format!("{host}.txt"))).unwrap_or_else(|e| panic!("{host}.txt: {e}"));
         let txt = RobotsTxt::parse(bytes);
         let robot = Robot::from_agent(agent);
-        let compiled = Matcher::for_robot(&txt, &robot, Reading::Rfc9309);
+        let compiled = Matcher::for_robot_as(&txt, &robot, Reading::Rfc9309, UrlMode::Raw);
         for row in fs::read_to_string(&tsv).expect("tsv").lines() {
             let (path, allowed) = row.rsplit_once('\t').expect("path<TAB>verdict");
             // The verdicts were taken for URLs on the file's own host; a path such as

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use robotscope::policy::escape::{is_unsafe, sanitize};
 use robotscope::policy::fix::fix_all;
 use robotscope::policy::lint::lint;
+use robotscope::policy::request::Request;
 use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate};
 
 /// Lines that look like robots.txt, with every kind of line end and mistake.
@@ -151,6 +152,32 @@ proptest! {
     fn sanitized_text_is_terminal_safe(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         let safe = sanitize(&bytes);
         prop_assert!(!safe.chars().any(is_unsafe));
+    }
+
+    /// Issue 24: a rule and the path it names are put in one form. A path a user types
+    /// is tested as a crawler requests it (`Request::read`, through a real URL parser);
+    /// a rule with the same text, read as a pattern, gives exactly that path, so
+    /// `Disallow: X` blocks X and `Allow: X` allows it, whatever X holds. (Wildcards,
+    /// `#`, `\` and dot segments are left out: they mean something else in a rule, or
+    /// a parser rewrites them.)
+    #[test]
+    fn a_rule_is_put_in_the_form_its_path_is_tested_in(
+        rest in prop::collection::vec(prop::sample::select(vec![
+            "a", "b", "/", "?", "=", "&", " ", "\"", "<", ">", "`", "{", "}", "'", "~", "%", "4", "1", "\u{e9}",
+            "\u{3c0}", "\t", "\u{1}", "\u{7f}", "^", "|", "[", "]", ";", ":", "@", "!", "(", ")", "+", ",",
+        ]), 0..24),
+    ) {
+        let path = format!("/{}", rest.concat());
+        let tested = Request::read(&path).tested().to_owned();
+        let txt = RobotsTxt::parse(format!("User-agent: *\nDisallow: {path}\n").into_bytes());
+        let rules = txt.interpretation(Reading::Rfc9309).groups()[0].rules();
+        // The lexer trims the value as a URL parser trims the path's end.
+        prop_assume!(!rules.is_empty());
+        prop_assert_eq!(String::from_utf8_lossy(txt.pattern(Reading::Rfc9309, &rules[0])), tested.clone());
+        for reading in Reading::ALL {
+            let verdict = evaluate(&txt, &Robot::from_agent("bot"), &tested, reading);
+            prop_assert!(!verdict.allowed(), "{:?} is not blocked by its own rule under {}", path, reading);
+        }
     }
 
     /// Usage preferences say what a robot may do with what it fetches, never whether it

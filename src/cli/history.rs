@@ -13,15 +13,15 @@ use serde::Serialize;
 use url::Url;
 
 use super::{Outcome, RobotSelection, SourceOptions, UrlOptions, finish_output, json, report_fetch};
-use crate::fetch::{self, Retrieved, Source, size_label};
+use crate::fetch::{self, Limits, Retrieved, Source, size_label};
 use crate::history::{
     self, ArchiveOptions, Change, Flip, Progress, Snapshot, Store, Subject, Synced, Timeline, Version, date_range,
-    display_date, snapshot, timeline_versions,
+    display_date, snapshot_as, timeline_versions,
 };
 use crate::policy::escape::{sanitize_lines, sanitize_str};
-use crate::policy::request::Request;
+use crate::policy::request::{Request, UrlMode};
 use crate::policy::words::plural;
-use crate::policy::{Availability, Reading, RobotsTxt};
+use crate::policy::{Availability, Reading};
 use crate::robots_db::RobotsDb;
 
 /// Where versions come from and which: `--archive BASE | --local`, `--from`, `--to`.
@@ -304,7 +304,8 @@ pub fn history(args: &HistoryArgs, db: &RobotsDb) -> Result<Outcome> {
         }
     }
     let mut out = BufWriter::new(io::stdout().lock());
-    let asked = Asked { subjects: &subjects, given: &given, tested: &tested };
+    let limits = args.source_options.limits(None);
+    let asked = Asked { subjects: &subjects, given: &given, tested: &tested, mode, limits: &limits };
     let result = write_history(&mut out, &gathered, &asked, args.json);
     finish_output(result.and_then(|()| out.flush()))?;
     Ok(Outcome::Clean)
@@ -315,6 +316,10 @@ struct Asked<'a> {
     subjects: &'a [Subject],
     given: &'a [String],
     tested: &'a [String],
+    /// How the paths were read.
+    mode: UrlMode,
+    /// How versions are read (the RFC 9309 limit).
+    limits: &'a Limits,
 }
 
 fn write_history(out: &mut dyn Write, gathered: &Gathered, asked: &Asked<'_>, as_json: bool) -> io::Result<()> {
@@ -323,7 +328,8 @@ fn write_history(out: &mut dyn Write, gathered: &Gathered, asked: &Asked<'_>, as
     }
     let snapshot_of = |version: &Version| -> io::Result<Snapshot> {
         let body = history::body_of(&gathered.store, version).map_err(io::Error::other)?;
-        Ok(snapshot(&RobotsTxt::parse(body), version.availability, asked.subjects, asked.tested))
+        let txt = asked.limits.parse(body);
+        Ok(snapshot_as(&txt, version.availability, asked.subjects, asked.tested, asked.mode))
     };
     let mut previous: Option<(&Version, Snapshot)> = None;
     if let Some(before) = &gathered.timeline.before {

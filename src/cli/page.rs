@@ -14,13 +14,13 @@ use url::Url;
 use super::answers::UsageRecord;
 use super::{CheckRecord, Outcome, RobotSelection, SourceOptions, UrlOptions, finish_output, json, report_fetch};
 use crate::fetch::{self, Fetched, Obey, PageFetch, Source};
+use crate::policy;
 use crate::policy::compare::Column;
 use crate::policy::escape::sanitize_str;
 use crate::policy::page::{CrawlVerdict, PageAnswer};
 use crate::policy::page::{PagePolicy, TermSource};
 use crate::policy::request::Request;
 use crate::policy::usage::Usage;
-use crate::policy::{self, RobotsTxt};
 use crate::robots_db::RobotsDb;
 
 /// `robotscope page`: may each robot crawl, index and follow a page?
@@ -125,7 +125,7 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
     // command, the reading of the page included.
     let work = async {
         let retrieved = fetch::retrieve(robots_source, limits.clone()).await?;
-        let txt = Arc::new(RobotsTxt::parse(retrieved.bytes().to_vec()));
+        let txt = Arc::new(limits.parse(retrieved.bytes().to_vec()));
         let obey = Obey {
             txt: Arc::clone(&txt),
             availability: retrieved.availability(),
@@ -143,7 +143,7 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
         })??;
     report_fetch(&retrieved, &limits);
     super::keep_in_store(&retrieved, &args.source_options);
-    let txt = RobotsTxt::parse(retrieved.bytes().to_vec());
+    let txt = limits.parse(retrieved.bytes().to_vec());
     let availability = retrieved.availability();
     let fetch_notes = fetched.notes(&limits);
 
@@ -152,7 +152,8 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
     let answers: Vec<Answer> = queries
         .iter()
         .map(|query| {
-            let column = Column::new(&txt, query.label.clone(), query.robot.clone(), query.reading);
+            let spec = (query.label.clone(), query.robot.clone(), query.reading);
+            let column = Column::all_as(&txt, [spec], mode).pop().expect("one column for one robot");
             let decision = column.check(availability, &request.tested);
             let record = CheckRecord::new(&txt, availability, &column, decision, &query.label, &request);
             let PageAnswer { crawl, policy, usage } =

@@ -78,7 +78,7 @@ impl RobotsGate<'_> {
             let robots_url = target.join("/robots.txt").ok()?;
             let left = self.limits.timeout.saturating_sub(self.started.elapsed()).max(Duration::from_millis(1));
             let outcome = fetch(&robots_url, &Limits { timeout: left, ..self.limits.clone() }).await;
-            self.other_sites.push(OtherSite::from_outcome(robots_url, outcome));
+            self.other_sites.push(OtherSite::from_outcome(robots_url, outcome, self.limits));
         }
         self.other_sites.iter().find(|site| site.robots_url.origin() == target.origin())
     }
@@ -142,12 +142,12 @@ pub async fn fetch_page(url: &Url, limits: &Limits, obey: Option<&Obey>) -> Resu
 }
 
 impl OtherSite {
-    fn from_outcome(robots_url: Url, outcome: Result<Fetched, FetchError>) -> OtherSite {
+    fn from_outcome(robots_url: Url, outcome: Result<Fetched, FetchError>, limits: &Limits) -> OtherSite {
         match outcome {
             Ok(fetched) => OtherSite {
                 outcome: fetched.status.to_string(),
                 availability: fetched.availability(),
-                txt: RobotsTxt::parse(fetched.body),
+                txt: limits.parse(fetched.body),
                 robots_url,
             },
             Err(error) => OtherSite {

@@ -9,6 +9,7 @@
 //! explorer show it.
 
 use crate::policy::compare::Column;
+use crate::policy::request::UrlMode;
 use crate::policy::usage::{Category, Preference, UsageAnswer};
 use crate::policy::{Availability, Reading, Robot, RobotsTxt};
 
@@ -106,9 +107,22 @@ impl Flip {
 /// `paths` (paths as tested: see [`crate::policy::request`]).
 #[must_use]
 pub fn snapshot(txt: &RobotsTxt, availability: Availability, subjects: &[Subject], paths: &[String]) -> Snapshot {
-    let columns = Column::all(
+    snapshot_as(txt, availability, subjects, paths, UrlMode::AsCrawlersSend)
+}
+
+/// [`snapshot`] for paths read as `mode` says (`--raw-url`: byte for byte).
+#[must_use]
+pub fn snapshot_as(
+    txt: &RobotsTxt,
+    availability: Availability,
+    subjects: &[Subject],
+    paths: &[String],
+    mode: UrlMode,
+) -> Snapshot {
+    let columns = Column::all_as(
         txt,
         subjects.iter().map(|subject| (subject.label.clone(), subject.robot.clone(), subject.reading)),
+        mode,
     );
     let mut answers = Vec::with_capacity(columns.len() * paths.len());
     for column in &columns {

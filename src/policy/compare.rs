@@ -10,6 +10,7 @@ use super::availability::{Access, Availability};
 use super::compiled::{CompiledPolicy, Decision};
 use super::parse::{FieldKind, RobotsTxt, Rule};
 use super::reading::Reading;
+use super::request::UrlMode;
 use super::usage::{Category, Preference, UsageAnswer, UsageRules, read_content_usage};
 use super::verdict::describe_selection;
 
@@ -40,9 +41,19 @@ impl Column {
     /// (see [`CompiledPolicy::reusing`]).
     #[must_use]
     pub fn all(txt: &RobotsTxt, columns: impl IntoIterator<Item = (String, Robot, Reading)>) -> Vec<Column> {
+        Column::all_as(txt, columns, UrlMode::AsCrawlersSend)
+    }
+
+    /// [`Column::all`] for paths read as `mode` says (`--raw-url`: byte for byte).
+    #[must_use]
+    pub fn all_as(
+        txt: &RobotsTxt,
+        columns: impl IntoIterator<Item = (String, Robot, Reading)>,
+        mode: UrlMode,
+    ) -> Vec<Column> {
         let mut compiled: Vec<Column> = Vec::new();
         for (label, robot, reading) in columns {
-            let policy = CompiledPolicy::reusing(txt, &robot, reading, compiled.iter().map(|c| &c.compiled));
+            let policy = CompiledPolicy::reusing(txt, &robot, reading, mode, compiled.iter().map(|c| &c.compiled));
             let usage = usage_rules(txt, &policy, reading);
             compiled.push(Column { label, robot, reading, compiled: policy, usage });
         }

@@ -30,6 +30,7 @@ use super::parse::{RobotsTxt, RuleKind};
 use super::pattern::{self, decode_draft1996};
 use super::prefix_set::PrefixSet;
 use super::reading::Reading;
+use super::request::UrlMode;
 use super::verdict::index_html_directory;
 
 /// The outcome of one check: the verdict and the rule that decided it.
@@ -157,6 +158,8 @@ pub struct CompiledPolicy {
 #[derive(Debug)]
 struct CompiledRules {
     reading: Reading,
+    /// The form of the paths checked, which the patterns were put in.
+    mode: UrlMode,
     /// Plain prefix rules.
     prefixes: PrefixSet<Entry>,
     /// Wildcard rules with a useful literal prefix, as indices into `wildcards`.
@@ -175,25 +178,30 @@ impl CompiledPolicy {
     /// Compiles the rules that apply to `robot` under `reading`.
     #[must_use]
     pub fn new(txt: &RobotsTxt, robot: &Robot, reading: Reading) -> CompiledPolicy {
-        CompiledPolicy::reusing(txt, robot, reading, [])
+        CompiledPolicy::reusing(txt, robot, reading, UrlMode::AsCrawlersSend, [])
     }
 
-    /// Like [`CompiledPolicy::new`], but takes the compiled rules of one of `earlier`
-    /// (compiled from the same file) that has the same groups under the same reading
-    /// instead of compiling them again: the robots of a comparison that all fall back
-    /// to `*` share one copy, which matters when the file holds millions of rules.
+    /// Like [`CompiledPolicy::new`], for paths read as `mode` says (the rules meet
+    /// them in the same form, [`RobotsTxt::pattern_as`]), taking the compiled rules of
+    /// one of `earlier` (compiled from the same file) that has the same groups under the
+    /// same reading instead of compiling them again: the robots of a comparison that all
+    /// fall back to `*` share one copy, which matters when the file holds millions of
+    /// rules.
     #[must_use]
     pub fn reusing<'a>(
         txt: &RobotsTxt,
         robot: &Robot,
         reading: Reading,
+        mode: UrlMode,
         earlier: impl IntoIterator<Item = &'a CompiledPolicy>,
     ) -> CompiledPolicy {
         let selection = agent::select(txt.interpretation(reading), robot, reading);
-        let same = earlier.into_iter().find(|e| e.rules.reading == reading && e.selection.groups == selection.groups);
+        let same = earlier
+            .into_iter()
+            .find(|e| e.rules.reading == reading && e.rules.mode == mode && e.selection.groups == selection.groups);
         let rules = match same {
             Some(same) => Arc::clone(&same.rules),
-            None => Arc::new(CompiledRules::new(txt, &selection.groups, reading)),
+            None => Arc::new(CompiledRules::new(txt, &selection.groups, reading, mode)),
         };
         CompiledPolicy { selection, rules }
     }
@@ -228,14 +236,14 @@ impl CompiledPolicy {
 }
 
 impl CompiledRules {
-    fn new(txt: &RobotsTxt, groups: &[usize], reading: Reading) -> CompiledRules {
+    fn new(txt: &RobotsTxt, groups: &[usize], reading: Reading, mode: UrlMode) -> CompiledRules {
         let interpretation = txt.interpretation(reading);
         let rule_count = groups.iter().map(|&g| interpretation.groups()[g].rules().len()).sum();
         let mut plain = Vec::with_capacity(rule_count);
         let mut wildcards = Vec::new();
         for &group in groups {
             for (index, rule) in interpretation.groups()[group].rules().iter().enumerate() {
-                let pattern = txt.pattern(reading, rule);
+                let pattern = txt.pattern_as(reading, rule, mode);
                 let entry = Entry {
                     group: group as u32,
                     rule: index as u32,
@@ -292,6 +300,7 @@ impl CompiledRules {
         }
         CompiledRules {
             reading,
+            mode,
             prefixes: PrefixSet::first_of_each(plain, |held, entry| held.kind == entry.kind),
             anchored: PrefixSet::new(anchored),
             by_piece,

@@ -66,7 +66,30 @@ impl Matcher {
     /// Compiles the rules for a [`Robot`], with its fallback tokens and flags.
     #[must_use]
     pub fn for_robot(txt: &RobotsTxt, robot: &Robot, reading: Reading) -> Matcher {
-        let compiled = CompiledPolicy::new(txt, robot, reading);
+        Matcher::for_robot_as(txt, robot, reading, UrlMode::AsCrawlersSend)
+    }
+
+    /// [`Matcher::for_robot`] for URLs read as `mode` says. [`UrlMode::Raw`] takes them
+    /// byte for byte as Google's library does: the caller hands already-encoded URLs,
+    /// their path, params and query are compared as they are ([`Request::raw`]), and the
+    /// rules meet them as Google's library normalises a rule.
+    ///
+    /// ```
+    /// use robotscope::policy::request::UrlMode;
+    /// use robotscope::{Matcher, Reading, Robot, RobotsTxt};
+    /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /a<d\n".to_vec());
+    /// let robot = Robot::from_agent("bot");
+    /// // As a crawler requests it, `/a<d` is `/a%3Cd`, and the rule is read the same way.
+    /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a<d"));
+    /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a%3Cd"));
+    /// // Byte for byte, as Google's library compares them.
+    /// let raw = Matcher::for_robot_as(&txt, &robot, Reading::Rfc9309, UrlMode::Raw);
+    /// assert!(!raw.allowed("/a<d"));
+    /// assert!(raw.allowed("/a%3Cd"));
+    /// ```
+    #[must_use]
+    pub fn for_robot_as(txt: &RobotsTxt, robot: &Robot, reading: Reading, mode: UrlMode) -> Matcher {
+        let compiled = CompiledPolicy::reusing(txt, robot, reading, mode, []);
         let interpretation = txt.interpretation(reading);
         // The first value of each extension that reads as one, from the groups that
         // apply, in file order: the extensions belong to the group as rules do.
@@ -84,19 +107,10 @@ impl Matcher {
             crawl_delay: values(FieldKind::CrawlDelay).find_map(|value| crawl_delay(&value)),
             request_rate: values(FieldKind::RequestRate).find_map(|value| RequestRate::parse(&value)),
             visit_time: values(FieldKind::VisitTime).find_map(|value| VisitTime::parse(&value)),
-            url_mode: UrlMode::AsCrawlersSend,
+            url_mode: mode,
             usage: (reading == Reading::Rfc9309).then(|| UsageRules::of(txt, compiled.selection())),
             compiled,
         }
-    }
-
-    /// The same matcher, taking URLs byte for byte as Google's library does: the
-    /// caller hands already-encoded URLs and their path, params and query are compared
-    /// as they are ([`Request::raw`]).
-    #[must_use]
-    pub fn raw_urls(mut self) -> Matcher {
-        self.url_mode = UrlMode::Raw;
-        self
     }
 
     /// Whether the robot may fetch `url` (a URL, or a path starting with `/`).
@@ -192,7 +206,7 @@ impl Matcher {
 /// decided, which matched and lost, and one line of explanation. It walks every rule
 /// of the groups that apply; for many URLs, use a [`Matcher`] (which decides the same
 /// way, as a property test holds). `url` is read as a crawler requests it, as a
-/// matcher reads it unless [`Matcher::raw_urls`] says otherwise.
+/// matcher reads it unless built with [`Matcher::for_robot_as`] for raw URLs.
 ///
 /// # Examples
 ///
@@ -238,7 +252,7 @@ mod tests {
         let matcher = Matcher::new(&txt, "bot", Reading::Rfc9309);
         assert!(!matcher.allowed("https://example.com/café/menu"));
         assert!(!matcher.allowed("/caf%c3%a9"));
-        let raw = matcher.raw_urls();
+        let raw = Matcher::for_robot_as(&txt, &Robot::from_agent("bot"), Reading::Rfc9309, UrlMode::Raw);
         assert!(!raw.allowed("https://example.com/caf%C3%A9/menu"));
         assert!(raw.allowed("https://example.com/caf%c3%a9/menu"), "taken byte for byte");
     }

@@ -29,7 +29,7 @@ use super::parse::RobotsTxt;
 use super::reading::Reading;
 use super::request::{Request, UrlMode};
 use super::usage::{Usage, UsageAnswer, page_usage, usage_answer};
-use super::verdict::{Verdict, evaluate_fetched};
+use super::verdict::{Verdict, evaluate_fetched_as};
 
 /// One directive: `noindex`, or `max-snippet:50`. Names are lower-cased.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -848,10 +848,10 @@ pub fn crawl_verdict<'a>(
     others: &dyn Fn(&Url) -> Option<SiteRobots<'a>>,
 ) -> CrawlVerdict {
     let tested = |url: &Url| Request::new(url.as_str(), mode).tested.into_owned();
-    let requested = evaluate_fetched(home.txt, home.availability, robot, &tested(page_url), reading);
+    let requested = evaluate_fetched_as(home.txt, home.availability, robot, &tested(page_url), reading, mode);
     let blocked_redirect = redirects.iter().find_map(|&target| {
         let site = if target.origin() == page_url.origin() { *home } else { others(target)? };
-        let verdict = evaluate_fetched(site.txt, site.availability, robot, &tested(target), reading);
+        let verdict = evaluate_fetched_as(site.txt, site.availability, robot, &tested(target), reading, mode);
         let robots_url = site.robots_url?.clone();
         (!verdict.allowed).then(|| BlockedRedirect { url: target.clone(), robots_url, verdict })
     });

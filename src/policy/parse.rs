@@ -12,8 +12,9 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::lex::{self, FieldSplit, Line, Separator};
-use super::pattern::{decode_draft1996, normalise_rfc9309};
+use super::pattern::{decode_draft1996, normalise_as_requested, normalise_rfc9309};
 use super::reading::Reading;
+use super::request::UrlMode;
 
 /// The field a line holds, as one reading understands it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -200,6 +201,9 @@ pub struct Rule {
     /// normalising changed nothing (nearly always), else a span of the
     /// interpretation's own store. Read it with [`RobotsTxt::pattern`].
     pattern: PatternSpan,
+    /// The same in the form Google's library compares with URLs taken byte for byte
+    /// (`--raw-url`), where that differs ([`RobotsTxt::pattern_as`]).
+    raw_pattern: PatternSpan,
 }
 
 impl Rule {
@@ -529,12 +533,34 @@ impl RobotsTxt {
     }
 
     /// A rule's pattern, normalised for `reading` (the reading whose interpretation the
-    /// rule comes from): percent-encoded for RFC 9309 and the 1994 standard (non-ASCII as
-    /// UTF-8 `%XX`, escapes upper-cased: the form requests are tested in),
-    /// percent-decoded for the 1996 draft.
+    /// rule comes from) to meet paths as crawlers request them: percent-encoded for RFC
+    /// 9309 and the 1994 standard (non-ASCII as UTF-8 `%XX`, escapes upper-cased, what a
+    /// URL parser encodes encoded: the form [`Request::read`](super::request::Request::read)
+    /// tests paths in), percent-decoded for the 1996 draft.
+    ///
+    /// ```
+    /// use robotscope::policy::{Reading, RobotsTxt};
+    /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /a<d\nDisallow: /café\n".as_bytes().to_vec());
+    /// let rules = txt.interpretation(Reading::Rfc9309).groups()[0].rules();
+    /// assert_eq!(txt.pattern(Reading::Rfc9309, &rules[0]), b"/a%3Cd");
+    /// assert_eq!(txt.pattern(Reading::Rfc9309, &rules[1]), b"/caf%C3%A9");
+    /// ```
     #[must_use]
     pub fn pattern(&self, reading: Reading, rule: &Rule) -> &[u8] {
-        match rule.pattern {
+        self.pattern_as(reading, rule, UrlMode::AsCrawlersSend)
+    }
+
+    /// A rule's pattern for paths read as `mode` says: [`RobotsTxt::pattern`] for paths
+    /// as crawlers request them, or, for URLs taken byte for byte (`--raw-url`), as
+    /// Google's library normalises a rule (non-ASCII encoded, escapes upper-cased, the
+    /// rest as written).
+    #[must_use]
+    pub fn pattern_as(&self, reading: Reading, rule: &Rule, mode: UrlMode) -> &[u8] {
+        let span = match mode {
+            UrlMode::AsCrawlersSend => rule.pattern,
+            UrlMode::Raw => rule.raw_pattern,
+        };
+        match span {
             PatternSpan::AsWritten => self.text(&rule.value()),
             PatternSpan::Normalised(span) => &self.interpretation(reading).normalised_patterns[span.range()],
         }
@@ -742,21 +768,42 @@ impl Builder<'_> {
     }
 
     fn rule(&mut self, field: usize, line: usize, kind: RuleKind, value: Range<usize>) {
-        let Some(open) = &mut self.current else {
+        if self.current.is_none() {
             self.out.orphan_rules.push(field);
             return;
-        };
+        }
         let raw = &self.source[value.clone()];
-        // The tested path is always in the form crawlers send (non-ASCII as UTF-8 `%XX`,
-        // escapes upper-cased; see `request`), so a rule is put in the same form before
-        // the reading compares them: RFC 9309 §2.2.2 asks for it, and the 1994 standard's
-        // byte prefix is then a prefix of what a robot requests. The 1996 draft decodes
-        // both sides instead.
-        let normalised = match self.reading {
-            Reading::Rfc9309 | Reading::Koster1994 => normalise_rfc9309(raw),
-            Reading::Draft1996 => decode_draft1996(raw),
+        // A path a user gives is tested in the form crawlers request it (see `request`:
+        // non-ASCII as UTF-8 `%XX`, escapes upper-cased, what a URL parser encodes
+        // encoded), so a rule is put in the same form before the reading compares them:
+        // RFC 9309 §2.2.2 asks for both sides to be compared percent-encoded, and the 1994
+        // standard's byte prefix is then a prefix of what a robot requests. A URL taken
+        // byte for byte (`--raw-url`) meets the rule as Google's library normalises it.
+        // The 1996 draft decodes both sides instead (after what a parser drops or
+        // encodes, as the path went through it).
+        let (normalised, raw_normalised) = match self.reading {
+            Reading::Rfc9309 | Reading::Koster1994 => (normalise_as_requested(raw), normalise_rfc9309(raw)),
+            Reading::Draft1996 => {
+                let as_requested = match normalise_as_requested(raw) {
+                    Cow::Borrowed(_) => decode_draft1996(raw),
+                    Cow::Owned(bytes) => Cow::Owned(decode_draft1996(&bytes).into_owned()),
+                };
+                (as_requested, decode_draft1996(raw))
+            }
         };
-        let pattern = match normalised {
+        let same = raw_normalised == normalised;
+        let pattern = self.store(normalised);
+        let raw_pattern = if same { pattern } else { self.store(raw_normalised) };
+        let Some(open) = &mut self.current else { return };
+        open.group.rules.push(Rule { line: line as u32, kind, value: Span::of(&value), pattern, raw_pattern });
+        open.group.last_line = line as u32;
+        open.has_rules = true;
+    }
+
+    /// Where a normalised pattern is kept: the value itself when normalising changed
+    /// nothing, else the interpretation's store.
+    fn store(&mut self, normalised: Cow<'_, [u8]>) -> PatternSpan {
+        match normalised {
             Cow::Borrowed(_) => PatternSpan::AsWritten,
             Cow::Owned(bytes) => {
                 let start = self.out.normalised_patterns.len();
@@ -765,10 +812,7 @@ impl Builder<'_> {
                 // fit in 32 bits.
                 PatternSpan::Normalised(Span::of(&(start..self.out.normalised_patterns.len())))
             }
-        };
-        open.group.rules.push(Rule { line: line as u32, kind, value: Span::of(&value), pattern });
-        open.group.last_line = line as u32;
-        open.has_rules = true;
+        }
     }
 
     fn close_group(&mut self) {

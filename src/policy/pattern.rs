@@ -12,8 +12,10 @@ use std::borrow::Cow;
 /// Normalises a rule value the way Google's reference does (`MaybeEscapePattern`):
 /// octets of 0x80 and above are percent-encoded, and the hex digits of existing `%XX`
 /// escapes are upper-cased. RFC 9309 §2.2.2 asks for octets to be compared after
-/// percent-encoding; Google applies that to the rule only and takes the URL as sent,
-/// and so do we.
+/// percent-encoding; Google's library applies that to the rule only and takes the URL
+/// as sent. It is the form of `--raw-url`, where URLs are taken as Google's library
+/// takes them; paths as a user gives them are compared with
+/// [`normalise_as_requested`]'s form.
 #[must_use]
 pub fn normalise_rfc9309(value: &[u8]) -> Cow<'_, [u8]> {
     let lowercase_escape =
@@ -35,6 +37,51 @@ pub fn normalise_rfc9309(value: &[u8]) -> Cow<'_, [u8]> {
         } else {
             out.push(b);
             i += 1;
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Normalises a rule value to the form of a path as crawlers request it, the form
+/// [`Request::read`](super::request::Request::read) tests paths in, so that a rule and
+/// the path it names compare equal (RFC 9309 §2.2.2: both are compared percent-encoded).
+/// On top of [`normalise_rfc9309`], the characters a URL parser percent-encodes (the
+/// WHATWG URL standard's sets, as the `url` crate applies them) are encoded: controls
+/// and DEL, space, `"`, `<`, `>`, and in the path `` ` ``, `{`, `}` or, after the first
+/// `?`, in the query, `'`. Tabs are dropped and trailing controls cut, as a URL parser
+/// does. `*` and `$` are left alone: they are the pattern's wildcards. What a parser
+/// rewrites rather than encodes (`\` as `/`, dot segments) is left as written.
+#[must_use]
+pub fn normalise_as_requested(value: &[u8]) -> Cow<'_, [u8]> {
+    let value = normalise_rfc9309(value);
+    let encoded_in = |byte: u8, in_query: bool| match byte {
+        0..=0x1F | 0x7F | b' ' | b'"' | b'<' | b'>' => true,
+        b'`' | b'{' | b'}' => !in_query,
+        b'\'' => in_query,
+        _ => false,
+    };
+    let mut in_query = false;
+    let needs_work = value.iter().any(|&byte| {
+        in_query |= byte == b'?';
+        encoded_in(byte, in_query)
+    });
+    if !needs_work {
+        return value;
+    }
+    // Cut as a URL parser cuts the end of a URL (leading ones cannot occur: a path
+    // follows the host).
+    let end = value.iter().rposition(|&byte| byte > b' ').map_or(0, |last| last + 1);
+    let mut out = Vec::with_capacity(value.len() + 8);
+    let mut in_query = false;
+    for &byte in &value[..end] {
+        in_query |= byte == b'?';
+        if byte == b'\t' {
+            continue;
+        }
+        if encoded_in(byte, in_query) {
+            push_escape(&mut out, byte);
+        } else {
+            out.push(byte);
         }
     }
     Cow::Owned(out)
@@ -165,6 +212,24 @@ pub fn is_plain_prefix(pattern: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 24: the characters a URL parser encodes are encoded in rules too, in the
+    /// path and in the query as a parser does, and the wildcards stay.
+    #[test]
+    fn rules_are_put_in_the_form_crawlers_request() {
+        let cases: [(&[u8], &[u8]); 7] = [
+            (b"/a<d.html", b"/a%3Cd.html"),
+            (b"/{x} y?q={z}'", b"/%7Bx%7D%20y?q={z}%27"),
+            ("/café*.pdf$".as_bytes(), b"/caf%C3%A9*.pdf$"),
+            (b"/\"quoted\"/`x`", b"/%22quoted%22/%60x%60"),
+            (b"/a\tb\x01", b"/ab"),
+            (b"/a\x7fb", b"/a%7Fb"),
+            (b"/plain/path?q=1", b"/plain/path?q=1"),
+        ];
+        for (rule, expected) in cases {
+            assert_eq!(normalise_as_requested(rule).as_ref(), expected, "{:?}", String::from_utf8_lossy(rule));
+        }
+    }
 
     #[test]
     fn draft_decoding_keeps_slashes_apart() {

@@ -27,7 +27,7 @@ use std::fmt;
 use super::agent::Selection;
 use super::availability::{Access, Availability};
 use super::parse::{FieldKind, RobotsTxt};
-use super::pattern::{is_plain_prefix, normalise_rfc9309, wildcard_match};
+use super::pattern::{is_plain_prefix, normalise_as_requested, wildcard_match};
 use super::prefix_set::PrefixSet;
 use super::reading::Reading;
 use super::verdict::Verdict;
@@ -541,7 +541,8 @@ impl UsageRules {
             match field.kind() {
                 FieldKind::ContentUsage => {
                     let rule = read_content_usage(value);
-                    let pattern = rule.path.map(|path| normalise_rfc9309(path).into_owned());
+                    // In the form paths are tested in, as Allow and Disallow are.
+                    let pattern = rule.path.map(|path| normalise_as_requested(path).into_owned());
                     let index = *by_pattern.entry(pattern.clone()).or_insert_with(|| {
                         found.rules.push(UsageRule { pattern, said: Default::default(), lines: Lines::default() });
                         found.rules.len() - 1

@@ -12,7 +12,7 @@ use super::availability::{Access, Availability};
 use super::parse::{Interpretation, RobotsTxt, Rule, RuleKind};
 use super::pattern::{self, decode_draft1996};
 use super::reading::Reading;
-use super::request::is_robots_txt;
+use super::request::{UrlMode, is_robots_txt};
 
 /// One rule that matched the path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,9 +163,22 @@ pub fn evaluate_fetched(
     path: &str,
     reading: Reading,
 ) -> Verdict {
+    evaluate_fetched_as(txt, availability, robot, path, reading, UrlMode::AsCrawlersSend)
+}
+
+/// [`evaluate_fetched`] for a path read as `mode` says (see [`evaluate_as`]).
+#[must_use]
+pub fn evaluate_fetched_as(
+    txt: &RobotsTxt,
+    availability: Availability,
+    robot: &Robot,
+    path: &str,
+    reading: Reading,
+    mode: UrlMode,
+) -> Verdict {
     let access = availability.access(reading);
     if access == Access::Rules {
-        return evaluate(txt, robot, path, reading);
+        return evaluate_as(txt, robot, path, reading, mode);
     }
     let mut verdict = Verdict {
         allowed: access == Access::AllowAll,
@@ -200,10 +213,19 @@ pub fn evaluate_fetched(
 /// ```
 #[must_use]
 pub fn evaluate(txt: &RobotsTxt, robot: &Robot, path: &str, reading: Reading) -> Verdict {
+    evaluate_as(txt, robot, path, reading, UrlMode::AsCrawlersSend)
+}
+
+/// [`evaluate`] for a path read as `mode` says: as crawlers request it (what
+/// [`Request::read`](super::request::Request::read) gives), or taken byte for byte as
+/// Google's library takes a URL ([`UrlMode::Raw`]), each met by the rules in the same
+/// form ([`RobotsTxt::pattern_as`]).
+#[must_use]
+pub fn evaluate_as(txt: &RobotsTxt, robot: &Robot, path: &str, reading: Reading, mode: UrlMode) -> Verdict {
     let interpretation = txt.interpretation(reading);
     let path = path.to_owned();
     let selection = agent::select(interpretation, robot, reading);
-    let matched = matching_rules(txt, &selection, path.as_bytes(), reading);
+    let matched = matching_rules(txt, &selection, path.as_bytes(), reading, mode);
     let (allowed, decided_by) = decide(interpretation, &matched, reading);
     let losers = matched.iter().copied().filter(|m| Some(*m) != decided_by).collect();
     let mut verdict = Verdict { allowed, reading, path, selection, decided_by, losers, explanation: String::new() };
@@ -212,7 +234,13 @@ pub fn evaluate(txt: &RobotsTxt, robot: &Robot, path: &str, reading: Reading) ->
 }
 
 /// Every rule of the selected groups that matches `path`, in file order.
-fn matching_rules(txt: &RobotsTxt, selection: &Selection, path: &[u8], reading: Reading) -> Vec<RuleMatch> {
+fn matching_rules(
+    txt: &RobotsTxt,
+    selection: &Selection,
+    path: &[u8],
+    reading: Reading,
+    mode: UrlMode,
+) -> Vec<RuleMatch> {
     let interpretation = txt.interpretation(reading);
     let decoded;
     let path = if reading == Reading::Draft1996 {
@@ -224,7 +252,7 @@ fn matching_rules(txt: &RobotsTxt, selection: &Selection, path: &[u8], reading: 
     let mut found = Vec::new();
     for &group in &selection.groups {
         for (index, rule) in interpretation.groups()[group].rules().iter().enumerate() {
-            let pattern = txt.pattern(reading, rule);
+            let pattern = txt.pattern_as(reading, rule, mode);
             let hit = match reading {
                 Reading::Rfc9309 => rfc9309_priority(rule, pattern, path),
                 // The 1994 standard: "any empty value, indicates that all URLs can be
