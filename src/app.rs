@@ -289,6 +289,8 @@ pub struct App {
     sitemaps: Option<sitemaps::SitemapsView>,
     /// The history view's state, once opened (kept while it is closed).
     history: Option<history::HistoryView>,
+    /// What the changes view shows, made when it opens.
+    changes_report: Option<edits::ChangesReport>,
     /// Where versions are kept and found.
     history_settings: history::HistorySettings,
     /// The stored version the panes show, read-only, and the current file kept aside.
@@ -391,6 +393,7 @@ impl App {
             page: None,
             sitemaps: None,
             history: None,
+            changes_report: None,
             history_settings: history::HistorySettings::default(),
             viewing: None,
             last_fetch: None,
@@ -895,14 +898,20 @@ impl App {
         };
         match overlay {
             Overlay::Compare => self.open_compare(),
-            Overlay::Diagnostics => self.lint_now(),
+            Overlay::Diagnostics => {
+                self.lint_now();
+                self.check_selected_fix();
+            }
             Overlay::Help => self.overlay_scroll = 0,
             Overlay::Messages => self.overlay_scroll = usize::MAX,
+            Overlay::Changes => {
+                self.overlay_scroll = 0;
+                self.refresh_changes();
+            }
             Overlay::Page
             | Overlay::Sitemaps
             | Overlay::History
             | Overlay::FetchDetails
-            | Overlay::Changes
             | Overlay::CopyMenu
             | Overlay::ConfirmQuit => {}
         }
@@ -923,8 +932,11 @@ impl App {
             _ => Vec::new(),
         };
         self.overlay = self.overlay_below.take();
-        if overlay == Overlay::Compare {
-            self.reveal_verdict();
+        match overlay {
+            Overlay::Compare => self.reveal_verdict(),
+            // Made again when the view opens; the diff of a large file is megabytes.
+            Overlay::Changes => self.changes_report = None,
+            _ => {}
         }
         effects
     }
@@ -936,12 +948,13 @@ impl App {
             Some(Overlay::Page) => self.scroll_page(delta),
             Some(Overlay::Sitemaps) => self.move_sitemaps(delta),
             Some(Overlay::History) => self.move_history(delta),
-            Some(Overlay::Help | Overlay::Messages) => self.scroll_overlay(delta),
+            Some(Overlay::Help | Overlay::Messages | Overlay::Changes) => self.scroll_overlay(delta),
             Some(Overlay::Diagnostics) => {
                 let height = usize::from(self.area.height.saturating_sub(8));
                 self.diagnostics_view.move_by(delta, self.diagnostics.len(), height);
+                self.check_selected_fix();
             }
-            Some(Overlay::FetchDetails | Overlay::Changes | Overlay::CopyMenu | Overlay::ConfirmQuit) => {}
+            Some(Overlay::FetchDetails | Overlay::CopyMenu | Overlay::ConfirmQuit) => {}
             None => self.move_cursor(delta),
         }
     }
@@ -950,6 +963,9 @@ impl App {
     fn scroll_overlay(&mut self, delta: isize) {
         let (lines, (_, height)) = match self.overlay {
             Some(Overlay::Help) => (keymap::help_line_count(), layout::HELP_OVERLAY),
+            Some(Overlay::Changes) => {
+                (self.changes_report.as_ref().map_or(0, |report| report.lines.len()), layout::CHANGES_OVERLAY)
+            }
             _ => (self.message_log_lines().len(), layout::MESSAGES_OVERLAY),
         };
         let shown = usize::from(self.area.height.min(height).saturating_sub(2)).max(1);
@@ -1003,6 +1019,9 @@ impl App {
     /// unsaved edits, kept in step with the text (and dropped once they are saved).
     fn housekeeping(&mut self) -> Vec<Effect> {
         let mut effects = Vec::new();
+        if self.overlay == Some(Overlay::Changes) {
+            self.refresh_changes();
+        }
         if let Some(generation) = self.stale_diagnostics()
             && self.lint_asked != Some(generation)
         {

@@ -532,12 +532,57 @@ struct LintRecord<'a> {
     fix: Option<FixRecord<'a>>,
 }
 
-/// A fix as one replacement of one span (byte offsets, end exclusive), with its title.
+/// A fix as one replacement of one span (byte offsets, end exclusive), with its title
+/// and the verdicts it changes.
 #[derive(Debug, Serialize)]
 struct FixRecord<'a> {
     title: &'a str,
     span: [usize; 2],
     replacement: String,
+    /// How it was checked: `alone`, `with its kind` (many fixes in a large file), or
+    /// null when it was not.
+    checked: Option<&'static str>,
+    /// The verdicts it changes, one per robot and reading (the first found).
+    changes: Vec<FlipRecord>,
+    /// Robots (each under one reading) with a verdict changed beyond those listed.
+    more_changes: usize,
+}
+
+/// One verdict a fix changes.
+#[derive(Debug, Serialize)]
+struct FlipRecord {
+    semantics: &'static str,
+    agent: String,
+    path: String,
+    before: bool,
+    after: bool,
+}
+
+impl FixRecord<'_> {
+    /// Adds what the fix does to the verdicts.
+    fn with_effect(mut self, effect: Option<&policy::impact::FixEffect>) -> Self {
+        use policy::impact::FixEffect;
+        match effect {
+            Some(FixEffect::Alone(impact)) => {
+                self.checked = Some("alone");
+                self.changes = impact
+                    .flips()
+                    .iter()
+                    .map(|flip| FlipRecord {
+                        semantics: flip.reading.name(),
+                        agent: flip.robot.clone(),
+                        path: flip.path.clone(),
+                        before: flip.before,
+                        after: flip.after,
+                    })
+                    .collect();
+                self.more_changes = impact.changed() - impact.flips().len();
+            }
+            Some(FixEffect::NoneTogether { .. }) => self.checked = Some("with its kind"),
+            None => {}
+        }
+        self
+    }
 }
 
 /// A fix's edits as one replacement: the span from the first edit's start to the last
@@ -551,7 +596,14 @@ fn single_edit<'a>(source: &[u8], fix: &'a Fix) -> FixRecord<'a> {
         .map(|e| Edit { span: e.span.start - start..e.span.end - start, replacement: e.replacement.clone() })
         .collect();
     let replacement = String::from_utf8_lossy(&policy::fix::apply_edits(&source[start..end], &shifted)).into_owned();
-    FixRecord { title: &fix.title, span: [start, end], replacement }
+    FixRecord {
+        title: &fix.title,
+        span: [start, end],
+        replacement,
+        checked: None,
+        changes: Vec::new(),
+        more_changes: 0,
+    }
 }
 
 /// `robotscope lint`.
@@ -564,10 +616,9 @@ pub fn lint(args: &LintArgs) -> Result<Outcome> {
     if availability != Availability::Available {
         bail!("there is no robots.txt to lint: the server did not answer with one");
     }
-    // What is written, every byte of it: the diagnostic about content past 500 KiB
-    // says what RFC 9309 robots leave unread.
-    let txt = txt.whole();
-    let diagnostics = policy::lint(&txt);
+    // Every byte is linted (a diagnostic says what RFC 9309 robots leave unread past
+    // 500 KiB); each fix is checked on the file as robots read it.
+    let diagnostics = policy::lint::lint_checked(&txt);
     let mut out = BufWriter::new(io::stdout().lock());
     let result = (|| -> io::Result<()> {
         for d in &diagnostics {
@@ -585,13 +636,20 @@ pub fn lint(args: &LintArgs) -> Result<Outcome> {
                     code: d.code.name(),
                     severity: d.severity.name(),
                     message: &d.message,
-                    fix: d.fix.as_ref().map(|fix| single_edit(txt.source(), fix)),
+                    fix: d.fix.as_ref().map(|fix| single_edit(txt.source(), fix).with_effect(d.fix_effect())),
                 };
                 json::write_line(&mut out, &record)?;
             } else {
                 writeln!(out, "{}:{column}: {} {}: {}", d.line, d.severity, d.code, sanitize_str(&d.message))?;
                 if let Some(fix) = &d.fix {
-                    writeln!(out, "    fix: {}", sanitize_str(&fix.title))?;
+                    let effect = d.fix_effect().map_or_else(
+                        || {
+                            " (not checked: too many fixes in a file this large; `fix` says what they change together)"
+                                .to_owned()
+                        },
+                        |effect| format!(" ({effect})"),
+                    );
+                    writeln!(out, "    fix: {}{}", sanitize_str(&fix.title), sanitize_str(&effect))?;
                 }
             }
         }
@@ -621,6 +679,7 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
     }
     let report = policy::fix::fix_all(txt.source());
     let changed = report.text != txt.source();
+    let effect = policy::fix::fix_all_effect(&txt, &report);
     let mut out = io::stdout().lock();
     let result = if args.diff {
         // The file as the user named it on both sides (`patch -p0` applies it): an
@@ -640,10 +699,13 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
     finish_output(result)?;
     let applied = plural(report.applied, "fix");
     let left = plural(report.remaining.len(), "diagnostic");
+    // What the fixes do to the verdicts, every reading and every robot the file names:
+    // a fix that changes one says so (issue 24).
+    let effect = sanitize_str(&effect.to_string()).into_owned();
     if args.check {
-        note!("robotscope: {applied} to apply; {left} left after them (see `robotscope lint`)");
+        note!("robotscope: {applied} to apply, which {effect}; {left} left after them (see `robotscope lint`)");
     } else {
-        note!("robotscope: applied {applied}; {left} left (see `robotscope lint`)");
+        note!("robotscope: applied {applied}, which {effect}; {left} left (see `robotscope lint`)");
     }
     // The fixed file itself is no finding; a diff that is not empty, or a check that
     // finds fixes to make, is (as diff(1) and `rustfmt --check` say).

@@ -29,6 +29,7 @@ pub mod content;
 pub mod escape;
 pub mod extensions;
 pub mod fix;
+pub mod impact;
 pub(crate) mod lex;
 pub mod lint;
 pub mod matcher;

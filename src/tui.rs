@@ -35,7 +35,7 @@ use crate::app::{Action, AfterSave, App, Effect, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::history::{self, StoreChoice};
 use crate::policy::RobotsTxt;
-use crate::policy::lint::lint;
+use crate::policy::lint::lint_checked;
 use crate::policy::request::path_lines;
 use crate::save::save_atomically;
 use crate::{fetch, ui};
@@ -551,9 +551,9 @@ impl Shell<'_> {
                 // stopped), and the app drops its answer.
                 let actions = self.actions.clone();
                 let task = tokio::task::spawn_blocking(move || {
-                    // What is written, every byte of it: the RFC 9309 reading of a file
-                    // past 500 KiB leaves its end unread, and lint says so itself.
-                    let diagnostics = lint(&txt.whole());
+                    // Every byte is linted (lint says what RFC 9309 leaves unread past
+                    // 500 KiB), and each fix is checked on the file as robots read it.
+                    let diagnostics = lint_checked(&txt);
                     let _ = actions.send(Action::Linted { generation, diagnostics });
                 });
                 self.lint = Some((generation, task));

@@ -89,7 +89,10 @@ pub fn render(app: &App, frame: &mut Frame) {
             }
         }
         Some(Overlay::Diagnostics) => frame.render_widget(edits::DiagnosticsOverlay { app }, centered(area, 110, 30)),
-        Some(Overlay::Changes) => frame.render_widget(edits::ChangesOverlay { app }, centered(area, 110, 34)),
+        Some(Overlay::Changes) => {
+            let (width, height) = crate::app::layout::CHANGES_OVERLAY;
+            frame.render_widget(edits::ChangesOverlay { app }, centered(area, width, height));
+        }
         Some(Overlay::CopyMenu) => frame.render_widget(
             edits::Question {
                 title: " Copy ",

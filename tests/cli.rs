@@ -659,3 +659,37 @@ fn raw_urls_meet_rules_as_googles_library_reads_them() {
         .code(0)
         .stdout(predicate::str::starts_with("allowed"));
 }
+
+/// Issue 24: `lint` and `fix` say what each fix does to the verdicts, under every
+/// reading, for every robot the file names: here a zero width space hides Googlebot.
+#[test]
+fn lint_and_fix_say_which_verdicts_a_fix_changes() {
+    let file = robots_file("User-agent: Google\u{200b}bot\nDisallow: /\n");
+    let path = file.path().to_str().expect("path");
+    robotscope().args(["lint", path]).assert().code(1).stdout(
+        predicate::str::contains("1:19: error invisible-character: An invisible character (<U+200B>)")
+            .and(predicate::str::contains("`Google<U+200B>bot`: it shows as `Googlebot`"))
+            .and(predicate::str::contains(
+                "fix: Remove the invisible characters (changes verdicts: RFC 9309: Googlebot / allowed → disallowed",
+            ))
+            .and(predicate::str::contains("\u{200b}").not()),
+    );
+    let output = robotscope().args(["lint", path, "--json"]).output().expect("runs");
+    let record: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON line");
+    assert_eq!(record["fix"]["checked"], "alone");
+    assert_eq!(
+        record["fix"]["changes"][0],
+        serde_json::json!({"semantics": "rfc9309", "agent": "Googlebot", "path": "/", "before": true, "after": false})
+    );
+    robotscope()
+        .args(["fix", path])
+        .assert()
+        .code(0)
+        .stdout("User-agent: Googlebot\nDisallow: /\n")
+        .stderr(predicate::str::contains("which changes verdicts: RFC 9309: Googlebot / allowed → disallowed"));
+    let clean = robots_file("User-agent: *\nDisallow: /a\nDisallow: /a\n");
+    robotscope()
+        .args(["fix", clean.path().to_str().expect("path")])
+        .assert()
+        .stderr(predicate::str::contains("applied 1 fix, which changes no verdict under any reading"));
+}

@@ -261,7 +261,10 @@ fn a_burst_of_input_is_read_to_its_end() {
     let mut session = Session::start(&binary(), &[]);
     session.wait_for("Robots");
     // 300 reports of a mouse moving with no button held (SGR), 4 KB in one write, then ?.
-    let burst: String = (0..300).map(|i| format!("\x1b[<35;{};{}M", 10 + i % 50, 5 + i % 20)).collect();
+    let mut burst = String::new();
+    for i in 0..300 {
+        burst.push_str(&format!("\x1b[<35;{};{}M", 10 + i % 50, 5 + i % 20));
+    }
     session.send(&format!("{burst}?"));
     session.wait_for("Esc or ? closes");
     session.send("?");

@@ -94,6 +94,14 @@ cases! {
     two_star_groups: "User-agent: *\nDisallow: /a/\n\nUser-agent: bot\nDisallow: /\n\nUser-agent: *\nDisallow: /b/\n",
         "several-star-groups", 7, Warning,
         Some("User-agent: *\nDisallow: /a/\nDisallow: /b/\n\nUser-agent: bot\nDisallow: /\n");
+    // Issue 24: one product token to RFC 9309, two robots to the classic readings: a
+    // merge would change their records, so none is offered.
+    robot_named_two_ways: "User-agent: Sogou web spider\nDisallow: /a\n\nUser-agent: Sogou inst spider\nDisallow: /b\n",
+        "robot-in-several-groups", 4, Info, None;
+    invisible_in_name: "User-agent: Google\u{200b}bot\nDisallow: /\n", "invisible-character", 1, Error,
+        Some("User-agent: Googlebot\nDisallow: /\n");
+    invisible_in_path: "User-agent: *\nDisallow: /pri\u{ad}vate/\n", "invisible-character", 2, Error,
+        Some("User-agent: *\nDisallow: /private/\n");
     robot_twice: "User-agent: bot\nDisallow: /a\n\nUser-agent: Bot\nDisallow: /b\n", "robot-in-several-groups", 4, Warning,
         Some("User-agent: bot\nDisallow: /a\nDisallow: /b\n");
     disallow_star: "User-agent: *\nDisallow: *\n", "star-path", 2, Error, Some("User-agent: *\nDisallow: /\n");
@@ -428,4 +436,63 @@ fn usage_preference_mistakes_are_caught_and_fixed() {
     assert!(
         lint(&RobotsTxt::parse("User-agent: *\nDisallow: /a\n")).iter().all(|d| d.code() != Code::UsagePreferences)
     );
+}
+
+/// Issue 24: every fix is checked under every reading, for every robot the file names
+/// and `*`, before it is offered, and says which verdicts it changes.
+#[test]
+fn every_fix_says_what_it_changes() {
+    let said = |text: &str, code: &str| {
+        let txt = RobotsTxt::parse(text.as_bytes().to_vec());
+        let diagnostics = robotscope::policy::lint::lint_checked(&txt);
+        let found = diagnostics.iter().find(|d| d.code().name() == code).unwrap_or_else(|| panic!("{code}"));
+        found.fix_effect().expect("checked").to_string()
+    };
+    assert_eq!(
+        said("User-agent: *\nDisallow: /a\nDisallow: /a\n", "duplicate-rule"),
+        "changes no verdict under any reading"
+    );
+    // A bidi control hides Googlebot's group: removing it changes Googlebot's verdicts,
+    // and the fix says so (the message no longer claims otherwise).
+    let bidi = "User-agent: \u{202e}Google\u{202c}bot\nDisallow: /\n";
+    let effect = said(bidi, "control-character");
+    assert!(effect.contains("RFC 9309: Googlebot / allowed → disallowed"), "{effect}");
+    let txt = RobotsTxt::parse(bidi.as_bytes().to_vec());
+    let message =
+        lint(&txt).into_iter().find(|d| d.code() == Code::ControlCharacter).expect("found").message().to_owned();
+    assert!(!message.contains("changes no verdict"), "{message}");
+    // A zero width space inside the name: the same, under every reading.
+    let effect = said("User-agent: Google\u{200b}bot\nDisallow: /\n", "invisible-character");
+    for reading in ["RFC 9309", "1996 draft", "1994 standard"] {
+        assert!(effect.contains(&format!("{reading}: Googlebot / allowed → disallowed")), "{effect}");
+    }
+    // A path without its slash: the fix exists to change what the rule blocks.
+    let effect = said("User-agent: *\nDisallow: ~\n", "path-without-slash");
+    assert!(
+        effect.starts_with("changes verdicts: RFC 9309: a robot no group names /~ allowed → disallowed"),
+        "{effect}"
+    );
+}
+
+/// Issue 24: fixing the Sogou file changes no verdict under any reading: the merge that
+/// would have moved `Sogou inst spider` into another record is not offered.
+#[test]
+fn fixing_a_name_two_readings_read_apart_changes_no_verdict() {
+    let text = "User-agent: Sogou web spider\nDisallow: /a\n\nUser-agent: Sogou inst spider\nDisallow: /b\n";
+    let report = fix_all(text.as_bytes());
+    let before = RobotsTxt::parse(text.as_bytes().to_vec());
+    assert!(robotscope::policy::fix::fix_all_effect(&before, &report).is_none());
+    let after = RobotsTxt::parse(report.text().to_vec());
+    for reading in Reading::ALL {
+        for agent in ["Sogou inst spider", "Sogou web spider"] {
+            for path in ["/a", "/b"] {
+                let robot = Robot::from_agent(agent);
+                assert_eq!(
+                    evaluate(&before, &robot, path, reading).allowed(),
+                    evaluate(&after, &robot, path, reading).allowed(),
+                    "{agent} {path} under {reading}"
+                );
+            }
+        }
+    }
 }

@@ -6,7 +6,8 @@
 
 use proptest::prelude::*;
 use robotscope::policy::escape::{is_unsafe, sanitize};
-use robotscope::policy::fix::fix_all;
+use robotscope::policy::fix::{fix_all, fix_all_effect};
+use robotscope::policy::impact::robots_named;
 use robotscope::policy::lint::lint;
 use robotscope::policy::request::Request;
 use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate};
@@ -180,6 +181,15 @@ proptest! {
         }
     }
 
+    /// Issue 24: `fix` changes no verdict, under any reading, that its report does not
+    /// name (generated files; the corpus is `fix_names_every_verdict_it_changes_in_the_corpus`).
+    #[test]
+    fn fix_changes_no_verdict_its_report_does_not_name(text in robots_like(), extra in paths()) {
+        if let Some(unnamed) = unnamed_flip(&text, &[extra]) {
+            prop_assert!(false, "{}", unnamed);
+        }
+    }
+
     /// Usage preferences say what a robot may do with what it fetches, never whether it
     /// may fetch it: inserting a Content-Usage or Content-Signal line anywhere changes
     /// no crawl verdict under any reading.
@@ -204,5 +214,60 @@ proptest! {
                 "{:?} under {}", line, reading
             );
         }
+    }
+}
+
+/// The first verdict `fix` changes without naming it in its report: the robot, reading
+/// and path, or `None`. Paths tried: every rule's pattern of both versions, spelled out
+/// (wildcards matching nothing, or something), one byte past it, and `extra`.
+fn unnamed_flip(text: &[u8], extra: &[String]) -> Option<String> {
+    let before = RobotsTxt::parse(text.to_vec());
+    let report = fix_all(text);
+    let after = RobotsTxt::parse(report.text().to_vec());
+    let effect = fix_all_effect(&before, &report);
+    let named = |reading: Reading, robot: &str| {
+        effect.changed_robots().iter().chain(effect.uncertain_robots()).any(|(r, name)| *r == reading && name == robot)
+    };
+    let mut paths: Vec<String> = extra.to_vec();
+    paths.push("/".to_owned());
+    for txt in [&before, &after] {
+        for reading in Reading::ALL {
+            for rule in txt.interpretation(reading).groups().iter().flat_map(|group| group.rules()) {
+                let pattern = String::from_utf8_lossy(txt.pattern(reading, rule)).into_owned();
+                let plain = pattern.trim_end_matches('$').replace('*', "");
+                for path in [pattern.clone(), plain.clone(), format!("{plain}x"), pattern.replace('*', "/x")] {
+                    paths.push(if path.starts_with('/') { path } else { format!("/{path}") });
+                }
+            }
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    for (name, robot) in robots_named(&before, &after) {
+        for reading in Reading::ALL {
+            let (old, new) =
+                (Matcher::for_robot(&before, &robot, reading), Matcher::for_robot(&after, &robot, reading));
+            for path in &paths {
+                let (was, is) = (old.decide_tested(path).allowed(), new.decide_tested(path).allowed());
+                if was != is && !named(reading, &name) {
+                    return Some(format!("{name} {path} under {reading}: {was} → {is}, not in: {effect}"));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The corpus's real files: `fix` changes no verdict its report does not name.
+#[test]
+fn fix_names_every_verdict_it_changes_in_the_corpus() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let mut files: Vec<_> = std::fs::read_dir(corpus).expect("corpus").map(|e| e.expect("entry").path()).collect();
+    files.sort();
+    assert!(files.len() >= 70);
+    for file in files {
+        let text = std::fs::read(&file).expect("read");
+        let unnamed = unnamed_flip(&text, &[]);
+        assert!(unnamed.is_none(), "{}: {}", file.display(), unnamed.unwrap_or_default());
     }
 }

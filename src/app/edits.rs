@@ -17,7 +17,8 @@ use super::editor::{Editor, EditorRefusal};
 use super::{About, Action, AfterSave, App, Effect, Overlay, Pane};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, choose};
 use crate::fetch::Source;
-use crate::policy::fix::{apply_edits, compatible_fixes, fix_all, unified_diff};
+use crate::policy::fix::{apply_edits, check_fixes, compatible_fixes, fix_all, fix_all_effect, unified_diff};
+use crate::policy::impact::{Flip, impact};
 use crate::policy::lint::{Diagnostic, lint};
 use crate::policy::request::Request;
 use crate::policy::words::plural;
@@ -43,6 +44,37 @@ pub struct Change {
 
 /// At most this many robots and paths are compared for the changes view.
 const MAX_LOOKED_AT: usize = 200;
+
+/// What the edits changed, as the changes view (`v`) shows it: made when the view opens
+/// (and again if the text changes), not at every frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangesReport {
+    /// The (text, loaded text) generations it was made for.
+    generations: (u64, u64),
+    /// Its lines, top to bottom.
+    pub lines: Vec<ChangesLine>,
+}
+
+/// One line of the changes view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ChangesLine {
+    /// A section's heading.
+    Heading(String),
+    /// Nothing to say in a section.
+    Nothing(String),
+    /// A verdict the edits flipped for a robot and path the user looked at.
+    Flipped(Change),
+    /// Why, for the edited text (under the flip).
+    Why(String),
+    /// A verdict the edits flipped for a robot the file names.
+    Named(Flip),
+    /// Robots, each under a reading, whose wildcard rules changed in a way no path
+    /// showed.
+    Uncertain(String),
+    /// A line of the unified diff.
+    Diff(String),
+}
 
 /// Texts up to this size are linted at once (in a millisecond or two). Larger ones are
 /// linted on a background task that the event loop starts ([`App::stale_diagnostics`]),
@@ -163,11 +195,22 @@ impl App {
         }
         let fixes = compatible_fixes(&with_fix);
         let titles: Vec<&str> = fixes.iter().map(|f| f.title.as_ref()).collect();
-        let message = format!("Fixed: {}", titles.join("; "));
         let edits: Vec<_> = fixes.iter().flat_map(|f| f.edits.iter().cloned()).collect();
         let text = apply_edits(self.document.txt.source(), &edits);
+        // Checked under every reading, for every robot the file names (issue 24).
+        let effect = impact(&self.document.txt, &self.limits.parse(text.clone()));
+        let message = format!("Fixed: {}, which {effect}", titles.join("; "));
         self.replace_text_everywhere(text);
         self.say(About::Text, message);
+    }
+
+    /// Checks the selected diagnostic's fix under every reading, unless it was: the list
+    /// shows what it would change before `f` applies it.
+    pub(super) fn check_selected_fix(&mut self) {
+        let index = self.diagnostics_view.cursor;
+        if self.diagnostics.get(index).is_some_and(|d| d.fix().is_some() && d.fix_effect().is_none()) {
+            check_fixes(&self.document.txt, &mut self.diagnostics[index..=index]);
+        }
     }
 
     /// `F`: every fix, until none is left.
@@ -177,8 +220,9 @@ impl App {
             self.say(About::Moment, "Nothing to fix");
             return;
         }
+        let effect = fix_all_effect(&self.document.txt, &report);
         let message = format!(
-            "Applied {}; {} left (d lists them, v shows what changed)",
+            "Applied {}, which {effect}; {} left (d lists them, v shows what changed)",
             plural(report.applied, "fix"),
             plural(report.remaining.len(), "diagnostic")
         );
@@ -236,8 +280,69 @@ impl App {
         }
     }
 
-    /// What the edits changed, for the robots and paths the user looked at: every
-    /// (robot, path) whose verdict differs between the loaded and the edited text.
+    /// The changes view's report, when it is open.
+    #[must_use]
+    pub fn changes_report(&self) -> Option<&ChangesReport> {
+        self.changes_report.as_ref()
+    }
+
+    /// Makes the changes view's report for the text on screen, unless it is made.
+    pub(super) fn refresh_changes(&mut self) {
+        let generations = (self.text_generation, self.original_generation);
+        if self.changes_report.as_ref().is_some_and(|report| report.generations == generations) {
+            return;
+        }
+        let mut lines = vec![ChangesLine::Heading(
+            "Verdicts the edits flipped for the robots you selected and the paths you tested, under every reading"
+                .to_owned(),
+        )];
+        let changes = self.changes();
+        if changes.is_empty() {
+            lines.push(ChangesLine::Nothing("none".to_owned()));
+        }
+        for change in changes {
+            let why = change.explanation.clone();
+            lines.push(ChangesLine::Flipped(change));
+            lines.push(ChangesLine::Why(why));
+        }
+        lines.push(ChangesLine::Heading(String::new()));
+        lines.push(ChangesLine::Heading(
+            "Every robot the file names and a robot no group names, under every reading".to_owned(),
+        ));
+        let impact = crate::policy::impact::impact(&self.original, &self.document.txt);
+        if impact.is_none() {
+            lines.push(ChangesLine::Nothing("no verdict changed".to_owned()));
+        }
+        lines.extend(impact.flips().iter().cloned().map(ChangesLine::Named));
+        let unlisted = impact.changed_robots().len().saturating_sub(impact.flips().len());
+        if unlisted > 0 {
+            lines.push(ChangesLine::Nothing(format!("and {} more", plural(unlisted, "robot"))));
+        }
+        if !impact.uncertain_robots().is_empty() {
+            let who: Vec<String> = impact
+                .uncertain_robots()
+                .iter()
+                .take(8)
+                .map(|(reading, robot)| format!("{robot} ({})", reading.short_title()))
+                .collect();
+            lines.push(ChangesLine::Uncertain(format!(
+                "may change (wildcard rules changed, and no path tried shows it): {}",
+                who.join(", ")
+            )));
+        }
+        lines.push(ChangesLine::Heading(String::new()));
+        lines.push(ChangesLine::Heading("Diff against the loaded text".to_owned()));
+        let diff = self.diff();
+        if diff.is_empty() {
+            lines.push(ChangesLine::Nothing("no edits".to_owned()));
+        }
+        lines.extend(diff.lines().map(|line| ChangesLine::Diff(line.to_owned())));
+        self.changes_report = Some(ChangesReport { generations, lines });
+    }
+
+    /// What the edits changed, for the robots and paths the user looked at, under every
+    /// reading: every (robot, reading, path) whose verdict differs between the loaded
+    /// and the edited text.
     #[must_use]
     pub fn changes(&self) -> Vec<Change> {
         let mut paths: Vec<&str> = self.path.history().iter().map(String::as_str).collect();
@@ -250,21 +355,24 @@ impl App {
         for token in self.looked_at.iter().take(MAX_LOOKED_AT) {
             let Some(entry) = self.robots.iter().find(|e| e.profile.token == *token) else { continue };
             let robot = entry.profile.robot();
-            let reading = self.reading_choice.unwrap_or(entry.profile.reading);
-            for request in &tested {
-                let path = &request.tested;
-                let before =
-                    evaluate_fetched(&self.original, self.original_availability, &robot, path, reading).allowed;
-                let after = evaluate_fetched(&self.document.txt, self.document.availability, &robot, path, reading);
-                if before != after.allowed {
-                    changes.push(Change {
-                        robot: entry.profile.name.clone(),
-                        reading,
-                        path: request.given.to_owned(),
-                        before,
-                        after: after.allowed,
-                        explanation: after.explanation,
-                    });
+            // Every reading, not only the one on screen: an edit can flip a verdict under
+            // a reading the user is not looking at (issue 24).
+            for reading in Reading::ALL {
+                for request in &tested {
+                    let path = &request.tested;
+                    let before =
+                        evaluate_fetched(&self.original, self.original_availability, &robot, path, reading).allowed;
+                    let after = evaluate_fetched(&self.document.txt, self.document.availability, &robot, path, reading);
+                    if before != after.allowed {
+                        changes.push(Change {
+                            robot: entry.profile.name.clone(),
+                            reading,
+                            path: request.given.to_owned(),
+                            before,
+                            after: after.allowed,
+                            explanation: after.explanation,
+                        });
+                    }
                 }
             }
         }

@@ -33,6 +33,9 @@ pub const HELP_OVERLAY: (u16, u16) = (118, 40);
 /// The message log's size, at most.
 pub const MESSAGES_OVERLAY: (u16, u16) = (110, 30);
 
+/// The changes view's size at most (width, height).
+pub const CHANGES_OVERLAY: (u16, u16) = (110, 34);
+
 /// The history view's size, drawn above the status bar (whose messages it leaves in
 /// sight).
 pub const HISTORY_OVERLAY: (u16, u16) = (118, 40);

@@ -71,6 +71,7 @@ catalogue! {
     ContentPast500Kib => "content-past-500kib", "content past 500 KiB, which RFC 9309 readers may ignore";
     NulByte => "nul-byte", "a NUL byte ends the line for Google's parser";
     ControlCharacter => "control-character", "a control character in the file";
+    InvisibleCharacter => "invisible-character", "an invisible character in a robot's name or a path, which then reads as something other than it shows";
     LongLine => "long-line", "a line longer than Google reads";
     UsagePreferences => "usage-preferences", "what a Content-Usage or Content-Signal line states, and who reads it";
     UsageValue => "usage-value", "a usage preference in another vocabulary's words (yes/no, y/n), which leaves it unknown";

@@ -5,8 +5,8 @@
 //! clipboard; a bidi override can make text read differently from what it is. Every
 //! byte of file or server text passes through here before it is drawn or printed
 //! (DESIGN.md §7): C0 controls but tab become caret notation (`^[`), DEL becomes `^?`,
-//! C1 controls and bidi controls become `<U+XXXX>`, and bytes that are not UTF-8
-//! become `\xNN`.
+//! C1 controls, bidi controls and invisible characters (zero width, soft hyphen) become
+//! `<U+XXXX>`, and bytes that are not UTF-8 become `\xNN`.
 
 use std::borrow::Cow;
 
@@ -22,11 +22,24 @@ pub enum Piece<'a> {
 }
 
 /// True for characters that must not reach a terminal raw: C0 controls but tab, DEL,
-/// C1 controls, and the bidi embedding, override and isolate controls.
+/// C1 controls, the bidi embedding, override and isolate controls, and the invisible
+/// characters ([`is_invisible`]), which would make `Google<U+200B>bot` print as
+/// `Googlebot`.
 #[must_use]
 pub fn is_unsafe(c: char) -> bool {
     matches!(c, '\0'..='\x08' | '\x0A'..='\x1F' | '\x7F' | '\u{80}'..='\u{9F}')
         || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || is_invisible(c)
+}
+
+/// True for the characters that take no room and change no glyph, but are characters
+/// all the same: zero width space, non-joiner and joiner, word joiner, zero width
+/// no-break space (a byte order mark anywhere but the start) and the soft hyphen.
+/// Inside a robot's name or a path they make it mean something other than what it
+/// shows.
+#[must_use]
+pub fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
 }
 
 /// The visible stand-in for an unsafe character.

@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
+use super::impact::{FixEffect, Impact, impact};
 use super::lint::{Diagnostic, Edit, Fix, lint};
 use super::parse::RobotsTxt;
 
@@ -161,6 +162,84 @@ pub fn fix_all(source: &[u8]) -> FixReport {
     FixReport { text, applied, remaining }
 }
 
+/// Bytes of fixed text checked for the fixes of one file, in all: a check parses the
+/// fixed file and compares every robot's rules under every reading, some tens of
+/// milliseconds a megabyte. Fixes are checked each alone when that fits; a file with
+/// too many fixes for that has them checked by kind; what the budget leaves stays
+/// unchecked (`f` in the explorer checks the fix it applies, whatever the size).
+const CHECK_BUDGET_BYTES: usize = 8 << 20;
+
+/// Checks every fix of `diagnostics` under every reading, for every robot the file names
+/// and `*`: what applying it to `txt` (the file as robots read it) does to the verdicts
+/// goes into its [`Diagnostic::fix_effect`].
+///
+/// Each fix is checked alone when the file is small enough for that (nearly always).
+/// Otherwise (thousands of fixes in a file of megabytes) the fixes of one kind are
+/// checked together, and a group that changes something is halved until the fixes that
+/// do are found, each then checked alone.
+pub fn check_fixes(txt: &RobotsTxt, diagnostics: &mut [Diagnostic]) {
+    let with_fix: Vec<usize> = (0..diagnostics.len()).filter(|&i| diagnostics[i].fix.is_some()).collect();
+    // Checks the budget allows, at least one per fix when there are few.
+    let mut checks = (CHECK_BUDGET_BYTES / txt.source().len().max(1)).max(with_fix.len().min(8));
+    if with_fix.len() <= checks {
+        for index in with_fix {
+            let fixed = fixed_text(txt, diagnostics, &[index]);
+            diagnostics[index].effect = Some(FixEffect::Alone(impact(txt, &fixed)));
+        }
+        return;
+    }
+    let mut kinds: Vec<Vec<usize>> = Vec::new();
+    for index in with_fix {
+        match kinds.iter_mut().find(|kind| diagnostics[kind[0]].code == diagnostics[index].code) {
+            Some(kind) => kind.push(index),
+            None => kinds.push(vec![index]),
+        }
+    }
+    for kind in kinds {
+        check_together(txt, diagnostics, &kind, &mut checks);
+    }
+}
+
+/// Checks the fixes `indices` (of one kind) together, halving a group that changes
+/// something, while `checks` are left; see [`check_fixes`].
+fn check_together(txt: &RobotsTxt, diagnostics: &mut [Diagnostic], indices: &[usize], checks: &mut usize) {
+    if indices.is_empty() || *checks == 0 {
+        return;
+    }
+    *checks -= 1;
+    let changes = impact(txt, &fixed_text(txt, diagnostics, indices));
+    if changes.is_none() {
+        for &index in indices {
+            diagnostics[index].effect = Some(if indices.len() == 1 {
+                FixEffect::Alone(changes.clone())
+            } else {
+                FixEffect::NoneTogether { others: indices.len() - 1 }
+            });
+        }
+    } else if let [index] = indices {
+        diagnostics[*index].effect = Some(FixEffect::Alone(changes));
+    } else {
+        let (first, second) = indices.split_at(indices.len() / 2);
+        check_together(txt, diagnostics, first, checks);
+        check_together(txt, diagnostics, second, checks);
+    }
+}
+
+/// `txt` with the fixes of `indices` applied (those that can be applied together), read
+/// as `txt` is (its RFC 9309 limit).
+fn fixed_text(txt: &RobotsTxt, diagnostics: &[Diagnostic], indices: &[usize]) -> RobotsTxt {
+    let chosen: Vec<Diagnostic> = indices.iter().map(|&index| diagnostics[index].clone()).collect();
+    let edits: Vec<Edit> = compatible_fixes(&chosen).into_iter().flat_map(|fix| fix.edits.iter().cloned()).collect();
+    RobotsTxt::parse(apply_edits(txt.source(), &edits)).with_rfc9309_limit(txt.rfc9309_limit())
+}
+
+/// What fixing `txt` with [`fix_all`] does to its verdicts, every fix of every round
+/// together (`txt` as robots read it).
+#[must_use]
+pub fn fix_all_effect(txt: &RobotsTxt, report: &FixReport) -> Impact {
+    impact(txt, &RobotsTxt::parse(report.text.clone()).with_rfc9309_limit(txt.rfc9309_limit()))
+}
+
 /// A unified diff of two versions of a file (`--- a/NAME`, `+++ b/NAME`), three lines
 /// of context; empty when they are equal.
 #[must_use]
@@ -237,6 +316,7 @@ mod tests {
                         span: 0..0,
                         message: "".into(),
                         fix: Some(Fix { title: "".into(), edits }),
+                        effect: None,
                     }
                 })
                 .collect();

@@ -23,6 +23,7 @@ use super::agent::is_valid_token;
 use super::catalogue::Code;
 use super::content::{self, Content, RFC9309_PARSE_LIMIT_BYTES as PARSE_LIMIT_BYTES};
 use super::extensions::{RequestRate, VisitTime, crawl_delay};
+use super::impact::FixEffect;
 use super::lex::{self, ByteOrderMark, Line, LineEnd, RFC9309_MAX_LINE_BYTES, Separator};
 use super::parse::{
     AgentLine, AgentName, Field, FieldKind, Group, Interpretation, RobotsTxt, Rule, RuleKind, Spelling, product_token,
@@ -118,6 +119,8 @@ pub struct Diagnostic {
     pub(crate) span: Range<usize>,
     pub(crate) message: Box<str>,
     pub(crate) fix: Option<Fix>,
+    /// What the fix does to the verdicts, once checked ([`lint_checked`]).
+    pub(crate) effect: Option<FixEffect>,
 }
 
 impl Diagnostic {
@@ -157,6 +160,13 @@ impl Diagnostic {
     pub fn fix(&self) -> Option<&Fix> {
         self.fix.as_ref()
     }
+
+    /// What the fix does to the verdicts under every reading, when it was checked
+    /// ([`lint_checked`], [`check_fixes`](super::fix::check_fixes)).
+    #[must_use]
+    pub fn fix_effect(&self) -> Option<&FixEffect> {
+        self.effect.as_ref()
+    }
 }
 
 /// Robot names known to contain spaces (`assets/multi-word-robots.txt`), one per line.
@@ -176,9 +186,15 @@ const UNSUPPORTED_FIELDS: &[&str] = &["noindex", "nofollow", "noarchive", "nosni
 /// assert_eq!(diagnostics[0].code(), Code::PathWithoutSlash);
 /// assert_eq!(diagnostics[0].line(), 2);
 /// ```
+///
+/// Every byte of the file is read, whatever the RFC 9309 reading's limit
+/// ([`RobotsTxt::with_rfc9309_limit`]): a diagnostic says what that reading leaves
+/// unread. The fixes are not checked: [`lint_checked`] says what each does to the
+/// verdicts.
 #[must_use]
 pub fn lint(txt: &RobotsTxt) -> Vec<Diagnostic> {
-    let mut linter = Linter::new(txt);
+    let whole = txt.whole();
+    let mut linter = Linter::new(&whole);
     linter.file();
     if !linter.file_is_not_robots_txt {
         linter.lines();
@@ -190,6 +206,29 @@ pub fn lint(txt: &RobotsTxt) -> Vec<Diagnostic> {
         a.line.cmp(&b.line).then(a.span.start.cmp(&b.span.start)).then(a.code.name().cmp(b.code.name()))
     });
     out
+}
+
+/// [`lint`], with every fix checked under every reading for every robot the file names
+/// and `*` before it is offered: [`Diagnostic::fix_effect`] says which verdicts it
+/// changes, if any. `txt` is the file as robots read it (its RFC 9309 limit included),
+/// which is what the verdicts are compared on.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::lint::lint_checked;
+/// use robotscope::policy::RobotsTxt;
+/// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: ~\nDisallow: /a\nDisallow: /a\n".to_vec());
+/// let diagnostics = lint_checked(&txt);
+/// let effects: Vec<String> = diagnostics.iter().filter_map(|d| d.fix_effect()).map(ToString::to_string).collect();
+/// assert!(effects[0].starts_with("changes verdicts: RFC 9309: a robot no group names /~ allowed → disallowed"));
+/// assert_eq!(effects[1], "changes no verdict under any reading");
+/// ```
+#[must_use]
+pub fn lint_checked(txt: &RobotsTxt) -> Vec<Diagnostic> {
+    let mut diagnostics = lint(txt);
+    super::fix::check_fixes(txt, &mut diagnostics);
+    diagnostics
 }
 
 struct Linter<'a> {
@@ -251,7 +290,7 @@ impl<'a> Linter<'a> {
         {
             fix = None;
         }
-        self.out.push(Diagnostic { code, severity, line, span, message: message.into_boxed_str(), fix });
+        self.out.push(Diagnostic { code, severity, line, span, message: message.into_boxed_str(), fix, effect: None });
     }
 
     fn line(&self, number: usize) -> &'a Line {
@@ -490,10 +529,15 @@ impl<'a> Linter<'a> {
         let mut offset = 0;
         // Up to the NUL: what follows it is cut by the NUL's own fix.
         let before_nul = &content[..memchr::memchr(0, content).unwrap_or(content.len())];
+        let mut invisible = Vec::new();
         for chunk in before_nul.utf8_chunks() {
             for (at, c) in chunk.valid().char_indices() {
-                if super::escape::is_unsafe(c) {
-                    unsafe_spans.push((line.start() + offset + at, c));
+                let at = line.start() + offset + at;
+                // The byte order marks the file starts with have their own diagnostic.
+                if super::escape::is_invisible(c) && at >= 3 * self.leading_boms {
+                    invisible.push((at, c));
+                } else if super::escape::is_unsafe(c) && !super::escape::is_invisible(c) {
+                    unsafe_spans.push((at, c));
                 }
             }
             offset += chunk.valid().len();
@@ -504,6 +548,9 @@ impl<'a> Linter<'a> {
         }
         if let Some(&(first, c)) = unsafe_spans.first() {
             self.control_characters(line, &unsafe_spans, first..first + c.len_utf8());
+        }
+        if !invisible.is_empty() {
+            self.invisible_characters(line, &invisible);
         }
         if let Some(span) = invalid {
             self.push(
@@ -557,18 +604,28 @@ impl<'a> Linter<'a> {
                 Edit { span, replacement }
             })
             .collect();
+        let in_name = self.rfc_field[line.number() - 1].map(|f| &self.rfc.fields()[f]).is_some_and(|field| {
+            field.kind() == FieldKind::UserAgent && found.iter().any(|&(at, _)| field.value().contains(&at))
+        });
+        // What the fix does to the verdicts is checked, and said, with the fix.
         let (message, title) = if found.iter().any(|&(at, _)| in_value(at)) {
             (
-                "A control character in a path (shown as ^X or <U+XXXX>). No URL holds one raw (crawlers send \
-                 %XX), so as written the rule matches nothing under every reading; written as %XX it matches the \
-                 URLs that hold it, which changes what the rule blocks. It is never shown raw.",
-                "Write the control characters as %XX (the rule then matches URLs that hold them)",
+                "A control character in a path (shown as ^X or <U+XXXX>). A crawler sends it as %XX, and the rule \
+                 is read that way too; written as %XX the rule reads the same and shows what it holds. It is \
+                 never shown raw.",
+                "Write the control characters as %XX",
+            )
+        } else if in_name {
+            (
+                "A control character inside a robot's name (shown as ^X or <U+XXXX>): RFC 9309 robots read the \
+                 name only up to it, 1994/1996 robots look for it, control and all, inside their own name, so the \
+                 line names another robot than the one it shows. It is never shown raw.",
+                "Remove the control characters",
             )
         } else {
             (
-                "A control character (shown as ^X or <U+XXXX>) outside any path: it means nothing to any robot, can \
-                 make the line read differently from what it is, and is never shown raw. Removing it changes no \
-                 verdict.",
+                "A control character (shown as ^X or <U+XXXX>) outside any path: it can make the line read \
+                 differently from what it is, and is never shown raw.",
                 "Remove the control characters",
             )
         };
@@ -579,6 +636,43 @@ impl<'a> Linter<'a> {
             first,
             message.to_owned(),
             Some(Fix { title: title.into(), edits }),
+        );
+    }
+
+    /// Invisible characters (zero width, soft hyphen) inside a robot's name or a rule's
+    /// path (issue 24): `Google<U+200B>bot` shows as `Googlebot` everywhere, and names no
+    /// robot. Elsewhere (a comment) they mean nothing and are only shown escaped.
+    fn invisible_characters(&mut self, line: &Line, found: &[(usize, char)]) {
+        let Some(field) = self.rfc_field[line.number() - 1].map(|f| &self.rfc.fields()[f]) else { return };
+        let value = field.value();
+        let inside: Vec<(usize, char)> = found.iter().copied().filter(|(at, _)| value.contains(at)).collect();
+        let Some(&(first, c)) = inside.first() else { return };
+        let shown = String::from_utf8_lossy(self.txt.text(&value)).replace(super::escape::is_invisible, "");
+        let written = super::escape::sanitize(self.txt.text(&value));
+        let what = super::escape::visible(c);
+        let message = match field.kind() {
+            FieldKind::UserAgent => {
+                let token = String::from_utf8_lossy(product_token(self.txt.text(&value))).into_owned();
+                format!(
+                    "An invisible character ({what}) inside the robot's name `{written}`: it shows as `{shown}`, \
+                     but RFC 9309 robots read the name only up to it (`{token}`), and 1994/1996 robots look for \
+                     it, invisible character and all, inside their own name. The line names no robot it seems to."
+                )
+            }
+            kind if kind.is_rule() || kind == FieldKind::ContentUsage => format!(
+                "An invisible character ({what}) inside the path `{written}`: it shows as `{shown}`, but a crawler \
+                 requests it percent-encoded there, so the line matches only URLs that hold it."
+            ),
+            _ => return,
+        };
+        let edits = inside.iter().map(|&(at, c)| Edit { span: at..at + c.len_utf8(), replacement: String::new() });
+        self.push(
+            Code::InvisibleCharacter,
+            Severity::Error,
+            line.number(),
+            first..first + c.len_utf8(),
+            message,
+            Some(Fix { title: "Remove the invisible characters".into(), edits: edits.collect() }),
         );
     }
 
@@ -1551,16 +1645,46 @@ impl<'a> Linter<'a> {
         }
         for naming in named.iter().filter(|naming| naming.len() > 1) {
             let earlier = &groups[naming[0].0];
+            // RFC 9309 names a robot by its product token; the classic readings by the
+            // whole value. `Sogou web spider` and `Sogou inst spider` are one robot to the
+            // first and two to the others, whose records a merge would change (issue 24).
+            let txt = self.txt;
+            let value_of = |agent: &AgentLine| String::from_utf8_lossy(txt.text(&agent.value())).to_lowercase();
+            let first_value = value_of(naming[0].1);
+            let same_robot = |agent: &AgentLine| *agent.name() == AgentName::Star || value_of(agent) == first_value;
             // Only a group that names no other robot can be moved whole.
             let is_movable = |group: &Group| group.agents().len() == 1 && !group.rules().is_empty();
-            let movable: Vec<&Group> =
-                naming[1..].iter().map(|&(index, _)| &groups[index]).filter(|&group| is_movable(group)).collect();
+            let movable: Vec<&Group> = naming[1..]
+                .iter()
+                .filter(|(_, agent)| same_robot(agent))
+                .map(|&(index, _)| &groups[index])
+                .filter(|&group| is_movable(group))
+                .collect();
             let mut fix = (!movable.is_empty()).then(|| self.merge_into(&movable, earlier));
             let mut fixed_on = None;
             for &(index, agent) in &naming[1..] {
                 let star = *agent.name() == AgentName::Star;
                 let code = if star { Code::SeveralStarGroups } else { Code::RobotInSeveralGroups };
                 let who = if star { "every other robot".to_owned() } else { self.text(&agent.value()) };
+                if !same_robot(agent) {
+                    let earlier_name = self.text(&naming[0].1.value());
+                    let token = String::from_utf8_lossy(product_token(who.as_bytes())).into_owned();
+                    self.push(
+                        code,
+                        Severity::Info,
+                        agent.line(),
+                        agent.value().clone(),
+                        format!(
+                            "The group at line {} names {earlier_name}, and RFC 9309 robots read both names as the \
+                             robot `{token}`: they merge the two groups. To 1994/1996 robots `{who}` and \
+                             `{earlier_name}` are two robots, each with its own record; merging the groups would change \
+                             what those robots may fetch.",
+                            earlier.first_line()
+                        ),
+                        None,
+                    );
+                    continue;
+                }
                 let pointer = match fixed_on {
                     Some(line) if is_movable(&groups[index]) => {
                         format!(" The fix on line {line} moves these rules too.")

@@ -12,6 +12,7 @@ use super::pane_block;
 use super::text::safe_span;
 use super::theme::THEME;
 use crate::app::App;
+use crate::app::edits::ChangesLine;
 use crate::policy::Severity;
 
 /// The style of a severity's mark and name.
@@ -73,14 +74,19 @@ impl Widget for DiagnosticsOverlay<'_> {
                     [vec![Span::styled("Fix: ", THEME.allowed)], safe_span(&fix.title, THEME.value, THEME.escape)]
                         .concat(),
                 ));
+                if let Some(effect) = d.fix_effect() {
+                    let style = if effect.changes_nothing() { THEME.dim } else { THEME.warning };
+                    lines.push(Line::from(safe_span(&format!("It {effect}."), style, THEME.escape)));
+                }
             }
             Paragraph::new(lines).wrap(Wrap { trim: false }).block(pane_block(" Selected ", false)).render(detail, buf);
         }
     }
 }
 
-/// What the edits changed: the flipped verdicts for the robots and paths looked at, then
-/// the diff.
+/// What the edits changed: the verdicts flipped for the robots and paths looked at and
+/// for every robot the file names, under every reading, then the diff; scrolled with
+/// the keys of the view.
 #[derive(Debug)]
 pub struct ChangesOverlay<'a> {
     /// The state to draw.
@@ -89,47 +95,59 @@ pub struct ChangesOverlay<'a> {
 
 impl Widget for ChangesOverlay<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let changes = self.app.changes();
-        let mut lines =
-            vec![Line::styled("Verdicts the edits flipped (robots you selected × paths you tested)", THEME.heading)];
-        if changes.is_empty() {
-            lines.push(Line::styled("  none", THEME.dim));
-        }
-        for change in &changes {
-            let word = |allowed| if allowed { ("allowed", THEME.allowed) } else { ("disallowed", THEME.disallowed) };
-            let (before, before_style) = word(change.before);
-            let (after, after_style) = word(change.after);
-            let mut spans = vec![Span::raw("  ")];
-            spans.extend(safe_span(&change.robot, THEME.title, THEME.escape));
-            spans.push(Span::styled(format!(" ({}) ", change.reading.title()), THEME.dim));
-            spans.extend(safe_span(&change.path, THEME.value, THEME.escape));
-            spans.push(Span::raw("  "));
-            spans.push(Span::styled(before, before_style));
-            spans.push(Span::raw(" → "));
-            spans.push(Span::styled(after, after_style));
-            lines.push(Line::from(spans));
-            lines.push(Line::from(
-                [vec![Span::raw("    ")], safe_span(&change.explanation, THEME.dim, THEME.escape)].concat(),
-            ));
-        }
-        lines.push(Line::raw(""));
-        lines.push(Line::styled("Diff against the loaded text", THEME.heading));
-        let diff = self.app.diff();
-        if diff.is_empty() {
-            lines.push(Line::styled("  no edits", THEME.dim));
-        }
-        for line in diff.lines() {
-            let style = match line.chars().next() {
-                Some('+') => THEME.allowed,
-                Some('-') => THEME.disallowed,
-                Some('@') => THEME.key,
-                _ => THEME.value,
-            };
-            lines.push(Line::from(safe_span(line, style, THEME.escape)));
-        }
+        let word = |allowed| if allowed { ("allowed", THEME.allowed) } else { ("disallowed", THEME.disallowed) };
+        let verdicts = |before: bool, after: bool| {
+            let ((before, before_style), (after, after_style)) = (word(before), word(after));
+            [Span::raw("  "), Span::styled(before, before_style), Span::raw(" → "), Span::styled(after, after_style)]
+        };
+        let report = self.app.changes_report();
+        let height = usize::from(area.height.saturating_sub(2));
+        let lines: Vec<Line> = report
+            .map(|report| report.lines.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .skip(self.app.overlay_scroll())
+            .take(height)
+            .map(|line| match line {
+                ChangesLine::Heading(text) => Line::styled(text.clone(), THEME.heading),
+                ChangesLine::Nothing(text) => Line::styled(format!("  {text}"), THEME.dim),
+                ChangesLine::Flipped(change) => {
+                    let mut spans = vec![Span::raw("  ")];
+                    spans.extend(safe_span(&change.robot, THEME.title, THEME.escape));
+                    spans.push(Span::styled(format!(" ({}) ", change.reading.title()), THEME.dim));
+                    spans.extend(safe_span(&change.path, THEME.value, THEME.escape));
+                    spans.extend(verdicts(change.before, change.after));
+                    Line::from(spans)
+                }
+                ChangesLine::Why(text) => {
+                    Line::from([vec![Span::raw("    ")], safe_span(text, THEME.dim, THEME.escape)].concat())
+                }
+                ChangesLine::Named(flip) => {
+                    let robot = if flip.robot == "*" { "a robot no group names" } else { flip.robot.as_str() };
+                    let mut spans = vec![Span::raw("  ")];
+                    spans.extend(safe_span(robot, THEME.title, THEME.escape));
+                    spans.push(Span::styled(format!(" ({}) ", flip.reading.title()), THEME.dim));
+                    spans.extend(safe_span(&flip.path, THEME.value, THEME.escape));
+                    spans.extend(verdicts(flip.before, flip.after));
+                    Line::from(spans)
+                }
+                ChangesLine::Uncertain(text) => {
+                    Line::from([vec![Span::raw("  ")], safe_span(text, THEME.warning, THEME.escape)].concat())
+                }
+                ChangesLine::Diff(text) => {
+                    let style = match text.chars().next() {
+                        Some('+') => THEME.allowed,
+                        Some('-') => THEME.disallowed,
+                        Some('@') => THEME.key,
+                        _ => THEME.value,
+                    };
+                    Line::from(safe_span(text, style, THEME.escape))
+                }
+            })
+            .collect();
         Clear.render(area, buf);
         Paragraph::new(lines)
-            .block(pane_block(" What the edits changed · y copies the diff · Esc closes ", true))
+            .block(pane_block(" What the edits changed · j/k scroll · y copies the diff · Esc closes ", true))
             .render(area, buf);
     }
 }
