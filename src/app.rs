@@ -34,6 +34,7 @@ pub mod search;
 pub mod sitemaps;
 pub mod status;
 pub mod tester;
+pub mod unsaved;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -281,6 +282,8 @@ pub struct App {
     recovery_kept: Option<((u64, u64), bool)>,
     clipboard: crate::clipboard::ClipboardMode,
     environment: crate::clipboard::Environment,
+    /// The longest OSC 52 sequence a copy may send.
+    osc52_max_bytes: usize,
     /// The compare view's robots, paths and cursor (kept while it is closed).
     compare: compare::CompareView,
     /// The page policy overlay's page.
@@ -291,6 +294,16 @@ pub struct App {
     history: Option<history::HistoryView>,
     /// What the changes view shows, made when it opens.
     changes_report: Option<edits::ChangesReport>,
+    /// What waits for the answer about unsaved edits.
+    pending: Option<unsaved::Pending>,
+    /// The save that waits for the answer about replacing a file.
+    replace_question: Option<unsaved::ReplaceQuestion>,
+    /// The load the user chose to show over their edits: it replaces them on arrival.
+    load_replaces_edits: Option<u64>,
+    /// Where recovery copies of texts from no file go.
+    recovery_directory: std::path::PathBuf,
+    /// The texts before each change, for undo and redo.
+    undo: unsaved::UndoHistory,
     /// Where versions are kept and found.
     history_settings: history::HistorySettings,
     /// The stored version the panes show, read-only, and the current file kept aside.
@@ -390,10 +403,16 @@ impl App {
             clipboard: crate::clipboard::ClipboardMode::Auto,
             // The shell tells the app about the real environment (`set_clipboard`).
             environment: crate::clipboard::Environment::default(),
+            osc52_max_bytes: crate::clipboard::OSC52_MAX_BYTES,
             page: None,
             sitemaps: None,
             history: None,
             changes_report: None,
+            pending: None,
+            replace_question: None,
+            load_replaces_edits: None,
+            recovery_directory: std::env::temp_dir(),
+            undo: unsaved::UndoHistory::default(),
             history_settings: history::HistorySettings::default(),
             viewing: None,
             last_fetch: None,
@@ -407,6 +426,8 @@ impl App {
 
     /// Takes the document's text as the loaded one: the baseline for diffs and changes.
     fn adopt_loaded_text(&mut self) {
+        // Another file: the changes to undo were changes to the last one.
+        self.undo.clear();
         self.original = self.document.txt.clone();
         self.original_generation += 1;
         self.original_availability = self.document.availability;
@@ -755,7 +776,7 @@ impl App {
             }
         };
         if let PromptKind::SaveAs(_) = kind
-            && self.overlay == Some(Overlay::ConfirmQuit)
+            && matches!(self.overlay, Some(Overlay::UnsavedEdits | Overlay::ConfirmReplace))
         {
             self.overlay = self.overlay_below.take();
         }
@@ -805,6 +826,7 @@ impl App {
             && editor.textarea.insert_str(text)
         {
             let text = editor.text();
+            self.record_undo("Paste".to_owned(), None);
             self.set_text(text);
         }
     }
@@ -859,6 +881,9 @@ impl App {
                     }
                     self.focus = self.focus_before_prompt;
                 }
+                // The save that was to come before quitting (or reloading) is off: so
+                // is what waited for it.
+                PromptKind::SaveAs(_) => self.pending = None,
                 _ => {}
             }
             return Vec::new();
@@ -893,7 +918,11 @@ impl App {
     /// view they cover, to go back to it.
     pub(crate) fn open(&mut self, overlay: Overlay) {
         self.overlay_below = match (overlay, self.overlay) {
-            (Overlay::Help | Overlay::Messages | Overlay::ConfirmQuit, Some(below)) if below.is_view() => Some(below),
+            (Overlay::Help | Overlay::Messages | Overlay::UnsavedEdits | Overlay::ConfirmReplace, Some(below))
+                if below.is_view() =>
+            {
+                Some(below)
+            }
             _ => None,
         };
         match overlay {
@@ -913,7 +942,8 @@ impl App {
             | Overlay::History
             | Overlay::FetchDetails
             | Overlay::CopyMenu
-            | Overlay::ConfirmQuit => {}
+            | Overlay::UnsavedEdits
+            | Overlay::ConfirmReplace => {}
         }
         if overlay != Overlay::Compare {
             self.editor = None;
@@ -936,6 +966,9 @@ impl App {
             Overlay::Compare => self.reveal_verdict(),
             // Made again when the view opens; the diff of a large file is megabytes.
             Overlay::Changes => self.changes_report = None,
+            // "Keep working": nothing waits any more.
+            Overlay::UnsavedEdits => self.pending = None,
+            Overlay::ConfirmReplace => self.replace_question = None,
             _ => {}
         }
         effects
@@ -954,7 +987,7 @@ impl App {
                 self.diagnostics_view.move_by(delta, self.diagnostics.len(), height);
                 self.check_selected_fix();
             }
-            Some(Overlay::FetchDetails | Overlay::CopyMenu | Overlay::ConfirmQuit) => {}
+            Some(Overlay::FetchDetails | Overlay::CopyMenu | Overlay::UnsavedEdits | Overlay::ConfirmReplace) => {}
             None => self.move_cursor(delta),
         }
     }
@@ -1036,15 +1069,16 @@ impl App {
             self.recovery_kept = Some((generations, dirty));
             if dirty || was_dirty {
                 let copy = dirty
-                    .then(|| RecoveryCopy { path: self.recovery_path(), text: self.document.txt.source().to_vec() });
+                    .then(|| RecoveryCopy { base: self.recovery_path(), text: self.document.txt.source().to_vec() });
                 effects.push(Effect::KeepRecoveryCopy(copy));
             }
         }
         effects
     }
 
+    /// `r`: reads the source again, asking first when that would drop unsaved edits.
     fn reload(&mut self) -> Vec<Effect> {
-        match self.document.origin.source().cloned() {
+        match self.document.origin.source() {
             Some(Source::Stdin) => {
                 self.say(
                     About::Moment,
@@ -1052,11 +1086,19 @@ impl App {
                 );
                 Vec::new()
             }
-            Some(source) => self.begin_load(source),
+            Some(_) => self.unless_unsaved(unsaved::Pending::Reload),
             None => {
                 self.say(About::Moment, "The embedded example has no source to load again; o opens one");
                 Vec::new()
             }
+        }
+    }
+
+    /// Reads the source again, now.
+    fn reload_now(&mut self) -> Vec<Effect> {
+        match self.document.origin.source().cloned() {
+            Some(source) => self.begin_load(source),
+            None => Vec::new(),
         }
     }
 
@@ -1070,7 +1112,7 @@ impl App {
                 self.say(About::Moment, "Standard input holds the keys here; give a file or a site");
                 Vec::new()
             }
-            Ok(source) => self.begin_load(source),
+            Ok(source) => self.unless_unsaved(unsaved::Pending::Open(source)),
             Err(error) => {
                 self.say(About::Moment, error.to_string());
                 Vec::new()
@@ -1108,20 +1150,34 @@ impl App {
             return;
         }
         self.load = LoadState::Idle;
+        let replaces_edits = self.load_replaces_edits.take() == Some(id);
         match result {
             Ok(retrieved) => {
                 let document = Document::from_retrieved(retrieved, &self.limits);
-                let summary = load_summary(&document);
-                // A new file: the version shown and the history read are the last one's.
-                self.viewing = None;
-                self.history = None;
-                self.last_fetch = None;
-                self.last_load_id = Some(id);
-                self.replace_document(document);
-                self.say(About::Moment, summary);
+                // Edits made while it loaded are not dropped without asking.
+                if self.is_dirty() && !replaces_edits {
+                    let loaded = unsaved::Loaded { id, document };
+                    self.pending = Some(unsaved::Pending::ShowLoaded(Box::new(loaded)));
+                    self.open(Overlay::UnsavedEdits);
+                    self.say(About::Moment, "Loaded; your edits stay on screen until you choose");
+                    return;
+                }
+                self.show_loaded(id, document);
             }
             Err(error) => self.say(About::Moment, error.to_string()),
         }
+    }
+
+    /// Shows what a load brought in place of the document on screen.
+    fn show_loaded(&mut self, id: u64, document: Document) {
+        let summary = load_summary(&document);
+        // A new file: the version shown and the history read are the last one's.
+        self.viewing = None;
+        self.history = None;
+        self.last_fetch = None;
+        self.last_load_id = Some(id);
+        self.replace_document(document);
+        self.say(About::Moment, summary);
     }
 
     /// Shows a new document, keeping the selected robot (by token), the robots the user
@@ -1902,8 +1958,9 @@ mod tests {
         assert_eq!(copy.as_deref(), Some(b"User-agent: *\nDisallow: /~\n".as_slice()));
         assert!(app.update(Action::Resize { width: 80, height: 24 }).is_empty(), "said once");
         let text = app.document().txt.source().to_vec();
-        let path = app.recovery_path();
-        let effects = app.update(Action::Saved { path, text, after: AfterSave::Stay, result: Ok(()) });
+        let path = std::path::PathBuf::from("robots.txt");
+        let saved = crate::save::Saved { file: path.clone(), in_place: false };
+        let effects = app.update(Action::Saved { path, text, after: AfterSave::Stay, result: Ok(saved) });
         assert!(effects.contains(&Effect::KeepRecoveryCopy(None)), "{effects:?}");
 
         let large = format!("User-agent: *\n{}", "Disallow: /a\n".repeat(10_000));

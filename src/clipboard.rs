@@ -51,7 +51,7 @@ impl fmt::Display for CopyMethod {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             CopyMethod::System => "the system clipboard",
-            CopyMethod::Osc52 => "the terminal's clipboard (OSC 52; the terminal must allow it)",
+            CopyMethod::Osc52 => "the terminal's clipboard (OSC 52)",
         })
     }
 }
@@ -128,6 +128,34 @@ pub fn choose(mode: ClipboardMode, environment: Environment) -> CopyMethod {
 #[must_use]
 pub fn osc52_sequence(text: &str) -> String {
     format!("\x1b]52;c;{}\x07", base64::engine::general_purpose::STANDARD.encode(text.as_bytes()))
+}
+
+/// The longest OSC 52 sequence sent to a terminal, outside tmux: hterm, and with it most
+/// terminals' clipboard helpers, take 100,000 bytes; kitty and others take less, xterm
+/// more. A longer copy is refused with a message rather than sent to be dropped.
+pub const OSC52_MAX_BYTES: usize = 100_000;
+
+/// The longest OSC 52 sequence tmux passes on: it drops escape sequences longer than its
+/// input buffer (`INPUT_BUF_LIMIT`, 1 MiB, and `input-buffer-size` where it exists).
+pub const OSC52_MAX_BYTES_IN_TMUX: usize = 1 << 20;
+
+/// The longest OSC 52 sequence to send in `environment` (`--osc52-max-bytes` overrides
+/// it).
+#[must_use]
+pub fn osc52_limit(environment: Environment) -> usize {
+    if environment.in_tmux { OSC52_MAX_BYTES_IN_TMUX } else { OSC52_MAX_BYTES }
+}
+
+/// The length of the OSC 52 sequence that copies `text` ([`osc52_sequence`]), without
+/// making it.
+///
+/// ```
+/// use robotscope::clipboard::{osc52_len, osc52_sequence};
+/// assert_eq!(osc52_len("Disallow: /"), osc52_sequence("Disallow: /").len());
+/// ```
+#[must_use]
+pub fn osc52_len(text: &str) -> usize {
+    "\x1b]52;c;".len() + text.len().div_ceil(3) * 4 + 1
 }
 
 /// The system clipboard, kept open: on X11 and Wayland the copied text is served by the

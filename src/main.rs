@@ -35,6 +35,10 @@ struct Cli {
     /// in tmux or without a display), system, or osc52.
     #[arg(long, value_name = "HOW", default_value = "auto")]
     clipboard: ClipboardMode,
+    /// The longest OSC 52 sequence a copy sends to the terminal (default: 100000, and
+    /// 1048576 in tmux, which drops longer ones); a longer copy is refused with a message.
+    #[arg(long, value_name = "N")]
+    osc52_max_bytes: Option<usize>,
     /// The Wayback-compatible archive the history view (H, then A) asks (default: the
     /// Wayback Machine, web.archive.org).
     #[arg(long, value_name = "BASE")]
@@ -159,6 +163,10 @@ fn explore(args: &Cli, db: &RobotsDb) -> Result<Outcome> {
         archive: args.archive.clone().unwrap_or(defaults.archive),
         ..defaults
     });
-    robotscope::tui::run(app, args.clipboard)?;
+    // Recovery copies: where they go for a text from no file, and those a session that
+    // ended with unsaved edits left for this one.
+    app.set_recovery_directory(robotscope::save::recovery_directory());
+    app.note_recovery_copies(&robotscope::save::recovery_copies(&app.recovery_path()));
+    robotscope::tui::run(app, args.clipboard, args.osc52_max_bytes)?;
     Ok(Outcome::Clean)
 }

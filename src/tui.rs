@@ -31,18 +31,17 @@ use tokio::task::JoinHandle;
 use crate::app::history::{
     HistoryProgress, HistorySettings, LoadedHistory, LoadedVersion, MAX_VIEW_BODY_BYTES, MAX_VIEW_VERSIONS,
 };
-use crate::app::{Action, AfterSave, App, Effect, keymap};
+use crate::app::{Action, App, Effect, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::history::{self, StoreChoice};
 use crate::policy::RobotsTxt;
 use crate::policy::lint::lint_checked;
 use crate::policy::request::path_lines;
-use crate::save::save_atomically;
-use crate::{fetch, ui};
+use crate::{fetch, save, ui};
 
 /// Runs the explorer until the user quits, then restores the terminal.
-pub fn run(mut app: App, clipboard: ClipboardMode) -> Result<()> {
-    app.set_clipboard(clipboard, Environment::current());
+pub fn run(mut app: App, clipboard: ClipboardMode, osc52_max_bytes: Option<usize>) -> Result<()> {
+    app.set_clipboard(clipboard, Environment::current(), osc52_max_bytes);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().wrap_err("starting the runtime")?;
     runtime.block_on(async {
         let (actions, inbox) = mpsc::unbounded_channel();
@@ -53,6 +52,9 @@ pub fn run(mut app: App, clipboard: ClipboardMode) -> Result<()> {
         let mut stdout = io::stdout();
         let result = event_loop(&mut terminal, EventStream::new(), actions, inbox, app, &mut stdout).await;
         restore();
+        for line in FAREWELL.lock().unwrap_or_else(std::sync::PoisonError::into_inner).drain(..) {
+            eprintln!("{line}");
+        }
         result.map(drop)
     })
 }
@@ -133,18 +135,36 @@ fn watch_signals(actions: mpsc::UnboundedSender<Action>) {
     }
 }
 
-/// The text with unsaved edits, and where it goes if a panic ends the process. The loop
-/// refreshes it whenever the text changes; the panic hook writes it.
+/// What to tell the user once the terminal is restored (on the alternate screen it
+/// would be wiped): where a signal's recovery copy went.
+static FAREWELL: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// The text with unsaved edits, and the name its recovery copy starts with, should a
+/// panic end the process. The loop refreshes it whenever the text changes; the panic
+/// hook writes it.
 static RECOVERY: Mutex<Option<(PathBuf, Vec<u8>)>> = Mutex::new(None);
 
-/// Writes the unsaved edits, if any, to their recovery file (from the panic hook).
+/// Writes the unsaved edits, if any, to a recovery copy of their own (from the panic
+/// hook). A lock a panicking thread left poisoned still holds the text.
 fn save_recovery_copy() {
-    let Ok(recovery) = RECOVERY.lock() else { return };
-    if let Some((path, text)) = recovery.as_ref() {
-        match crate::save::save_atomically(path, text) {
-            Ok(()) => eprintln!("robotscope: your unsaved edits were saved to {}", path.display()),
-            Err(error) => eprintln!("robotscope: your unsaved edits could not be saved: {error}"),
-        }
+    let recovery = RECOVERY.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((base, text)) = recovery.as_ref() {
+        write_recovery_copy(base, text);
+    }
+}
+
+/// Writes a recovery copy under a name of its own, in the temporary directory when its
+/// own directory refuses it, and says where on standard error (the terminal is
+/// restored by then).
+fn write_recovery_copy(base: &std::path::Path, text: &[u8]) {
+    let fallback = || {
+        let name =
+            base.file_name().map_or_else(|| "robots.txt.robotscope-unsaved".into(), std::ffi::OsStr::to_os_string);
+        std::env::temp_dir().join(name)
+    };
+    match save::write_recovery(base, text).or_else(|_| save::write_recovery(&fallback(), text)) {
+        Ok(path) => eprintln!("robotscope: your unsaved edits were saved to {}", path.display()),
+        Err(error) => eprintln!("robotscope: your unsaved edits could not be saved: {error}"),
     }
 }
 
@@ -536,14 +556,19 @@ impl Shell<'_> {
                 };
                 let _ = self.actions.send(Action::Copied { what, text, result });
             }
-            Effect::Save { path, text, after: AfterSave::QuitNow } => {
-                // The process is stopping: write now, then go.
-                if let Err(error) = save_atomically(&path, &text) {
-                    let fallback = crate::save::recovery_path(None);
-                    let _ = save_atomically(&fallback, &text);
-                    eprintln!("robotscope: {error}; the edits went to {}", fallback.display());
-                }
+            Effect::WriteRecoveryAndQuit(copy) => {
+                // The process is stopping: write now, then go. The message prints once
+                // the terminal is restored, on the main screen.
+                let written = save::write_recovery(&copy.base, &copy.text);
                 self.stop_tasks();
+                let said = match written {
+                    Ok(path) => format!("robotscope: your unsaved edits were saved to {}", path.display()),
+                    Err(error) => {
+                        write_recovery_copy(&copy.base, &copy.text);
+                        format!("robotscope: {error}")
+                    }
+                };
+                FAREWELL.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(said);
                 return true;
             }
             Effect::Lint { generation, txt } => {
@@ -559,9 +584,8 @@ impl Shell<'_> {
                 self.lint = Some((generation, task));
             }
             Effect::KeepRecoveryCopy(copy) => {
-                if let Ok(mut recovery) = RECOVERY.lock() {
-                    *recovery = copy.map(|copy| (copy.path, copy.text));
-                }
+                let mut recovery = RECOVERY.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                *recovery = copy.map(|copy| (copy.base, copy.text));
             }
             Effect::ReadPaths { file } => {
                 let actions = self.actions.clone();
@@ -572,10 +596,10 @@ impl Shell<'_> {
                     let _ = actions.send(Action::PathsRead { file, result });
                 });
             }
-            Effect::Save { path, text, after } => {
+            Effect::Save { path, text, after, replace } => {
                 let actions = self.actions.clone();
                 tokio::task::spawn_blocking(move || {
-                    let result = save_atomically(&path, &text);
+                    let result = save::save(&path, &text, replace);
                     let _ = actions.send(Action::Saved { path, text, after, result });
                 });
             }

@@ -105,13 +105,20 @@ pub fn render(app: &App, frame: &mut Frame) {
             },
             centered(area, 50, 6),
         ),
-        Some(Overlay::ConfirmQuit) => frame.render_widget(
-            edits::Question {
-                title: " Unsaved edits ",
-                choices: &[("w", "save, then quit"), ("q", "quit without saving"), ("Esc", "keep working")],
-            },
-            centered(area, 44, 5),
-        ),
+        Some(Overlay::UnsavedEdits) => {
+            let doing = app.pending().map_or_else(|| "go on".to_owned(), crate::app::unsaved::Pending::doing);
+            let (save, drop) = (format!("save them, then {doing}"), format!("{doing}, dropping them"));
+            let choices = [("w", save.as_str()), ("y", drop.as_str()), ("Esc", "keep working")];
+            let width = choices.iter().map(|(_, label)| label.chars().count()).max().unwrap_or(0) + 10;
+            let title = " Unsaved edits ";
+            frame.render_widget(edits::Question { title, choices: &choices }, centered(area, width as u16, 5));
+        }
+        Some(Overlay::ConfirmReplace) => {
+            let file = app.replace_question().map(|q| q.file.display().to_string()).unwrap_or_default();
+            let title = format!(" {} exists ", text::cut_end(&file, 60));
+            let choices = [("y", "replace it"), ("Esc", "keep it (w saves under another name)")];
+            frame.render_widget(edits::Question { title: &title, choices: &choices }, centered(area, 70, 4));
+        }
         Some(Overlay::Compare) | None => {}
     }
     match app.prompt() {

@@ -223,6 +223,23 @@ fn one_robots_three_readings_as_columns() {
     assert!(app.compare().expect("open").columns.len() > 3);
 }
 
+/// Issue 24: after scrolling right through many robots, `m` still shows the three
+/// readings (the view was blank: it kept its scroll past the three columns).
+#[test]
+fn the_three_readings_show_after_scrolling_right() {
+    let mut app = App::from_text("User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n");
+    press(&mut app, "c");
+    for name in ["Applebot", "YandexBot", "DuckDuckBot", "ClaudeBot", "CCBot", "Lycos"] {
+        select(&mut app, name);
+    }
+    draw(&mut app, 80, 24);
+    press(&mut app, &"l".repeat(12));
+    assert!(app.compare().expect("open").offset.1 > 0, "scrolled right");
+    press(&mut app, "m");
+    let screen = format!("{}", draw(&mut app, 80, 24).backend());
+    assert!(screen.contains("rfc9309") && screen.contains("koster1994"), "{screen}");
+}
+
 #[test]
 fn the_robots_compared_are_chosen_in_the_switcher() {
     let mut app = App::example();

@@ -261,10 +261,10 @@ fn a_burst_of_input_is_read_to_its_end() {
     let mut session = Session::start(&binary(), &[]);
     session.wait_for("Robots");
     // 300 reports of a mouse moving with no button held (SGR), 4 KB in one write, then ?.
-    let mut burst = String::new();
-    for i in 0..300 {
-        burst.push_str(&format!("\x1b[<35;{};{}M", 10 + i % 50, 5 + i % 20));
-    }
+    let burst = (0..300).fold(String::new(), |mut burst, i| {
+        let _ = std::fmt::Write::write_fmt(&mut burst, format_args!("\x1b[<35;{};{}M", 10 + i % 50, 5 + i % 20));
+        burst
+    });
     session.send(&format!("{burst}?"));
     session.wait_for("Esc or ? closes");
     session.send("?");
@@ -294,4 +294,50 @@ fn fix_everything_then_changes_on_a_large_file() {
     session.send("q");
     assert_eq!(session.wait_exit(), 0);
     session.assert_restored();
+}
+
+/// Issue 24: each SIGTERM with unsaved edits writes a recovery copy of its own (a second
+/// one never overwrites the first), says where on the restored screen, and the next
+/// start on the file says that copies exist and how to open them.
+#[test]
+fn sigterm_twice_keeps_two_recovery_copies() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("robots.txt");
+    std::fs::write(&file, "User-agent: *\nDisallow: ~\nDisallow: *\n").expect("write");
+    let copies = || -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(dir.path())
+            .expect("dir")
+            .map(|entry| entry.expect("entry").path())
+            .filter(|path| path.to_string_lossy().contains("robots.txt.robotscope-unsaved."))
+            .collect();
+        found.sort();
+        found
+    };
+    let terminate = |session: &mut Session| {
+        let pid = session.child.process_id().expect("a process id").to_string();
+        assert!(std::process::Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs").success());
+        assert_eq!(session.wait_exit(), 0);
+        session.assert_restored();
+        assert!(session.output_text().contains("your unsaved edits were saved to"), "{}", session.output_text());
+    };
+    let mut first = Session::start(&binary(), &[file.to_str().expect("utf-8 path")]);
+    first.wait_for("Robots");
+    first.send(":2\r");
+    first.send("f");
+    first.wait_for("Fixed");
+    terminate(&mut first);
+    assert_eq!(copies().len(), 1);
+
+    let mut second = Session::start(&binary(), &[file.to_str().expect("utf-8 path")]);
+    second.wait_for("recovery copy");
+    second.send(":3\r");
+    second.send("f");
+    second.wait_for("Fixed");
+    terminate(&mut second);
+    let found = copies();
+    assert_eq!(found.len(), 2, "{found:?}");
+    let texts: Vec<String> = found.iter().map(|path| std::fs::read_to_string(path).expect("read")).collect();
+    assert!(texts.contains(&"User-agent: *\nDisallow: /~\nDisallow: *\n".to_owned()), "{texts:?}");
+    assert!(texts.contains(&"User-agent: *\nDisallow: ~\nDisallow: /\n".to_owned()), "{texts:?}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), "User-agent: *\nDisallow: ~\nDisallow: *\n", "untouched");
 }

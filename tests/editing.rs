@@ -17,6 +17,7 @@ use robotscope::app::keymap::press;
 use robotscope::app::{Action, AfterSave, App, CopyWhat, Effect, KeyContext, Overlay, Pane};
 use robotscope::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment};
 use robotscope::policy::Code;
+use robotscope::save::{Replace, Saved};
 use support::explorer::{select, test_path};
 use tokio::sync::mpsc;
 
@@ -86,13 +87,13 @@ fn the_editor_retests_at_every_change_and_refuses_control_characters() {
     let mut hostile = App::from_text("User-agent: *\nDisallow: /\x1b[2J\n");
     press(&mut hostile, "e");
     assert!(hostile.editor().is_none());
-    assert!(hostile.message().is_some_and(|m| m.contains("control characters")));
+    assert!(hostile.message().is_some_and(|m| m.contains("control or invisible characters")));
 }
 
 #[test]
 fn copies_carry_the_right_text_and_fall_back_to_osc52() {
     let mut app = App::from_text("User-agent: a\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n");
-    app.set_clipboard(ClipboardMode::Auto, Environment { has_display: true, over_ssh: false, in_tmux: false });
+    app.set_clipboard(ClipboardMode::Auto, Environment { has_display: true, over_ssh: false, in_tmux: false }, None);
     select(&mut app, "a");
     let effects = press(&mut app, "yg");
     assert_eq!(
@@ -138,22 +139,32 @@ fn quitting_with_unsaved_edits_asks() {
     assert_eq!(press(&mut app, "q"), vec![Effect::Quit], "nothing to lose yet");
     press(&mut app, "F");
     assert!(press(&mut app, "q").is_empty());
-    assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::ConfirmQuit));
+    assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::UnsavedEdits));
     press(&mut app, "<esc>");
     assert_eq!(app.key_context(), KeyContext::Pane(Pane::Source));
-    // Saving first: `w` asks where, the prompt has the keys, Enter saves then quits.
+    // Saving first: `w` asks where, the prompt has the keys, Enter saves (a file that is
+    // not the one opened is never replaced without asking) and then quits.
     let effects = press(&mut app, "qw<C-u>out.txt<ret>");
-    let [Effect::Save { path, after: AfterSave::QuitIfSaved, .. }] = effects.as_slice() else { panic!("{effects:?}") };
+    let [Effect::Save { path, after: AfterSave::ThenContinue, replace: Replace::Never, .. }] = effects.as_slice()
+    else {
+        panic!("{effects:?}")
+    };
     assert_eq!(path.to_string_lossy(), "out.txt");
-    assert_eq!(press(&mut app, "qq"), vec![Effect::Quit], "asked again, q quits without saving");
-    // A signal saves the edits to the recovery file before quitting.
+    let saved = Saved { file: path.clone(), in_place: false };
+    let text = app.document().txt.source().to_vec();
+    let done =
+        app.update(Action::Saved { path: path.clone(), text, after: AfterSave::ThenContinue, result: Ok(saved) });
+    assert_eq!(done.first(), Some(&Effect::Quit), "saved, then quit: {done:?}");
+    // Asked again after another edit: y quits without saving, and so does a second q.
+    press(&mut app, "e<end>x<esc>");
+    assert!(app.is_dirty());
+    assert_eq!(press(&mut app, "qy"), vec![Effect::Quit]);
+    assert_eq!(press(&mut app, "qq"), vec![Effect::Quit]);
+    // A signal writes the edits to a recovery copy of their own before quitting.
     let effects = app.update(Action::Terminate);
-    let [Effect::Save { path, text, after: AfterSave::QuitNow }] = effects.as_slice() else { panic!("{effects:?}") };
-    assert!(
-        path.to_string_lossy().ends_with(".robotscope-unsaved")
-            || path.to_string_lossy().contains("robotscope-unsaved")
-    );
-    assert_eq!(text, b"User-agent: *\nDisallow: /\n");
+    let [Effect::WriteRecoveryAndQuit(copy)] = effects.as_slice() else { panic!("{effects:?}") };
+    assert!(copy.base.to_string_lossy().ends_with("out.txt.robotscope-unsaved"), "{}", copy.base.display());
+    assert_eq!(copy.text, app.document().txt.source());
 }
 
 /// Drives the loop with keys typed 30 ms apart, then half a second of nothing (a resize

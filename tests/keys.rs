@@ -21,7 +21,11 @@ const FILE: &str = "User-agent: *\nDisallow: /cgi-bin/\nDisallow: ~\n\nUser-agen
 /// The keys that put a fresh explorer on [`FILE`] into `context`.
 fn keys_into(context: Context) -> &'static str {
     match context {
-        Context::Global | Context::Navigation | Context::Pane(Pane::Source) => "",
+        // The last: reached by a save's answer (see [`app_for`]).
+        Context::Global
+        | Context::Navigation
+        | Context::Pane(Pane::Source)
+        | Context::Overlay(Overlay::ConfirmReplace) => "",
         Context::Pane(Pane::Records) => "<tab>",
         Context::Pane(Pane::Tester) => "<tab><tab>",
         Context::Pane(Pane::Robots) => "<tab><tab><tab>",
@@ -34,7 +38,7 @@ fn keys_into(context: Context) -> &'static str {
         Context::Overlay(Overlay::Diagnostics) => "d",
         Context::Overlay(Overlay::Changes) => "v",
         Context::Overlay(Overlay::CopyMenu) => "y",
-        Context::Overlay(Overlay::ConfirmQuit) => "Fq",
+        Context::Overlay(Overlay::UnsavedEdits) => "Fq",
         Context::Overlay(Overlay::Compare) => "c",
         // The walk starts (the effect is not run here) and the view opens.
         Context::Overlay(Overlay::Sitemaps) => "m",
@@ -52,7 +56,15 @@ fn app_for(context: Context) -> App {
         let site = Source::resolve("https://example.com/").expect("a site");
         return App::loading(site, Limits::default(), false, &RobotsDb::embedded());
     }
-    App::from_text(FILE)
+    let mut app = App::from_text(FILE);
+    if context == Context::Overlay(Overlay::ConfirmReplace) {
+        // A save to a file that exists comes back asking.
+        press(&mut app, "Fw<C-u>robots.txt<ret>");
+        let path = std::path::PathBuf::from("robots.txt");
+        let result = Err(robotscope::save::SaveError::Exists { path: path.clone() });
+        app.update(robotscope::app::Action::Saved { path, text: Vec::new(), after: AfterSave::Stay, result });
+    }
+    app
 }
 
 /// The key context each binding's context is reached in.
@@ -118,7 +130,7 @@ const PROMPTS: &[(&str, PromptKind)] = &[
     ("a", PromptKind::AddRobot),
     ("o", PromptKind::OpenSource),
     ("w", PromptKind::SaveAs(AfterSave::Stay)),
-    ("Fqw", PromptKind::SaveAs(AfterSave::QuitIfSaved)),
+    ("Fqw", PromptKind::SaveAs(AfterSave::ThenContinue)),
     ("c/", PromptKind::ComparePath),
     ("cL", PromptKind::ComparePathsFile),
     ("ca", PromptKind::AddRobot),
@@ -281,7 +293,7 @@ fn the_tester_keeps_the_focus_it_was_opened_from() {
 fn quitting_over_the_compare_view_goes_back_to_it() {
     let mut app = App::from_text(FILE);
     press(&mut app, "Fcq");
-    assert_eq!(app.overlay(), Some(Overlay::ConfirmQuit));
+    assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits));
     press(&mut app, "<esc>");
     assert_eq!(app.overlay(), Some(Overlay::Compare), "keep working, where the user was");
 }

@@ -232,7 +232,7 @@ fn unnamed_flip(text: &[u8], extra: &[String]) -> Option<String> {
     paths.push("/".to_owned());
     for txt in [&before, &after] {
         for reading in Reading::ALL {
-            for rule in txt.interpretation(reading).groups().iter().flat_map(|group| group.rules()) {
+            for rule in txt.interpretation(reading).groups().iter().flat_map(robotscope::policy::Group::rules) {
                 let pattern = String::from_utf8_lossy(txt.pattern(reading, rule)).into_owned();
                 let plain = pattern.trim_end_matches('$').replace('*', "");
                 for path in [pattern.clone(), plain.clone(), format!("{plain}x"), pattern.replace('*', "/x")] {

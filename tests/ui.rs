@@ -150,7 +150,7 @@ fn the_help_is_one_scrolled_column_on_a_narrow_terminal() {
     assert!(screen.contains("j/k scroll") && screen.contains("  ?     help"), "{screen}");
     press(&mut app, &"<pgdn>".repeat(50));
     let screen = format!("{}", draw(&mut app, 60, 20).backend());
-    assert!(screen.contains("  Esc n keep working"), "the last binding comes into view: {screen}");
+    assert!(screen.contains("  Esc H q           stop, or leave"), "the last binding comes into view: {screen}");
     let end = app.overlay_scroll();
     press(&mut app, "j");
     assert_eq!(app.overlay_scroll(), end, "no further than the last line");
@@ -241,7 +241,7 @@ fn saving_as_another_file_makes_it_the_one_edited() {
         path: second.clone(),
         text: app.document().txt.source().to_vec(),
         after: robotscope::app::AfterSave::Stay,
-        result: Ok(()),
+        result: Ok(robotscope::save::Saved { file: second.clone(), in_place: false }),
     });
     assert_eq!(app.document().label, second.display().to_string(), "the status bar names the new file");
     press(&mut app, "w");

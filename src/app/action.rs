@@ -15,7 +15,7 @@ use super::prompt::PromptKind;
 use crate::clipboard::{ClipboardError, CopyMethod};
 use crate::fetch::{FetchError, PageFetch, Retrieved, SourceError};
 use crate::policy::lint::Diagnostic;
-use crate::save::SaveError;
+use crate::save::{SaveError, Saved};
 
 /// One thing that happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,11 +154,18 @@ pub enum Action {
         text: Vec<u8>,
         /// What was to happen next.
         after: AfterSave,
-        /// How it went.
-        result: Result<(), SaveError>,
+        /// How it went: the file written (after its links), or why not.
+        result: Result<Saved, SaveError>,
     },
-    /// Quit without saving, after being asked.
-    QuitWithoutSaving,
+    /// Drop the unsaved edits and go on with what waited for the answer (quit, read the
+    /// file again, open another, show what a load brought), after being asked.
+    DiscardAndContinue,
+    /// Replace the file that exists, after being asked.
+    ReplaceFile,
+    /// Undo the last change to the text (Ctrl-Z): an edit, a fix, every fix.
+    Undo,
+    /// Redo the last change undone (Ctrl-Y).
+    Redo,
     /// The process is told to stop (SIGTERM, SIGHUP): unsaved edits go to a recovery
     /// file, then the explorer quits.
     Terminate,

@@ -260,7 +260,10 @@ impl App {
         };
         let (rows, columns) = (view.paths.len(), view.columns.len());
         view.cursor = (view.cursor.0.min(rows.saturating_sub(1)), view.cursor.1.min(columns.saturating_sub(1)));
-        self.update_compare_detail();
+        // Fewer columns than before (a robot's three readings after scrolling right
+        // through many robots): the cursor's column stays in view.
+        view.offset.1 = view.offset.1.min(view.cursor.1);
+        self.move_compare(0, 0);
     }
 
     /// Evaluates the cursor's cell in full and brings its deciding line into view.

@@ -14,7 +14,7 @@ use crate::policy::lex::{self, LineEnd};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EditorRefusal {
     /// The text holds control or bidi characters, which must never reach the terminal.
-    #[error("line {0} holds control characters; fix them first (f on that line, or F), then edit")]
+    #[error("line {0} holds control or invisible characters; fix them first (f on that line, or F), then edit")]
     ControlCharacters(usize),
     /// The text is not UTF-8; editing would replace the bad bytes with U+FFFD.
     #[error("line {0} is not UTF-8; editing replaces those bytes with \u{FFFD} (press e again to edit anyway)")]
@@ -39,6 +39,10 @@ impl Editor {
         let lines = lex::lex(source);
         for line in &lines {
             let content = line.content(source);
+            // A byte order mark that starts the file is no character of the text (lint
+            // speaks of it), and round-trips through the editor.
+            let content =
+                if line.number() == 1 { content.strip_prefix(lex::UTF8_BOM).unwrap_or(content) } else { content };
             match std::str::from_utf8(content) {
                 Ok(text) if text.chars().any(crate::policy::escape::is_unsafe) => {
                     return Err(EditorRefusal::ControlCharacters(line.number()));
@@ -92,6 +96,13 @@ mod tests {
             let editor = Editor::open(text.as_bytes(), false).expect("opens");
             assert_eq!(editor.text(), text.as_bytes(), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_no_reason_to_refuse() {
+        let text = "\u{feff}User-agent: *\nDisallow: /\n";
+        assert_eq!(Editor::open(text.as_bytes(), false).expect("opens").text(), text.as_bytes());
+        assert_eq!(Editor::open("a\nb\u{200b}c\n".as_bytes(), false).err(), Some(EditorRefusal::ControlCharacters(2)));
     }
 
     #[test]

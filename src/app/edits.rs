@@ -15,15 +15,16 @@ use super::action::CopyWhat;
 use super::document::{Document, Origin};
 use super::editor::{Editor, EditorRefusal};
 use super::{About, Action, AfterSave, App, Effect, Overlay, Pane};
-use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, choose};
+use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, choose, osc52_len, osc52_limit};
 use crate::fetch::Source;
+use crate::fetch::size_label;
 use crate::policy::fix::{apply_edits, check_fixes, compatible_fixes, fix_all, fix_all_effect, unified_diff};
 use crate::policy::impact::{Flip, impact};
 use crate::policy::lint::{Diagnostic, lint};
 use crate::policy::request::Request;
 use crate::policy::words::plural;
 use crate::policy::{Availability, Reading, evaluate_fetched};
-use crate::save::{SaveError, recovery_path};
+use crate::save::{SaveError, Saved};
 
 /// One (robot, path) verdict that the edits flipped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,12 +108,6 @@ impl App {
     #[must_use]
     pub fn editor(&self) -> Option<&Editor> {
         self.editor.as_ref()
-    }
-
-    /// Where unsaved edits go if the explorer must stop at once.
-    #[must_use]
-    pub fn recovery_path(&self) -> PathBuf {
-        recovery_path(self.source_file().as_deref())
     }
 
     /// The local file the text came from, if it came from one.
@@ -200,6 +195,7 @@ impl App {
         // Checked under every reading, for every robot the file names (issue 24).
         let effect = impact(&self.document.txt, &self.limits.parse(text.clone()));
         let message = format!("Fixed: {}, which {effect}", titles.join("; "));
+        self.record_undo(format!("Fixed: {}", titles.join("; ")), None);
         self.replace_text_everywhere(text);
         self.say(About::Text, message);
     }
@@ -222,16 +218,17 @@ impl App {
         }
         let effect = fix_all_effect(&self.document.txt, &report);
         let message = format!(
-            "Applied {}, which {effect}; {} left (d lists them, v shows what changed)",
+            "Applied {}, which {effect}; {} left (d lists them, v shows what changed, Ctrl-Z undoes)",
             plural(report.applied, "fix"),
             plural(report.remaining.len(), "diagnostic")
         );
+        self.record_undo(format!("Applied {}", plural(report.applied, "fix")), None);
         self.replace_text_everywhere(report.text);
         self.say(About::Text, message);
     }
 
     /// Sets the text and, if the editor is open, reloads it there too.
-    fn replace_text_everywhere(&mut self, text: Vec<u8>) {
+    pub(super) fn replace_text_everywhere(&mut self, text: Vec<u8>) {
         if let Some(editor) = &self.editor {
             let cursor = editor.textarea.cursor();
             if let Ok(mut reopened) = Editor::open(&text, true) {
@@ -263,8 +260,12 @@ impl App {
     /// A key typed in the editor.
     pub(super) fn editor_key(&mut self, key: KeyEvent) {
         let Some(editor) = &mut self.editor else { return };
+        let line = editor.cursor_line();
         if editor.textarea.input(key) {
             let text = editor.text();
+            // Keys typed on one line are one step to undo; Enter starts another.
+            let typing_on = (key.code != crossterm::event::KeyCode::Enter).then_some(line);
+            self.record_undo(format!("Typing on line {line}"), typing_on);
             self.set_text(text);
         }
         if let Some(editor) = &self.editor {
@@ -418,7 +419,32 @@ impl App {
             }
         };
         let method = choose(self.clipboard, self.environment);
+        if method == CopyMethod::Osc52 && !self.fits_osc52(what, &text) {
+            return Vec::new();
+        }
         vec![Effect::Copy { what, text, method }]
+    }
+
+    /// True when `text` fits in an OSC 52 sequence the terminal takes; otherwise says
+    /// why it is not sent (a terminal drops what is too long, without a word).
+    fn fits_osc52(&mut self, what: CopyWhat, text: &str) -> bool {
+        let length = osc52_len(text);
+        if length <= self.osc52_max_bytes {
+            return true;
+        }
+        let who = if self.environment.in_tmux { "tmux passes" } else { "terminals take" };
+        self.say(
+            About::Moment,
+            format!(
+                "Not copied: {} ({}) makes an OSC 52 sequence of {}, and {who} at most {} \
+                 (--osc52-max-bytes sets it); w saves it to a file instead",
+                what.name(),
+                size_label(text.len()),
+                size_label(length),
+                size_label(self.osc52_max_bytes)
+            ),
+        );
+        false
     }
 
     /// A copy finished; a failed system clipboard falls back to OSC 52 in `Auto` mode.
@@ -430,11 +456,28 @@ impl App {
         result: Result<CopyMethod, ClipboardError>,
     ) -> Vec<Effect> {
         match result {
-            Ok(method) => {
-                self.say(About::Moment, format!("Copied {} ({}) to {method}", what.name(), plural(text.len(), "byte")));
+            Ok(CopyMethod::System) => {
+                let bytes = plural(text.len(), "byte");
+                self.say(About::Moment, format!("Copied {} ({bytes}) to the system clipboard", what.name()));
+                Vec::new()
+            }
+            // OSC 52 has no answer: the terminal sets its clipboard if it allows it.
+            Ok(CopyMethod::Osc52) => {
+                let bytes = plural(text.len(), "byte");
+                self.say(
+                    About::Moment,
+                    format!(
+                        "Sent {} ({bytes}) to the terminal's clipboard (OSC 52): the terminal sets it if it allows \
+                         OSC 52; if the paste comes out empty, w saves it to a file",
+                        what.name()
+                    ),
+                );
                 Vec::new()
             }
             Err(ClipboardError::System(reason)) if self.clipboard == ClipboardMode::Auto => {
+                if !self.fits_osc52(what, &text) {
+                    return Vec::new();
+                }
                 self.say(About::Moment, format!("The system clipboard failed ({reason}); trying the terminal's"));
                 vec![Effect::Copy { what, text, method: CopyMethod::Osc52 }]
             }
@@ -445,64 +488,41 @@ impl App {
         }
     }
 
-    /// Enter in the save prompt: saves to `path`, then does `after`.
-    pub(super) fn save_to(&mut self, path: &str, after: AfterSave) -> Vec<Effect> {
-        if path.is_empty() {
-            return Vec::new();
-        }
-        let path = PathBuf::from(path);
-        self.say(About::Moment, format!("Saving to {}…", path.display()));
-        vec![Effect::Save { path, text: self.document.txt.source().to_vec(), after }]
-    }
-
-    /// A save finished: on success the saved text becomes the loaded one.
+    /// A save finished: on success the saved text becomes the loaded one, and what
+    /// waited for the save goes on.
     pub(super) fn saved(
         &mut self,
         path: &Path,
         text: Vec<u8>,
         after: AfterSave,
-        result: Result<(), SaveError>,
+        result: Result<Saved, SaveError>,
     ) -> Vec<Effect> {
-        match result {
-            Ok(()) => {
-                let bytes = plural(text.len(), "byte");
-                self.original = Arc::new(self.limits.parse(text));
-                self.original_generation += 1;
-                self.original_availability = Availability::Available;
-                // Saved as another file: that file is the one being edited now (the
-                // title and the next save's default say so).
-                self.document.origin = Origin::Local(Source::File(path.to_path_buf()));
-                self.document.label = path.display().to_string();
-                self.say(About::Text, format!("Saved {bytes} to {}", path.display()));
-                if after == AfterSave::QuitIfSaved && !self.is_dirty() {
-                    return vec![Effect::Quit];
-                }
+        let saved = match result {
+            Ok(saved) => saved,
+            Err(error) => {
+                self.save_failed(path, after, error);
+                return Vec::new();
             }
-            Err(error) => self.say(About::Moment, format!("Not saved: {error}. Your edits are kept.")),
-        }
-        Vec::new()
-    }
-
-    /// `q` or Ctrl-C: quits, or asks first when there are unsaved edits (a second `q`
-    /// or Ctrl-C while asked quits).
-    pub(super) fn request_quit(&mut self) -> Vec<Effect> {
-        if !self.is_dirty() || self.overlay == Some(Overlay::ConfirmQuit) {
-            return vec![Effect::Quit];
-        }
-        self.open(Overlay::ConfirmQuit);
-        Vec::new()
-    }
-
-    /// SIGTERM or SIGHUP: unsaved edits go to the recovery file, then quit.
-    pub(super) fn terminate(&mut self) -> Vec<Effect> {
-        if self.is_dirty() {
-            vec![Effect::Save {
-                path: self.recovery_path(),
-                text: self.document.txt.source().to_vec(),
-                after: AfterSave::QuitNow,
-            }]
+        };
+        let bytes = plural(text.len(), "byte");
+        self.original = Arc::new(self.limits.parse(text));
+        self.original_generation += 1;
+        self.original_availability = Availability::Available;
+        // Saved as another file: that file is the one being edited now (the title and
+        // the next save's default say so). A link stays the name it is saved under.
+        self.document.origin = Origin::Local(Source::File(path.to_path_buf()));
+        self.document.label = path.display().to_string();
+        let through = if saved.file == path {
+            String::new()
         } else {
-            vec![Effect::Quit]
+            format!(" (the file its link points to: {})", saved.file.display())
+        };
+        let in_place = if saved.in_place { "; written in place, which keeps its owner" } else { "" };
+        let message = format!("Saved {bytes} to {}{through}{in_place}", path.display());
+        self.say(About::Text, message);
+        match (after, self.pending.take()) {
+            (AfterSave::ThenContinue, Some(pending)) if !self.is_dirty() => self.carry_out(pending),
+            _ => Vec::new(),
         }
     }
 
@@ -535,16 +555,27 @@ impl App {
             Action::Copy(what) => self.copy(what),
             Action::Copied { what, text, result } => self.copied(what, text, result),
             Action::Saved { path, text, after, result } => self.saved(&path, text, after, result),
-            Action::QuitWithoutSaving => vec![Effect::Quit],
+            Action::DiscardAndContinue => self.discard_and_continue(),
+            Action::ReplaceFile => self.replace_file(),
+            Action::Undo => {
+                self.undo();
+                Vec::new()
+            }
+            Action::Redo => {
+                self.redo();
+                Vec::new()
+            }
             Action::Terminate => self.terminate(),
             Action::Quit => self.request_quit(),
             other => return Err(other),
         })
     }
 
-    /// The environment the clipboard choice is made in (tests set their own).
-    pub fn set_clipboard(&mut self, mode: ClipboardMode, environment: Environment) {
+    /// The environment the clipboard choice is made in (tests set their own), and the
+    /// longest OSC 52 sequence to send (`None`: the environment's usual one).
+    pub fn set_clipboard(&mut self, mode: ClipboardMode, environment: Environment, osc52_max_bytes: Option<usize>) {
         self.clipboard = mode;
         self.environment = environment;
+        self.osc52_max_bytes = osc52_max_bytes.unwrap_or_else(|| osc52_limit(environment));
     }
 }

@@ -8,16 +8,16 @@ use super::action::CopyWhat;
 use crate::clipboard::CopyMethod;
 use crate::fetch::{Limits, Obey, Source};
 use crate::policy::RobotsTxt;
+use crate::save::Replace;
 
 /// What happens once a save is done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AfterSave {
     /// Keep working.
     Stay,
-    /// Quit if the save succeeded (the user chose "save, then quit").
-    QuitIfSaved,
-    /// Write at once and quit whatever happens: the process is being stopped.
-    QuitNow,
+    /// Go on with what waited for the answer about unsaved edits (quit, read the file
+    /// again, open another), if the save succeeded.
+    ThenContinue,
 }
 
 /// One thing for the shell to do.
@@ -66,9 +66,8 @@ pub enum Effect {
         /// How.
         method: CopyMethod,
     },
-    /// Write a file through a temporary file and a rename, and answer with
-    /// [`Action::Saved`](super::Action::Saved) (with [`AfterSave::QuitNow`], write it at
-    /// once and quit).
+    /// Write a file through a temporary file and a rename ([`crate::save::save`]), and
+    /// answer with [`Action::Saved`](super::Action::Saved).
     Save {
         /// Where.
         path: PathBuf,
@@ -76,7 +75,13 @@ pub enum Effect {
         text: Vec<u8>,
         /// What then.
         after: AfterSave,
+        /// Whether a file already there may be replaced: only the one the user opened,
+        /// or one they said to replace.
+        replace: Replace,
     },
+    /// The process is being stopped (SIGTERM, SIGHUP): write the unsaved edits to a
+    /// recovery copy of their own, then quit.
+    WriteRecoveryAndQuit(RecoveryCopy),
     /// Walk a site's sitemaps, answering with batches of
     /// [`Action::SitemapEvents`](super::Action::SitemapEvents) and, at the end,
     /// [`Action::SitemapsWalked`](super::Action::SitemapsWalked).
@@ -136,8 +141,10 @@ pub enum Effect {
 /// Unsaved edits, and where they go if the process dies.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecoveryCopy {
-    /// `FILE.robotscope-unsaved`, or a file in the temporary directory.
-    pub path: PathBuf,
+    /// The name the copy starts with (`FILE.robotscope-unsaved`, or one in the recovery
+    /// directory); the copy gets a name of its own after it
+    /// ([`crate::save::write_recovery`]).
+    pub base: PathBuf,
     /// The text.
     pub text: Vec<u8>,
 }

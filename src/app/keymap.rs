@@ -57,7 +57,8 @@ impl Context {
             Context::Overlay(Overlay::Diagnostics) => "Diagnostics list",
             Context::Overlay(Overlay::Changes) => "Changes view",
             Context::Overlay(Overlay::CopyMenu) => "Copy menu",
-            Context::Overlay(Overlay::ConfirmQuit) => "Quit with unsaved edits",
+            Context::Overlay(Overlay::UnsavedEdits) => "Unsaved edits",
+            Context::Overlay(Overlay::ConfirmReplace) => "Replace a file",
             Context::Overlay(Overlay::Compare) => "Compare view",
             Context::Overlay(Overlay::Page) => "Page policy",
             Context::Overlay(Overlay::Sitemaps) => "Sitemaps",
@@ -122,7 +123,8 @@ const MESSAGES: Context = Context::Overlay(Overlay::Messages);
 const DIAGNOSTICS: Context = Context::Overlay(Overlay::Diagnostics);
 const CHANGES: Context = Context::Overlay(Overlay::Changes);
 const COPY: Context = Context::Overlay(Overlay::CopyMenu);
-const QUIT: Context = Context::Overlay(Overlay::ConfirmQuit);
+const UNSAVED: Context = Context::Overlay(Overlay::UnsavedEdits);
+const REPLACE: Context = Context::Overlay(Overlay::ConfirmReplace);
 const COMPARE: Context = Context::Overlay(Overlay::Compare);
 const PAGE: Context = Context::Overlay(Overlay::Page);
 const SITEMAPS: Context = Context::Overlay(Overlay::Sitemaps);
@@ -149,6 +151,8 @@ pub static BINDINGS: &[Binding] = &[
     bind(Global, &[ch('v')], Action::Toggle(Overlay::Changes), "changes and diff", false),
     bind(Global, &[ch('y')], Action::Toggle(Overlay::CopyMenu), "copy", false),
     bind(Global, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::Stay)), "save", false),
+    bind(Global, &[ctrl('z')], Action::Undo, "undo", false),
+    bind(Global, &[ctrl('y')], Action::Redo, "redo", false),
     bind(Global, &[ch('c')], Action::Toggle(Overlay::Compare), "compare robots", true),
     bind(Global, &[ch('p')], Action::Toggle(Overlay::Page), "page policy", false),
     bind(Global, &[ch('m')], Action::Toggle(Overlay::Sitemaps), "sitemaps", false),
@@ -202,11 +206,15 @@ pub static BINDINGS: &[Binding] = &[
     bind(FETCH, &[ESC, ch('i'), ch('q')], Action::Toggle(Overlay::FetchDetails), "close", true),
     bind(Context::Editing, &[ESC], Action::Cancel, "leave, edits kept", true),
     bind(Context::Editing, &[ctrl('s')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::Stay)), "save", true),
+    bind(Context::Editing, &[ctrl('z')], Action::Undo, "undo", false),
+    bind(Context::Editing, &[ctrl('y')], Action::Redo, "redo", false),
     bind(DIAGNOSTICS, DOWN, Action::Down, "next", false),
     bind(DIAGNOSTICS, UP, Action::Up, "previous", false),
     bind(DIAGNOSTICS, &[ENTER], Action::ShowInSource, "show in source", true),
     bind(DIAGNOSTICS, &[ch('f')], Action::FixHere, "apply this fix", true),
     bind(DIAGNOSTICS, &[ch('F')], Action::FixAll, "fix everything", false),
+    bind(DIAGNOSTICS, &[ctrl('z')], Action::Undo, "undo", false),
+    bind(DIAGNOSTICS, &[ctrl('y')], Action::Redo, "redo", false),
     bind(DIAGNOSTICS, &[ESC, ch('d'), ch('q')], Action::Toggle(Overlay::Diagnostics), "close", true),
     bind(CHANGES, DOWN, Action::Down, "scroll down", false),
     bind(CHANGES, UP, Action::Up, "scroll up", false),
@@ -278,9 +286,12 @@ pub static BINDINGS: &[Binding] = &[
     bind(HISTORY, &[ch('J')], Action::DetailDown, "scroll the detail", false),
     bind(HISTORY, &[ch('K')], Action::DetailUp, "scroll the detail", false),
     bind(HISTORY, &[ESC, ch('H'), ch('q')], Action::Cancel, "stop, or leave", true),
-    bind(QUIT, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::QuitIfSaved)), "save, then quit", true),
-    bind(QUIT, &[ch('q'), ch('y')], Action::QuitWithoutSaving, "quit, drop edits", true),
-    bind(QUIT, &[ESC, ch('n')], Action::Cancel, "keep working", true),
+    bind(UNSAVED, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::ThenContinue)), "save, go on", true),
+    bind(UNSAVED, &[ch('y')], Action::DiscardAndContinue, "drop edits, go on", true),
+    bind(UNSAVED, &[ch('q')], Action::Quit, "quit", false),
+    bind(UNSAVED, &[ESC, ch('n')], Action::Cancel, "keep working", true),
+    bind(REPLACE, &[ch('y')], Action::ReplaceFile, "replace it", true),
+    bind(REPLACE, &[ESC, ch('n')], Action::Cancel, "keep it", true),
 ];
 
 /// One line of the help: keys and what they do.
@@ -294,12 +305,17 @@ pub struct HelpEntry {
 
 /// The keymap grouped for the help overlay: each context's bindings, in table order.
 /// Moving the cursor (six bindings), editing a prompt's text (eight), and each pair
-/// (robots, readings, fixes, matches, older and newer paths, sideways) take one line
-/// each, so that the whole keymap fits a 120x40 terminal.
+/// (robots, readings, fixes, matches, older and newer paths, sideways)
+/// take one line each, so that the whole keymap fits a 120x40 terminal. The copy menu
+/// and the two questions (unsaved edits, replacing a file) are left out: their boxes
+/// list their keys on screen.
 #[must_use]
 pub fn help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
     let mut sections: Vec<(Context, Vec<HelpEntry>)> = Vec::new();
-    for binding in BINDINGS {
+    let shows_its_keys = |context| {
+        matches!(context, Context::Overlay(Overlay::CopyMenu | Overlay::UnsavedEdits | Overlay::ConfirmReplace))
+    };
+    for binding in BINDINGS.iter().filter(|binding| !shows_its_keys(binding.context)) {
         let keys = || binding.keys.iter().map(|&k| key_label(k)).collect::<Vec<_>>().join(" ");
         let (group, shown) = match binding.action {
             Action::Up | Action::Down => (Some("move, scroll"), key_label(binding.keys[0])),

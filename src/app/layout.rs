@@ -23,9 +23,10 @@ const COMPARE_WITH_SOURCE_WIDTH: u16 = 100;
 /// Width of one compare cell (a verdict and a line number, or a robot's name).
 pub const COMPARE_CELL_WIDTH: u16 = 12;
 
-/// Rows above the compare matrix's paths: the robots' names, the summary (group,
-/// rules, crawl delay, `/`), and a rule.
-pub const COMPARE_HEADER_ROWS: u16 = 6;
+/// Rows above the compare matrix's paths, at most: the robots' names (a second row when
+/// a name is longer than a cell), the summary (group, rules, crawl delay, `/`), and a
+/// rule.
+pub const COMPARE_HEADER_ROWS: u16 = 7;
 
 /// The help overlay's size, at most (it shrinks with the terminal).
 pub const HELP_OVERLAY: (u16, u16) = (118, 40);

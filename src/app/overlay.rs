@@ -30,8 +30,11 @@ pub enum Overlay {
     Changes,
     /// What to copy (`y`).
     CopyMenu,
-    /// Quit with unsaved edits? (`q` with edits).
-    ConfirmQuit,
+    /// What becomes of the unsaved edits before something drops them: quitting,
+    /// reading the file again, opening another, showing what a load brought.
+    UnsavedEdits,
+    /// Replace a file that exists and is not the one the user opened?
+    ConfirmReplace,
 }
 
 impl Overlay {

@@ -232,7 +232,7 @@ pub fn robots_named(before: &RobotsTxt, after: &RobotsTxt) -> Vec<(String, Robot
     let mut robots = Vec::new();
     for txt in [before, after] {
         for reading in Reading::ALL {
-            for agent in txt.interpretation(reading).groups().iter().flat_map(|group| group.agents()) {
+            for agent in txt.interpretation(reading).groups().iter().flat_map(super::parse::Group::agents) {
                 if matches!(agent.name(), AgentName::Star) {
                     continue;
                 }
@@ -263,7 +263,7 @@ fn canonical<'t>(txt: &'t RobotsTxt, robot: &Robot, reading: Reading) -> Vec<(Ru
     let mut rules: Vec<(RuleKind, &[u8])> = rules.map(|rule| (rule.kind(), txt.pattern(reading, rule))).collect();
     match reading {
         Reading::Rfc9309 => {
-            rules.sort_unstable_by(|a, b| (a.1, a.0 == RuleKind::Allow).cmp(&(b.1, b.0 == RuleKind::Allow)));
+            rules.sort_unstable_by(|a, b| key(a).cmp(&key(b)));
             rules.dedup();
         }
         // The first rule with a pattern decides for every path it matches: a later rule
@@ -331,9 +331,6 @@ fn differing_patterns<'a>(
     }
     // Both are sorted: a merge walk finds what only one has. What the change brings
     // comes first: its paths make the plainer witness.
-    fn key<'p>(rule: &(RuleKind, &'p [u8])) -> (&'p [u8], bool) {
-        (rule.1, rule.0 == RuleKind::Allow)
-    }
     let (mut i, mut j) = (0, 0);
     let (mut only_old, mut only_new) = (Vec::new(), Vec::new());
     while i < old.len() || j < new.len() {
@@ -356,6 +353,11 @@ fn differing_patterns<'a>(
     }
     only_new.extend(only_old);
     only_new
+}
+
+/// The order [`canonical`] sorts RFC 9309 rules in.
+fn key<'p>(rule: &(RuleKind, &'p [u8])) -> (&'p [u8], bool) {
+    (rule.1, rule.0 == RuleKind::Allow)
 }
 
 /// Paths a pattern speaks for. Under RFC 9309: what it spells (wildcards matching

@@ -38,11 +38,59 @@ fn fit(text: &str, width: usize) -> String {
     format!("{cut:<width$}")
 }
 
-/// A path cut to `width` characters keeping its end (paths that differ only at the end
-/// still look different), padded to it.
-fn fit_path(path: &str, width: usize) -> String {
-    let cut = cut_start(path, width.saturating_sub(1));
-    format!("{cut:<width$}")
+/// A path in `width` columns (keeping one free), padded to it: whole when it fits, else
+/// its start and end around a `…`, or, when that would look like another row's
+/// (`differs_at`: where the two part), the part around the difference.
+fn fit_path(path: &str, width: usize, differs_at: Option<usize>) -> String {
+    let room = width.saturating_sub(1);
+    let chars: Vec<char> = path.chars().collect();
+    let shown: String = if chars.len() <= room {
+        path.to_owned()
+    } else if let Some(at) = differs_at.filter(|&at| at < chars.len()) {
+        // `…` + a window around the difference (+ `…` when the path goes on).
+        let window = room.saturating_sub(2).max(1);
+        let start = at.saturating_sub(window / 2).min(chars.len().saturating_sub(window));
+        let end = (start + window).min(chars.len());
+        let tail = if end < chars.len() { "…" } else { "" };
+        format!("…{}{tail}", chars[start..end].iter().collect::<String>())
+    } else {
+        let head = room.saturating_sub(1) / 3;
+        let tail = cut_start(&chars[head..].iter().collect::<String>(), room.saturating_sub(head));
+        format!("{}{tail}", chars[..head].iter().collect::<String>())
+    };
+    format!("{shown:<width$}")
+}
+
+/// For each path shown, where it parts from another shown path that would otherwise
+/// be drawn the same in `width` columns (so that two rows never look alike).
+fn telling_apart(paths: &[&str], width: usize) -> Vec<Option<usize>> {
+    let drawn: Vec<String> = paths.iter().map(|path| fit_path(path, width, None)).collect();
+    paths
+        .iter()
+        .enumerate()
+        .map(|(i, path)| {
+            (0..paths.len())
+                .filter(|&j| j != i && drawn[j] == drawn[i] && paths[j] != *path)
+                .map(|j| path.chars().zip(paths[j].chars()).take_while(|(a, b)| a == b).count())
+                .min()
+        })
+        .collect()
+}
+
+/// A column's name in two lines of `width` columns (keeping one free): the first words
+/// that fit, then the rest, cut with `…` if it still does not fit.
+fn name_lines(name: &str, width: usize) -> [String; 2] {
+    let room = width.saturating_sub(1);
+    if name.chars().count() <= room {
+        return [name.to_owned(), String::new()];
+    }
+    let chars: Vec<char> = name.chars().collect();
+    // Break after the last space that fits, else in the middle of the word.
+    let split =
+        chars[..=room.min(chars.len() - 1)].iter().rposition(|&c| c == ' ').filter(|&at| at > 0).unwrap_or(room);
+    let first: String = chars[..split].iter().collect();
+    let rest: String = chars[split..].iter().collect::<String>().trim_start().to_owned();
+    [first, super::text::cut_end(&rest, room)]
 }
 
 fn verdict_text(decision: Decision) -> String {
@@ -134,21 +182,28 @@ impl Widget for CompareMatrix<'_> {
         let cell = usize::from(COMPARE_CELL_WIDTH);
         let x_of = |i: usize| inner.x + 2 + path_width as u16 + ((i - first_column) * cell) as u16;
 
-        // Header: the columns' names, then the summary rows.
-        let labels = ["", "group", "rules", "delay", "/"];
-        for (row, label) in labels.iter().enumerate() {
-            buf.set_string(inner.x + 2, inner.y + row as u16, fit(label, path_width), THEME.dim);
+        // Header: the columns' names (on two rows when one needs them), then the
+        // summary rows.
+        let header = |i: usize| {
+            let column = &view.columns[i];
+            if robot_of_readings.is_some() { column.reading.name() } else { column.label.as_str() }
+        };
+        let name_rows: u16 = if shown.iter().any(|&i| !name_lines(header(i), cell)[1].is_empty()) { 2 } else { 1 };
+        for (row, label) in ["group", "rules", "delay", "/"].iter().enumerate() {
+            buf.set_string(inner.x + 2, inner.y + name_rows + row as u16, fit(label, path_width), THEME.dim);
         }
         for &i in &shown {
             let column = &view.columns[i];
-            let header = if robot_of_readings.is_some() { column.reading.name() } else { column.label.as_str() };
             let style = if i == view.cursor.1 { THEME.selected } else { THEME.title };
-            buf.set_line(
-                x_of(i),
-                inner.y,
-                &Line::from(safe_span(&fit(header, cell), style, THEME.escape)),
-                COMPARE_CELL_WIDTH,
-            );
+            for (row, line) in name_lines(header(i), cell).iter().take(usize::from(name_rows)).enumerate() {
+                let style = if line.is_empty() { THEME.value } else { style };
+                buf.set_line(
+                    x_of(i),
+                    inner.y + row as u16,
+                    &Line::from(safe_span(&fit(line, cell), style, THEME.escape)),
+                    COMPARE_CELL_WIDTH,
+                );
+            }
             let summary = column.summary(txt, availability);
             let group = view.columns[i].summary_group_short(txt);
             let delay =
@@ -163,17 +218,19 @@ impl Widget for CompareMatrix<'_> {
             for (row, (text, style)) in cells.iter().enumerate() {
                 buf.set_line(
                     x_of(i),
-                    inner.y + 1 + row as u16,
+                    inner.y + name_rows + row as u16,
                     &Line::from(safe_span(&fit(text, cell), *style, THEME.escape)),
                     COMPARE_CELL_WIDTH,
                 );
             }
         }
-        let rule_y = inner.y + COMPARE_HEADER_ROWS - 1;
+        // The rows the header takes: at most COMPARE_HEADER_ROWS.
+        let header_rows = COMPARE_HEADER_ROWS - 2 + name_rows;
+        let rule_y = inner.y + header_rows - 1;
         buf.set_string(inner.x, rule_y, "─".repeat(usize::from(inner.width)), THEME.border);
 
         // The paths.
-        let top = inner.y + COMPARE_HEADER_ROWS;
+        let top = inner.y + header_rows;
         let rows = Rect::new(inner.x, top, inner.width, inner.bottom().saturating_sub(top));
         draw_rows(view, availability, rows, (&shown, path_width), &x_of, buf);
     }
@@ -190,7 +247,11 @@ fn draw_rows(
     buf: &mut Buffer,
 ) {
     let cell = usize::from(COMPARE_CELL_WIDTH);
-    for (y, row) in (view.offset.0..view.paths.len()).take(usize::from(area.height)).enumerate() {
+    let visible: Vec<usize> = (view.offset.0..view.paths.len()).take(usize::from(area.height)).collect();
+    let paths: Vec<&str> = visible.iter().map(|&row| view.paths[row].as_str()).collect();
+    let differs_at = telling_apart(&paths, path_width);
+    for (y, &row) in visible.iter().enumerate() {
+        let differs_at = differs_at[y];
         let y = area.y + y as u16;
         let path = &view.paths[row];
         let tested = Request::read(path);
@@ -206,7 +267,7 @@ fn draw_rows(
         buf.set_line(
             area.x + 2,
             y,
-            &Line::from(safe_span(&fit_path(path, path_width), path_style, THEME.escape)),
+            &Line::from(safe_span(&fit_path(path, path_width, differs_at), path_style, THEME.escape)),
             path_width as u16,
         );
         for &i in shown {
@@ -309,5 +370,32 @@ impl Widget for CompareDetail<'_> {
             }
         }
         Paragraph::new(lines).block(block).wrap(Wrap { trim: false }).render(area, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 24: a name longer than a cell goes on in a second row, not cut.
+    #[test]
+    fn long_names_take_two_rows() {
+        assert_eq!(name_lines("* (any other)", 12), ["* (any".to_owned(), "other)".to_owned()]);
+        assert_eq!(name_lines("Googlebot", 12), ["Googlebot".to_owned(), String::new()]);
+        assert_eq!(name_lines("Mediapartners-Google", 12), ["Mediapartne".to_owned(), "rs-Google".to_owned()]);
+    }
+
+    /// Issue 24: long paths that a narrow column would draw alike are told apart.
+    #[test]
+    fn long_paths_never_look_alike() {
+        let paths = [
+            "/shop/catalogue/a/very/long/listing/of/things/page.html",
+            "/shop/catalogue/b/very/long/listing/of/things/page.html",
+        ];
+        let at = telling_apart(&paths, 20);
+        let drawn: Vec<String> = paths.iter().zip(&at).map(|(path, at)| fit_path(path, 20, *at)).collect();
+        assert_ne!(drawn[0], drawn[1], "{drawn:?}");
+        assert!(drawn.iter().all(|line| line.chars().count() == 20));
+        assert_eq!(fit_path("/short", 20, None).trim_end(), "/short");
     }
 }

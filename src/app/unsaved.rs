@@ -1,0 +1,308 @@
+//! Keeping the user's work (issue 24): the question asked before anything drops
+//! unsaved edits (quitting, reading the file again, opening another, a load that
+//! finishes over them), the one asked before a save replaces a file the user did not
+//! open, undo and redo of every change to the text, and where recovery copies go.
+//!
+//! Nothing here does I/O: a save is an [`Effect`], and whether the file exists is the
+//! save's own answer ([`SaveError::Exists`]), not a look beforehand.
+
+use std::path::{Path, PathBuf};
+
+use super::document::{Document, Origin};
+use super::{About, AfterSave, App, Effect, Overlay, RecoveryCopy};
+use crate::fetch::Source;
+use crate::save::{Replace, SaveError, recovery_base};
+
+/// What waits for the answer about unsaved edits.
+#[derive(Debug)]
+pub enum Pending {
+    /// Quitting (`q`, Ctrl-C).
+    Quit,
+    /// Reading the source again (`r`).
+    Reload,
+    /// Opening another file or site (`o`).
+    Open(Source),
+    /// Showing what a load brought, which finished while there were edits.
+    ShowLoaded(Box<Loaded>),
+}
+
+/// A load that finished over unsaved edits: its document, and what to say when shown.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The load's id.
+    pub id: u64,
+    /// What it brought.
+    pub document: Document,
+}
+
+impl Pending {
+    /// What it does, for the question: "quit", "read it again", "open X", "show it".
+    #[must_use]
+    pub fn doing(&self) -> String {
+        match self {
+            Pending::Quit => "quit".to_owned(),
+            Pending::Reload => "read it again".to_owned(),
+            Pending::Open(source) => format!("open {}", source.label()),
+            Pending::ShowLoaded(loaded) => format!("show {}", loaded.document.label),
+        }
+    }
+}
+
+/// A save that found the file there, waiting for the user to say whether to replace it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplaceQuestion {
+    /// The path as the user gave it.
+    pub path: PathBuf,
+    /// The file it names (after links), which exists.
+    pub file: PathBuf,
+    /// What was to happen after the save.
+    pub after: AfterSave,
+}
+
+/// The most bytes of text the undo and redo steps keep together: the oldest steps go
+/// first (a 3.7 MB file keeps some seventeen of its own).
+const UNDO_BYTES: usize = 64 << 20;
+
+/// The most undo steps kept.
+const MAX_UNDO_STEPS: usize = 1000;
+
+/// One change to the text, undone by putting `text` back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Step {
+    /// The text before the change (for undo) or after it (for redo).
+    text: Vec<u8>,
+    /// What the change was, for the message ("Fixed: ...", "Typing on line 3").
+    what: String,
+}
+
+/// Undo and redo: the texts before each change, and the changes undone.
+#[derive(Debug, Clone, Default)]
+pub struct UndoHistory {
+    undo: Vec<Step>,
+    redo: Vec<Step>,
+    /// The line of the typing run under way: keys typed on one line are one step.
+    typing_on: Option<usize>,
+}
+
+impl UndoHistory {
+    fn bytes(&self) -> usize {
+        self.undo.iter().chain(&self.redo).map(|step| step.text.len()).sum()
+    }
+
+    /// Keeps `before`, the text a change is about to replace. Keys typed one after
+    /// another on one line (`typing_on`) make one step.
+    fn record(&mut self, before: &[u8], what: String, typing_on: Option<usize>) {
+        let continues = typing_on.is_some() && typing_on == self.typing_on;
+        self.typing_on = typing_on;
+        if continues {
+            return;
+        }
+        self.redo.clear();
+        self.undo.push(Step { text: before.to_vec(), what });
+        while self.undo.len() > MAX_UNDO_STEPS || (self.undo.len() > 1 && self.bytes() > UNDO_BYTES) {
+            self.undo.remove(0);
+        }
+    }
+
+    /// Forgets everything: another file is on screen.
+    pub(super) fn clear(&mut self) {
+        *self = UndoHistory::default();
+    }
+
+    /// True when there is something to undo.
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+}
+
+impl App {
+    /// What waits for the answer about unsaved edits, while it is asked.
+    #[must_use]
+    pub fn pending(&self) -> Option<&Pending> {
+        self.pending.as_ref()
+    }
+
+    /// The save that waits for the answer about replacing a file.
+    #[must_use]
+    pub fn replace_question(&self) -> Option<&ReplaceQuestion> {
+        self.replace_question.as_ref()
+    }
+
+    /// Does `pending` at once when there are no unsaved edits; otherwise asks first.
+    pub(super) fn unless_unsaved(&mut self, pending: Pending) -> Vec<Effect> {
+        if !self.is_dirty() {
+            return self.carry_out(pending);
+        }
+        self.pending = Some(pending);
+        self.open(Overlay::UnsavedEdits);
+        Vec::new()
+    }
+
+    /// Goes on with what waited, the edits saved or given up.
+    pub(super) fn carry_out(&mut self, pending: Pending) -> Vec<Effect> {
+        match pending {
+            Pending::Quit => vec![Effect::Quit],
+            Pending::Reload => self.reload_now(),
+            Pending::Open(source) => self.begin_load(source),
+            Pending::ShowLoaded(loaded) => {
+                self.show_loaded(loaded.id, loaded.document);
+                Vec::new()
+            }
+        }
+    }
+
+    /// `y` in the question: the edits go, what waited goes on.
+    pub(super) fn discard_and_continue(&mut self) -> Vec<Effect> {
+        self.overlay = self.overlay_below.take();
+        let Some(pending) = self.pending.take() else { return Vec::new() };
+        let effects = self.carry_out(pending);
+        // A load started now replaces the edits when it arrives, without asking again;
+        // if it fails, they are still there.
+        if let Some(Effect::Load { id, .. }) = effects.iter().find(|e| matches!(e, Effect::Load { .. })) {
+            self.load_replaces_edits = Some(*id);
+        }
+        effects
+    }
+
+    /// `q` or Ctrl-C: quits, or asks first when there are unsaved edits (a second `q`
+    /// or Ctrl-C while asked about quitting quits).
+    pub(super) fn request_quit(&mut self) -> Vec<Effect> {
+        if self.overlay == Some(Overlay::UnsavedEdits) && matches!(self.pending, Some(Pending::Quit)) {
+            return vec![Effect::Quit];
+        }
+        if self.overlay == Some(Overlay::UnsavedEdits) {
+            // Asked about something else: now it is about quitting.
+            self.pending = Some(Pending::Quit);
+            return Vec::new();
+        }
+        self.unless_unsaved(Pending::Quit)
+    }
+
+    /// Enter in the save prompt: saves to `path`, then does `after`. Only the file the
+    /// user opened is replaced without asking.
+    pub(super) fn save_to(&mut self, path: &str, after: AfterSave) -> Vec<Effect> {
+        if path.is_empty() {
+            return Vec::new();
+        }
+        let path = PathBuf::from(path);
+        let replace =
+            if self.source_file().as_deref() == Some(path.as_path()) { Replace::Allowed } else { Replace::Never };
+        self.say(About::Moment, format!("Saving to {}…", path.display()));
+        vec![Effect::Save { path, text: self.document.txt.source().to_vec(), after, replace }]
+    }
+
+    /// A save found its file there: asks before replacing it.
+    pub(super) fn ask_to_replace(&mut self, path: PathBuf, file: PathBuf, after: AfterSave) {
+        self.replace_question = Some(ReplaceQuestion { path, file, after });
+        self.open(Overlay::ConfirmReplace);
+    }
+
+    /// `y` in the replace question: saves over the file.
+    pub(super) fn replace_file(&mut self) -> Vec<Effect> {
+        self.overlay = self.overlay_below.take();
+        let Some(question) = self.replace_question.take() else { return Vec::new() };
+        self.say(About::Moment, format!("Replacing {}…", question.file.display()));
+        let text = self.document.txt.source().to_vec();
+        vec![Effect::Save { path: question.path, text, after: question.after, replace: Replace::Allowed }]
+    }
+
+    /// The error a save came back with, said, and the question it calls for.
+    pub(super) fn save_failed(&mut self, path: &Path, after: AfterSave, error: SaveError) {
+        match error {
+            SaveError::Exists { path: file } => self.ask_to_replace(path.to_path_buf(), file, after),
+            error => {
+                self.pending = None;
+                self.say(About::Moment, format!("Not saved: {error}. Your edits are kept."));
+            }
+        }
+    }
+
+    /// SIGTERM or SIGHUP: unsaved edits go to a recovery copy of their own, then quit.
+    pub(super) fn terminate(&mut self) -> Vec<Effect> {
+        if self.is_dirty() {
+            vec![Effect::WriteRecoveryAndQuit(RecoveryCopy {
+                base: self.recovery_path(),
+                text: self.document.txt.source().to_vec(),
+            })]
+        } else {
+            vec![Effect::Quit]
+        }
+    }
+
+    /// The name recovery copies of the text on screen start with: beside its file, or
+    /// in the recovery directory under its site's name (or `stdin`, `example`).
+    #[must_use]
+    pub fn recovery_path(&self) -> PathBuf {
+        let label = match &self.document.origin {
+            Origin::Site { url, .. } | Origin::Pending(Source::Site { robots_url: url, .. }) => {
+                url.host_str().map_or_else(
+                    || "site".to_owned(),
+                    |host| match url.port() {
+                        Some(port) => format!("{host}-{port}"),
+                        None => host.to_owned(),
+                    },
+                )
+            }
+            Origin::Local(Source::Stdin) => "stdin".to_owned(),
+            _ => "example".to_owned(),
+        };
+        recovery_base(self.source_file().as_deref(), &self.recovery_directory, &label)
+    }
+
+    /// Where recovery copies of texts from no file go (the shell knows the user's data
+    /// directory).
+    pub fn set_recovery_directory(&mut self, directory: PathBuf) {
+        self.recovery_directory = directory;
+    }
+
+    /// Recovery copies left by sessions that ended with unsaved edits to the file being
+    /// opened (newest first), found by the shell: the user is told, and how to open
+    /// them.
+    pub fn note_recovery_copies(&mut self, copies: &[PathBuf]) {
+        let Some(newest) = copies.first() else { return };
+        let count = crate::policy::words::plural(copies.len(), "recovery copy");
+        let count = count.replace("copys", "copies");
+        self.say(
+            About::Text,
+            format!(
+                "{count} of unsaved edits to this file from sessions that ended before saving them; the newest is {} \
+                 (o opens it; delete the copies once done)",
+                newest.display()
+            ),
+        );
+    }
+
+    /// Keeps the text before a change, for undo. `typing_on` is the line a key typed
+    /// in the editor changed (keys on one line make one step).
+    pub(super) fn record_undo(&mut self, what: String, typing_on: Option<usize>) {
+        let before = self.document.txt.source().to_vec();
+        self.undo.record(&before, what, typing_on);
+    }
+
+    /// Ctrl-Z: the text as it was before the last change.
+    pub(super) fn undo(&mut self) {
+        let Some(step) = self.undo.undo.pop() else {
+            self.say(About::Moment, "Nothing to undo");
+            return;
+        };
+        self.undo.typing_on = None;
+        let now = self.document.txt.source().to_vec();
+        self.undo.redo.push(Step { text: now, what: step.what.clone() });
+        self.replace_text_everywhere(step.text);
+        self.say(About::Text, format!("Undid: {} (Ctrl-Y redoes it)", step.what));
+    }
+
+    /// Ctrl-Y: the change last undone, again.
+    pub(super) fn redo(&mut self) {
+        let Some(step) = self.undo.redo.pop() else {
+            self.say(About::Moment, "Nothing to redo");
+            return;
+        };
+        self.undo.typing_on = None;
+        let now = self.document.txt.source().to_vec();
+        self.undo.undo.push(Step { text: now, what: step.what.clone() });
+        self.replace_text_everywhere(step.text);
+        self.say(About::Text, format!("Redid: {} (Ctrl-Z undoes it)", step.what));
+    }
+}

@@ -1,0 +1,227 @@
+//! Issue 24, "work is never lost": key sequences through the keymap, and saves through
+//! the event loop on real files. `r` and `o` ask before dropping edits, as `q` does; a
+//! load that finishes over edits asks too; `w` never replaces a file the user did not
+//! open without asking; a save through a link writes the file it points to; `Ctrl-Z`
+//! and `Ctrl-Y` undo and redo edits, fixes and `F`.
+// The binary and its layers: built with the default `tool` feature only.
+#![cfg(feature = "tool")]
+
+use std::fs;
+use std::time::Duration;
+
+use crossterm::event::{Event, KeyEvent};
+use futures::StreamExt;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use robotscope::app::keymap::{parse_keys, press};
+use robotscope::app::unsaved::Pending;
+use robotscope::app::{Action, App, Effect, KeyContext, LoadState, Overlay};
+use robotscope::fetch::{Limits, Retrieved, Source};
+use robotscope::robots_db::RobotsDb;
+use tokio::sync::mpsc;
+
+/// A robots.txt with one mistake to fix.
+const TEXT: &str = "User-agent: *\nDisallow: ~\n";
+
+/// The explorer on `path`, read as the binary reads a file.
+fn app_on_file(path: &std::path::Path) -> App {
+    let retrieved = Retrieved::Local {
+        source: Source::File(path.to_path_buf()),
+        bytes: fs::read(path).expect("read"),
+        truncated: false,
+    };
+    App::from_retrieved(retrieved, Limits::default(), &RobotsDb::embedded())
+}
+
+/// What a load of `path` brings, as its action.
+fn loaded(id: u64, path: &std::path::Path, text: &str) -> Action {
+    let retrieved = Retrieved::Local { source: Source::File(path.to_path_buf()), bytes: text.into(), truncated: false };
+    Action::Loaded { id, result: Box::new(Ok(retrieved)) }
+}
+
+fn load_id(effects: &[Effect]) -> Option<u64> {
+    effects.iter().find_map(|effect| match effect {
+        Effect::Load { id, .. } => Some(*id),
+        _ => None,
+    })
+}
+
+#[test]
+fn reload_and_open_ask_before_dropping_edits() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("robots.txt");
+    fs::write(&path, TEXT).expect("write");
+    let mut app = app_on_file(&path);
+    assert!(load_id(&press(&mut app, "r")).is_some(), "nothing to lose: r reads the file again at once");
+    let mut app = app_on_file(&path);
+    press(&mut app, "F");
+    assert!(app.is_dirty());
+    // r asks, and Esc keeps working: nothing is loaded, the edits stay.
+    assert!(press(&mut app, "r").is_empty());
+    assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::UnsavedEdits));
+    assert!(matches!(app.pending(), Some(Pending::Reload)));
+    press(&mut app, "<esc>");
+    assert!(app.pending().is_none() && app.is_dirty() && *app.load_state() == LoadState::Idle);
+    // o asks the same, naming what it would open.
+    let other = dir.path().join("other.txt");
+    assert!(press(&mut app, &format!("o{}<ret>", other.display())).is_empty());
+    assert!(matches!(app.pending(), Some(Pending::Open(Source::File(p))) if *p == other));
+    press(&mut app, "n");
+    assert!(app.is_dirty());
+    // y drops them: the load starts, and its result replaces the edits without asking.
+    let id = load_id(&press(&mut app, "ry")).expect("the file is read again");
+    app.update(loaded(id, &path, "User-agent: *\nDisallow: /new/\n"));
+    assert!(!app.is_dirty());
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /new/\n");
+}
+
+/// A load that finishes while there are edits (made while it ran) does not drop them:
+/// the user is asked, and the edits stay on screen until they choose.
+#[test]
+fn a_load_that_finishes_over_edits_asks() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("robots.txt");
+    fs::write(&path, TEXT).expect("write");
+    let mut app = app_on_file(&path);
+    let id = load_id(&press(&mut app, "r")).expect("a load");
+    press(&mut app, "F");
+    app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
+    assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::UnsavedEdits));
+    assert!(matches!(app.pending(), Some(Pending::ShowLoaded(_))));
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /~\n", "the edits are still on screen");
+    press(&mut app, "y");
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /other/\n");
+    // A load that fails after the user gave up their edits leaves them be.
+    let mut app = app_on_file(&path);
+    press(&mut app, "F");
+    let id = load_id(&press(&mut app, "ry")).expect("a load");
+    let failed = Err(robotscope::fetch::SourceError::NoSuchFile(path.clone()));
+    app.update(Action::Loaded { id, result: Box::new(failed) });
+    assert!(app.is_dirty(), "nothing replaced them");
+}
+
+#[test]
+fn undo_and_redo_cover_edits_fixes_and_fix_everything() {
+    let mut app = App::from_text("User-agent: *\nDisallow: ~\nDisallow: *\n");
+    let original = app.document().txt.source().to_vec();
+    press(&mut app, "F");
+    let fixed = app.document().txt.source().to_vec();
+    assert_ne!(fixed, original);
+    press(&mut app, "<C-z>");
+    assert_eq!(app.document().txt.source(), original, "Ctrl-Z undoes F");
+    assert!(!app.is_dirty());
+    press(&mut app, "<C-y>");
+    assert_eq!(app.document().txt.source(), fixed, "Ctrl-Y redoes it");
+    // Typing in the editor: one step per line typed on.
+    press(&mut app, "<C-z>e<down><end>/x<end>y");
+    assert!(
+        app.document().txt.source().ends_with(b"Disallow: ~/xy\nDisallow: *\n"),
+        "{:?}",
+        app.document().txt.source()
+    );
+    press(&mut app, "<down><end>z");
+    press(&mut app, "<C-z>");
+    assert!(app.document().txt.source().ends_with(b"Disallow: ~/xy\nDisallow: *\n"), "the last line's typing goes");
+    press(&mut app, "<C-z>");
+    assert_eq!(app.document().txt.source(), original, "then the first line's, in one step");
+    assert!(app.editor().is_some(), "the editor stays open on the text undone");
+    press(&mut app, "<C-z>");
+    assert!(app.message().is_some_and(|m| m == "Nothing to undo"));
+    // f on a line, and its undo.
+    press(&mut app, "<esc>:2<ret>f");
+    assert!(app.document().txt.source().starts_with(b"User-agent: *\nDisallow: /~\n"));
+    press(&mut app, "<C-z>");
+    assert_eq!(app.document().txt.source(), original);
+    // Undo is shown in the help, from the same table.
+    let help: Vec<String> = robotscope::app::keymap::help_sections()
+        .into_iter()
+        .flat_map(|(_, entries)| entries.into_iter().map(|e| format!("{} {}", e.keys, e.label)))
+        .collect();
+    assert!(help.iter().any(|line| line == "C-z undo") && help.iter().any(|line| line == "C-y redo"), "{help:?}");
+}
+
+/// Drives the loop: keys 30 ms apart, then half a second for the saves to come back.
+async fn drive(app: App, keys: &str) -> App {
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let (actions, inbox) = mpsc::unbounded_channel();
+    let typed = futures::stream::iter(parse_keys(keys)).then(|key: KeyEvent| async move {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        Ok(Event::Key(key))
+    });
+    let settle = futures::stream::once(async {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        Ok(Event::Resize(120, 40))
+    });
+    robotscope::tui::event_loop(&mut terminal, Box::pin(typed.chain(settle)), actions, inbox, app, &mut Vec::new())
+        .await
+        .expect("loop")
+}
+
+/// Issue 24: saving the embedded example (whose save prompt offers `robots.txt`) over
+/// a file that exists asks first; Esc keeps the file, `y` replaces it.
+#[tokio::test]
+async fn saving_over_a_file_the_user_did_not_open_asks_first() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let theirs = dir.path().join("robots.txt");
+    fs::write(&theirs, "User-agent: *\nDisallow: /mine/\n").expect("write");
+    let save = format!("Fw<C-u>{}<ret>", theirs.display());
+    let app = drive(App::example(), &save).await;
+    assert_eq!(app.overlay(), Some(Overlay::ConfirmReplace), "{:?}", app.message());
+    assert_eq!(fs::read_to_string(&theirs).expect("read"), "User-agent: *\nDisallow: /mine/\n");
+    let app = drive(app, "<esc>").await;
+    assert!(app.is_dirty(), "kept: the edits and the file");
+    assert_eq!(fs::read_to_string(&theirs).expect("read"), "User-agent: *\nDisallow: /mine/\n");
+    let app = drive(app, &format!("w<C-u>{}<ret>y", theirs.display())).await;
+    assert!(!app.is_dirty(), "{:?}", app.message());
+    assert_eq!(fs::read(&theirs).expect("read"), app.document().txt.source());
+    // The file the user opened is saved over without a question.
+    let app = drive(app, "e<end>#<esc>w<ret>").await;
+    assert!(!app.is_dirty(), "{:?}", app.message());
+    assert!(fs::read_to_string(&theirs).expect("read").contains('#'), "saved again");
+    assert_eq!(fs::read(&theirs).expect("read"), app.document().txt.source());
+}
+
+/// Issue 24: a save through a symbolic link writes the file it points to and keeps the
+/// link and the file's mode (640), and the explorer says where it went.
+#[cfg(unix)]
+#[tokio::test]
+async fn saving_through_a_link_writes_its_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let real = dir.path().join("real.txt");
+    fs::write(&real, TEXT).expect("write");
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).expect("chmod");
+    let link = dir.path().join("robots.txt");
+    std::os::unix::fs::symlink(&real, &link).expect("link");
+    let app = drive(app_on_file(&link), "Fw<ret>").await;
+    assert!(!app.is_dirty(), "{:?}", app.message());
+    assert!(app.message().is_some_and(|m| m.contains("the file its link points to")), "{:?}", app.message());
+    assert!(fs::symlink_metadata(&link).expect("link").file_type().is_symlink());
+    assert_eq!(fs::read_to_string(&real).expect("read"), "User-agent: *\nDisallow: /~\n");
+    assert_eq!(fs::metadata(&real).expect("meta").permissions().mode() & 0o777, 0o640);
+}
+
+/// Issue 24: a copy over OSC 52 that the terminal would drop is not sent, and the
+/// message names the limit and says how to keep the text.
+#[test]
+fn an_osc52_copy_too_long_for_the_terminal_is_not_sent() {
+    use robotscope::clipboard::{ClipboardMode, Environment};
+    let big = format!("User-agent: *\n{}", "Disallow: /a/long/path/to/block\n".repeat(4000));
+    let mut app = App::from_text(&big);
+    let tmux = Environment { has_display: false, over_ssh: false, in_tmux: true };
+    app.set_clipboard(ClipboardMode::Auto, tmux, Some(64 * 1024));
+    let effects = press(&mut app, "yf");
+    assert!(!effects.iter().any(|effect| matches!(effect, Effect::Copy { .. })), "nothing is sent: {effects:?}");
+    let message = app.message().expect("said why");
+    assert!(
+        message.starts_with("Not copied") && message.contains("64.0 KB") && message.contains("w saves"),
+        "{message}"
+    );
+    // Small enough: sent, and not called copied (OSC 52 has no answer).
+    let mut app = App::from_text(TEXT);
+    app.set_clipboard(ClipboardMode::Osc52, tmux, None);
+    let effects = press(&mut app, "yf");
+    let [Effect::Copy { what, text, method }] = effects.as_slice() else { panic!("{effects:?}") };
+    app.update(Action::Copied { what: *what, text: text.clone(), result: Ok(*method) });
+    assert!(app.message().is_some_and(|m| m.starts_with("Sent the file")), "{:?}", app.message());
+}
