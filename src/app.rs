@@ -1205,6 +1205,9 @@ impl App {
         self.source_column = 0;
         self.records_view = ScrollView::default();
         self.search.origin = ScrollView::default();
+        // The last file's search means nothing in this one (the source title's "n/N
+        // find" hint goes with it).
+        self.search.query.clear();
         self.put_page_in_tester();
         self.reevaluate();
         if self.overlay == Some(Overlay::Compare) {
@@ -1270,7 +1273,32 @@ impl App {
         if name.is_empty() {
             return;
         }
-        let existing = self.robots.iter().position(|entry| entry.profile.is_named(name));
+        // A User-Agent header pasted whole (`Mozilla/5.0 (compatible; Googlebot/2.1;
+        // +http://…)`): the profile whose header it is, else the robot its product token
+        // names, as the command line suggests.
+        let header_of = |entry: &RobotEntry| !entry.profile.is_named(name) && entry.profile.user_agent == name;
+        if self.overlay != Some(Overlay::Compare)
+            && let Some(index) = self.robots.iter().position(header_of)
+        {
+            self.select_robot(index);
+            let robot = self.robot().profile.name.clone();
+            self.say(About::Robot, format!("That is {robot}'s User-Agent header: selected {robot}"));
+            return;
+        }
+        let known = |entry: &RobotEntry| entry.profile.is_named(name) || entry.profile.user_agent == name;
+        if !self.robots.iter().any(known)
+            && !crate::policy::agent::is_valid_token(name)
+            && let Some(token) = crate::policy::agent::suggest_token(name)
+        {
+            let shown = crate::policy::escape::sanitize_str(name).into_owned();
+            self.add_robot_named(&token);
+            self.say(
+                About::Robot,
+                format!("{shown} is a User-Agent header; its product token is {token}: selected {token}"),
+            );
+            return;
+        }
+        let existing = self.robots.iter().position(known);
         let index = existing.unwrap_or_else(|| {
             let profile = RobotProfile::custom(name);
             let named_in_file = names_token(&self.document.txt, &profile.token);
@@ -1733,6 +1761,24 @@ mod tests {
         assert_eq!(entry.origin, RobotOrigin::NamedInFile);
     }
 
+    /// Issue 24: a User-Agent header pasted into `a` selects its robot, by its profile
+    /// or its product token.
+    #[test]
+    fn a_pasted_user_agent_header_selects_its_robot() {
+        let mut app = App::example();
+        press(&mut app, "a");
+        app.update(Action::Paste("Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)".into()));
+        press(&mut app, "<ret>");
+        assert_eq!(app.robot().profile.token, "bingbot");
+        assert!(app.message().is_some_and(|m| m.contains("bingbot's User-Agent header")), "{:?}", app.message());
+        let count = app.robots().len();
+        press(&mut app, "a");
+        app.update(Action::Paste("NewCrawler/3.1 (+https://crawler.example)".into()));
+        press(&mut app, "<ret>");
+        assert_eq!(app.robot().profile.token, "NewCrawler", "a robot of its own, named by its token");
+        assert_eq!(app.robots().len(), count + 1);
+    }
+
     #[test]
     fn added_robots_are_selected() {
         let mut app = App::example();
@@ -1800,6 +1846,25 @@ mod tests {
         assert!(!app.evaluation().verdict.allowed);
         assert_eq!(app.evaluation().verdict.decided_by.map(|m| m.line), Some(2));
         assert!(app.message().is_some_and(|m| m.contains("200 OK")));
+    }
+
+    /// Issue 24: a fetch that failed is no "current file" in the history's now row, and
+    /// a cancelled first load does not still offer Esc to cancel it.
+    #[test]
+    fn a_failed_or_cancelled_load_is_called_what_it_is() {
+        let db = RobotsDb::embedded();
+        let mut app = App::loading(site("/"), Limits::default(), false, &db);
+        app.start();
+        let url = url::Url::parse("http://127.0.0.1:9/robots.txt").expect("url");
+        let failed = crate::fetch::FetchError::Refused { host: "127.0.0.1".into(), port: 9 };
+        let retrieved = Retrieved::Site { source: site("/"), url, outcome: Err(failed) };
+        app.update(Action::Loaded { id: 1, result: Box::new(Ok(retrieved)) });
+        assert!(app.history_now(false).starts_with("the fetch failed"), "{}", app.history_now(false));
+        let mut app = App::loading(site("/"), Limits::default(), false, &db);
+        app.start();
+        press(&mut app, "<esc>");
+        assert_eq!(*app.load_state(), LoadState::Idle);
+        assert!(app.is_waiting_for_source(), "nothing loaded: the tester says so, with r and o");
     }
 
     #[test]

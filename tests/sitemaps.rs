@@ -158,6 +158,11 @@ fn every_sitemap_is_read_once_and_every_url_checked() {
     assert_eq!(url("/blog/a", "Googlebot")["lastmod"], "2026-11-01");
     assert_eq!(url("/blog/a", "Googlebot")["sitemap"], server.url("/maps/pages.xml.gz"));
     assert_eq!(url("/blog/a", "Googlebot")["semantics"], "rfc9309");
+    // Issue 24: each sitemap's record comes before the records of its URLs.
+    for (at, record) in records.iter().enumerate().filter(|(_, r)| r["type"] == "url") {
+        let own = records.iter().position(|r| r["type"] == "sitemap" && r["url"] == record["sitemap"]);
+        assert!(own.is_some_and(|own| own < at), "the URL {} came before its sitemap", record["url"]);
+    }
     let other = records.iter().find(|r| r["url"] == "https://elsewhere.example/x").expect("the other host's URL");
     assert_eq!(other["other_host"], true);
     let pages = records.iter().filter(|r| r["type"] == "url").count();

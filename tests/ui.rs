@@ -276,3 +276,30 @@ fn the_tester_shows_usage_preferences() {
     let screen = draw(&mut app, 120, 40).backend().to_string();
     assert!(screen.contains("Usage    none: a path the robot may not fetch has no preferences"), "{screen}");
 }
+
+/// Issue 24: in the editor, the line numbers stay when a long line scrolls the text
+/// sideways.
+#[test]
+fn the_editors_line_numbers_stay_when_the_text_scrolls_sideways() {
+    let long = format!("User-agent: *\nDisallow: /{}\nAllow: /x\n", "a".repeat(300));
+    let mut app = App::from_text(&long);
+    press(&mut app, "e<down><end>");
+    let screen = format!("{}", draw(&mut app, 80, 24).backend());
+    let rows: Vec<&str> = screen.lines().collect();
+    let title = rows.iter().position(|row| row.contains("Editing")).expect("the editor's pane");
+    let numbers: Vec<String> = rows[title + 1..title + 4]
+        .iter()
+        .map(|row| row.split("││").nth(1).and_then(|pane| pane.chars().next()).map(String::from).unwrap_or_default())
+        .collect();
+    assert_eq!(numbers, ["1", "2", "3"], "{screen}");
+    assert!(rows[title + 2].contains("aaaa"), "scrolled to the end of line 2: {screen}");
+}
+
+/// Issue 24: the records pane counts what `d` lists (problems and notes alike).
+#[test]
+fn the_records_title_counts_what_the_list_shows() {
+    let mut app = App::from_text("User-agent: *\nDisallow: ~\nDisallow: /a\nDisallow: /a\n");
+    let count = app.diagnostics().len();
+    let screen = format!("{}", draw(&mut app, 120, 40).backend());
+    assert!(screen.contains("1 problem, 1 note"), "{count} diagnostics: {screen}");
+}

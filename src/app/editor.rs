@@ -5,7 +5,7 @@
 //! one most of its lines use) and whether it ended with one are remembered, so that an
 //! edit changes only what the user changed.
 
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui_textarea::TextArea;
 
 use crate::policy::lex::{self, LineEnd};
@@ -62,7 +62,8 @@ impl Editor {
         let text: Vec<String> =
             lines.iter().map(|line| String::from_utf8_lossy(line.content(source)).into_owned()).collect();
         let mut textarea = TextArea::new(if text.is_empty() { vec![String::new()] } else { text });
-        textarea.set_line_number_style(Style::new().add_modifier(Modifier::DIM));
+        // Line numbers are drawn beside the text area (`ui::source`), which keeps them in
+        // place when a long line scrolls the text sideways.
         textarea.set_cursor_line_style(Style::new());
         Ok(Editor { textarea, line_end, final_line_end })
     }

@@ -454,6 +454,18 @@ impl App {
     /// words (`long` for a sentence).
     #[must_use]
     pub fn history_now(&self, long: bool) -> String {
+        // A fetch that brought no file is no "current file".
+        match (self.document.fetched(), self.document.availability) {
+            (Some(Err(error)), _) => {
+                let failed = format!("the fetch failed ({error})");
+                return if long { format!("Now: {failed}; no file is on screen.") } else { failed };
+            }
+            (Some(Ok(fetched)), availability) if availability != crate::policy::Availability::Available => {
+                let status = format!("the site answered {}", fetched.status);
+                return if long { format!("Now: {status}, with no robots.txt.") } else { status };
+            }
+            _ => {}
+        }
         match (self.changed_since_last_fetch(), &self.last_fetch, long) {
             (Some(true), Some(last), false) => format!("changed since {}", last.date()),
             (Some(true), Some(last), true) => {

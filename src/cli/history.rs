@@ -393,7 +393,7 @@ fn write_heading(out: &mut dyn Write, gathered: &Gathered, asked: &Asked<'_>) ->
     if gathered.other_hosts > 0 {
         writeln!(
             out,
-            "{} of another host (the archive files www. with the bare name) left out: RFC 9309 makes each host's file its own",
+            "{} of another host, scheme or port left out: RFC 9309 makes each one's robots.txt its own",
             plural(gathered.other_hosts, "capture")
         )?;
     }

@@ -122,7 +122,62 @@ struct Run<'a> {
     other_host_count: usize,
     /// Blocked URLs kept for the text report, once each however many robots they block.
     kept: Vec<Box<str>>,
+    /// `--json`: each sitemap's URL records, held until its own record is written, so
+    /// that a sitemap comes before its URLs (issue 24).
+    held: Vec<Option<Held>>,
     args: &'a SitemapsArgs,
+}
+
+/// URL records held back until their sitemap's own record is written: in memory up to
+/// [`HELD_IN_MEMORY_BYTES`], then in a temporary file (removed as soon as it is made), so
+/// that memory stays bounded by the sitemaps read at once, not by their size.
+#[derive(Debug, Default)]
+struct Held {
+    memory: Vec<u8>,
+    spill: Option<std::fs::File>,
+}
+
+/// Bytes of one sitemap's URL records held in memory before they go to a file.
+const HELD_IN_MEMORY_BYTES: usize = 1 << 20;
+
+/// Numbers the temporary files of held records.
+static HELD_FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl Held {
+    /// Holds some records' bytes.
+    fn push(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.memory.extend_from_slice(bytes);
+        if self.memory.len() > HELD_IN_MEMORY_BYTES {
+            let spill = match &mut self.spill {
+                Some(spill) => spill,
+                None => self.spill.insert(spill_file()?),
+            };
+            spill.write_all(&self.memory)?;
+            self.memory.clear();
+        }
+        Ok(())
+    }
+
+    /// Writes what is held, in order.
+    fn write_to(self, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(mut spill) = self.spill {
+            use std::io::Seek;
+            spill.seek(io::SeekFrom::Start(0))?;
+            io::copy(&mut spill, out)?;
+        }
+        out.write_all(&self.memory)
+    }
+}
+
+/// A temporary file for held records, created exclusively, and unlinked at once where
+/// the system allows it (it goes when closed, whatever happens).
+fn spill_file() -> io::Result<std::fs::File> {
+    let number = HELD_FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("robotscope-sitemap-{}-{number}.jsonl", std::process::id()));
+    let file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path)?;
+    #[cfg(unix)]
+    let _ = std::fs::remove_file(&path);
+    Ok(file)
 }
 
 /// A CSV cell: quoted, and escaped like every text output (a CSV often lands on a
@@ -181,6 +236,7 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
         other_host: Vec::new(),
         other_host_count: 0,
         kept: Vec::new(),
+        held: Vec::new(),
         args,
     };
     let limits = WalkLimits {
@@ -209,6 +265,10 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
         progress.show(&run);
     }
     progress.finish();
+    // Sitemaps the walk never finished (stopped, or cut short): their URLs all the same.
+    if written.is_ok() {
+        written = run.write_held(&mut out);
+    }
     let walked = runtime.block_on(walked).unwrap_or_default();
     if walked.stopped_at_limit {
         note!("robotscope: note: stopped at --max-urls {} (or 50,000 sitemaps); raise it to read on", args.max_urls);
@@ -248,12 +308,38 @@ impl Run<'_> {
                 Ok(())
             }
             Event::Finished(report) => {
-                let written =
-                    if self.args.json && !self.args.blocked { self.sitemap_json(&report, out) } else { Ok(()) };
+                let mut written = if self.holds_urls() { self.sitemap_json(&report, out) } else { Ok(()) };
+                if let Some(held) = self.held.get_mut(report.id).and_then(Option::take)
+                    && written.is_ok()
+                {
+                    written = held.write_to(out);
+                }
                 self.reports.push(report);
                 written
             }
         }
+    }
+
+    /// True when URL records wait for their sitemap's record (`--json`, sitemap records
+    /// included).
+    fn holds_urls(&self) -> bool {
+        self.args.json && !self.args.blocked
+    }
+
+    /// Holds a URL record of `sitemap` until its sitemap's record is written.
+    fn hold(&mut self, sitemap: SitemapId, line: &[u8]) -> io::Result<()> {
+        if self.held.len() <= sitemap {
+            self.held.resize_with(sitemap + 1, || None);
+        }
+        self.held[sitemap].get_or_insert_with(Held::default).push(line)
+    }
+
+    /// Writes the URL records still held (of sitemaps the walk never finished).
+    fn write_held(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        for held in self.held.iter_mut().filter_map(Option::take) {
+            held.write_to(out)?;
+        }
+        Ok(())
     }
 
     fn sitemap_url(&self, id: SitemapId) -> Option<&Url> {
@@ -335,7 +421,13 @@ impl Run<'_> {
                             request,
                         ),
                     };
-                    json::write_line(out, &record)?;
+                    if self.holds_urls() {
+                        let mut line = Vec::with_capacity(512);
+                        json::write_into(&mut line, &record);
+                        self.hold(sitemap, &line)?;
+                    } else {
+                        json::write_line(out, &record)?;
+                    }
                 }
                 Some(_) => {
                     let cells = [

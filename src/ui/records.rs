@@ -35,14 +35,16 @@ impl Widget for RecordsPane<'_> {
             (false, 1) => "group",
             (false, _) => "groups",
         };
+        // The same count as the list `d` opens: problems (errors, warnings) and notes.
         let problems = if app.stale_diagnostics().is_some() {
             "checking for problems".to_owned()
         } else {
-            let count = app.diagnostics().iter().filter(|d| d.severity != crate::policy::Severity::Info).count();
-            plural(count, "problem")
+            let notes = app.diagnostics().iter().filter(|d| d.severity == crate::policy::Severity::Info).count();
+            let problems = plural(app.diagnostics().len() - notes, "problem");
+            if notes == 0 { problems } else { format!("{problems}, {}", plural(notes, "note")) }
         };
         let groups = format!("{count} {kind}");
-        let title = fitted_title(&["Records", &groups, &problems, "d lists them", reading.title()], area.width);
+        let title = fitted_title(&["Records", &problems, &groups, "d lists them", reading.title()], area.width);
         let block = pane_block(&title, app.focus() == Pane::Records);
         let inner = block.inner(area);
         block.render(area, buf);

@@ -31,11 +31,28 @@ impl Widget for SourcePane<'_> {
         let txt = &app.document().txt;
         let lines = txt.lines();
         if let Some(editor) = app.editor() {
-            let title = format!(" Editing · {} lines · Esc leaves (edits stay) · Ctrl-S saves ", lines.len());
+            let count = editor.textarea.lines().len();
+            let title = format!(" Editing · {count} lines · Esc leaves (edits stay) · Ctrl-S saves · Ctrl-Z undoes ");
             let block = pane_block(&title, true);
             let inner = block.inner(area);
             block.render(area, buf);
-            (&editor.textarea).render(inner, buf);
+            // The numbers in a gutter of their own: the text area scrolls long lines
+            // sideways, its own numbers with them.
+            let width = count.to_string().len() as u16 + 1;
+            let gutter = Rect { width: width.min(inner.width), ..inner };
+            let text = Rect { x: inner.x + gutter.width, width: inner.width - gutter.width, ..inner };
+            (&editor.textarea).render(text, buf);
+            let top = usize::from(editor.textarea.scroll_offset().0);
+            let cursor = editor.cursor_line() - 1;
+            for row in 0..usize::from(gutter.height) {
+                let line = top + row;
+                if line >= count {
+                    break;
+                }
+                let style = if line == cursor { THEME.cursor } else { THEME.line_number };
+                let number = format!("{:>w$}", line + 1, w = usize::from(width) - 1);
+                buf.set_string(gutter.x, gutter.y + row as u16, number, style);
+            }
             return;
         }
         let size = format!("{} · {}", size_label(txt.source().len()), plural(lines.len(), "line"));

@@ -85,12 +85,17 @@ impl Widget for TesterPane<'_> {
         put(Line::from(path_line), buf);
 
         if app.is_waiting_for_source() {
-            let what = match app.load_state() {
-                LoadState::Loading { source, .. } => format!(" Loading {} …", source.label()),
-                LoadState::Idle => " Not loaded".to_owned(),
+            let (what, then) = match app.load_state() {
+                LoadState::Loading { source, .. } => (
+                    format!(" Loading {} …", source.label()),
+                    " No verdict until the robots.txt answers (Esc cancels).",
+                ),
+                LoadState::Idle => {
+                    (" Not loaded.".to_owned(), " No verdict without a robots.txt: r loads it again, o opens another.")
+                }
             };
             put(Line::from(safe_span(&what, THEME.warning, THEME.escape)), buf);
-            put(Line::styled(" No verdict until the robots.txt answers (Esc cancels).", THEME.dim), buf);
+            put(Line::styled(then, THEME.dim), buf);
             return;
         }
         let evaluation = app.evaluation();
