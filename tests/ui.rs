@@ -303,3 +303,19 @@ fn the_records_title_counts_what_the_list_shows() {
     let screen = format!("{}", draw(&mut app, 120, 40).backend());
     assert!(screen.contains("1 problem, 1 note"), "{count} diagnostics: {screen}");
 }
+
+/// Issue 24: the README's first screenshot is the screen the keys it names lead to.
+#[test]
+fn the_readmes_first_screenshot_is_what_its_keys_show() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let start = readme.find("```\n┌ Robots").expect("the screenshot") + 4;
+    let shot: Vec<&str> = readme[start..].lines().take_while(|line| !line.starts_with("```")).collect();
+    let mut app = App::example();
+    press(&mut app, "aWebCrawler<ret>/<C-u>/index.html<ret>");
+    let terminal = draw(&mut app, 120, 40);
+    let buffer = terminal.backend().buffer();
+    let screen: Vec<String> = (0..buffer.area.height)
+        .map(|y| (0..buffer.area.width).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_owned())
+        .collect();
+    assert_eq!(shot, screen, "the README's screenshot drifted from the explorer");
+}

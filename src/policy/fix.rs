@@ -179,8 +179,9 @@ const CHECK_BUDGET_BYTES: usize = 8 << 20;
 /// do are found, each then checked alone.
 pub fn check_fixes(txt: &RobotsTxt, diagnostics: &mut [Diagnostic]) {
     let with_fix: Vec<usize> = (0..diagnostics.len()).filter(|&i| diagnostics[i].fix.is_some()).collect();
-    // Checks the budget allows, at least one per fix when there are few.
-    let mut checks = (CHECK_BUDGET_BYTES / txt.source().len().max(1)).max(with_fix.len().min(8));
+    // Checks the budget allows: at least one, so that a file of any size has its
+    // first kind of fix checked.
+    let mut checks = (CHECK_BUDGET_BYTES / txt.source().len().max(1)).max(1);
     if with_fix.len() <= checks {
         for index in with_fix {
             let fixed = fixed_text(txt, diagnostics, &[index]);
