@@ -225,3 +225,32 @@ fn an_osc52_copy_too_long_for_the_terminal_is_not_sent() {
     app.update(Action::Copied { what: *what, text: text.clone(), result: Ok(*method) });
     assert!(app.message().is_some_and(|m| m.starts_with("Sent the file")), "{:?}", app.message());
 }
+
+/// Issue 24, item 12: `v` lists the verdicts an edit flipped under every reading, not
+/// only the one on screen. WebCrawler reads the 1994 standard by default; an edit to
+/// lycra's group flips its RFC 9309 verdict only.
+#[test]
+fn the_changes_view_lists_flips_under_every_reading() {
+    use robotscope::app::edits::ChangesLine;
+    use robotscope::policy::Reading;
+    let mut app = App::example();
+    press(&mut app, "aWebCrawler<ret>/<C-u>/index.html<ret>");
+    assert_eq!(app.reading(), Reading::Koster1994);
+    // Line 24 is lycra's `Disallow: /`, which RFC 9309 readers give webcrawler too.
+    press(&mut app, ":24<ret>e<end>x<esc>");
+    assert!(app.is_dirty());
+    press(&mut app, "v");
+    let report = app.changes_report().expect("the view is open");
+    let flipped: Vec<_> = report
+        .lines
+        .iter()
+        .filter_map(|line| match line {
+            ChangesLine::Flipped(change) => Some((change.robot.as_str(), change.reading, change.path.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert!(flipped.contains(&("WebCrawler", Reading::Rfc9309, "/index.html")), "{flipped:?}");
+    assert!(!flipped.iter().any(|(_, reading, _)| *reading == Reading::Koster1994), "{flipped:?}");
+    // And for every robot the file names, with a path that shows it.
+    assert!(report.lines.iter().any(|line| matches!(line, ChangesLine::Named(flip) if flip.robot == "webcrawler")));
+}

@@ -53,7 +53,6 @@ pub fn normalise_rfc9309(value: &[u8]) -> Cow<'_, [u8]> {
 /// rewrites rather than encodes (`\` as `/`, dot segments) is left as written.
 #[must_use]
 pub fn normalise_as_requested(value: &[u8]) -> Cow<'_, [u8]> {
-    let value = normalise_rfc9309(value);
     let encoded_in = |byte: u8, in_query: bool| match byte {
         0..=0x1F | 0x7F | b' ' | b'"' | b'<' | b'>' => true,
         b'`' | b'{' | b'}' => !in_query,
@@ -61,23 +60,24 @@ pub fn normalise_as_requested(value: &[u8]) -> Cow<'_, [u8]> {
         _ => false,
     };
     let mut in_query = false;
-    let needs_work = value.iter().any(|&byte| {
+    let parser_work = value.iter().any(|&byte| {
         in_query |= byte == b'?';
         encoded_in(byte, in_query)
     });
-    if !needs_work {
-        return value;
+    if !parser_work {
+        return normalise_rfc9309(value);
     }
-    // Cut as a URL parser cuts the end of a URL (leading ones cannot occur: a path
-    // follows the host).
+    // First what a URL parser does before it encodes: tabs go, and the end is cut of
+    // controls and spaces (leading ones cannot occur: a path follows the host). Then
+    // the escapes are read (a tab removed can make one: `%\taa` is `%AA`), then what
+    // the parser encodes is encoded.
     let end = value.iter().rposition(|&byte| byte > b' ').map_or(0, |last| last + 1);
-    let mut out = Vec::with_capacity(value.len() + 8);
+    let cleaned: Vec<u8> = value[..end].iter().copied().filter(|&byte| byte != b'\t').collect();
+    let normalised = normalise_rfc9309(&cleaned);
+    let mut out = Vec::with_capacity(normalised.len() + 8);
     let mut in_query = false;
-    for &byte in &value[..end] {
+    for &byte in normalised.iter() {
         in_query |= byte == b'?';
-        if byte == b'\t' {
-            continue;
-        }
         if encoded_in(byte, in_query) {
             push_escape(&mut out, byte);
         } else {
