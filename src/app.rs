@@ -274,6 +274,8 @@ pub struct App {
     diagnostics_current: bool,
     /// The text generation a background lint was last asked for.
     lint_asked: Option<u64>,
+    /// The text generation `F` is fixing in the background.
+    fixing: Option<u64>,
     /// Counts changes to `original` (a load, a save), as `text_generation` counts
     /// changes to the text.
     original_generation: u64,
@@ -398,6 +400,7 @@ impl App {
             text_generation: 0,
             diagnostics_current: false,
             lint_asked: None,
+            fixing: None,
             original_generation: 0,
             recovery_kept: None,
             clipboard: crate::clipboard::ClipboardMode::Auto,
@@ -893,6 +896,10 @@ impl App {
         }
         if self.editor.is_some() {
             self.close_editor();
+            return Vec::new();
+        }
+        if self.fixing.take().is_some() {
+            self.say(About::Moment, "Cancelled fixing everything; the text is as it was");
             return Vec::new();
         }
         if let LoadState::Loading { id, source, .. } = std::mem::take(&mut self.load) {

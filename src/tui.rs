@@ -583,6 +583,16 @@ impl Shell<'_> {
                 });
                 self.lint = Some((generation, task));
             }
+            Effect::FixAll { generation, txt } => {
+                // Left to finish if cancelled (a blocking task cannot be stopped); the app
+                // drops its answer.
+                let actions = self.actions.clone();
+                tokio::task::spawn_blocking(move || {
+                    let report = crate::policy::fix::fix_all(txt.source());
+                    let effect = crate::policy::fix::fix_all_effect(&txt, &report);
+                    let _ = actions.send(Action::FixedAll { generation, report: Box::new(report), effect });
+                });
+            }
             Effect::KeepRecoveryCopy(copy) => {
                 let mut recovery = RECOVERY.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 *recovery = copy.map(|copy| (copy.base, copy.text));

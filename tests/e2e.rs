@@ -288,6 +288,8 @@ fn fix_everything_then_changes_on_a_large_file() {
     session.send("F");
     session.send("v");
     session.wait_for("What the edits changed");
+    // The fixes are made in the background; the view follows when they come.
+    session.wait_for("Applied 4000 fixes");
     session.send("\x1b");
     session.send("q");
     session.wait_for("Unsaved edits");

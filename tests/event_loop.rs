@@ -214,7 +214,9 @@ async fn fix_everything_then_changes_while_a_background_lint_runs() {
     let (actions, inbox) = mpsc::unbounded_channel();
     // F and v at once, while the lint runs; the rest after a pause.
     let now = futures::stream::iter(typed("Fv").into_iter().map(Ok));
-    let later = futures::stream::once(tokio::time::sleep(Duration::from_millis(300)))
+    // (F on a text this large runs in the background too: the keys after the pause
+    // come once its answer is in.)
+    let later = futures::stream::once(tokio::time::sleep(Duration::from_millis(2000)))
         .flat_map(|()| futures::stream::iter([key(KeyCode::Esc), key(KeyCode::Char('q')), key(KeyCode::Char('q'))]))
         .map(Ok);
     let mut out = Vec::new();

@@ -254,3 +254,30 @@ fn the_changes_view_lists_flips_under_every_reading() {
     // And for every robot the file names, with a path that shows it.
     assert!(report.lines.iter().any(|line| matches!(line, ChangesLine::Named(flip) if flip.robot == "webcrawler")));
 }
+
+/// `F` on a large text runs in the background: Esc cancels it and leaves the text as
+/// it was; an edit made meanwhile makes its answer stale, and it is dropped.
+#[test]
+fn fix_everything_on_a_large_text_is_cancellable() {
+    let large = format!("User-agent: *\nDisallow: ~\n{}", "Allow: /page/a\n".repeat(10_000));
+    let mut app = App::from_text(&large);
+    let effects = press(&mut app, "F");
+    let Some(Effect::FixAll { generation, txt }) = effects.iter().find(|e| matches!(e, Effect::FixAll { .. })) else {
+        panic!("{effects:?}")
+    };
+    let (generation, txt) = (*generation, std::sync::Arc::clone(txt));
+    let answer = || {
+        let report = robotscope::policy::fix::fix_all(txt.source());
+        let effect = robotscope::policy::fix::fix_all_effect(&txt, &report);
+        Action::FixedAll { generation, report: Box::new(report), effect }
+    };
+    press(&mut app, "<esc>");
+    app.update(answer());
+    assert!(!app.is_dirty(), "cancelled: the answer is dropped");
+    press(&mut app, "F");
+    app.update(answer());
+    assert!(app.is_dirty(), "the fixes are applied");
+    assert!(app.message().is_some_and(|m| m.starts_with("Applied")), "{:?}", app.message());
+    press(&mut app, "<C-z>");
+    assert!(!app.is_dirty(), "one step to undo");
+}

@@ -131,6 +131,15 @@ pub enum Action {
     FixHere,
     /// Apply every fix, round after round (`F`).
     FixAll,
+    /// Every fix of a large text, made in the background.
+    FixedAll {
+        /// The text generation they were made for.
+        generation: u64,
+        /// The fixed text and what was applied.
+        report: Box<crate::policy::fix::FixReport>,
+        /// What they change under every reading.
+        effect: crate::policy::impact::Impact,
+    },
     /// Open the editor on the text (`e`).
     OpenEditor,
     /// A key typed into the editor.
@@ -258,6 +267,7 @@ impl Action {
                 | Action::Loaded { .. }
                 | Action::PageFetched { .. }
                 | Action::Linted { .. }
+                | Action::FixedAll { .. }
                 | Action::Copied { .. }
                 | Action::Saved { .. }
                 | Action::PathsRead { .. }

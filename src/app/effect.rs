@@ -131,6 +131,15 @@ pub enum Effect {
         /// The app's own parse, shared (the readings lint builds are then the app's too).
         txt: Arc<RobotsTxt>,
     },
+    /// Apply every fix to a text too large to fix between two frames, off the event
+    /// loop, and answer with [`Action::FixedAll`](super::Action::FixedAll) for
+    /// `generation`.
+    FixAll {
+        /// The text generation the fixes are for.
+        generation: u64,
+        /// The text, as robots read it (what the fixes change is said on that).
+        txt: Arc<RobotsTxt>,
+    },
     /// Keep this copy of the unsaved edits, to be written if the process dies (a panic, a
     /// signal); `None` when there are none.
     KeepRecoveryCopy(Option<RecoveryCopy>),
