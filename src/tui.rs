@@ -583,38 +583,45 @@ impl Shell<'_> {
                 });
                 self.lint = Some((generation, task));
             }
-            Effect::FixAll { generation, txt } => {
-                // Left to finish if cancelled (a blocking task cannot be stopped); the app
-                // drops its answer.
-                let actions = self.actions.clone();
-                tokio::task::spawn_blocking(move || {
-                    let report = crate::policy::fix::fix_all(txt.source());
-                    let effect = crate::policy::fix::fix_all_effect(&txt, &report);
-                    let _ = actions.send(Action::FixedAll { generation, report: Box::new(report), effect });
-                });
-            }
             Effect::KeepRecoveryCopy(copy) => {
                 let mut recovery = RECOVERY.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 *recovery = copy.map(|copy| (copy.base, copy.text));
             }
-            Effect::ReadPaths { file } => {
-                let actions = self.actions.clone();
-                tokio::task::spawn_blocking(move || {
-                    let result = crate::fetch::read_file_capped(&file, crate::fetch::MAX_FILE_BYTES)
-                        .map_err(|e| e.to_string())
-                        .and_then(|(bytes, _)| path_lines(&bytes).map_err(|e| e.to_string()));
-                    let _ = actions.send(Action::PathsRead { file, result });
-                });
-            }
-            Effect::Save { path, text, after, replace } => {
-                let actions = self.actions.clone();
-                tokio::task::spawn_blocking(move || {
-                    let result = save::save(&path, &text, replace);
-                    let _ = actions.send(Action::Saved { path, text, after, result });
-                });
+            effect @ (Effect::FixAll { .. } | Effect::ReadPaths { .. } | Effect::Save { .. }) => {
+                self.run_on_a_blocking_thread(effect);
             }
         }
         false
+    }
+
+    /// Runs an effect that blocks (files, a long computation) on a thread of its own,
+    /// which answers with an action. A cancelled one is left to finish (a blocking task
+    /// cannot be stopped), and the app drops its answer.
+    fn run_on_a_blocking_thread(&self, effect: Effect) {
+        let actions = self.actions.clone();
+        let answer = move || match effect {
+            Effect::FixAll { generation, txt } => {
+                let report = crate::policy::fix::fix_all(txt.source());
+                let effect = crate::policy::fix::fix_all_effect(&txt, &report);
+                Some(Action::FixedAll { generation, report: Box::new(report), effect })
+            }
+            Effect::ReadPaths { file } => {
+                let result = crate::fetch::read_file_capped(&file, crate::fetch::MAX_FILE_BYTES)
+                    .map_err(|e| e.to_string())
+                    .and_then(|(bytes, _)| path_lines(&bytes).map_err(|e| e.to_string()));
+                Some(Action::PathsRead { file, result })
+            }
+            Effect::Save { path, text, after, replace } => {
+                let result = save::save(&path, &text, replace);
+                Some(Action::Saved { path, text, after, result })
+            }
+            _ => None,
+        };
+        tokio::task::spawn_blocking(move || {
+            if let Some(action) = answer() {
+                let _ = actions.send(action);
+            }
+        });
     }
 
     /// Stops the background fetches.

@@ -227,7 +227,7 @@ fn an_osc52_copy_too_long_for_the_terminal_is_not_sent() {
 }
 
 /// Issue 24, item 12: `v` lists the verdicts an edit flipped under every reading, not
-/// only the one on screen. WebCrawler reads the 1994 standard by default; an edit to
+/// only the one on screen. `WebCrawler` reads the 1994 standard by default; an edit to
 /// lycra's group flips its RFC 9309 verdict only.
 #[test]
 fn the_changes_view_lists_flips_under_every_reading() {
