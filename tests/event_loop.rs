@@ -216,7 +216,7 @@ async fn fix_everything_then_changes_while_a_background_lint_runs() {
     let now = futures::stream::iter(typed("Fv").into_iter().map(Ok));
     // (F on a text this large runs in the background too: the keys after the pause
     // come once its answer is in.)
-    let later = futures::stream::once(tokio::time::sleep(Duration::from_millis(2000)))
+    let later = futures::stream::once(tokio::time::sleep(Duration::from_secs(2)))
         .flat_map(|()| futures::stream::iter([key(KeyCode::Esc), key(KeyCode::Char('q')), key(KeyCode::Char('q'))]))
         .map(Ok);
     let mut out = Vec::new();
