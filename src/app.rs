@@ -304,6 +304,9 @@ pub struct App {
     load_replaces_edits: Option<u64>,
     /// Where recovery copies of texts from no file go.
     recovery_directory: std::path::PathBuf,
+    /// The newest recovery copy of this file from an earlier session, which the open
+    /// prompt offers the first time it opens.
+    recovery_offer: Option<std::path::PathBuf>,
     /// The texts before each change, for undo and redo.
     undo: unsaved::UndoHistory,
     /// Where versions are kept and found.
@@ -415,6 +418,7 @@ impl App {
             replace_question: None,
             load_replaces_edits: None,
             recovery_directory: std::env::temp_dir(),
+            recovery_offer: None,
             undo: unsaved::UndoHistory::default(),
             history_settings: history::HistorySettings::default(),
             viewing: None,
@@ -722,6 +726,7 @@ impl App {
                 }
             }
             Action::Loaded { id, result } => self.loaded(id, *result),
+            Action::SourceResolved { result } => return self.open_resolved(result),
             Action::Click { column, row } => self.click(column, row),
             Action::Scroll { column, row, down } => self.wheel(column, row, down),
             Action::Resize { width, height } => {
@@ -760,8 +765,11 @@ impl App {
                 input
             }
             PromptKind::SaveAs(_) => {
+                // Typing replaces the name offered; a move keeps it for editing.
                 let default = self.source_file().map_or_else(|| "robots.txt".to_owned(), |p| p.display().to_string());
-                LineInput::with_text(&default)
+                let mut input = LineInput::with_text(&default);
+                input.select_all();
+                input
             }
             PromptKind::Search => {
                 self.search.origin = self.source_view;
@@ -774,9 +782,17 @@ impl App {
                 self.focus_source_pane();
                 LineInput::default()
             }
-            PromptKind::AddRobot | PromptKind::OpenSource | PromptKind::ComparePath | PromptKind::ComparePathsFile => {
-                LineInput::default()
+            PromptKind::OpenSource => {
+                // The recovery copy the start-up message names, ready for Enter (typing
+                // replaces it).
+                let mut input = LineInput::default();
+                if let Some(copy) = self.recovery_offer.take() {
+                    input = LineInput::with_text(&copy.display().to_string());
+                    input.select_all();
+                }
+                input
             }
+            PromptKind::AddRobot | PromptKind::ComparePath | PromptKind::ComparePathsFile => LineInput::default(),
         };
         if let PromptKind::SaveAs(_) = kind
             && matches!(self.overlay, Some(Overlay::UnsavedEdits | Overlay::ConfirmReplace))
@@ -1113,8 +1129,15 @@ impl App {
         if spec.is_empty() {
             return Vec::new();
         }
-        // Pure: a name that looks like a file is one, and loading it says if it is missing.
-        match Source::parse(spec, |_| false) {
+        // Whether `example.com` or `noext` is a file or a site is the file system's to
+        // say, as on the command line: asked off the event loop.
+        vec![Effect::ResolveSource { spec: spec.to_owned() }]
+    }
+
+    /// A name typed in the open prompt, resolved: opens it (asking first about unsaved
+    /// edits).
+    fn open_resolved(&mut self, result: Result<Source, crate::fetch::SourceError>) -> Vec<Effect> {
+        match result {
             Ok(Source::Stdin) => {
                 self.say(About::Moment, "Standard input holds the keys here; give a file or a site");
                 Vec::new()
@@ -1912,12 +1935,18 @@ mod tests {
         let mut app = App::example();
         assert!(press(&mut app, "r").is_empty());
         assert!(app.message().is_some_and(|m| m.contains("embedded example")));
-        // The app does no I/O: a name that looks like a file is loaded as one, and the
-        // load (the shell's) says when it is missing.
+        // The app does no I/O: the shell asks the file system what a name names (a
+        // file called example.com is a file), and the app loads what it is told.
         let effects = press(&mut app, "ono-such-file.txt<ret>");
+        assert_eq!(effects, [Effect::ResolveSource { spec: "no-such-file.txt".to_owned() }]);
+        let effects = app.update(Action::SourceResolved { result: Ok(Source::File("example.com".into())) });
         assert!(matches!(effects.as_slice(), [Effect::Load { source: Source::File(_), .. }]), "{effects:?}");
         assert!(press(&mut app, "<esc>").len() == 1, "the load is cancelled");
-        let effects = press(&mut app, "oexample.com/a<ret>");
+        let missing = Err(crate::fetch::SourceError::NoSuchFile("no-such-file.txt".into()));
+        assert!(app.update(Action::SourceResolved { result: missing }).is_empty());
+        assert!(app.message().is_some_and(|m| m.contains("no such file")), "{:?}", app.message());
+        let site = Source::resolve("example.com/a").expect("a site");
+        let effects = app.update(Action::SourceResolved { result: Ok(site) });
         let [Effect::Load { source: Source::Site { robots_url, page }, .. }] = effects.as_slice() else {
             panic!("{effects:?}")
         };
@@ -2013,6 +2042,32 @@ mod tests {
         type_path(&mut app, "/private");
         assert!(!app.evaluation().verdict.allowed, "the 1996 draft sets no limit");
         assert_eq!(app.evaluation().past_the_cut, None);
+    }
+
+    /// A site's robots.txt cut at the download cap: the tester says the readings that
+    /// read every byte may answer otherwise, and the save prompt that only the part read
+    /// would be saved, edits or not.
+    #[test]
+    fn a_file_downloaded_in_part_says_so_in_the_tester_and_the_save_prompt() {
+        let db = RobotsDb::embedded();
+        let mut app = App::loading(site("/"), Limits::default(), false, &db);
+        app.start();
+        let url = url::Url::parse("http://127.0.0.1:9/robots.txt").expect("url");
+        let outcome = Ok(crate::fetch::Fetched { truncated: true, ..fetched(200, "User-agent: *\nDisallow: ~\n") });
+        app.update(Action::Loaded { id: 1, result: Box::new(Ok(Retrieved::Site { source: site("/"), url, outcome })) });
+        let cut = |app: &App| {
+            let details = app.tester_details(200);
+            let lines: Vec<&str> =
+                details.iter().filter(|d| d.kind == tester::DetailKind::PastTheCut).map(|d| d.text.as_str()).collect();
+            (!lines.is_empty()).then(|| lines.join(" "))
+        };
+        let said = cut(&app).expect("the tester says so");
+        assert!(said.contains("Only the first 512000 bytes were downloaded"), "{said}");
+        assert!(said.contains("the 1996 draft and the 1994 standard read every byte"), "{said}");
+        press(&mut app, "F");
+        assert!(cut(&app).is_some(), "still only a part after an edit");
+        assert!(app.save_hint("robots.txt").starts_with("Only the part that was read is saved"));
+        assert!(!App::example().save_hint("robots.txt").contains("part"));
     }
 
     /// The shell is told what follows from the state, not left to poll it: the recovery

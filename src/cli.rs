@@ -13,7 +13,7 @@ use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::Serialize;
 
-use crate::fetch::{self, Limits, Retrieved, Source};
+use crate::fetch::{self, FetchWarning, Limits, Retrieved, Source};
 use crate::history::StoreChoice;
 use crate::policy::agent::{is_valid_token, suggest_token};
 use crate::policy::compare::{Cell, Column};
@@ -68,6 +68,12 @@ pub enum Outcome {
     Clean,
     /// Something is disallowed, or the file has errors: exit 1.
     Findings,
+    /// The explorer was ended by this signal (after keeping unsaved edits): exit 128
+    /// plus its number, as a shell reports a process a signal ended.
+    EndedBy {
+        /// The signal's number.
+        signal: i32,
+    },
 }
 
 /// Options for every command that reads a SOURCE.
@@ -376,6 +382,9 @@ pub struct Loaded {
     /// The origins (`https://host:port`) whose robots.txt this is: the one asked for and,
     /// after redirects, the one that answered. Empty for a file or standard input.
     pub site_origins: Vec<String>,
+    /// When only a part of the file was read (a cap was reached), the warning that says
+    /// so: `lint` and `fix` cannot speak for the part not read.
+    pub read_in_part: Option<FetchWarning>,
 }
 
 /// See [`Loaded::site_origins`].
@@ -408,7 +417,8 @@ pub fn load(spec: &str, options: &SourceOptions, robot_user_agent: Option<&str>)
         retrieved
     };
     let (availability, site_origins) = (retrieved.availability(), site_origins(&retrieved));
-    Ok(Loaded { txt: options.limits(None).parse(retrieved.into_bytes()), availability, site_origins })
+    let read_in_part = retrieved.read_in_part(&options.limits(None));
+    Ok(Loaded { txt: options.limits(None).parse(retrieved.into_bytes()), availability, site_origins, read_in_part })
 }
 
 /// Tells standard error how a fetch went, when there is something to tell.
@@ -608,7 +618,7 @@ fn single_edit<'a>(source: &[u8], fix: &'a Fix) -> FixRecord<'a> {
 
 /// `robotscope lint`.
 pub fn lint(args: &LintArgs) -> Result<Outcome> {
-    let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, None)?;
+    let Loaded { txt, availability, read_in_part, .. } = load(&args.source, &args.source_options, None)?;
     // A 404 or 503 answer's body is an error page, not the site's robots.txt: robots
     // read no rules from it (RFC 9309 §2.3.1), so there is nothing to lint, and a
     // script that lints its site must not read "0 errors" from a site that is down. The
@@ -618,7 +628,11 @@ pub fn lint(args: &LintArgs) -> Result<Outcome> {
     }
     // Every byte is linted (a diagnostic says what RFC 9309 robots leave unread past
     // 500 KiB); each fix is checked on the file as robots read it.
-    let diagnostics = policy::lint::lint_checked(&txt);
+    let mut diagnostics = policy::lint::lint_checked(&txt);
+    if let Some(warning) = &read_in_part {
+        // What was not read was not linted: "0 errors" would speak for it.
+        policy::lint::read_in_part(&txt, &mut diagnostics, &warning.to_string());
+    }
     let mut out = BufWriter::new(io::stdout().lock());
     let result = (|| -> io::Result<()> {
         for d in &diagnostics {
@@ -672,10 +686,15 @@ pub fn lint(args: &LintArgs) -> Result<Outcome> {
 
 /// `robotscope fix`.
 pub fn fix(args: &FixArgs) -> Result<Outcome> {
-    let Loaded { txt, availability, .. } = load(&args.source, &args.source_options, None)?;
+    let Loaded { txt, availability, read_in_part, .. } = load(&args.source, &args.source_options, None)?;
     if availability != Availability::Available {
         // Printing the error page "fixed" would put it where a script expects the file.
         bail!("there is no robots.txt to fix: the server did not answer with one");
+    }
+    if read_in_part.is_some() {
+        // The fixed file would end where reading stopped, mid-line perhaps: whoever
+        // deploys it loses the rest. The warning above says how to read it all.
+        bail!("only a part of the robots.txt was read, so there is no whole file to fix (see the warning above)");
     }
     let report = policy::fix::fix_all(txt.source());
     let changed = report.text != txt.source();

@@ -37,7 +37,8 @@ pub struct Limits {
     pub timeout: Duration,
     /// Establishing each connection.
     pub connect_timeout: Duration,
-    /// Bytes of the body to read; the rest is never downloaded.
+    /// Bytes of the body to read; the rest is never downloaded (see
+    /// [`Limits::robots_txt_bytes`] for a robots.txt).
     pub max_bytes: usize,
     /// Bytes of a local file or of standard input to read.
     pub max_file_bytes: usize,
@@ -69,6 +70,15 @@ impl Limits {
     #[must_use]
     pub fn rfc9309_limit(&self) -> Option<usize> {
         (!self.whole_file).then_some(RFC9309_PARSE_LIMIT_BYTES)
+    }
+
+    /// Bytes of a fetched robots.txt to download: `max_bytes`, or with `whole_file` as
+    /// much as a local file may hold (`max_file_bytes`), since reading every byte of a
+    /// file means having every byte first. The 1994 standard and the 1996 draft set no
+    /// limit, so only the whole file gives their answers for certain.
+    #[must_use]
+    pub fn robots_txt_bytes(&self) -> usize {
+        if self.whole_file { self.max_bytes.max(self.max_file_bytes) } else { self.max_bytes }
     }
 
     /// Parses a robots.txt read within these limits (see [`Limits::rfc9309_limit`]).
@@ -166,6 +176,15 @@ impl Retrieved {
             Retrieved::Local { .. } | Retrieved::Site { outcome: Err(_), .. } => Vec::new(),
             Retrieved::Site { outcome: Ok(fetched), .. } => fetched.warnings(limits),
         }
+    }
+
+    /// When the bytes stop before the source's end (a cap was reached), the warning that
+    /// says so: what is derived from them is derived from a part of the file.
+    #[must_use]
+    pub fn read_in_part(&self, limits: &Limits) -> Option<FetchWarning> {
+        self.warnings(limits)
+            .into_iter()
+            .find(|warning| matches!(warning, FetchWarning::Truncated { .. } | FetchWarning::LocalTruncated { .. }))
     }
 
     /// Where the bytes came from.

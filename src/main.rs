@@ -121,6 +121,7 @@ fn main() -> ExitCode {
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
+        Ok(Outcome::EndedBy { signal }) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(u8::MAX)),
         Err(error) => {
             // Error chains quote file names, URLs and file text: escaped like all output.
             cli::stderr_line(format_args!("robotscope: error: {}", sanitize_str(&format!("{error:#}"))));
@@ -167,6 +168,6 @@ fn explore(args: &Cli, db: &RobotsDb) -> Result<Outcome> {
     // ended with unsaved edits left for this one.
     app.set_recovery_directory(robotscope::save::recovery_directory());
     app.note_recovery_copies(&robotscope::save::recovery_copies(&app.recovery_path()));
-    robotscope::tui::run(app, args.clipboard, args.osc52_max_bytes)?;
-    Ok(Outcome::Clean)
+    let ended_by = robotscope::tui::run(app, args.clipboard, args.osc52_max_bytes)?;
+    Ok(ended_by.map_or(Outcome::Clean, |signal| Outcome::EndedBy { signal }))
 }

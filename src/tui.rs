@@ -39,8 +39,10 @@ use crate::policy::lint::lint_checked;
 use crate::policy::request::path_lines;
 use crate::{fetch, save, ui};
 
-/// Runs the explorer until the user quits, then restores the terminal.
-pub fn run(mut app: App, clipboard: ClipboardMode, osc52_max_bytes: Option<usize>) -> Result<()> {
+/// Runs the explorer until the user quits or a signal ends it, then restores the
+/// terminal. The answer is the signal's number, if one ended it (after its recovery
+/// copy was written): the process should say so in its exit status, as shells expect.
+pub fn run(mut app: App, clipboard: ClipboardMode, osc52_max_bytes: Option<usize>) -> Result<Option<i32>> {
     app.set_clipboard(clipboard, Environment::current(), osc52_max_bytes);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().wrap_err("starting the runtime")?;
     runtime.block_on(async {
@@ -55,7 +57,8 @@ pub fn run(mut app: App, clipboard: ClipboardMode, osc52_max_bytes: Option<usize
         for line in FAREWELL.lock().unwrap_or_else(std::sync::PoisonError::into_inner).drain(..) {
             eprintln!("{line}");
         }
-        result.map(drop)
+        let signal = ENDED_BY.load(std::sync::atomic::Ordering::Relaxed);
+        result.map(|_| (signal != 0).then_some(signal))
     })
 }
 
@@ -126,14 +129,18 @@ fn watch_signals(actions: mpsc::UnboundedSender<Action>) {
             return;
         };
         tokio::spawn(async move {
-            tokio::select! {
-                _ = term.recv() => {}
-                _ = hangup.recv() => {}
-            }
+            let signal = tokio::select! {
+                _ = term.recv() => libc::SIGTERM,
+                _ = hangup.recv() => libc::SIGHUP,
+            };
+            ENDED_BY.store(signal, std::sync::atomic::Ordering::Relaxed);
             let _ = actions.send(Action::Terminate);
         });
     }
 }
+
+/// The signal that ended the explorer (0 when the user quit), for its exit status.
+static ENDED_BY: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
 /// What to tell the user once the terminal is restored (on the alternate screen it
 /// would be wiped): where a signal's recovery copy went.
@@ -587,7 +594,10 @@ impl Shell<'_> {
                 let mut recovery = RECOVERY.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 *recovery = copy.map(|copy| (copy.base, copy.text));
             }
-            effect @ (Effect::FixAll { .. } | Effect::ReadPaths { .. } | Effect::Save { .. }) => {
+            effect @ (Effect::FixAll { .. }
+            | Effect::ReadPaths { .. }
+            | Effect::ResolveSource { .. }
+            | Effect::Save { .. }) => {
                 self.run_on_a_blocking_thread(effect);
             }
         }
@@ -611,6 +621,7 @@ impl Shell<'_> {
                     .and_then(|(bytes, _)| path_lines(&bytes).map_err(|e| e.to_string()));
                 Some(Action::PathsRead { file, result })
             }
+            Effect::ResolveSource { spec } => Some(Action::SourceResolved { result: crate::fetch::Source::resolve(&spec) }),
             Effect::Save { path, text, after, replace } => {
                 let result = save::save(&path, &text, replace);
                 Some(Action::Saved { path, text, after, result })

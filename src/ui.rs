@@ -24,10 +24,10 @@ pub mod theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use crate::app::layout::{HELP_OVERLAY, HISTORY_OVERLAY, MESSAGES_OVERLAY, above_status};
-use crate::app::{App, Areas, Overlay, Prompt};
+use crate::app::{App, Areas, Overlay, Prompt, PromptKind};
 use theme::THEME;
 
 /// The smallest terminal the explorer draws its panes in; below it, it says so.
@@ -127,14 +127,20 @@ pub fn render(app: &App, frame: &mut Frame) {
                 frame.set_cursor_position(position);
             }
         }
-        Some(prompt) => prompt_box(frame, prompt),
+        Some(prompt) => {
+            let hint = match prompt.kind {
+                PromptKind::SaveAs(_) => app.save_hint(prompt.input.text()),
+                kind => kind.hint().to_owned(),
+            };
+            prompt_box(frame, prompt, hint);
+        }
         None => {}
     }
 }
 
 /// A prompt in a small box in the middle of the screen, its text scrolled sideways so
 /// that the cursor stays in view.
-fn prompt_box(frame: &mut Frame, prompt: &Prompt) {
+fn prompt_box(frame: &mut Frame, prompt: &Prompt, hint: String) {
     let popup = centered(frame.area(), 84, 5);
     Clear.render(popup, frame.buffer_mut());
     let label = prompt.kind.label();
@@ -145,7 +151,8 @@ fn prompt_box(frame: &mut Frame, prompt: &Prompt) {
     let style = if prompt.input.is_selected() { THEME.selected } else { THEME.value };
     spans.extend(text::safe_span(&field.text, style, THEME.escape));
     let title = format!(" {} ", prompt.kind.title());
-    Paragraph::new(vec![Line::from(spans), Line::styled(prompt.kind.hint().to_owned(), THEME.dim)])
+    Paragraph::new(vec![Line::from(spans), Line::styled(hint, THEME.dim)])
+        .wrap(Wrap { trim: false })
         .block(pane_block(&title, true))
         .render(popup, frame.buffer_mut());
     let x = popup.x + 1 + label.chars().count() as u16 + field.cursor as u16;

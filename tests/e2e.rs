@@ -34,10 +34,16 @@ struct Session {
 impl Session {
     /// Runs `program` with `args` in a 120x40 terminal.
     fn start(program: &Path, args: &[&str]) -> Session {
+        Session::start_in(&std::env::current_dir().expect("a working directory"), program, args)
+    }
+
+    /// Runs `program` with `args` in a 120x40 terminal, in the directory `dir`.
+    fn start_in(dir: &Path, program: &Path, args: &[&str]) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 })
             .expect("a pseudo-terminal");
         let mut command = CommandBuilder::new(program);
+        command.cwd(dir);
         command.args(args);
         command.env("TERM", "xterm-256color");
         command.env("RUST_BACKTRACE", "0");
@@ -196,7 +202,7 @@ fn sigterm_restores_the_terminal() {
     let pid = session.child.process_id().expect("a process id").to_string();
     let killed = std::process::Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs");
     assert!(killed.success());
-    assert_eq!(session.wait_exit(), 0);
+    assert_eq!(session.wait_exit(), 128 + 15, "a shell's status for a process SIGTERM ended");
     session.assert_restored();
 }
 
@@ -300,7 +306,9 @@ fn fix_everything_then_changes_on_a_large_file() {
 
 /// Issue 24: each SIGTERM with unsaved edits writes a recovery copy of its own (a second
 /// one never overwrites the first), says where on the restored screen, and the next
-/// start on the file says that copies exist and how to open them.
+/// start on the file says that copies exist and how to open them: `o`, then Enter,
+/// opens the newest (a name with no `.txt`, relative to where the explorer runs, which
+/// only the file system can tell from a site's).
 #[test]
 fn sigterm_twice_keeps_two_recovery_copies() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -318,11 +326,12 @@ fn sigterm_twice_keeps_two_recovery_copies() {
     let terminate = |session: &mut Session| {
         let pid = session.child.process_id().expect("a process id").to_string();
         assert!(std::process::Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs").success());
-        assert_eq!(session.wait_exit(), 0);
+        assert_eq!(session.wait_exit(), 128 + 15);
         session.assert_restored();
         assert!(session.output_text().contains("your unsaved edits were saved to"), "{}", session.output_text());
     };
-    let mut first = Session::start(&binary(), &[file.to_str().expect("utf-8 path")]);
+    let start = || Session::start_in(dir.path(), &binary(), &["robots.txt"]);
+    let mut first = start();
     first.wait_for("Robots");
     first.send(":2\r");
     first.send("f");
@@ -330,7 +339,7 @@ fn sigterm_twice_keeps_two_recovery_copies() {
     terminate(&mut first);
     assert_eq!(copies().len(), 1);
 
-    let mut second = Session::start(&binary(), &[file.to_str().expect("utf-8 path")]);
+    let mut second = start();
     second.wait_for("recovery copy");
     second.send(":3\r");
     second.send("f");
@@ -342,4 +351,18 @@ fn sigterm_twice_keeps_two_recovery_copies() {
     assert!(texts.contains(&"User-agent: *\nDisallow: /~\nDisallow: *\n".to_owned()), "{texts:?}");
     assert!(texts.contains(&"User-agent: *\nDisallow: ~\nDisallow: /\n".to_owned()), "{texts:?}");
     assert_eq!(std::fs::read_to_string(&file).expect("read"), "User-agent: *\nDisallow: ~\nDisallow: *\n", "untouched");
+
+    let mut third = start();
+    third.wait_for("o then Enter opens the recovery copy");
+    third.send("o");
+    third.send("\r");
+    // The newest copy: the second session's edit (line 3), not the first's (line 2).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while third.screen_text().contains("Disallow: *") && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let screen = third.screen_text();
+    assert!(screen.contains("Disallow: ~") && !screen.contains("Disallow: *"), "{screen}");
+    third.send("q");
+    assert_eq!(third.wait_exit(), 0);
 }

@@ -150,7 +150,7 @@ async fn a_22_megabyte_body_is_read_only_to_the_cap() {
     assert_eq!(fetched.body.len(), 500 * 1024);
     assert!(fetched.truncated);
     let warnings = fetched.warnings(&limits());
-    assert!(warnings.contains(&FetchWarning::Truncated { max_bytes: 512_000 }), "{warnings:?}");
+    assert!(warnings.contains(&FetchWarning::Truncated { max_bytes: 512_000, whole_file: false }), "{warnings:?}");
     assert!(warnings[0].to_string().contains("only the first 512000 bytes"));
     assert!(!verdict(&url, "/early", Reading::Rfc9309).await);
     assert!(verdict(&url, "/late", Reading::Rfc9309).await, "the rule past 500 KiB was never read");
@@ -453,4 +453,53 @@ fn a_file_past_500_kib_answers_alike_from_a_site_a_file_and_standard_input() {
     let draft = check(&path, &["-s", "draft1996"]);
     assert!(String::from_utf8_lossy(&draft.stdout).starts_with("disallowed"));
     assert!(!String::from_utf8_lossy(&draft.stderr).contains("512000"), "no note where nothing was cut");
+    // From the site, only --max-bytes were downloaded: the draft's answer is said to be
+    // unsure, and --whole-file downloads the rest, giving the file's answer.
+    let draft = check(&site, &["-s", "draft1996"]);
+    let stderr = String::from_utf8_lossy(&draft.stderr);
+    assert!(stderr.contains("only the first 512000 bytes were downloaded (--max-bytes)"), "{stderr}");
+    assert!(stderr.contains("the 1996 draft and the 1994 standard read every byte, so theirs may not"), "{stderr}");
+    for reading in ["draft1996", "koster1994", "rfc9309"] {
+        let whole = check(&site, &["-s", reading, "--whole-file"]);
+        let stdout = String::from_utf8_lossy(&whole.stdout);
+        assert_eq!(stdout, "disallowed Googlebot /private  line 25002: Disallow: /\n", "{reading}");
+        assert!(!String::from_utf8_lossy(&whole.stderr).contains("downloaded"), "{reading}");
+    }
+}
+
+/// `fix` never prints a part of a file where a script expects the whole: a site's
+/// robots.txt longer than what was downloaded is refused (exit 2), and `lint` says the
+/// rest was not linted (an error). `--whole-file` downloads it all.
+#[test]
+fn lint_and_fix_speak_only_for_a_file_read_whole() {
+    let text = format!("User-agent: *\n{}Disallow: /\n", "Allow: /filler/page-1.html\nAllow: /filler/page-2.html\n".repeat(12_000));
+    assert!(text.len() > 600_000);
+    let served = text.clone();
+    let server = Server::start(move |_| Reply::text(&served));
+    let site = server.url("/");
+    for flags in [&["fix"][..], &["fix", "--check"], &["fix", "--diff"]] {
+        let output = robotscope().args(flags).args([site.as_str(), "--no-store"]).output().expect("runs");
+        assert_eq!(output.status.code(), Some(2), "{flags:?}");
+        assert!(output.stdout.is_empty(), "{flags:?}: nothing where the file is expected");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("only a part of the robots.txt was read"), "{stderr}");
+    }
+    let lint = robotscope().args(["lint", site.as_str(), "--no-store"]).output().expect("runs");
+    assert_eq!(lint.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&lint.stdout);
+    assert!(stdout.contains("error content-past-500kib: The file goes on past line"), "{stdout}");
+    assert!(stdout.contains("the rest was not linted: only the first 512000 bytes were downloaded"), "{stdout}");
+    // Read whole, the file is fixed whole, and lint weighs the cut: the Disallow past
+    // 500 KiB is one Google never reads, which changes verdicts (an error, named).
+    let fixed = robotscope().args(["fix", site.as_str(), "--no-store", "--whole-file"]).output().expect("runs");
+    assert_eq!(fixed.status.code(), Some(0));
+    let expected = "User-agent: *\nAllow: /filler/page-1.html\nAllow: /filler/page-2.html\nDisallow: /\n";
+    assert!(fixed.stdout == expected.as_bytes(), "the duplicates go, the end stays: {:?}", fixed.stdout.len());
+    let lint = robotscope().args(["lint", site.as_str(), "--no-store", "--whole-file"]).output().expect("runs");
+    let stdout = String::from_utf8_lossy(&lint.stdout);
+    let cut = stdout.lines().find(|line| line.contains("content-past-500kib")).expect("the cut is named");
+    assert!(cut.contains(": error content-past-500kib:"), "{cut}");
+    assert!(cut.contains("reading only that much changes verdicts: RFC 9309: a robot no group names /"), "{cut}");
+    assert!(cut.contains("disallowed → allowed"), "{cut}");
+    assert_eq!(lint.status.code(), Some(1));
 }

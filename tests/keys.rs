@@ -339,10 +339,18 @@ fn a_terminal_too_small_is_told_so() {
 /// itself does no I/O) and hands the result back.
 fn run_loads(app: &mut App, effects: Vec<Effect>) {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
-    for effect in effects {
-        if let Effect::Load { id, source, limits } = effect {
-            let result = runtime.block_on(robotscope::fetch::retrieve(source, limits));
-            app.update(Action::Loaded { id, result: Box::new(result) });
+    let mut effects = effects;
+    while let Some(effect) = effects.pop() {
+        match effect {
+            Effect::ResolveSource { spec } => {
+                let result = robotscope::fetch::Source::resolve(&spec);
+                effects.extend(app.update(Action::SourceResolved { result }));
+            }
+            Effect::Load { id, source, limits } => {
+                let result = runtime.block_on(robotscope::fetch::retrieve(source, limits));
+                effects.extend(app.update(Action::Loaded { id, result: Box::new(result) }));
+            }
+            _ => {}
         }
     }
 }

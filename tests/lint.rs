@@ -181,9 +181,19 @@ fn invalid_utf8_and_long_lines_and_size() {
     assert!(lint(&RobotsTxt::parse(latin1.to_vec())).iter().any(|d| d.code() == Code::InvalidUtf8 && d.line() == 2));
     let long = format!("User-agent: *\nDisallow: /{}\n", "a".repeat(20_000));
     assert!(lint(&RobotsTxt::parse(long.into_bytes())).iter().any(|d| d.code() == Code::LongLine && d.line() == 2));
-    let big = format!("User-agent: *\n{}Disallow: /late\n", "# padding padding padding\n".repeat(21_000));
-    let diagnostics = lint(&RobotsTxt::parse(big.into_bytes()));
-    assert!(diagnostics.iter().any(|d| d.code() == Code::ContentPast500Kib && d.severity() == Severity::Warning));
+    // Past 500 KiB: an error when what RFC 9309 readers leave unread changes a verdict
+    // (which is named), a warning when it does not.
+    let past = |tail: &str| {
+        let big = format!("User-agent: *\nDisallow: /early\n{}{tail}", "# padding padding padding\n".repeat(21_000));
+        let diagnostics = lint(&RobotsTxt::parse(big.into_bytes()));
+        diagnostics.into_iter().find(|d| d.code() == Code::ContentPast500Kib).expect("content-past-500kib")
+    };
+    let late_rule = past("Disallow: /late\n");
+    assert_eq!(late_rule.severity(), Severity::Error);
+    assert!(late_rule.message().contains("RFC 9309: a robot no group names /late disallowed → allowed"));
+    let late_comment = past("# the end\nDisallow: /early\n");
+    assert_eq!(late_comment.severity(), Severity::Warning);
+    assert!(late_comment.message().contains("which changes no verdict"), "{}", late_comment.message());
 }
 
 /// Messages say what each reading does with the line.

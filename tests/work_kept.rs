@@ -62,9 +62,13 @@ fn reload_and_open_ask_before_dropping_edits() {
     assert!(matches!(app.pending(), Some(Pending::Reload)));
     press(&mut app, "<esc>");
     assert!(app.pending().is_none() && app.is_dirty() && *app.load_state() == LoadState::Idle);
-    // o asks the same, naming what it would open.
-    let other = dir.path().join("other.txt");
-    assert!(press(&mut app, &format!("o{}<ret>", other.display())).is_empty());
+    // o asks the same, naming what it would open (once the shell has asked the file
+    // system what the name names, as it does off the event loop).
+    let other = dir.path().join("other");
+    fs::write(&other, TEXT).expect("write");
+    let effects = press(&mut app, &format!("o{}<ret>", other.display()));
+    let [Effect::ResolveSource { spec }] = effects.as_slice() else { panic!("{effects:?}") };
+    assert!(app.update(Action::SourceResolved { result: Source::resolve(spec) }).is_empty());
     assert!(matches!(app.pending(), Some(Pending::Open(Source::File(p))) if *p == other));
     press(&mut app, "n");
     assert!(app.is_dirty());

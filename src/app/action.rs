@@ -13,7 +13,7 @@ use super::input::Edit;
 use super::overlay::Overlay;
 use super::prompt::PromptKind;
 use crate::clipboard::{ClipboardError, CopyMethod};
-use crate::fetch::{FetchError, PageFetch, Retrieved, SourceError};
+use crate::fetch::{FetchError, PageFetch, Retrieved, Source, SourceError};
 use crate::policy::lint::Diagnostic;
 use crate::save::{SaveError, Saved};
 
@@ -250,6 +250,11 @@ pub enum Action {
         /// Its paths (non-empty lines), or why it could not be read.
         result: Result<Vec<String>, String>,
     },
+    /// A name typed in the open prompt was resolved: a file, a site, or why neither.
+    SourceResolved {
+        /// What it names.
+        result: Result<Source, SourceError>,
+    },
     /// Quit (`q`, Ctrl-C); asks first when there are unsaved edits.
     Quit,
 }
@@ -271,6 +276,7 @@ impl Action {
                 | Action::Copied { .. }
                 | Action::Saved { .. }
                 | Action::PathsRead { .. }
+                | Action::SourceResolved { .. }
                 | Action::SitemapEvents { .. }
                 | Action::SitemapsWalked { .. }
                 | Action::HistoryProgress { .. }

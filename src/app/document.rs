@@ -66,6 +66,9 @@ pub struct Document {
     pub origin: Origin,
     /// What the fetch outcome means for the rules.
     pub availability: Availability,
+    /// When the bytes stop before the file's end (a cap was reached), the warning that
+    /// says so: answers that read every byte may be wrong, and a save writes the part.
+    pub read_in_part: Option<String>,
     /// The records pane's rows per reading, built on first use.
     rows: [OnceLock<Vec<RecordRow>>; 3],
     /// The widest line's width once drawn, found on first use.
@@ -84,6 +87,7 @@ impl Document {
             label,
             origin,
             availability: Availability::Available,
+            read_in_part: None,
             rows: Default::default(),
             widest: OnceLock::new(),
             whole: OnceLock::new(),
@@ -100,6 +104,7 @@ impl Document {
     #[must_use]
     pub fn from_retrieved(retrieved: Retrieved, limits: &Limits) -> Document {
         let availability = retrieved.availability();
+        let read_in_part = retrieved.read_in_part(limits).map(|warning| warning.to_string());
         let txt = limits.parse(retrieved.bytes().to_vec());
         let (label, origin) = match retrieved {
             Retrieved::Local { source, .. } => (source.label(), Origin::Local(source)),
@@ -120,6 +125,7 @@ impl Document {
             label,
             origin,
             availability,
+            read_in_part,
             rows: Default::default(),
             widest: OnceLock::new(),
             whole: OnceLock::new(),

@@ -136,6 +136,8 @@ impl App {
             Document::new(self.limits.parse(text), self.document.label.clone(), self.document.origin.clone());
         // The edited text is what is tested now, whatever the fetch said.
         document.availability = Availability::Available;
+        // Still only the part that was read: a save writes that part.
+        document.read_in_part = self.document.read_in_part.take();
         self.document = document;
         self.text_generation += 1;
         self.relint();

@@ -98,8 +98,6 @@ pub enum Effect {
         /// The walk's id.
         id: u64,
     },
-    /// Read a file of paths, one per line, and answer with
-    /// [`Action::PathsRead`](super::Action::PathsRead).
     /// Reads the site's versions from the store (after asking the archive, when
     /// `archive`), answering with [`Action::HistoryLoaded`](super::Action::HistoryLoaded).
     LoadHistory {
@@ -119,9 +117,18 @@ pub enum Effect {
         /// The load's id.
         id: u64,
     },
+    /// Read a file of paths, one per line, and answer with
+    /// [`Action::PathsRead`](super::Action::PathsRead).
     ReadPaths {
         /// The file.
         file: PathBuf,
+    },
+    /// Find out what a name typed in the open prompt names (asking the file system
+    /// whether it is a file), and answer with
+    /// [`Action::SourceResolved`](super::Action::SourceResolved).
+    ResolveSource {
+        /// The name as typed.
+        spec: String,
     },
     /// Lint a text too large to lint between two frames, off the event loop, and answer
     /// with [`Action::Linted`](super::Action::Linted) for `generation`.

@@ -71,7 +71,7 @@ impl PromptKind {
             PromptKind::TestPath => "Enter keeps the path, Esc goes back to the last one",
             PromptKind::AddRobot => "Enter selects a known robot or adds a new one; Esc cancels.",
             PromptKind::OpenSource => "A file, or a site (example.com, https://example.com/page); Esc cancels.",
-            PromptKind::SaveAs(_) => "Written to a temporary file, then renamed over this one; Esc cancels.",
+            PromptKind::SaveAs(_) => "An existing file is replaced only if you say so; Esc cancels.",
             PromptKind::ComparePath => "A row for this path; Esc cancels.",
             PromptKind::ComparePathsFile => "One path or URL per line replaces the rows; Esc cancels.",
             PromptKind::Search => "Enter stays on the match (n/N next and previous); Esc goes back.",

@@ -25,7 +25,8 @@ pub enum DetailKind {
     AlsoMatched,
     /// What the robot may do with what it fetches (AI usage preferences).
     Usage,
-    /// A warning: the bytes past the RFC 9309 limit would change the answer.
+    /// A warning: the bytes past the RFC 9309 limit would change the answer, or the
+    /// file was read only in part.
     PastTheCut,
 }
 
@@ -79,6 +80,9 @@ impl App {
                      says {word} ({line}). robotscope --whole-file reads every byte."
                 ),
             ));
+        }
+        if let Some(warning) = &self.document.read_in_part {
+            details.push((DetailKind::PastTheCut, "Cut", upper_first(warning)));
         }
         let robot = self.robot().profile.robot();
         let group = describe_selection(interpretation, &verdict.selection, &robot, reading);

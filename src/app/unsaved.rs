@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::document::{Document, Origin};
-use super::{About, AfterSave, App, Effect, Overlay, RecoveryCopy};
+use super::{About, AfterSave, App, Effect, Overlay, PromptKind, RecoveryCopy};
 use crate::fetch::Source;
 use crate::save::{Replace, SaveError, recovery_base};
 
@@ -179,6 +179,24 @@ impl App {
         self.unless_unsaved(Pending::Quit)
     }
 
+    /// The save prompt's line on what Enter does with the name typed: the file the user
+    /// opened is replaced, any other file only after a question; and when the text is
+    /// only the part of a longer file that was read, that only that part is saved.
+    #[must_use]
+    pub fn save_hint(&self, typed: &str) -> String {
+        let mut hint = String::new();
+        if self.document.read_in_part.is_some() {
+            hint.push_str("Only the part that was read is saved: the file is longer. ");
+        }
+        let typed = Path::new(typed.trim());
+        if self.source_file().as_deref() == Some(typed) {
+            hint.push_str("Written to a temporary file, then renamed over this one; Esc cancels.");
+        } else {
+            hint.push_str(PromptKind::SaveAs(AfterSave::Stay).hint());
+        }
+        hint
+    }
+
     /// Enter in the save prompt: saves to `path`, then does `after`. Only the file the
     /// user opened is replaced without asking.
     pub(super) fn save_to(&mut self, path: &str, after: AfterSave) -> Vec<Effect> {
@@ -261,16 +279,21 @@ impl App {
     /// them.
     pub fn note_recovery_copies(&mut self, copies: &[PathBuf]) {
         let Some(newest) = copies.first() else { return };
-        let count = crate::policy::words::plural(copies.len(), "recovery copy");
-        let count = count.replace("copys", "copies");
+        // What to do first, so that a narrow status bar still shows it; the name in
+        // full waits in the open prompt.
+        let name = newest.file_name().map_or_else(|| newest.display().to_string(), |n| n.display().to_string());
+        let count = match copies.len() {
+            1 => "1 copy".to_owned(),
+            n => format!("{n} copies, the newest"),
+        };
         self.say(
             About::Text,
             format!(
-                "{count} of unsaved edits to this file from sessions that ended before saving them; the newest is {} \
-                 (o opens it; delete the copies once done)",
-                newest.display()
+                "Unsaved edits from a session that ended: o then Enter opens the recovery copy ({count}: {name}); \
+                 delete copies once done"
             ),
         );
+        self.recovery_offer = Some(newest.clone());
     }
 
     /// Keeps the text before a change, for undo. `typing_on` is the line a key typed

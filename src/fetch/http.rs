@@ -62,7 +62,7 @@ async fn fetch_unbounded(
 ) -> Result<Fetched, FetchError> {
     let mut opened = open(client, url, gate).await?;
     let (body, truncated) = match &mut opened.response {
-        Some(response) => read_capped(response, limits.max_bytes, &opened.final_url).await?,
+        Some(response) => read_capped(response, limits.robots_txt_bytes(), &opened.final_url).await?,
         None => (Vec::new(), false),
     };
     Ok(Fetched {

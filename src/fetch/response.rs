@@ -10,7 +10,7 @@ use url::Url;
 
 use super::Limits;
 use crate::policy::Availability;
-use crate::policy::content::{self, Content};
+use crate::policy::content::{self, Content, RFC9309_PARSE_LIMIT_BYTES};
 use crate::policy::words::plural;
 
 /// At most this many redirects are followed (RFC 9309 §2.3.1.2: "at least five").
@@ -107,7 +107,7 @@ impl Fetched {
     pub fn warnings(&self, limits: &Limits) -> Vec<FetchWarning> {
         let mut warnings = Vec::new();
         if self.truncated {
-            warnings.push(FetchWarning::Truncated { max_bytes: limits.max_bytes });
+            warnings.push(FetchWarning::Truncated { max_bytes: limits.robots_txt_bytes(), whole_file: limits.whole_file });
         }
         if self.status.is_success() {
             let content_type = self.header("content-type");
@@ -218,10 +218,13 @@ impl PartialEq<u16> for Status {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FetchWarning {
-    /// The body was longer than the cap (`--max-bytes`) and reading stopped there.
+    /// The body was longer than the cap ([`Limits::robots_txt_bytes`]) and reading
+    /// stopped there.
     Truncated {
         /// The cap.
         max_bytes: usize,
+        /// True when the cap was `--max-file-bytes`, under `--whole-file`.
+        whole_file: bool,
     },
     /// A local file or standard input was longer than `--max-file-bytes`.
     LocalTruncated {
@@ -248,9 +251,26 @@ pub enum FetchWarning {
 impl fmt::Display for FetchWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FetchWarning::Truncated { max_bytes } => write!(
+            // What the cut costs depends on the reading: RFC 9309 §2.5 readers such as
+            // Google stop at 500 KiB anyway, the 1994 standard and the 1996 draft read
+            // every byte.
+            FetchWarning::Truncated { max_bytes, whole_file: true } => write!(
                 f,
-                "only the first {max_bytes} bytes were read: the file is larger, and RFC 9309 readers may ignore the rest"
+                "only the first {max_bytes} bytes were downloaded (--max-file-bytes): the file is larger, so answers \
+                 under every reading may be wrong"
+            ),
+            FetchWarning::Truncated { max_bytes, whole_file: false } if *max_bytes >= RFC9309_PARSE_LIMIT_BYTES => {
+                write!(
+                    f,
+                    "only the first {max_bytes} bytes were downloaded (--max-bytes): the file is larger. RFC 9309 \
+                     readers such as Google read no more than 500 KiB, so their answers hold, but the 1996 draft and \
+                     the 1994 standard read every byte, so theirs may not: --whole-file downloads all of it"
+                )
+            }
+            FetchWarning::Truncated { max_bytes, whole_file: false } => write!(
+                f,
+                "only the first {max_bytes} bytes were downloaded (--max-bytes): the file is larger, so answers under \
+                 every reading may be wrong: --whole-file downloads all of it"
             ),
             FetchWarning::LocalTruncated { max_bytes, source } => {
                 write!(f, "only the first {max_bytes} bytes of {source} were read (--max-file-bytes)")

@@ -231,6 +231,28 @@ pub fn lint_checked(txt: &RobotsTxt) -> Vec<Diagnostic> {
     diagnostics
 }
 
+/// Says in `diagnostics` that only a part of the file was read (`how` says which part and
+/// why): an error at its last line, in place of what [`lint`] says about its length,
+/// since the part not read was not linted and may hold anything.
+pub fn read_in_part(txt: &RobotsTxt, diagnostics: &mut Vec<Diagnostic>, how: &str) {
+    diagnostics.retain(|d| d.code != Code::ContentPast500Kib);
+    let line = txt.lines().len().max(1);
+    let end = txt.source().len();
+    diagnostics.push(Diagnostic {
+        code: Code::ContentPast500Kib,
+        severity: Severity::Error,
+        line,
+        span: end..end,
+        message: format!(
+            "The file goes on past line {line}, and the rest was not linted: {how}. RFC 9309 §2.5 lets robots stop \
+             at 500 KiB and Google does; 1994/1996 robots read every byte."
+        )
+        .into_boxed_str(),
+        fix: None,
+        effect: None,
+    });
+}
+
 struct Linter<'a> {
     txt: &'a RobotsTxt,
     rfc: &'a Interpretation,
@@ -415,21 +437,35 @@ impl<'a> Linter<'a> {
             self.byte_order_marks();
         }
         if source.len() > PARSE_LIMIT_BYTES {
-            let line =
-                self.txt.lines().iter().find(|l| l.end() > PARSE_LIMIT_BYTES).map_or(1, super::lex::Line::number);
-            self.push(
-                Code::ContentPast500Kib,
-                Severity::Warning,
-                line,
-                PARSE_LIMIT_BYTES..source.len(),
-                format!(
-                    "The file is {} bytes. RFC 9309 §2.5 lets robots stop at 500 KiB and Google does, so rules \
-                     from line {line} on may be ignored; 1994/1996 robots set no limit.",
-                    source.len()
-                ),
-                None,
-            );
+            self.content_past_500_kib();
         }
+    }
+
+    /// A file longer than RFC 9309 readers read: an error when what they leave unread
+    /// changes a verdict, which is named (the whole file against its first 500 KiB, for
+    /// every robot the file names).
+    fn content_past_500_kib(&mut self) {
+        let source = self.txt.source();
+        let line = self.txt.lines().iter().find(|l| l.end() > PARSE_LIMIT_BYTES).map_or(1, Line::number);
+        let cut = RobotsTxt::parse(source.to_vec()).with_rfc9309_limit(Some(PARSE_LIMIT_BYTES));
+        let effect = super::impact::impact(self.txt, &cut);
+        let (severity, what) = if effect.is_none() {
+            (Severity::Warning, "which changes no verdict".to_owned())
+        } else {
+            (Severity::Error, format!("and reading only that much {effect}"))
+        };
+        self.push(
+            Code::ContentPast500Kib,
+            severity,
+            line,
+            PARSE_LIMIT_BYTES..source.len(),
+            format!(
+                "The file is {} bytes. RFC 9309 §2.5 lets robots stop at 500 KiB and Google does: they ignore \
+                 line {line} on, {what}. 1994/1996 robots read every byte.",
+                source.len()
+            ),
+            None,
+        );
     }
 
     /// One or more UTF-8 byte order marks at the start of the file.
