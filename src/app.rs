@@ -1525,6 +1525,13 @@ impl App {
     /// Recomputes the verdict for the selected robot, reading and path, and scrolls it
     /// into view.
     fn reevaluate(&mut self) {
+        self.evaluate_in_place();
+        self.reveal_verdict();
+    }
+
+    /// Recomputes the verdict and leaves the panes where they are: after an edit, the
+    /// user's place in the file is where they work, not the verdict's line.
+    pub(super) fn evaluate_in_place(&mut self) {
         let robot = self.robot().profile.robot();
         let reading = self.reading();
         let given = self.path().text().to_owned();
@@ -1553,7 +1560,6 @@ impl App {
             });
         self.evaluation = Evaluation { given, note, other_site, verdict, allowed_by_reading, usage, past_the_cut };
         self.tester_scroll = 0;
-        self.reveal_verdict();
     }
 
     /// The group of the verdict: the deciding rule's, or else the first that applied.
@@ -2035,6 +2041,12 @@ mod tests {
         let details = app.tester_details(100);
         let said = details.iter().find(|d| d.kind == tester::DetailKind::PastTheCut).expect("the tester says so");
         assert!(said.text.contains("only the first 512000 bytes count"), "{}", said.text);
+        // The group copied is the group as the file writes it, to its last line.
+        let local = crate::clipboard::Environment { has_display: true, over_ssh: false, in_tmux: false };
+        app.set_clipboard(crate::clipboard::ClipboardMode::System, local, None);
+        let effects = press(&mut app, "yg");
+        let [Effect::Copy { text: group, .. }] = effects.as_slice() else { panic!("{effects:?}") };
+        assert!(group.len() > 600_000 && group.ends_with("Disallow: /\n"), "{} bytes", group.len());
         type_path(&mut app, "/filler/page.html");
         assert_eq!(app.evaluation().past_the_cut, None, "the same answer either way is not noted");
         press(&mut app, "s");

@@ -621,7 +621,9 @@ impl Shell<'_> {
                     .and_then(|(bytes, _)| path_lines(&bytes).map_err(|e| e.to_string()));
                 Some(Action::PathsRead { file, result })
             }
-            Effect::ResolveSource { spec } => Some(Action::SourceResolved { result: crate::fetch::Source::resolve(&spec) }),
+            Effect::ResolveSource { spec } => {
+                Some(Action::SourceResolved { result: crate::fetch::Source::resolve(&spec) })
+            }
             Effect::Save { path, text, after, replace } => {
                 let result = save::save(&path, &text, replace);
                 Some(Action::Saved { path, text, after, result })

@@ -472,7 +472,10 @@ fn a_file_past_500_kib_answers_alike_from_a_site_a_file_and_standard_input() {
 /// rest was not linted (an error). `--whole-file` downloads it all.
 #[test]
 fn lint_and_fix_speak_only_for_a_file_read_whole() {
-    let text = format!("User-agent: *\n{}Disallow: /\n", "Allow: /filler/page-1.html\nAllow: /filler/page-2.html\n".repeat(12_000));
+    let text = format!(
+        "User-agent: *\n{}Disallow: /\n",
+        "Allow: /filler/page-1.html\nAllow: /filler/page-2.html\n".repeat(12_000)
+    );
     assert!(text.len() > 600_000);
     let served = text.clone();
     let server = Server::start(move |_| Reply::text(&served));

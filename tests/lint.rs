@@ -88,6 +88,11 @@ cases! {
     name_with_version: "User-agent: Xenu's Link Sleuth 1.1c\nDisallow: /\n", "agent-name-with-spaces", 1, Warning, None;
     blank_between_agents: "User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n", "blank-line-in-group", 2, Error,
         Some("User-agent: webcrawler\nDisallow:\n\nUser-agent: lycra\nDisallow: /\n");
+    // A record that only paces its robot, then a comment above the next record: the
+    // same fix as without the comment (gov.uk's AhrefsBot).
+    paced_then_commented: "User-agent: AhrefsBot\nCrawl-delay: 10\n\n# slow\nUser-agent: deepcrawl\nDisallow: /\n",
+        "blank-line-in-group", 3, Error,
+        Some("User-agent: AhrefsBot\nCrawl-delay: 10\nDisallow:\n\n# slow\nUser-agent: deepcrawl\nDisallow: /\n");
     blank_before_rules: "User-Agent: *\n\nDisallow: /\n", "blank-line-in-group", 2, Error, Some("User-Agent: *\nDisallow: /\n");
     blank_between_rules: "User-agent: *\nDisallow: /a\n\nDisallow: /b\n", "blank-line-in-group", 3, Error,
         Some("User-agent: *\nDisallow: /a\nDisallow: /b\n");
@@ -121,7 +126,8 @@ cases! {
     relative_sitemap: "Sitemap: /sitemap.xml\n", "sitemap-not-absolute", 1, Warning, None;
     bad_crawl_delay: "User-agent: *\nCrawl-delay: soon\n", "bad-extension-value", 2, Warning, None;
     crawl_delay_support: "User-agent: *\nCrawl-delay: 10\n", "extension-support", 2, Info, None;
-    space_in_path: "User-agent: *\nDisallow: /my documents/\n", "path-with-space", 2, Warning, None;
+    space_in_path: "User-agent: *\nDisallow: /my documents/\n", "path-with-space", 2, Warning,
+        Some("User-agent: *\nDisallow: /my%20documents/\n");
     shadowed_allow: "User-agent: *\nDisallow: /cgi-bin/\nAllow: /cgi-bin/public\n", "shadowed-rule", 3, Warning,
         Some("User-agent: *\nAllow: /cgi-bin/public\nDisallow: /cgi-bin/\n");
     empty_disallow_first: "User-agent: *\nDisallow:\nDisallow: /private/\n", "shadowed-rule", 2, Warning,

@@ -285,3 +285,24 @@ fn fix_everything_on_a_large_text_is_cancellable() {
     press(&mut app, "<C-z>");
     assert!(!app.is_dirty(), "one step to undo");
 }
+
+/// A fix, all fixes and their undo leave the source pane where the user was working,
+/// not on the line that decides the tester's verdict (the group's, line 1 here).
+#[test]
+fn fixes_and_undo_keep_the_users_place_in_the_file() {
+    let mut lines = vec!["User-agent: *".to_owned()];
+    lines.extend((2..=200).map(|n| format!("Disallow: /p{n}/")));
+    lines[149] = "Disallow: ~x".to_owned();
+    lines[159] = "Disallow: cgi-bin/".to_owned();
+    let mut app = App::from_text(&(lines.join("\n") + "\n"));
+    app.update(Action::Resize { width: 120, height: 40 });
+    press(&mut app, ":150<ret>");
+    let place = app.source_view();
+    assert!(place.offset > 100, "line 150 is in view: {place:?}");
+    for keys in ["f", "<C-z>", "<C-y>", "F", "<C-z>", "<C-z>"] {
+        press(&mut app, keys);
+        let now = app.source_view();
+        assert_eq!((now.offset, now.cursor), (place.offset, place.cursor), "after {keys}: {:?}", app.message());
+    }
+    assert!(!app.is_dirty(), "the last undo went back to the text as loaded");
+}

@@ -146,7 +146,7 @@ impl App {
         self.source_view.cursor = self.source_view.cursor.min(len.saturating_sub(1));
         self.source_view.offset = self.source_view.offset.min(len.saturating_sub(height.max(1)));
         self.records_view.cursor = self.records_view.cursor.min(self.record_rows().len().saturating_sub(1));
-        self.reevaluate();
+        self.evaluate_in_place();
     }
 
     /// Recomputes the diagnostics of the text on screen: at once for a small text, in
@@ -409,8 +409,17 @@ impl App {
     fn group_text(&self) -> Option<String> {
         let interpretation = self.document.txt.interpretation(self.reading());
         let group = &interpretation.groups()[*self.evaluation.verdict.selection.groups.first()?];
-        let (first, last) = (self.document.txt.line(group.first_line())?, self.document.txt.line(group.last_line())?);
-        Some(String::from_utf8_lossy(&self.document.txt.source()[first.start()..last.end()]).into_owned())
+        // The group as the file writes it: one that RFC 9309's 500 KiB cut ends early
+        // goes on in the whole file (the tester says what the cut changes).
+        let whole = self.document.whole();
+        let last_line = whole
+            .interpretation(self.reading())
+            .groups()
+            .iter()
+            .find(|g| g.first_line() == group.first_line())
+            .map_or(group.last_line(), |g| g.last_line());
+        let (first, last) = (whole.line(group.first_line())?, whole.line(last_line)?);
+        Some(String::from_utf8_lossy(&whole.source()[first.start()..last.end()]).into_owned())
     }
 
     /// `y` then a choice: copies the file, the group or the diff.

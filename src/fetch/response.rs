@@ -107,7 +107,8 @@ impl Fetched {
     pub fn warnings(&self, limits: &Limits) -> Vec<FetchWarning> {
         let mut warnings = Vec::new();
         if self.truncated {
-            warnings.push(FetchWarning::Truncated { max_bytes: limits.robots_txt_bytes(), whole_file: limits.whole_file });
+            warnings
+                .push(FetchWarning::Truncated { max_bytes: limits.robots_txt_bytes(), whole_file: limits.whole_file });
         }
         if self.status.is_success() {
             let content_type = self.header("content-type");

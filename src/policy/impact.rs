@@ -54,7 +54,17 @@ impl fmt::Display for Flip {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let word = |allowed| if allowed { "allowed" } else { "disallowed" };
         let robot = if self.robot == "*" { "a robot no group names" } else { self.robot.as_str() };
-        write!(f, "{}: {robot} {} {} → {}", self.reading.title(), self.path, word(self.before), word(self.after))
+        // The classic readings know no wildcards: a path that shows one is a URL that
+        // holds the character itself, which would otherwise read as a pattern.
+        let literal = match (self.path.contains('*'), self.path.contains('$')) {
+            _ if self.reading == Reading::Rfc9309 => "",
+            (true, true) => " (a literal * and $)",
+            (true, false) => " (a literal *)",
+            (false, true) => " (a literal $)",
+            (false, false) => "",
+        };
+        let (path, before, after) = (&self.path, word(self.before), word(self.after));
+        write!(f, "{}: {robot} {path}{literal} {before} → {after}", self.reading.title())
     }
 }
 
@@ -407,6 +417,18 @@ mod tests {
         let flip = impact.flips().iter().find(inst).expect("a classic flip");
         assert_eq!((flip.path.as_str(), flip.before, flip.after), ("/b", false, true));
         assert!(impact.changes_under(Reading::Draft1996));
+    }
+
+    /// Under the classic readings `*` is a character like any other: an example path
+    /// that holds one says so, and reads as a URL rather than a pattern.
+    #[test]
+    fn a_classic_example_path_with_a_star_says_it_is_literal() {
+        let impact = changes("User-agent: *\nDisallow: /a\n", "User-agent: *\nDisallow: /a\nDisallow: /*.pdf$\n");
+        let text = impact.to_string();
+        assert!(text.contains("RFC 9309: a robot no group names /"), "{text}");
+        assert!(text.contains("1996 draft: a robot no group names /*.pdf$ (a literal * and $) allowed"), "{text}");
+        let rfc = impact.flips().iter().find(|f| f.reading == Reading::Rfc9309).expect("an RFC 9309 flip");
+        assert!(!rfc.to_string().contains("literal"), "{rfc}");
     }
 
     /// Issue 24: a bidi control inside a name hides the robot: removing it gives the

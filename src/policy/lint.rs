@@ -1006,10 +1006,15 @@ impl<'a> Linter<'a> {
                 Severity::Warning,
                 field.line(),
                 field.value().clone(),
-                "A space in a path: it matches only URLs with a literal space, which browsers send as %20. \
-                 Write %20 if that is meant."
+                "A space in a path. Crawlers request it as %20, and robotscope reads the rule so (as protego and \
+                 reppy do), but Google's library compares the rule byte for byte, so for Google it matches no URL \
+                 a crawler requests (--raw-url shows that reading). Write %20 and every reader agrees."
                     .to_owned(),
-                None,
+                // (From the bytes as written only: a lossy copy would replace invalid ones.)
+                std::str::from_utf8(self.txt.text(&field.value())).is_ok().then(|| Fix {
+                    title: "Write each space as %20".into(),
+                    edits: vec![Edit { span: field.value().clone(), replacement: value.replace(' ', "%20") }],
+                }),
             );
             return;
         }
@@ -1455,21 +1460,31 @@ impl<'a> Linter<'a> {
                 n += 1;
             }
             let agents_before = group.agents().partition_point(|a| a.line() < run_start);
-            let after_is_agent = agents_line(n);
+            // What the blank line separates is decided by the next field, past any
+            // comment lines ("# this bot is slow" above a User-agent line).
+            let next_field = (n..=last).find(|&l| self.rfc_field[l - 1].is_some()).unwrap_or(n);
+            let after_is_agent = agents_line(next_field);
             let rules_before = group.rules().first().is_some_and(|r| r.line() < run_start);
             let span = self.line(run_start).start()..self.line(n - 1).end();
             let who = names_for_message(&names[..agents_before]);
             let (message, fix) = if after_is_agent && !rules_before {
                 // "User-agent: webcrawler", blank, "User-agent: lycra", rules: the first
                 // record was most likely meant to stand alone and allow everything.
+                // A Crawl-delay (or other field that is no rule) before the blank line
+                // says what the record was for: pacing the robot, not shutting it out.
+                let paced = (first..run_start)
+                    .filter_map(|l| self.rfc_field[l - 1].map(|f| &self.rfc.fields()[f]))
+                    .find(|field| !field.kind().is_rule() && !agents_line(field.line()))
+                    .map(|field| format!(" (its {} line does not end a group)", self.text(&field.key())))
+                    .unwrap_or_default();
                 let later = names_for_message(&names[agents_before..]);
                 let verdict = self.group_gist(group);
                 (
                     format!(
                         "A blank line between User-agent lines. RFC 9309 robots ignore it and join {who} to the \
-                         group of {later}, so {who} {verdict}; 1994/1996 robots end the record at the blank line, \
-                         and a record without rules lets {who} go anywhere. If {who} is meant to go anywhere, say so \
-                         with an empty `Disallow:`; if not, remove the blank line."
+                         group of {later}{paced}, so {who} {verdict}; 1994/1996 robots end the record at the blank \
+                         line, and a record without rules lets {who} go anywhere. If {who} is meant to go anywhere, \
+                         say so with an empty `Disallow:`; if not, remove the blank line."
                     ),
                     Some(Fix {
                         title: format!("Add `Disallow:` so that {who} may go anywhere under every reading").into(),

@@ -202,7 +202,7 @@ impl<'a> Request<'a> {
         let how = match (&self.form, encoded) {
             (Form::Path, _) if self.given.is_empty() => "an empty path is /".to_owned(),
             (Form::Path | Form::Raw, false) => return None,
-            (Form::Path, true) => "as a crawler requests it: non-ASCII as UTF-8 %XX, escapes upper-cased".to_owned(),
+            (Form::Path, true) => "as a crawler requests it: spaces, quotes, <, >, controls and non-ASCII (as UTF-8) %XX-encoded, escapes upper-cased".to_owned(),
             (Form::Raw, true) => "the path of the URL, byte for byte".to_owned(),
             (Form::Url { origin }, false) => format!("the path of a URL on {origin}"),
             (Form::Url { origin }, true) => format!("the path of a URL on {origin}, as a crawler requests it"),

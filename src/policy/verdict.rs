@@ -431,11 +431,15 @@ fn explain(txt: &RobotsTxt, interpretation: &Interpretation, robot: &Robot, verd
                     rule_at(&decider)
                 ),
                 Reading::Rfc9309 => {
-                    let mut sentence = format!(
-                        "{verb}: {} is the longest match ({}) in {group}",
-                        rule_at(&decider),
+                    // The weight is the pattern's as matched: `/b c/` counts as `/b%20c/`.
+                    let as_matched = txt.pattern(reading, rule);
+                    let weight = if as_matched.len() == decider.priority && as_matched != txt.text(&rule.value()) {
+                        format!("{}, as {}", octets(decider.priority), String::from_utf8_lossy(as_matched))
+                    } else {
                         octets(decider.priority)
-                    );
+                    };
+                    let mut sentence =
+                        format!("{verb}: {} is the longest match ({weight}) in {group}", rule_at(&decider));
                     let rival = verdict.losers.iter().filter(|m| m.kind != decider.kind).max_by_key(|m| m.priority);
                     if let Some(rival) = rival {
                         if rival.priority == decider.priority {
