@@ -324,7 +324,12 @@ pub fn robot_queries(selection: &RobotSelection, db: &RobotsDb) -> Result<Vec<Ro
     }
     for (index, name) in robots.iter().enumerate() {
         let Some(profile) = db.find(name) else {
-            bail!("no robot profile is called '{name}' (see `robotscope robots`)");
+            // A User-Agent header pasted whole names its robot by its product token.
+            let hint = suggest_token(name)
+                .and_then(|token| db.find(&token))
+                .map(|profile| format!("; its product token names a profile: -r {}", profile.token))
+                .unwrap_or_default();
+            bail!("no robot profile is called '{}' (see `robotscope robots`){hint}", sanitize(name.as_bytes()));
         };
         let query = RobotQuery {
             label: profile.token.clone(),

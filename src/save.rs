@@ -108,7 +108,7 @@ pub fn save(path: &Path, bytes: &[u8], replace: Replace) -> Result<Saved, SaveEr
             write_in_place(&file, bytes).map_err(|e| write_error(&file, e))?;
             return Ok(Saved { file, in_place: true });
         }
-        return Err(write_error(&temporary, error));
+        return Err(write_error(&file, error));
     }
     let placed = if existing.is_some() {
         fs::rename(&temporary, &file)
@@ -177,11 +177,28 @@ fn create_temporary(file: &Path, existing: Option<&fs::Metadata>) -> Result<(Pat
             Ok(handle) => return Ok((temporary, handle)),
             // Taken (perhaps planted): another name.
             Err(error) if error.kind() == io::ErrorKind::AlreadyExists => last_error = Some(error),
-            Err(error) => return Err(SaveError::Write { path: temporary, reason: error.to_string() }),
+            Err(error) => {
+                return Err(SaveError::Write { path: file.to_path_buf(), reason: why_not(directory, &error) });
+            }
         }
     }
-    let reason = last_error.map_or_else(String::new, |e| e.to_string());
-    Err(SaveError::Write { path: directory.join(format!(".{name}.robotscope-*.tmp")), reason })
+    let reason = last_error.map_or_else(String::new, |e| why_not(directory, &e));
+    Err(SaveError::Write { path: file.to_path_buf(), reason })
+}
+
+/// Why the temporary file beside the target could not be made, in the user's terms:
+/// they named the target, not the temporary file.
+fn why_not(directory: &Path, error: &io::Error) -> String {
+    match error.kind() {
+        io::ErrorKind::NotFound => format!("the directory {} does not exist", directory.display()),
+        io::ErrorKind::PermissionDenied => {
+            format!(
+                "the directory {} may not be written to (a save writes a new file there first)",
+                directory.display()
+            )
+        }
+        _ => format!("{error} (writing a new file in {})", directory.display()),
+    }
 }
 
 /// Gives the temporary file the target's mode and owner.
@@ -325,7 +342,11 @@ mod tests {
     #[test]
     fn a_failed_save_says_why() {
         let error = save(Path::new("/nonexistent-dir/robots.txt"), b"x", Replace::Allowed).expect_err("no directory");
-        assert!(matches!(error, SaveError::Write { .. }));
+        // In the user's terms: the file they named, and why; not the temporary file.
+        assert_eq!(
+            error.to_string(),
+            "cannot write /nonexistent-dir/robots.txt: the directory /nonexistent-dir does not exist"
+        );
         let dir = tempfile::tempdir().expect("temp dir");
         assert_eq!(save(dir.path(), b"x", Replace::Allowed), Err(SaveError::NotAFile { path: dir.path().into() }));
     }

@@ -54,6 +54,8 @@ const MAX_LOOKED_AT: usize = 200;
 pub struct ChangesReport {
     /// The (text, loaded text) generations it was made for.
     generations: (u64, u64),
+    /// The columns its explanations were wrapped to.
+    width: usize,
     /// Its lines, top to bottom.
     pub lines: Vec<ChangesLine>,
 }
@@ -199,7 +201,8 @@ impl App {
         // Checked under every reading, for every robot the file names (issue 24).
         let effect = impact(&self.document.txt, &self.limits.parse(text.clone()));
         let message = format!("Fixed: {}, which {effect}", titles.join("; "));
-        self.record_undo(format!("Fixed: {}", titles.join("; ")), None);
+        let line = with_fix.first().map_or(0, |d| d.line);
+        self.record_undo(format!("the fix on line {line} ({})", titles.join("; ")), None);
         self.replace_text_everywhere(text);
         self.say(About::Text, message);
     }
@@ -240,7 +243,7 @@ impl App {
             plural(report.applied, "fix"),
             plural(report.remaining.len(), "diagnostic")
         );
-        self.record_undo(format!("Applied {}", plural(report.applied, "fix")), None);
+        self.record_undo(format!("all {} (F)", plural(report.applied, "fix")), None);
         self.replace_text_everywhere(report.text);
         self.say(About::Text, message);
     }
@@ -283,7 +286,11 @@ impl App {
             let text = editor.text();
             // Keys typed on one line are one step to undo; Enter starts another.
             let typing_on = (key.code != crossterm::event::KeyCode::Enter).then_some(line);
-            self.record_undo(format!("Typing on line {line}"), typing_on);
+            let what = match typing_on {
+                Some(line) => format!("typing on line {line}"),
+                None => format!("the line break on line {line}"),
+            };
+            self.record_undo(what, typing_on);
             self.set_text(text);
         }
         if let Some(editor) = &self.editor {
@@ -308,7 +315,11 @@ impl App {
     /// Makes the changes view's report for the text on screen, unless it is made.
     pub(super) fn refresh_changes(&mut self) {
         let generations = (self.text_generation, self.original_generation);
-        if self.changes_report.as_ref().is_some_and(|report| report.generations == generations) {
+        // The explanations wrap to the view's inner width, less their indent.
+        let (columns, _) = super::layout::overlay_size(self.area, super::layout::CHANGES_OVERLAY.0, 1);
+        let width = usize::from(columns.saturating_sub(2 + 4)).max(20);
+        if self.changes_report.as_ref().is_some_and(|report| (report.generations, report.width) == (generations, width))
+        {
             return;
         }
         let mut lines = vec![ChangesLine::Heading(
@@ -320,9 +331,9 @@ impl App {
             lines.push(ChangesLine::Nothing("none".to_owned()));
         }
         for change in changes {
-            let why = change.explanation.clone();
+            let why = super::tester::wrap(&change.explanation, width);
             lines.push(ChangesLine::Flipped(change));
-            lines.push(ChangesLine::Why(why));
+            lines.extend(why.into_iter().map(ChangesLine::Why));
         }
         lines.push(ChangesLine::Heading(String::new()));
         lines.push(ChangesLine::Heading(
@@ -356,7 +367,7 @@ impl App {
             lines.push(ChangesLine::Nothing("no edits".to_owned()));
         }
         lines.extend(diff.lines().map(|line| ChangesLine::Diff(line.to_owned())));
-        self.changes_report = Some(ChangesReport { generations, lines });
+        self.changes_report = Some(ChangesReport { generations, width, lines });
     }
 
     /// What the edits changed, for the robots and paths the user looked at, under every

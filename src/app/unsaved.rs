@@ -71,7 +71,7 @@ const MAX_UNDO_STEPS: usize = 1000;
 struct Step {
     /// The text before the change (for undo) or after it (for redo).
     text: Vec<u8>,
-    /// What the change was, for the message ("Fixed: ...", "Typing on line 3").
+    /// What the change was, for the message ("the fix on line 3 (...)", "typing on line 3").
     what: String,
 }
 

@@ -73,7 +73,8 @@ impl Widget for SourcePane<'_> {
             parts.push("edited");
         }
         parts.extend(
-            [size.as_str(), cut_note.as_str(), scrolled.as_str(), search.as_str()]
+            // The cut before the size: it changes answers, the size only describes.
+            [cut_note.as_str(), size.as_str(), scrolled.as_str(), search.as_str()]
                 .into_iter()
                 .filter(|p| !p.is_empty()),
         );
