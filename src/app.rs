@@ -863,7 +863,7 @@ impl App {
                 self.reevaluate();
             }
             PromptKind::AddRobot => self.add_robot_named(&text),
-            PromptKind::OpenSource => return self.open_typed_source(&text),
+            PromptKind::OpenSource => return Self::open_typed_source(&text),
             PromptKind::SaveAs(after) => return self.save_to(&text, after),
             PromptKind::ComparePath => self.add_compare_path(&text),
             PromptKind::ComparePathsFile if !text.is_empty() => {
@@ -1125,7 +1125,7 @@ impl App {
         }
     }
 
-    fn open_typed_source(&mut self, spec: &str) -> Vec<Effect> {
+    fn open_typed_source(spec: &str) -> Vec<Effect> {
         if spec.is_empty() {
             return Vec::new();
         }

@@ -62,6 +62,26 @@ pub fn render(app: &App, frame: &mut Frame) {
         cursor
     };
     frame.render_widget(status::StatusBar { app }, areas.status);
+    render_overlay(app, frame, area);
+    match app.prompt() {
+        Some(prompt) if prompt.kind.is_inline() => {
+            if let Some(position) = tester_cursor {
+                frame.set_cursor_position(position);
+            }
+        }
+        Some(prompt) => {
+            let hint = match prompt.kind {
+                PromptKind::SaveAs(_) => app.save_hint(prompt.input.text()),
+                kind => kind.hint().to_owned(),
+            };
+            prompt_box(frame, prompt, hint);
+        }
+        None => {}
+    }
+}
+
+/// Draws the overlay open over the panes, if any.
+fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
     match app.overlay() {
         Some(Overlay::Help) => {
             let (width, height) = HELP_OVERLAY;
@@ -120,21 +140,6 @@ pub fn render(app: &App, frame: &mut Frame) {
             frame.render_widget(edits::Question { title: &title, choices: &choices }, centered(area, 70, 4));
         }
         Some(Overlay::Compare) | None => {}
-    }
-    match app.prompt() {
-        Some(prompt) if prompt.kind.is_inline() => {
-            if let Some(position) = tester_cursor {
-                frame.set_cursor_position(position);
-            }
-        }
-        Some(prompt) => {
-            let hint = match prompt.kind {
-                PromptKind::SaveAs(_) => app.save_hint(prompt.input.text()),
-                kind => kind.hint().to_owned(),
-            };
-            prompt_box(frame, prompt, hint);
-        }
-        None => {}
     }
 }
 

@@ -600,6 +600,8 @@ mod explorer {
             (port, "PORT".to_owned()),
             // The status bar's fetch time.
             (r"· \d+ ms ·".to_owned(), "· N ms ·".to_owned()),
+            // Which is one or more digits wide, and so moves where the hint is cut.
+            (r#"(?m)Esc stop, or leave[^"]*"$"#.to_owned(), r#"Esc stop, or leave…""#.to_owned()),
         ];
         // The newest version against the one before it: GPTBot is let in again, with a
         // train-ai preference it did not have.

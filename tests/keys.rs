@@ -293,7 +293,9 @@ fn the_tester_keeps_the_focus_it_was_opened_from() {
 fn quitting_over_the_compare_view_goes_back_to_it() {
     let mut app = App::from_text(FILE);
     press(&mut app, "Fcq");
-    assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits));
+    assert_eq!(app.overlay(), None, "q leaves the compare view, as it leaves every view");
+    press(&mut app, "c<C-c>");
+    assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits), "Ctrl-C quits from anywhere, asking first");
     press(&mut app, "<esc>");
     assert_eq!(app.overlay(), Some(Overlay::Compare), "keep working, where the user was");
 }

@@ -428,7 +428,7 @@ impl App {
             .groups()
             .iter()
             .find(|g| g.first_line() == group.first_line())
-            .map_or(group.last_line(), |g| g.last_line());
+            .map_or(group.last_line(), crate::policy::Group::last_line);
         let (first, last) = (whole.line(group.first_line())?, whole.line(last_line)?);
         Some(String::from_utf8_lossy(&whole.source()[first.start()..last.end()]).into_owned())
     }

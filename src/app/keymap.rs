@@ -149,7 +149,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(Global, &[ch('F')], Action::FixAll, "fix everything", false),
     bind(Global, &[ch('e')], Action::OpenEditor, "edit the text", true),
     bind(Global, &[ch('v')], Action::Toggle(Overlay::Changes), "changes and diff", false),
-    bind(Global, &[ch('y')], Action::Toggle(Overlay::CopyMenu), "copy: then f file, g group, d diff", false),
+    bind(Global, &[ch('y')], Action::Toggle(Overlay::CopyMenu), "copy file, group or diff", false),
     bind(Global, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::Stay)), "save", false),
     bind(Global, &[ctrl('z')], Action::Undo, "undo", false),
     bind(Global, &[ctrl('y')], Action::Redo, "redo", false),

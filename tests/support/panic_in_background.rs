@@ -17,5 +17,6 @@ fn main() -> color_eyre::Result<()> {
         std::thread::sleep(Duration::from_millis(500));
         panic!("a background task failed");
     });
-    robotscope::tui::run(app, ClipboardMode::Osc52, None)
+    robotscope::tui::run(app, ClipboardMode::Osc52, None)?;
+    Ok(())
 }
