@@ -82,6 +82,11 @@ static NEXT_NAME: AtomicUsize = AtomicUsize::new(0);
 
 /// Writes `bytes` to `path` (see the module documentation).
 pub fn save(path: &Path, bytes: &[u8], replace: Replace) -> Result<Saved, SaveError> {
+    // A link is something there, even one that points nowhere yet: writing through it
+    // would create a file wherever whoever made the link chose.
+    if replace == Replace::Never && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(SaveError::Exists { path: path.to_path_buf() });
+    }
     let file = follow_links(path)?;
     let write_error = |path: &Path, e: io::Error| SaveError::Write { path: path.to_path_buf(), reason: e.to_string() };
     let existing = match fs::metadata(&file) {
@@ -392,14 +397,17 @@ mod tests {
         assert_eq!(fs::read(&victim).expect("read"), b"untouched");
     }
 
-    /// A link that names no file yet: the file is made where it points.
+    /// A link that names no file yet is something there: a save to a new name asks
+    /// before it makes the file where the link points (whoever made the link chose it).
     #[cfg(unix)]
     #[test]
-    fn a_dangling_link_gets_its_file() {
+    fn a_dangling_link_gets_its_file_once_asked() {
         let dir = tempfile::tempdir().expect("temp dir");
         let link = dir.path().join("robots.txt");
         std::os::unix::fs::symlink("made.txt", &link).expect("link");
-        save(&link, b"new", Replace::Never).expect("saved");
+        assert_eq!(save(&link, b"new", Replace::Never), Err(SaveError::Exists { path: link.clone() }));
+        assert!(!dir.path().join("made.txt").exists());
+        save(&link, b"new", Replace::Allowed).expect("saved");
         assert_eq!(fs::read(dir.path().join("made.txt")).expect("read"), b"new");
         assert!(fs::symlink_metadata(&link).expect("link").file_type().is_symlink());
     }

@@ -140,6 +140,20 @@ impl fmt::Display for Impact {
         if more > 0 {
             write!(f, "; and {more} more")?;
         }
+        // A robot named stands for every robot that reads the group it reads.
+        let named =
+            |classic: bool| self.changed.iter().any(|(reading, robot)| reading.is_classic() == classic && robot != "*");
+        match (named(false), named(true)) {
+            (false, false) => {}
+            (true, false) => f.write_str(" (and so for the robots that fall back to those named)")?,
+            (false, true) => f.write_str(
+                " (and so for every robot whose name contains one named: the classic readings match by substring)",
+            )?,
+            (true, true) => f.write_str(
+                " (and so for the robots that fall back to those named, and under the classic readings for every \
+                 robot whose name contains one)",
+            )?,
+        }
         if let Some((reading, robot)) = self.uncertain.first() {
             let robot = if robot == "*" { "a robot no group names" } else { robot.as_str() };
             let others = self.uncertain.len() - 1;
@@ -217,7 +231,11 @@ pub fn impact(before: &RobotsTxt, after: &RobotsTxt) -> Impact {
     }
     let robots = robots_named(before, after);
     for reading in Reading::ALL {
-        for (label, robot) in &robots {
+        for (written, robot) in &robots {
+            // Under the classic readings a robot is known by the name they look for, by
+            // substring: `googlebot` for `Googlebot/2.1`.
+            let label = if reading.is_classic() && written != "*" { robot.classic_name() } else { written };
+            let label = &label.to_owned();
             match flip(before, after, robot, reading) {
                 Found::Same => {}
                 Found::Flip(flip) => {
@@ -413,10 +431,42 @@ mod tests {
             "User-agent: Sogou web spider\nDisallow: /a\nDisallow: /b\n",
         );
         assert!(!impact.changes_under(Reading::Rfc9309), "{impact}");
-        let inst = |f: &&Flip| f.reading == Reading::Koster1994 && f.robot == "Sogou inst spider";
+        let inst = |f: &&Flip| f.reading == Reading::Koster1994 && f.robot == "sogou inst spider";
         let flip = impact.flips().iter().find(inst).expect("a classic flip");
         assert_eq!((flip.path.as_str(), flip.before, flip.after), ("/b", false, true));
         assert!(impact.changes_under(Reading::Draft1996));
+    }
+
+    /// The classic readings match by substring: a flip for the name they look for
+    /// (`googlebot`, not `Googlebot/2.1`) is one for every robot whose name holds it
+    /// (Googlebot-Image), and the message says so. Found by the attack on issue 24.
+    #[test]
+    fn a_classic_flip_names_the_name_matched_and_who_else_it_is() {
+        let impact = changes(
+            "User-agent: Googlebot/2.1
+Disallow: /private
+
+User-agent: *
+Disallow: /
+",
+            "User-agent: Googlebot
+Disallow: /private
+
+User-agent: *
+Disallow: /
+",
+        );
+        let flip = impact.flips().iter().find(|f| f.reading == Reading::Draft1996).expect("a classic flip");
+        assert_eq!((flip.robot.as_str(), flip.before, flip.after), ("googlebot", false, true));
+        let text = impact.to_string();
+        assert!(text.contains("every robot whose name contains one named"), "{text}");
+        // And Googlebot-Image, whose name holds it, flips as said.
+        let image = Robot::from_agent("Googlebot-Image");
+        let before =
+            RobotsTxt::parse(b"User-agent: Googlebot/2.1\nDisallow: /private\n\nUser-agent: *\nDisallow: /\n".to_vec());
+        let after =
+            RobotsTxt::parse(b"User-agent: Googlebot\nDisallow: /private\n\nUser-agent: *\nDisallow: /\n".to_vec());
+        assert!(matches!(super::flip(&before, &after, &image, Reading::Draft1996), Found::Flip(_)));
     }
 
     /// Under the classic readings `*` is a character like any other: an example path
