@@ -121,9 +121,48 @@ fn positive_count(text: &str) -> Result<usize, String> {
     }
 }
 
-/// A timeout of 1 second or more, refused in the same words as a count.
+/// The longest timeout or run `--timeout` and `--max-time` take: a day. Longer is no
+/// limit at all, and a number near `u64::MAX` would overflow the clock.
+const LONGEST_WAIT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A timeout of 1 second to a day, refused in the same words as a count.
 fn positive_seconds(text: &str) -> Result<u64, String> {
-    positive_count(text).and_then(|count| u64::try_from(count).map_err(|error| error.to_string()))
+    let seconds = positive_count(text).and_then(|count| u64::try_from(count).map_err(|error| error.to_string()))?;
+    if seconds > LONGEST_WAIT.as_secs() {
+        return Err(format!("must be at most {} (a day)", LONGEST_WAIT.as_secs()));
+    }
+    Ok(seconds)
+}
+
+/// `--max-time`: `600` (seconds), `90s`, `10m`, `1h30m` (any duration jiff's friendly
+/// format reads), from a second to a day.
+fn run_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let duration = match text.parse::<u64>() {
+        Ok(seconds) => Duration::from_secs(seconds),
+        Err(_) => text
+            .parse::<jiff::SignedDuration>()
+            .ok()
+            .and_then(|duration| Duration::try_from(duration).ok())
+            .ok_or_else(|| format!("`{text}` is not a duration: write 600, 90s, 10m or 1h30m"))?,
+    };
+    if duration < Duration::from_secs(1) {
+        return Err("must be 1s or more".to_owned());
+    }
+    if duration > LONGEST_WAIT {
+        return Err("must be at most 24h (a day)".to_owned());
+    }
+    Ok(duration)
+}
+
+/// The deadline of a whole run (`sitemaps`, `history`): every fetch has `--timeout`, but
+/// a run of many could take hours.
+#[derive(Debug, Clone, Args)]
+pub struct RunDeadline {
+    /// The most the whole run may take: 600, 90s, 10m, 1h30m (up to 24h). What was read
+    /// by then is kept and reported, with what was not.
+    #[arg(long = "max-time", value_name = "DURATION", default_value = "10m", value_parser = run_duration)]
+    pub max_time: Duration,
 }
 
 /// A cap on what is read of a local file: 1 byte to 1 GiB, the most robotscope parses

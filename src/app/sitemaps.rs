@@ -5,8 +5,9 @@
 //! rows.
 //!
 //! The walk is an effect ([`Effect::WalkSitemaps`]); its events come back in batches
-//! ([`Action::SitemapEvents`]). URLs are kept (up to [`MAX_VIEW_URLS`]) so that the
-//! blocked lists can be made again when the robots or the text change.
+//! ([`Action::SitemapEvents`]). URLs are kept (up to [`MAX_VIEW_URLS`] and
+//! [`MAX_VIEW_URL_BYTES`]) so that the blocked lists can be made again when the robots or
+//! the text change; past either the rest are counted, and the view says so.
 
 use std::collections::BTreeMap;
 
@@ -22,6 +23,11 @@ use crate::sitemaps::{Event, Report, SitemapId, WalkLimits, Walked, sitemaps_of,
 /// The listed URLs the view keeps; past it, the walk goes on but the view says it keeps
 /// no more.
 pub const MAX_VIEW_URLS: usize = 500_000;
+
+/// The bytes of the listed URLs the view keeps (a URL may be 8 KiB long: forty sitemaps
+/// of such would be gigabytes). The walk counts the URLs past it without sending them
+/// ([`WalkLimits::max_sent_bytes`]).
+pub const MAX_VIEW_URL_BYTES: usize = 32 * 1024 * 1024;
 
 /// The URLs the compare view takes as rows from the sitemaps at most.
 pub const MAX_COMPARE_ROWS: usize = 10_000;
@@ -82,6 +88,8 @@ pub struct SitemapsView {
     pub blocked: Vec<Blocked>,
     /// The walk's end, once it ended.
     pub walked: Option<Walked>,
+    /// The walk's limits, which the rows name when one cut a sitemap.
+    pub limits: WalkLimits,
     /// The rows, made again when what they show changes (not at every key: a view of
     /// 500,000 URLs for six robots has three million).
     rows: Vec<SitemapsRow>,
@@ -160,6 +168,11 @@ impl App {
         }
         self.next_load_id += 1;
         let id = self.next_load_id;
+        let limits = WalkLimits {
+            fetch: self.fetch_limits(),
+            max_sent_bytes: Some(MAX_VIEW_URL_BYTES),
+            ..WalkLimits::default()
+        };
         self.sitemaps = Some(SitemapsView {
             id,
             loading: true,
@@ -168,6 +181,7 @@ impl App {
             dropped: 0,
             blocked: Vec::new(),
             walked: None,
+            limits: limits.clone(),
             rows: Vec::new(),
             counted_for: None,
             cursor: 0,
@@ -175,7 +189,6 @@ impl App {
         });
         self.open(Overlay::Sitemaps);
         self.recount_blocked();
-        let limits = WalkLimits { fetch: self.fetch_limits(), ..WalkLimits::default() };
         vec![Effect::WalkSitemaps { id, starts, limits }]
     }
 
@@ -232,7 +245,8 @@ impl App {
                     }
                     view.sitemaps[id] = SitemapNode { url, parent, depth, report: None };
                 }
-                Event::Pages { sitemap, entries } => {
+                Event::Pages { sitemap, entries, unsent } => {
+                    view.dropped += unsent;
                     for entry in entries {
                         if view.urls.len() == MAX_VIEW_URLS {
                             view.dropped += 1;

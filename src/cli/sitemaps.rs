@@ -12,7 +12,7 @@ use serde::Serialize;
 use url::Url;
 
 use super::answers::CheckRecord;
-use super::{Outcome, RobotSelection, SourceOptions, finish_output, json, load, positive_count};
+use super::{Outcome, RobotSelection, RunDeadline, SourceOptions, finish_output, json, load, positive_count};
 use crate::policy::compare::Column;
 use crate::policy::escape::sanitize_str;
 use crate::policy::request::{Request, UrlMode};
@@ -20,6 +20,7 @@ use crate::policy::usage::{Category, Preference, UsageAnswer};
 use crate::policy::words::plural;
 use crate::policy::{Availability, Decision, RobotsTxt};
 use crate::robots_db::RobotsDb;
+use crate::sitemaps::crawl::cut_words;
 use crate::sitemaps::{
     Audit, Cut, DEFAULT_MAX_URLS, Event, Kind, Report, SitemapId, SitemapOrigin, WalkLimits, sitemaps_of, tree_order,
     walk,
@@ -49,6 +50,8 @@ pub struct SitemapsArgs {
     #[arg(long)]
     pub csv: bool,
     #[command(flatten)]
+    pub deadline: RunDeadline,
+    #[command(flatten)]
     pub source_options: SourceOptions,
 }
 
@@ -63,13 +66,25 @@ struct SitemapRecord<'a> {
     gzip: bool,
     urls: usize,
     /// Where reading stopped early: `urls` (50,000 in the file), `bytes` (50 MB), or
-    /// `max-urls` (the run's limit).
+    /// the run's limit that stopped it: `max-urls`, `max-sitemaps`, `max-time`.
     cut: Option<&'static str>,
+    /// Entries not taken: longer than 8 KiB, not http(s), bytes not of the encoding.
+    skipped: SkippedRecord,
+    /// The encoding the text was read from, when not UTF-8.
+    encoding: Option<&'static str>,
     sitemaps: usize,
     error: Option<&'a str>,
     parent: Option<&'a str>,
     /// The robots robots.txt keeps from fetching the sitemap itself.
     blocked_for: Vec<&'a str>,
+}
+
+/// The entries a sitemap lists that were not taken, by why.
+#[derive(Debug, Serialize)]
+struct SkippedRecord {
+    too_long: usize,
+    not_http: usize,
+    undecodable: usize,
 }
 
 /// A URL object of `--json`: the `check --json` fields, with the sitemap's.
@@ -103,9 +118,11 @@ struct BlockedLine {
     count: usize,
 }
 
-/// Blocked URLs the text report keeps to list, all robots together, each kept once:
-/// past it they are counted, and `--blocked` or `--json` lists every one as it goes.
+/// Blocked URLs the text report keeps to list, all robots together, each kept once, and
+/// their bytes (a URL may be 8 KiB long): past either they are counted, and `--blocked`
+/// or `--json` lists every one as it goes.
 const MAX_KEPT_URLS: usize = 200_000;
+const MAX_KEPT_BYTES: usize = 32 * 1024 * 1024;
 
 /// What the run has seen.
 struct Run<'a> {
@@ -122,6 +139,8 @@ struct Run<'a> {
     other_host_count: usize,
     /// Blocked URLs kept for the text report, once each however many robots they block.
     kept: Vec<Box<str>>,
+    /// Their bytes.
+    kept_bytes: usize,
     /// `--json`: each sitemap's URL records, held until its own record is written, so
     /// that a sitemap comes before its URLs (issue 24).
     held: Vec<Option<Held>>,
@@ -193,6 +212,9 @@ const CSV_HEADER: &str =
 /// The URLs on another host than their sitemap shown in the text (all are counted).
 const OTHER_HOST_SHOWN: usize = 20;
 
+/// The index levels the text shows by indentation; deeper ones say their depth.
+const MAX_INDENT: usize = 8;
+
 /// `robotscope sitemaps`.
 pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
     let queries = args.robots.queries_or_defaults(db)?;
@@ -236,12 +258,14 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
         other_host: Vec::new(),
         other_host_count: 0,
         kept: Vec::new(),
+        kept_bytes: 0,
         held: Vec::new(),
         args,
     };
     let limits = WalkLimits {
         fetch: args.source_options.limits(args.robots.user_agent(db)),
         max_urls: args.max_urls,
+        max_time: args.deadline.max_time,
         ..WalkLimits::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -270,8 +294,16 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
         written = run.write_held(&mut out);
     }
     let walked = runtime.block_on(walked).unwrap_or_default();
-    if walked.stopped_at_limit {
-        note!("robotscope: note: stopped at --max-urls {} (or 50,000 sitemaps); raise it to read on", args.max_urls);
+    if let Some(stop) = walked.stopped_by {
+        let unread = match walked.unread {
+            0 => String::new(),
+            unread => format!(": {} found and not read", plural(unread, "sitemap")),
+        };
+        let raise = match stop {
+            crate::sitemaps::Stop::MaxSitemaps => String::new(),
+            _ => format!("; raise --{} to read on", stop.name()),
+        };
+        note!("robotscope: note: stopped at {}{unread}{raise}", stop.words(&limits));
     }
     if walked.repeated > 0 {
         let verb = if walked.repeated == 1 { "was" } else { "were" };
@@ -299,7 +331,7 @@ impl Run<'_> {
                 self.sitemaps[id] = Some(SitemapOrigin::of(&url));
                 Ok(())
             }
-            Event::Pages { sitemap, entries } => {
+            Event::Pages { sitemap, entries, .. } => {
                 // The sitemap's origin once for the batch, not a copy per URL.
                 let Some(origin) = self.sitemaps.get(sitemap).and_then(Option::clone) else { return Ok(()) };
                 for entry in entries {
@@ -384,9 +416,11 @@ impl Run<'_> {
                     BlockedLine { rule: rule.unwrap_or_default(), ..BlockedLine::default() }
                 });
                 entry.count += 1;
-                if text_report && (kept_at.is_some() || self.kept.len() < MAX_KEPT_URLS) {
+                let room = self.kept.len() < MAX_KEPT_URLS && self.kept_bytes + loc.len() <= MAX_KEPT_BYTES;
+                if text_report && (kept_at.is_some() || room) {
                     let at = *kept_at.get_or_insert_with(|| {
                         self.kept.push(loc.into());
+                        self.kept_bytes += loc.len();
                         (self.kept.len() - 1) as u32
                     });
                     entry.kept.push(at);
@@ -478,11 +512,19 @@ impl Run<'_> {
             gzip: report.read.gzipped,
             urls: if report.read.kind == Some(Kind::Index) { 0 } else { report.entries() },
             sitemaps: report.sitemaps,
-            cut: report.read.cut.map(|cut| match cut {
-                Cut::Urls => "urls",
-                Cut::Bytes => "bytes",
-                Cut::Stopped => "max-urls",
-            }),
+            cut: match (report.read.cut, report.stopped_by) {
+                (Some(Cut::Urls), _) => Some("urls"),
+                (Some(Cut::Bytes), _) => Some("bytes"),
+                (_, Some(stop)) => Some(stop.name()),
+                (Some(Cut::Stopped), None) => Some("stopped"),
+                (None, None) => None,
+            },
+            skipped: SkippedRecord {
+                too_long: report.read.skipped.too_long,
+                not_http: report.read.skipped.not_http,
+                undecodable: report.read.skipped.undecodable,
+            },
+            encoding: report.read.encoding,
             error: report.error.as_deref(),
             parent,
             blocked_for: blocked.iter().map(|(column, _)| self.labels[*column].as_str()).collect(),
@@ -504,7 +546,13 @@ impl Run<'_> {
         let parents: Vec<Option<SitemapId>> = by_id.iter().map(|r| r.and_then(|r| r.parent)).collect();
         for (id, depth) in tree_order(&parents) {
             let Some(report) = by_id[id] else { continue };
-            let indent = "  ".repeat(depth + 1);
+            // An index of indexes ten thousand deep must not print 100 MB of spaces: past
+            // a few levels, the depth is a number.
+            let indent = if depth < MAX_INDENT {
+                "  ".repeat(depth + 1)
+            } else {
+                format!("{}[depth {depth}] ", "  ".repeat(MAX_INDENT + 1))
+            };
             let status = report.status.map_or_else(|| "—".to_owned(), |status| status.code().to_string());
             let what = match (report.read.kind, &report.error) {
                 (Some(Kind::Index), _) => {
@@ -513,13 +561,18 @@ impl Run<'_> {
                 (Some(kind), _) => format!("{}, {}", kind.name(), plural(report.entries(), "URL")),
                 (None, _) => "not read".to_owned(),
             };
-            let gzip = if report.read.gzipped { " (gzip)" } else { "" };
-            write!(out, "{indent}{}  {status}  {what}{gzip}", sanitize_str(report.url.as_str()))?;
+            let read_as: Vec<&str> =
+                [report.read.gzipped.then_some("gzip"), report.read.encoding].into_iter().flatten().collect();
+            let read_as = if read_as.is_empty() { String::new() } else { format!(" ({})", read_as.join(", ")) };
+            write!(out, "{indent}{}  {status}  {what}{read_as}", sanitize_str(report.url.as_str()))?;
             if let Some(error) = &report.error {
                 write!(out, "  error: {}", sanitize_str(error))?;
             }
-            if let Some(cut) = report.read.cut {
-                write!(out, "  {}", crate::sitemaps::crawl::cut_words(cut, &limits.per_file))?;
+            if let Some(cut) = cut_words(report, limits) {
+                write!(out, "  {cut}")?;
+            }
+            if let Some(skipped) = report.read.skipped.words() {
+                write!(out, "  skipped: {skipped}")?;
             }
             for (column, decision) in self.audit.blocked_sitemap(&report.url, self.robots_txt_site.as_ref()) {
                 let line = decision.rule.map_or_else(String::new, |at| format!(" (line {})", at.line));
@@ -551,7 +604,12 @@ impl Run<'_> {
                 }
                 if blocked.count > urls.len() {
                     let more = blocked.count - urls.len();
-                    writeln!(out, "    … and {more} more (--blocked or --json lists every one)")?;
+                    writeln!(
+                        out,
+                        "    … and {more} more (this report keeps {MAX_KEPT_URLS} URLs or {} MiB; --blocked or \
+                         --json lists every one)",
+                        MAX_KEPT_BYTES >> 20
+                    )?;
                 }
             }
         }

@@ -11,6 +11,7 @@ use std::collections::{HashSet, VecDeque};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -27,8 +28,13 @@ pub const CONCURRENCY: usize = 4;
 /// thousand is two hundred times what `--max-urls` needs of full sitemaps.
 pub const MAX_SITEMAPS: usize = 10_000;
 
-/// The pages sent in one [`Event::Pages`] at most.
+/// The pages sent in one [`Event::Pages`] at most, and their bytes: the events in
+/// flight (a few dozen) then hold a few megabytes however long the URLs are.
 const PAGES_PER_EVENT: usize = 1024;
+const PAGE_BYTES_PER_EVENT: usize = 256 * 1024;
+
+/// The default of `--max-time`: the whole walk's deadline.
+pub const DEFAULT_MAX_TIME: Duration = Duration::from_secs(10 * 60);
 
 /// The default of `--max-urls`: the URLs read in a walk, all sitemaps together. Forty
 /// full sitemaps (2,000,000 URLs) and more fit.
@@ -44,12 +50,79 @@ pub struct WalkLimits {
     pub per_file: ReadLimits,
     /// All URLs together.
     pub max_urls: usize,
+    /// The whole walk's time: each fetch has `fetch.timeout`, but eight sitemaps that
+    /// send a byte a second, or ten thousand slow ones, would still take hours.
+    pub max_time: Duration,
+    /// The bytes of URLs sent in [`Event::Pages`], all sitemaps together; past them the
+    /// pages are counted, not sent (the explorer's view keeps no more; the command line
+    /// checks every URL and sets none). No URL is gathered only to be dropped.
+    pub max_sent_bytes: Option<usize>,
 }
 
 impl Default for WalkLimits {
     fn default() -> Self {
-        WalkLimits { fetch: Limits::default(), per_file: ReadLimits::default(), max_urls: DEFAULT_MAX_URLS }
+        WalkLimits {
+            fetch: Limits::default(),
+            per_file: ReadLimits::default(),
+            max_urls: DEFAULT_MAX_URLS,
+            max_time: DEFAULT_MAX_TIME,
+            max_sent_bytes: None,
+        }
     }
+}
+
+/// What stopped a walk, or one sitemap of it, before the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// `--max-urls`: the URLs of all sitemaps together.
+    MaxUrls,
+    /// [`MAX_SITEMAPS`]: the sitemaps one walk reads.
+    MaxSitemaps,
+    /// `--max-time`: the walk's deadline.
+    MaxTime,
+}
+
+impl Stop {
+    /// `max-urls`, `max-sitemaps`, `max-time` (the `cut` of `sitemaps --json`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::MaxUrls => "max-urls",
+            Stop::MaxSitemaps => "max-sitemaps",
+            Stop::MaxTime => "max-time",
+        }
+    }
+
+    /// The limit in words, with its value.
+    #[must_use]
+    pub fn words(self, limits: &WalkLimits) -> String {
+        match self {
+            Stop::MaxUrls => format!("--max-urls {}", limits.max_urls),
+            Stop::MaxSitemaps => format!("{MAX_SITEMAPS} sitemaps, the most one walk reads"),
+            Stop::MaxTime => format!("--max-time {}", duration_words(limits.max_time)),
+        }
+    }
+}
+
+/// `10m`, `90s`, `1h30m`: a duration as `--max-time` takes it.
+#[must_use]
+pub fn duration_words(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    let mut words = String::new();
+    for (count, unit) in [(hours, "h"), (minutes, "m"), (seconds, "s")] {
+        if count > 0 {
+            words.push_str(&format!("{count}{unit}"));
+        }
+    }
+    if words.is_empty() { format!("{}ms", duration.as_millis()) } else { words }
+}
+
+/// `now + duration`, or a moment so far off that it never comes (a duration too large
+/// for the clock is no limit).
+fn deadline_after(duration: Duration) -> tokio::time::Instant {
+    let now = tokio::time::Instant::now();
+    now.checked_add(duration).unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600))
 }
 
 /// A sitemap of the walk, numbered in the order it was found.
@@ -74,6 +147,8 @@ pub enum Event {
         sitemap: SitemapId,
         /// The URLs and their dates.
         entries: Vec<Entry>,
+        /// Pages listed past [`WalkLimits::max_sent_bytes`]: counted, not sent.
+        unsent: usize,
     },
     /// A sitemap has been read (or could not be).
     Finished(Report),
@@ -94,6 +169,9 @@ pub struct Report {
     pub status: Option<Status>,
     /// What was read.
     pub read: Summary,
+    /// The walk's limit that stopped reading it (its `read.cut` is then
+    /// [`Cut::Stopped`], or it was not read at all).
+    pub stopped_by: Option<Stop>,
     /// Sitemaps it lists (an index).
     pub sitemaps: usize,
     /// Why it could not be read, in part or at all.
@@ -123,8 +201,16 @@ pub struct Walked {
     pub pages: usize,
     /// Sitemaps listed again (by themselves or another index) and read once.
     pub repeated: usize,
-    /// True when the walk stopped at `max_urls` (or [`MAX_SITEMAPS`]).
-    pub stopped_at_limit: bool,
+    /// The limit the walk stopped at, the first when there were more.
+    pub stopped_by: Option<Stop>,
+    /// Sitemaps found but not read (reported each, with why).
+    pub unread: usize,
+}
+
+impl Walked {
+    fn stopped(&mut self, stop: Stop) {
+        self.stopped_by.get_or_insert(stop);
+    }
 }
 
 /// A sitemap waiting to be read.
@@ -149,8 +235,10 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
             return Walked::default();
         }
     };
+    let deadline = deadline_after(limits.max_time);
     let limits = Arc::new(limits);
     let budget = Arc::new(AtomicUsize::new(limits.max_urls));
+    let send_room = Arc::new(AtomicUsize::new(limits.max_sent_bytes.unwrap_or(usize::MAX)));
     // Sitemaps an index may still list: what an index lists past it is not kept.
     let slots = Arc::new(AtomicUsize::new(MAX_SITEMAPS));
     let mut walked = Walked::default();
@@ -163,7 +251,7 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
         if seen.contains(&url) {
             walked.repeated += 1;
         } else if next_id == MAX_SITEMAPS {
-            walked.stopped_at_limit = true;
+            walked.stopped(Stop::MaxSitemaps);
         } else {
             seen.insert(url.clone());
             queue.push_back(Pending { id: next_id, url, parent });
@@ -175,15 +263,17 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
     }
     let mut running: JoinSet<(Report, Vec<Url>)> = JoinSet::new();
     loop {
-        while running.len() < CONCURRENCY && budget.load(Ordering::Relaxed) > 0 {
+        let in_time = || tokio::time::Instant::now() < deadline;
+        while running.len() < CONCURRENCY && budget.load(Ordering::Relaxed) > 0 && in_time() {
             let Some(pending) = queue.pop_front() else { break };
             let started = Event::Started { id: pending.id, url: pending.url.clone(), parent: pending.parent };
             if events.send(started).await.is_err() {
                 return walked;
             }
-            let (client, limits, budget, slots, events) =
-                (client.clone(), Arc::clone(&limits), Arc::clone(&budget), Arc::clone(&slots), events.clone());
-            running.spawn(async move { read_sitemap(&client, pending, &limits, (&budget, &slots), events).await });
+            let (client, limits, events) = (client.clone(), Arc::clone(&limits), events.clone());
+            let budgets =
+                Budgets { urls: Arc::clone(&budget), sitemaps: Arc::clone(&slots), sent_bytes: Arc::clone(&send_room) };
+            running.spawn(async move { read_sitemap(&client, pending, &limits, deadline, budgets, events).await });
         }
         let Some(done) = running.join_next().await else { break };
         let Ok((report, children)) = done else { continue };
@@ -192,7 +282,9 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
             walked.pages += report.read.entries;
         }
         let parent = report.id;
-        walked.stopped_at_limit |= report.read.cut == Some(Cut::Stopped);
+        if let Some(stop) = report.stopped_by {
+            walked.stopped(stop);
+        }
         if events.send(Event::Finished(report)).await.is_err() {
             return walked;
         }
@@ -200,7 +292,21 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
             enqueue(child, Some(parent), &mut queue, &mut walked);
         }
     }
-    walked.stopped_at_limit |= !queue.is_empty();
+    // What the walk found and did not read is reported, each with why.
+    let why = if tokio::time::Instant::now() >= deadline { Stop::MaxTime } else { Stop::MaxUrls };
+    if !queue.is_empty() {
+        walked.stopped(why);
+    }
+    for Pending { id, url, parent } in queue {
+        walked.unread += 1;
+        let mut report =
+            failed_report(id, url.clone(), parent, &format!("not read: {} came first", why.words(&limits)));
+        report.stopped_by = Some(why);
+        let started = Event::Started { id, url, parent };
+        if events.send(started).await.is_err() || events.send(Event::Finished(report)).await.is_err() {
+            break;
+        }
+    }
     walked
 }
 
@@ -234,9 +340,20 @@ fn failed_report(id: SitemapId, url: Url, parent: Option<SitemapId>, error: &str
         parent,
         status: None,
         read: Summary::default(),
+        stopped_by: None,
         sitemaps: 0,
         error: Some(error.to_owned()),
     }
+}
+
+/// What the walk may still take, shared by the sitemaps read at once.
+struct Budgets {
+    /// URLs (`--max-urls`).
+    urls: Arc<AtomicUsize>,
+    /// Sitemaps an index may list ([`MAX_SITEMAPS`]).
+    sitemaps: Arc<AtomicUsize>,
+    /// Bytes of URLs sent ([`WalkLimits::max_sent_bytes`]).
+    sent_bytes: Arc<AtomicUsize>,
 }
 
 /// Fetches one sitemap and reads it as it streams in; its pages go to `events`, the
@@ -245,17 +362,31 @@ async fn read_sitemap(
     client: &reqwest::Client,
     pending: Pending,
     limits: &WalkLimits,
-    (budget, slots): (&Arc<AtomicUsize>, &Arc<AtomicUsize>),
+    walk_deadline: tokio::time::Instant,
+    budgets: Budgets,
     events: mpsc::Sender<Event>,
 ) -> (Report, Vec<Url>) {
     let Pending { id, url, parent } = pending;
     let timeout = limits.fetch.timeout;
-    // One deadline for the whole sitemap, the answer's head and its body together.
-    let deadline = tokio::time::Instant::now() + timeout;
+    // One deadline for the whole sitemap, the answer's head and its body together; the
+    // walk's, when it comes first.
+    let deadline = deadline_after(timeout).min(walk_deadline);
+    let late = |report: &mut Report| {
+        if deadline == walk_deadline {
+            report.stopped_by = Some(Stop::MaxTime);
+            report.error = Some(format!("stopped: {} came first", Stop::MaxTime.words(limits)));
+        } else {
+            report.error = Some(FetchError::Timeout(timeout).to_string());
+        }
+    };
     let opened = match tokio::time::timeout_at(deadline, fetch::open(client, &url, &mut Open)).await {
         Ok(Ok(opened)) => opened,
         Ok(Err(error)) => return (failed_report(id, url, parent, &error.to_string()), Vec::new()),
-        Err(_) => return (failed_report(id, url, parent, &FetchError::Timeout(timeout).to_string()), Vec::new()),
+        Err(_) => {
+            let mut report = failed_report(id, url, parent, "");
+            late(&mut report);
+            return (report, Vec::new());
+        }
     };
     let mut report = failed_report(id, url, parent, "");
     report.error = None;
@@ -274,36 +405,49 @@ async fn read_sitemap(
     // holds the download back, a reader that stops ends it.
     let (chunks, chunk_source) = mpsc::channel::<bytes::Bytes>(16);
     let per_file = limits.per_file;
-    let budget_for_reader = Arc::clone(budget);
-    let slots_for_reader = Arc::clone(slots);
     let reader = tokio::task::spawn_blocking(move || {
         let mut sitemaps = Vec::new();
         let mut batch = Vec::with_capacity(PAGES_PER_EVENT);
-        let send = |batch: &mut Vec<Entry>| {
+        let (mut batch_bytes, mut unsent) = (0, 0);
+        let mut stopped_by = None;
+        let send = |batch: &mut Vec<Entry>, unsent: &mut usize| {
             let entries = std::mem::replace(batch, Vec::with_capacity(PAGES_PER_EVENT));
-            entries.is_empty() || events.blocking_send(Event::Pages { sitemap: id, entries }).is_ok()
+            let unsent = std::mem::take(unsent);
+            (entries.is_empty() && unsent == 0)
+                || events.blocking_send(Event::Pages { sitemap: id, entries, unsent }).is_ok()
         };
         let summary = read::read(ChannelReader::new(chunk_source), per_file, |item| match item {
             Item::Page(entry) => {
-                if !take_from_budget(&budget_for_reader) {
+                if !take_from_budget(&budgets.urls, 1) {
+                    stopped_by = Some(Stop::MaxUrls);
                     return ControlFlow::Break(());
                 }
-                batch.push(entry);
-                if batch.len() == PAGES_PER_EVENT && !send(&mut batch) {
-                    return ControlFlow::Break(());
+                if take_from_budget(&budgets.sent_bytes, entry.loc.len()) {
+                    batch_bytes += entry.loc.len() + entry.lastmod.as_ref().map_or(0, String::len);
+                    batch.push(entry);
+                } else {
+                    unsent += 1;
+                }
+                let full = batch.len() == PAGES_PER_EVENT || batch_bytes >= PAGE_BYTES_PER_EVENT;
+                if full || unsent == PAGES_PER_EVENT {
+                    batch_bytes = 0;
+                    if !send(&mut batch, &mut unsent) {
+                        return ControlFlow::Break(());
+                    }
                 }
                 ControlFlow::Continue(())
             }
             Item::Sitemap(entry) => {
-                if !take_from_budget(&slots_for_reader) {
+                if !take_from_budget(&budgets.sitemaps, 1) {
+                    stopped_by = Some(Stop::MaxSitemaps);
                     return ControlFlow::Break(());
                 }
                 sitemaps.push(entry.loc);
                 ControlFlow::Continue(())
             }
         });
-        send(&mut batch);
-        (summary, sitemaps)
+        send(&mut batch, &mut unsent);
+        (summary, sitemaps, stopped_by)
     });
     // The body's bytes are bounded too: the reader gets at most one byte more than the
     // decompressed limit (so that a plain body past it is cut, and says so), and a
@@ -329,18 +473,21 @@ async fn read_sitemap(
             }
         }
     };
-    report.error = match tokio::time::timeout_at(deadline, pump).await {
-        Ok(error) => error,
-        Err(_) => Some(FetchError::Timeout(timeout).to_string()),
-    };
+    match tokio::time::timeout_at(deadline, pump).await {
+        Ok(error) => report.error = error,
+        Err(_) => late(&mut report),
+    }
     drop(chunks);
-    let (summary, listed) = match reader.await {
+    let (summary, listed, stopped_by) = match reader.await {
         Ok(result) => result,
-        Err(error) => (Summary { error: Some(ReadError::Io(error.to_string())), ..Summary::default() }, Vec::new()),
+        Err(error) => {
+            (Summary { error: Some(ReadError::Io(error.to_string())), ..Summary::default() }, Vec::new(), None)
+        }
     };
     if report.error.is_none() {
         report.error = summary.error.as_ref().map(ToString::to_string);
     }
+    report.stopped_by = report.stopped_by.or(stopped_by);
     report.read = summary;
     // An index's sitemaps are URLs on the web: relative or odd ones are dropped.
     let children: Vec<Url> = listed
@@ -352,9 +499,9 @@ async fn read_sitemap(
     (report, children)
 }
 
-/// Takes one URL from the walk's budget; false when it is spent.
-fn take_from_budget(budget: &AtomicUsize) -> bool {
-    budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(1)).is_ok()
+/// Takes `amount` from one of the walk's budgets; false when what is left is less.
+fn take_from_budget(budget: &AtomicUsize, amount: usize) -> bool {
+    budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(amount)).is_ok()
 }
 
 /// The body's chunks as a `Read`, on a blocking thread: waits for the next chunk, ends
@@ -384,12 +531,16 @@ impl std::io::Read for ChannelReader {
     }
 }
 
-/// Why a walk could not cut a file short: the per-file limits, said in words.
+/// Why a sitemap was read only in part, in words: the per-file limit, or the walk's
+/// limit that stopped it.
 #[must_use]
-pub fn cut_words(cut: Cut, limits: &ReadLimits) -> String {
-    match cut {
-        Cut::Urls => format!("cut at {} URLs, the protocol's limit per file", limits.max_urls),
-        Cut::Bytes => format!("cut at {} bytes uncompressed, the protocol's limit per file", limits.max_bytes),
-        Cut::Stopped => "stopped at --max-urls".to_owned(),
-    }
+pub fn cut_words(report: &Report, limits: &WalkLimits) -> Option<String> {
+    Some(match (report.read.cut?, report.stopped_by) {
+        (Cut::Urls, _) => format!("cut at {} URLs, the protocol's limit per file", limits.per_file.max_urls),
+        (Cut::Bytes, _) => {
+            format!("cut at {} bytes uncompressed, the protocol's limit per file", limits.per_file.max_bytes)
+        }
+        (Cut::Stopped, Some(stop)) => format!("stopped at {}", stop.words(limits)),
+        (Cut::Stopped, None) => "stopped".to_owned(),
+    })
 }

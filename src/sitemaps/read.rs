@@ -1,7 +1,9 @@
 //! Reading one sitemap as the sitemaps.org protocol defines it: an XML `urlset` (the
 //! pages) or `sitemapindex` (more sitemaps), a plain-text file of one URL per line, or
 //! an RSS 2.0 or Atom feed; gzipped or not (the gzip magic decides, so a `.gz` file and
-//! a `Content-Encoding: gzip` body read alike).
+//! a `Content-Encoding: gzip` body read alike). Text is UTF-8 unless a byte order mark
+//! or the XML declaration says otherwise (UTF-16, ISO-8859-1, ...); bytes that are not
+//! of the encoding cost only the URL they are in.
 //!
 //! Streamed from any reader with quick-xml: the document never sits whole in memory,
 //! only the entry being read. Limits per file cut what the protocol does not allow
@@ -107,6 +109,9 @@ pub enum Cut {
 /// Why a sitemap could not be read (in part or at all).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
+    /// Gzip inside gzip: compressed twice over, which no crawler unpacks.
+    #[error("gzip inside gzip (compressed twice over): crawlers do not read it")]
+    GzipInGzip,
     /// An HTML page where a sitemap was expected.
     #[error("an HTML page, not a sitemap")]
     Html,
@@ -144,6 +149,41 @@ impl Default for ReadLimits {
     }
 }
 
+/// Entries skipped, by why: none of them is handed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Skipped {
+    /// Longer than [`MAX_URL_BYTES`].
+    pub too_long: usize,
+    /// Not an http(s) URL (relative, `mailto:`, empty).
+    pub not_http: usize,
+    /// Bytes that are not text in the file's encoding (invalid UTF-8, say): the URL is
+    /// not what the file meant, and only it is lost.
+    pub undecodable: usize,
+}
+
+impl Skipped {
+    /// All of them.
+    #[must_use]
+    pub fn total(&self) -> usize {
+        self.too_long + self.not_http + self.undecodable
+    }
+
+    /// `2 longer than 8 KiB, 1 not http(s)`, or nothing when none was skipped.
+    #[must_use]
+    pub fn words(&self) -> Option<String> {
+        let parts: Vec<String> = [
+            (self.too_long, "longer than 8 KiB"),
+            (self.not_http, "not http(s)"),
+            (self.undecodable, "with bytes not of the file's encoding"),
+        ]
+        .iter()
+        .filter(|(count, _)| *count > 0)
+        .map(|(count, why)| format!("{count} {why}"))
+        .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+}
+
 /// How reading one sitemap went.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Summary {
@@ -153,8 +193,11 @@ pub struct Summary {
     pub gzipped: bool,
     /// Entries handed on.
     pub entries: usize,
-    /// Entries skipped: not an http(s) URL, or longer than [`MAX_URL_BYTES`].
-    pub skipped: usize,
+    /// Entries skipped, and why.
+    pub skipped: Skipped,
+    /// The encoding the text was read from, when not UTF-8 (a byte order mark or the
+    /// XML declaration named it).
+    pub encoding: Option<&'static str>,
     /// Where reading stopped early.
     pub cut: Option<Cut>,
     /// What went wrong.
@@ -168,7 +211,7 @@ pub fn read(input: impl Read, limits: ReadLimits, mut sink: impl FnMut(Item) -> 
     let mut summary = Summary::default();
     let mut input = BufReader::with_capacity(64 * 1024, input);
     let gzipped = match input.fill_buf() {
-        Ok(start) => start.starts_with(&[0x1f, 0x8b]),
+        Ok(start) => start.starts_with(&GZIP_MAGIC),
         Err(error) => {
             summary.error = Some(ReadError::Io(error.to_string()));
             return summary;
@@ -176,23 +219,46 @@ pub fn read(input: impl Read, limits: ReadLimits, mut sink: impl FnMut(Item) -> 
     };
     summary.gzipped = gzipped;
     let decompressed: Box<dyn Read> = if gzipped { Box::new(MultiGzDecoder::new(input)) } else { Box::new(input) };
-    let capped = Capped { inner: decompressed, left: limits.max_bytes, hit: false, failed: None };
-    let mut capped = BufReader::with_capacity(64 * 1024, capped);
+    let mut capped = Capped { inner: decompressed, left: limits.max_bytes, hit: false, failed: None };
+    // The first bytes say what the text is: gzip again, UTF-16, a declared encoding.
+    let broken = |failed: &dyn std::fmt::Display| {
+        let what = if gzipped { "the gzip stream is broken" } else { "the bytes stopped" };
+        ReadError::Io(format!("{what}: {failed}"))
+    };
+    let head = match read_head(&mut capped) {
+        Ok(head) => head,
+        Err(error) => {
+            summary.error = Some(broken(&error));
+            return summary;
+        }
+    };
+    if gzipped && head.starts_with(&GZIP_MAGIC) {
+        summary.error = Some(ReadError::GzipInGzip);
+        return summary;
+    }
+    let encoding = encoding_of(&head);
+    summary.encoding = (encoding != encoding_rs::UTF_8).then(|| encoding.name());
+    // Decoded to UTF-8 as it streams (a byte order mark decides over the declaration);
+    // what is not text in the encoding becomes U+FFFD, which costs the URL it is in.
+    let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new()
+        .encoding(Some(encoding))
+        .build(io::Cursor::new(head).chain(&mut capped));
+    let mut decoded = BufReader::with_capacity(64 * 1024, decoded);
     let mut reader = Reader { limits, summary, sink: &mut sink };
-    match skip_to_content(&mut capped) {
-        Ok(Some(b'<')) => reader.xml(&mut capped),
-        Ok(Some(_)) => reader.text(&mut capped),
+    match skip_to_content(&mut decoded) {
+        Ok(Some(b'<')) => reader.xml(&mut decoded),
+        Ok(Some(_)) => reader.text(&mut decoded),
         Ok(None) => reader.summary.error = Some(ReadError::Empty),
         Err(error) => reader.summary.error = Some(ReadError::Io(error.to_string())),
     }
+    drop(decoded);
     let mut summary = reader.summary;
     // The bytes broke off (a truncated gzip stream): that is the error, not the XML
     // the parser saw end.
-    if let Some(failed) = &capped.get_ref().failed {
-        let what = if gzipped { "the gzip stream is broken" } else { "the bytes stopped" };
-        summary.error = Some(ReadError::Io(format!("{what}: {failed}")));
+    if let Some(failed) = &capped.failed {
+        summary.error = Some(broken(failed));
     }
-    if capped.get_ref().hit && summary.cut.is_none() {
+    if capped.hit && summary.cut.is_none() {
         summary.cut = Some(Cut::Bytes);
         // The XML cut mid-element is not malformed: it was cut.
         if matches!(summary.error, Some(ReadError::Xml { .. })) {
@@ -200,6 +266,47 @@ pub fn read(input: impl Read, limits: ReadLimits, mut sink: impl FnMut(Item) -> 
         }
     }
     summary
+}
+
+/// The two bytes every gzip stream starts with.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// The bytes looked at for a byte order mark and an XML declaration.
+const HEAD_BYTES: usize = 1024;
+
+/// Reads the first [`HEAD_BYTES`] (fewer when the input is shorter).
+fn read_head(input: &mut impl Read) -> io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(HEAD_BYTES);
+    input.take(HEAD_BYTES as u64).read_to_end(&mut head)?;
+    Ok(head)
+}
+
+/// The encoding the text is in: UTF-16 by its byte order mark or by the zero bytes of
+/// `<?` without one, else the encoding the XML declaration names, else UTF-8 (XML 1.0
+/// §4.3.3 and appendix F). A declaration that says UTF-16 over bytes that read as
+/// ASCII is wrong, and UTF-8 is taken.
+fn encoding_of(head: &[u8]) -> &'static encoding_rs::Encoding {
+    if let Some((encoding, _)) = encoding_rs::Encoding::for_bom(head) {
+        return encoding;
+    }
+    if head.starts_with(b"<\0?\0") || head.starts_with(b"\0<\0?") {
+        return if head[0] == 0 { encoding_rs::UTF_16BE } else { encoding_rs::UTF_16LE };
+    }
+    declared_encoding(head)
+        .filter(|encoding| *encoding != encoding_rs::UTF_16LE && *encoding != encoding_rs::UTF_16BE)
+        .unwrap_or(encoding_rs::UTF_8)
+}
+
+/// The encoding an XML declaration (`<?xml version="1.0" encoding="ISO-8859-1"?>`)
+/// names, when it names one that exists.
+fn declared_encoding(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let declaration = head.strip_prefix(b"<?xml")?;
+    let declaration = &declaration[..memchr::memmem::find(declaration, b"?>")?];
+    let after = &declaration[memchr::memmem::find(declaration, b"encoding")? + b"encoding".len()..];
+    let after = after.trim_ascii_start().strip_prefix(b"=")?.trim_ascii_start();
+    let quote = *after.first().filter(|q| matches!(q, b'"' | b'\''))?;
+    let label = &after[1..];
+    encoding_rs::Encoding::for_label(&label[..memchr::memchr(quote, label)?])
 }
 
 /// Skips a byte order mark and leading whitespace; the first byte of the content.
@@ -252,11 +359,19 @@ impl<S: FnMut(Item) -> ControlFlow<()>> Reader<'_, S> {
     /// Hands an entry on; `Break` when reading should stop.
     fn emit(&mut self, kind: Kind, loc: &str, lastmod: Option<String>) -> ControlFlow<()> {
         let loc = loc.trim();
-        let is_url = loc.len() <= MAX_URL_BYTES
-            && (loc.get(..7).is_some_and(|s| s.eq_ignore_ascii_case("http://"))
-                || loc.get(..8).is_some_and(|s| s.eq_ignore_ascii_case("https://")));
-        if !is_url {
-            self.summary.skipped += 1;
+        let skipped = &mut self.summary.skipped;
+        if loc.len() > MAX_URL_BYTES {
+            skipped.too_long += 1;
+            return ControlFlow::Continue(());
+        }
+        if !(loc.get(..7).is_some_and(|s| s.eq_ignore_ascii_case("http://"))
+            || loc.get(..8).is_some_and(|s| s.eq_ignore_ascii_case("https://")))
+        {
+            skipped.not_http += 1;
+            return ControlFlow::Continue(());
+        }
+        if loc.contains(char::REPLACEMENT_CHARACTER) {
+            skipped.undecodable += 1;
             return ControlFlow::Continue(());
         }
         if self.summary.entries == self.limits.max_urls {
@@ -543,7 +658,7 @@ mod tests {
         assert_eq!(summary.kind, Some(Kind::UrlSet));
         assert_eq!(locs(&items), ["https://example.com/a?x=1&y=2", "https://example.com/b"]);
         assert_eq!(items[0], Item::Page(Entry { loc: locs(&items)[0].to_owned(), lastmod: Some("2026-01-02".into()) }));
-        assert_eq!((summary.entries, summary.skipped, summary.error), (2, 1, None), "mailto: is skipped");
+        assert_eq!((summary.entries, summary.skipped.not_http, summary.error), (2, 1, None), "mailto: is skipped");
     }
 
     #[test]
@@ -572,7 +687,7 @@ mod tests {
         let (items, summary) =
             read_all(b"\xEF\xBB\xBF https://e.com/a\r\n\r\nnot a url\nhttps://e.com/b", ReadLimits::default());
         assert_eq!(
-            (locs(&items), summary.kind, summary.skipped),
+            (locs(&items), summary.kind, summary.skipped.total()),
             (vec!["https://e.com/a", "https://e.com/b"], Some(Kind::Text), 1)
         );
         let rss = "<rss><channel><link>https://e.com/</link><item><link>https://e.com/p</link><pubDate>Mon</pubDate></item></channel></rss>";
@@ -587,11 +702,6 @@ mod tests {
         assert_eq!(items.len(), 1, "entries before the error are kept");
         assert!(matches!(summary.error, Some(ReadError::Xml { .. })), "{summary:?}");
         assert_eq!(read_all(b"  ", ReadLimits::default()).1.error, Some(ReadError::Empty));
-        let latin1 =
-            b"<urlset><url><loc>https://e.com/caf\xe9</loc></url><url><loc>https://e.com/b</loc></url></urlset>";
-        let (items, summary) = read_all(latin1, ReadLimits::default());
-        assert!(items.is_empty());
-        assert!(matches!(summary.error, Some(ReadError::Xml { position, .. }) if position > 0), "{summary:?}");
         let cut_short = b"<urlset><url><loc>https://e.com/a</loc></url><url><loc>https://e.com/b</loc>";
         let (items, summary) = read_all(cut_short, ReadLimits::default());
         assert_eq!(items.len(), 1, "an unclosed entry is lost");
@@ -600,6 +710,44 @@ mod tests {
         let (_, summary) = read_all(&whole[..whole.len() / 2], ReadLimits::default());
         let broken = matches!(&summary.error, Some(ReadError::Io(m)) if m.starts_with("the gzip stream is broken"));
         assert!(broken, "{summary:?}");
+    }
+
+    #[test]
+    fn a_byte_that_is_not_utf8_costs_only_its_url() {
+        let latin1 =
+            b"<urlset><url><loc>https://e.com/caf\xe9</loc></url><url><loc>https://e.com/b</loc></url></urlset>";
+        let (items, summary) = read_all(latin1, ReadLimits::default());
+        assert_eq!(locs(&items), ["https://e.com/b"]);
+        assert_eq!((summary.skipped.undecodable, summary.error, summary.encoding), (1, None, None));
+        let text = b"https://e.com/\xff\nhttps://e.com/c\n";
+        let (items, summary) = read_all(text, ReadLimits::default());
+        assert_eq!((locs(&items), summary.skipped.undecodable), (vec!["https://e.com/c"], 1));
+    }
+
+    #[test]
+    fn the_declared_encoding_and_utf16_are_read() {
+        let latin1 = b"<?xml version='1.0' encoding = \"ISO-8859-1\"?>\n<urlset><url><loc>https://e.com/caf\xe9</loc></url></urlset>";
+        let (items, summary) = read_all(latin1, ReadLimits::default());
+        assert_eq!(locs(&items), ["https://e.com/caf\u{e9}"]);
+        assert_eq!(summary.encoding, Some("windows-1252"), "ISO-8859-1 is read as the web reads it");
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><urlset><url><loc>https://e.com/\u{e9}t\u{e9}</loc></url></urlset>";
+        let utf16le: Vec<u8> = xml.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let with_bom = [&[0xFF, 0xFE][..], &utf16le].concat();
+        let utf16be: Vec<u8> = xml.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for (bytes, name) in [(with_bom, "UTF-16LE"), (utf16le, "UTF-16LE"), (utf16be, "UTF-16BE")] {
+            let (items, summary) = read_all(&gzip(&bytes), ReadLimits::default());
+            assert_eq!(locs(&items), ["https://e.com/\u{e9}t\u{e9}"], "{name}");
+            assert_eq!(summary.encoding, Some(name));
+        }
+        // A declaration that says UTF-16 over ASCII bytes is wrong: UTF-8 it is.
+        let (items, summary) = read_all(xml.as_bytes(), ReadLimits::default());
+        assert_eq!((items.len(), summary.encoding), (1, None));
+    }
+
+    #[test]
+    fn gzip_inside_gzip_is_said_not_read() {
+        let (items, summary) = read_all(&gzip(&gzip(URLSET.as_bytes())), ReadLimits::default());
+        assert_eq!((items.len(), summary.error), (0, Some(ReadError::GzipInGzip)));
     }
 
     #[test]
@@ -618,7 +766,7 @@ mod tests {
         // A `<loc>` of a megabyte holds no more than the URL limit, and is skipped.
         let huge = format!("<urlset><url><loc>https://e.com/{}</loc></url></urlset>", "a".repeat(1 << 20));
         let (items, summary) = read_all(huge.as_bytes(), ReadLimits::default());
-        assert_eq!((items.len(), summary.skipped), (0, 1));
+        assert_eq!((items.len(), summary.skipped.too_long), (0, 1));
     }
 
     #[test]

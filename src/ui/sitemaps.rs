@@ -13,7 +13,8 @@ use super::{fitted_title, pane_block};
 use crate::app::App;
 use crate::app::sitemaps::{SitemapNode, SitemapsRow, SitemapsView};
 use crate::policy::words::plural;
-use crate::sitemaps::{Kind, Report};
+use crate::sitemaps::crawl::cut_words;
+use crate::sitemaps::{Kind, Report, WalkLimits};
 
 /// The sitemaps overlay.
 #[derive(Debug)]
@@ -24,9 +25,18 @@ pub struct SitemapsOverlay<'a> {
     pub view: &'a SitemapsView,
 }
 
+/// The index levels shown by indentation.
+const MAX_INDENT: usize = 8;
+
 /// A sitemap's row: where, status, what it holds, what went wrong.
-fn sitemap_line(node: &SitemapNode, loading: bool) -> Line<'static> {
-    let mut spans = vec![Span::raw("  ".repeat(node.depth + 1))];
+fn sitemap_line(node: &SitemapNode, loading: bool, limits: &WalkLimits) -> Line<'static> {
+    // An index of indexes thousands deep: past a few levels the depth is a number.
+    let indent = if node.depth < MAX_INDENT {
+        "  ".repeat(node.depth + 1)
+    } else {
+        format!("{}[depth {}] ", "  ".repeat(MAX_INDENT + 1), node.depth)
+    };
+    let mut spans = vec![Span::raw(indent)];
     spans.extend(safe_span(node.url.as_str(), THEME.value, THEME.escape));
     let Some(report) = &node.report else {
         spans.push(Span::styled(if loading { "  reading…" } else { "  not read (stopped)" }, THEME.dim));
@@ -41,14 +51,43 @@ fn sitemap_line(node: &SitemapNode, loading: bool) -> Line<'static> {
         None => String::new(),
     };
     spans.push(Span::styled(what, THEME.dim));
-    if report.read.gzipped {
-        spans.push(Span::styled(" (gzip)", THEME.dim));
+    let read_as: Vec<&str> =
+        [report.read.gzipped.then_some("gzip"), report.read.encoding].into_iter().flatten().collect();
+    if !read_as.is_empty() {
+        spans.push(Span::styled(format!(" ({})", read_as.join(", ")), THEME.dim));
     }
     if let Some(error) = &report.error {
         spans.push(Span::styled("  ", THEME.dim));
         spans.extend(safe_span(error, THEME.warning, THEME.escape));
     }
+    if let Some(cut) = cut_words(report, limits) {
+        spans.push(Span::styled(format!("  {cut}"), THEME.warning));
+    }
+    if let Some(skipped) = report.read.skipped.words() {
+        spans.push(Span::styled(format!("  skipped: {skipped}"), THEME.dim));
+    }
     Line::from(spans)
+}
+
+/// What the view holds less of than the sitemaps list: URLs past what it keeps, and
+/// the limit that stopped the walk.
+fn notices(view: &SitemapsView) -> Vec<String> {
+    let mut notices = Vec::new();
+    if view.dropped > 0 {
+        notices.push(format!(
+            "  {} more URLs listed, not kept or checked here: the view keeps {} URLs or {} MiB \
+             (robotscope sitemaps checks every one)",
+            view.dropped,
+            crate::app::sitemaps::MAX_VIEW_URLS,
+            crate::app::sitemaps::MAX_VIEW_URL_BYTES >> 20
+        ));
+    }
+    if let Some(stop) = view.walked.and_then(|walked| walked.stopped_by) {
+        let unread = view.walked.map_or(0, |walked| walked.unread);
+        let unread = if unread > 0 { format!(": {} not read", plural(unread, "sitemap")) } else { String::new() };
+        notices.push(format!("  Stopped at {}{unread}", stop.words(&view.limits)));
+    }
+    notices
 }
 
 impl Widget for SitemapsOverlay<'_> {
@@ -69,20 +108,22 @@ impl Widget for SitemapsOverlay<'_> {
             area.width,
         );
         let rows = view.rows();
-        let height = usize::from(area.height.saturating_sub(2));
-        let mut lines: Vec<Line<'static>> = Vec::new();
+        // What the view holds less than the sitemaps list, said first, where it is seen.
+        let mut lines: Vec<Line<'static>> = notices(view).into_iter().map(|n| Line::styled(n, THEME.warning)).collect();
+        let height = usize::from(area.height.saturating_sub(2)).saturating_sub(lines.len());
         for (index, row) in rows.iter().enumerate().skip(view.scroll).take(height) {
             let mut line = match *row {
-                SitemapsRow::Sitemap(id) => sitemap_line(&view.sitemaps[id], view.loading),
+                SitemapsRow::Sitemap(id) => sitemap_line(&view.sitemaps[id], view.loading, &view.limits),
                 SitemapsRow::Robot(robot) => {
                     let blocked = &view.blocked[robot];
                     let mut spans = safe_span(&blocked.label, THEME.heading, THEME.escape);
+                    let kept = if view.dropped > 0 { " kept" } else { "" };
                     let text = if view.urls.is_empty() {
                         ": no URL read yet".to_owned()
                     } else if blocked.count == 0 {
-                        format!(": may fetch all {}", plural(view.urls.len(), "URL"))
+                        format!(": may fetch all {}{kept}", plural(view.urls.len(), "URL"))
                     } else {
-                        format!(": {} of {} blocked", blocked.count, plural(view.urls.len(), "URL"))
+                        format!(": {} of {}{kept} blocked", blocked.count, plural(view.urls.len(), "URL"))
                     };
                     spans.push(Span::styled(text, if blocked.count == 0 { THEME.allowed } else { THEME.disallowed }));
                     Line::from(spans)
@@ -109,12 +150,6 @@ impl Widget for SitemapsOverlay<'_> {
         }
         if rows.is_empty() {
             lines.push(Line::styled("  Fetching the sitemaps robots.txt lists…", THEME.dim));
-        }
-        if view.dropped > 0 {
-            lines.push(Line::styled(
-                format!("  {} more URLs listed, not kept (robotscope sitemaps reads them all)", view.dropped),
-                THEME.warning,
-            ));
         }
         Clear.render(area, buf);
         Paragraph::new(lines).block(pane_block(&title, true)).render(area, buf);
