@@ -229,3 +229,43 @@ async fn fix_everything_then_changes_while_a_background_lint_runs() {
     let log: Vec<&str> = app.message_log().collect();
     assert!(log.iter().any(|m| m.starts_with("Applied 3000 fixes")), "{log:?}");
 }
+
+/// Issue 25: the sitemaps view keeps URLs by bytes: ten sitemaps of a thousand 8 KB URLs
+/// (80 MB) leave it holding at most its 32 MiB, the rest counted and said at the top.
+#[tokio::test]
+async fn the_sitemaps_view_keeps_urls_by_bytes() {
+    use robotscope::app::sitemaps::MAX_VIEW_URL_BYTES;
+    let long = "x".repeat(8000);
+    let base = std::sync::Arc::new(std::sync::OnceLock::<String>::new());
+    let for_router = std::sync::Arc::clone(&base);
+    let server = Server::start(move |path| {
+        let base = for_router.get().expect("base");
+        if path == "/robots.txt" {
+            let lines: String = (0..10).map(|n| format!("Sitemap: {base}/s/{n}.xml\n")).collect();
+            return Reply::text(&format!("User-agent: *\nDisallow: /a/\n{lines}"));
+        }
+        let urls: String = (0..1000).map(|i| format!("<url><loc>{base}/a/{i}-{long}</loc></url>")).collect();
+        Reply::Status { status: 200, headers: vec![], body: format!("<urlset>{urls}</urlset>").into_bytes() }
+    });
+    base.set(server.url("").trim_end_matches('/').to_owned()).expect("set once");
+    let source = Source::resolve(&server.url("/")).expect("a site");
+    let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
+    // The file loads, then m, then time for the walk, in one run of the loop.
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let (actions, inbox) = mpsc::unbounded_channel();
+    let keys = futures::stream::once(async {
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        Ok(key(KeyCode::Char('m')))
+    })
+    .chain(futures::stream::once(tokio::time::sleep(Duration::from_secs(4))).filter_map(|()| async { None }));
+    let app = robotscope::tui::event_loop(&mut terminal, Box::pin(keys), actions, inbox, app, &mut Vec::new())
+        .await
+        .expect("loop");
+    let view = app.sitemaps_view().expect("the view is open");
+    let kept: usize = view.urls.iter().map(|(url, _)| url.len()).sum();
+    assert!(kept <= MAX_VIEW_URL_BYTES, "{kept} bytes kept");
+    assert_eq!(view.urls.len() + view.dropped, 10_000, "every URL kept or counted");
+    assert!(view.dropped > 5000, "{} dropped", view.dropped);
+    terminal.draw(|frame| robotscope::ui::render(&app, frame)).expect("draw");
+    assert!(screen(&terminal).contains("more URLs listed, not kept or checked here"), "{}", screen(&terminal));
+}

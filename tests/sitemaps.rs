@@ -9,6 +9,7 @@ mod support;
 
 use std::io::Write;
 use std::sync::Arc;
+use std::time::Duration;
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -327,4 +328,185 @@ async fn the_view_shows_the_tree_and_the_blocked_urls() {
     let compare = app.compare().expect("the compare view");
     assert_eq!(compare.paths.len(), 8);
     assert!(compare.paths.contains(&server.url("/private/z")));
+}
+
+fn brotli(bytes: &[u8]) -> Vec<u8> {
+    let mut writer = brotli::CompressorWriter::new(Vec::new(), 4096, 5, 22);
+    writer.write_all(bytes).expect("brotli");
+    writer.into_inner()
+}
+
+/// The sitemap records of a `--json` run, by the path of their URL.
+fn sitemap_records(stdout: &str) -> std::collections::HashMap<String, Value> {
+    json_lines(stdout)
+        .into_iter()
+        .filter(|record| record["type"] == "sitemap")
+        .map(|record| {
+            let url = record["url"].as_str().expect("url");
+            let path = url.splitn(4, '/').nth(3).map_or_else(String::new, |path| format!("/{path}"));
+            (path, record)
+        })
+        .collect()
+}
+
+/// Issue 25: a sitemap that cannot be read says so, never "text, 0 URLs" with exit 0;
+/// the encodings crawlers read are read (Content-Encoding br and gzip, UTF-16, a
+/// declared ISO-8859-1), and one byte that is not UTF-8 costs only its URL.
+#[test]
+fn encodings_are_read_or_said_unreadable() {
+    let base = Arc::new(std::sync::OnceLock::<String>::new());
+    let for_router = Arc::clone(&base);
+    let server = Server::start(move |path| {
+        let base = for_router.get().expect("base").as_str();
+        match path {
+            // robots.txt itself sent gzipped, unasked: read as its bytes say.
+            "/robots.txt" => Reply::Status {
+                status: 200,
+                headers: vec![("Content-Type", "text/plain".into()), ("Content-Encoding", "gzip".into())],
+                body: gzip(format!("User-agent: *\nDisallow: /private/\nSitemap: {base}/br.xml\n").as_bytes()),
+            },
+            "/br.xml" => xml(200, brotli(&urlset(base, &["/br/1", "/private/br"])), Some(("Content-Encoding", "br"))),
+            "/double.xml.gz" => xml(200, gzip(&gzip(&urlset(base, &["/double/1"]))), None),
+            "/utf16.xml" => {
+                let text = String::from_utf8(urlset(base, &["/caf\u{e9}", "/b"])).expect("utf-8");
+                let utf16: Vec<u8> =
+                    [0xFF, 0xFE].into_iter().chain(text.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+                xml(200, utf16, None)
+            }
+            "/latin1.xml" => {
+                let mut body = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><urlset><url><loc>".to_vec();
+                body.extend_from_slice(format!("{base}/caf").as_bytes());
+                body.extend_from_slice(b"\xe9</loc></url></urlset>");
+                xml(200, body, None)
+            }
+            "/one-bad-byte.xml" => {
+                let mut body = b"<urlset><url><loc>".to_vec();
+                body.extend_from_slice(format!("{base}/bad").as_bytes());
+                body.extend_from_slice(b"\xff</loc></url><url><loc>");
+                body.extend_from_slice(format!("{base}/good</loc></url><url><loc>{base}/also-good</loc></url><url><loc>/relative</loc></url></urlset>").as_bytes());
+                xml(200, body, None)
+            }
+            _ => Reply::status(404),
+        }
+    });
+    base.set(server.url("").trim_end_matches('/').to_owned()).expect("set once");
+    let mut args = vec!["sitemaps".to_owned(), server.url("/"), "-a".into(), "bot".into(), "--json".into()];
+    for path in ["/double.xml.gz", "/utf16.xml", "/latin1.xml", "/one-bad-byte.xml"] {
+        args.extend(["--sitemap".to_owned(), server.url(path)]);
+    }
+    let (stdout, stderr, code) = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 1, "/private/br is blocked: {stderr}");
+    let records = sitemap_records(&stdout);
+    assert_eq!(records["/br.xml"]["urls"], 2, "robots.txt gzipped gave its Sitemap line, br was decoded");
+    let double = &records["/double.xml.gz"];
+    assert_eq!((double["urls"].as_u64(), double["kind"].is_null()), (Some(0), true), "{double}");
+    assert!(double["error"].as_str().is_some_and(|e| e.contains("gzip inside gzip")), "{double}");
+    assert_eq!(
+        (records["/utf16.xml"]["urls"].as_u64(), records["/utf16.xml"]["encoding"].as_str()),
+        (Some(2), Some("UTF-16LE"))
+    );
+    assert_eq!(records["/latin1.xml"]["encoding"], "windows-1252");
+    let urls: Vec<String> = json_lines(&stdout)
+        .iter()
+        .filter(|record| record["type"] == "url")
+        .filter_map(|record| record["url"].as_str())
+        .map(|url| url.rsplit('/').next().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(urls.iter().filter(|url| *url == "caf\u{e9}").count(), 2, "é read from UTF-16 and ISO-8859-1: {urls:?}");
+    let bad = &records["/one-bad-byte.xml"];
+    assert_eq!(bad["urls"], 2, "only the URL with the bad byte is lost: {bad}");
+    assert_eq!((bad["skipped"]["undecodable"].as_u64(), bad["skipped"]["not_http"].as_u64()), (Some(1), Some(1)));
+    assert!(bad["error"].is_null(), "{bad}");
+    // The text says the same in words.
+    let (text, _, _) = run(&args.iter().filter(|a| *a != "--json").map(String::as_str).collect::<Vec<_>>());
+    assert!(text.contains("error: gzip inside gzip"), "{text}");
+    assert!(text.contains("skipped: 1 not http(s), 1 with bytes not of the file's encoding"), "{text}");
+    assert!(text.contains("urlset, 1 URL (windows-1252)"), "{text}");
+}
+
+/// Issue 25: `--max-time` bounds the whole walk. Eight sitemaps that send a byte a
+/// second would take a minute at --timeout 60: the run stops at its deadline, keeps
+/// what it read, and says which sitemaps it stopped and which it never read.
+#[test]
+fn the_whole_walk_has_a_deadline() {
+    let base = Arc::new(std::sync::OnceLock::<String>::new());
+    let for_router = Arc::clone(&base);
+    let server = Server::start(move |path| {
+        let base = for_router.get().expect("base").as_str();
+        match path {
+            "/robots.txt" => {
+                let lines: String = (0..8).map(|n| format!("Sitemap: {base}/slow/{n}.xml\n")).collect();
+                Reply::text(&format!("User-agent: *\nDisallow:\nSitemap: {base}/fast.xml\n{lines}"))
+            }
+            "/fast.xml" => xml(200, urlset(base, &["/a", "/b"]), None),
+            _ => Reply::Slow { body: urlset(base, &["/slow"]), gap: Duration::from_secs(1) },
+        }
+    });
+    base.set(server.url("").trim_end_matches('/').to_owned()).expect("set once");
+    let (stdout, stderr, code) =
+        run(&["sitemaps", &server.url("/"), "-a", "bot", "--timeout", "60", "--max-time", "2s", "--json"]);
+    assert_eq!(code, 0, "what was read is reported: {stderr}");
+    let records = sitemap_records(&stdout);
+    assert_eq!(records.len(), 9, "every sitemap has its record: {stdout}");
+    assert_eq!(records["/fast.xml"]["urls"], 2, "read before the deadline, kept");
+    let stopped: Vec<&Value> = records.values().filter(|r| r["cut"] == "max-time").collect();
+    assert_eq!(stopped.len(), 8, "{stdout}");
+    let never_read = stopped.iter().filter(|r| r["error"].as_str().is_some_and(|e| e.starts_with("not read"))).count();
+    assert!(never_read >= 4, "four at a time: the rest were never asked for: {stdout}");
+    assert!(stderr.contains("stopped at --max-time 2s"), "{stderr}");
+    assert!(stderr.contains("raise --max-time to read on"), "{stderr}");
+}
+
+/// Issue 25: durations that would overflow the clock are refused, not a panic.
+#[test]
+fn absurd_durations_are_refused() {
+    for args in [
+        ["--timeout", "18446744073709551615"],
+        ["--timeout", "86401"],
+        ["--max-time", "0"],
+        ["--max-time", "25h"],
+        ["--max-time", "forever"],
+        ["--max-time", "18446744073709551615"],
+    ] {
+        let (_, stderr, code) = run(&["sitemaps", "-", "-a", "bot", args[0], args[1]]);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("at most") || stderr.contains("not a duration") || stderr.contains("1s or more"),
+            "{stderr}"
+        );
+    }
+}
+
+/// Issue 25: a chain of nested indexes prints in linear size (depth as a number past a
+/// few levels), and ten thousand Sitemap lines naming three sitemaps read three.
+#[test]
+fn deep_indexes_and_repeated_lines_stay_small() {
+    const DEPTH: usize = 300;
+    let base = Arc::new(std::sync::OnceLock::<String>::new());
+    let for_router = Arc::clone(&base);
+    let server = Server::start(move |path| {
+        let base = for_router.get().expect("base").as_str();
+        match path.strip_prefix("/index/").and_then(|n| n.strip_suffix(".xml")).and_then(|n| n.parse::<usize>().ok()) {
+            Some(n) if n < DEPTH => xml(200, index(base, &[&format!("/index/{}.xml", n + 1)]), None),
+            Some(_) => xml(200, urlset(base, &["/deep"]), None),
+            None if path == "/robots.txt" => {
+                // Ten thousand lines: the 500 KiB robots read holds them whole.
+                let lines: String =
+                    (0..10_000).map(|n| format!("Sitemap: {base}/index/{}.xml\n", n % 3 * DEPTH)).collect();
+                Reply::text(&format!("User-agent: *\nDisallow:\n{lines}"))
+            }
+            None => Reply::status(404),
+        }
+    });
+    base.set(server.url("").trim_end_matches('/').to_owned()).expect("set once");
+    let (stdout, stderr, code) = run(&["sitemaps", &server.url("/"), "-a", "bot"]);
+    assert_eq!(code, 0, "{stderr}");
+    // The lines name 0, 300 and 600: 0 walks down to 299, whose 300 was read already
+    // (robots.txt named it); 600 is a sitemap of its own.
+    let unread: Vec<&str> = stdout.lines().filter(|line| line.contains("error")).collect();
+    assert!(stdout.starts_with(&format!("{} sitemaps", DEPTH + 2)), "{unread:?}");
+    let longest = stdout.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest < 200, "no line grows with the depth: {longest} bytes");
+    assert!(stdout.contains(&format!("[depth {}] ", DEPTH - 1)), "the depth as a number");
 }

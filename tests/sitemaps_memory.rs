@@ -44,4 +44,43 @@ fn a_100_megabyte_sitemap_is_streamed() {
         .expect("run");
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("cut at 52428800 bytes uncompressed"), "{}", &text[..text.len().min(2000)]);
+    forty_sitemaps_of_long_urls_stay_bounded();
+}
+
+/// Issue 25: forty gzipped sitemaps of 6,000 URLs of 8 KB each (3.2 MB on the wire, 1.9
+/// GB of URLs) keep the text report under 150 MB: the URLs it lists are kept by bytes
+/// too, the rest counted. Called from the test above, so that the children's peak is
+/// this run's (the runs before it stay far below).
+fn forty_sitemaps_of_long_urls_stay_bounded() {
+    use std::io::Write;
+    let long = "x".repeat(8000);
+    let urls: String = (0..6000).map(|i| format!("<url><loc>http://127.0.0.1/a/{i}-{long}</loc></url>")).collect();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(format!("<urlset>{urls}</urlset>").as_bytes()).expect("gzip");
+    let body = encoder.finish().expect("gzip");
+    let base = std::sync::Arc::new(std::sync::OnceLock::<String>::new());
+    let for_router = std::sync::Arc::clone(&base);
+    let server = Server::start(move |path| match path {
+        "/robots.txt" => {
+            let base = for_router.get().expect("base");
+            let lines: String = (0..40).map(|n| format!("Sitemap: {base}/s/{n}.xml.gz\n")).collect();
+            Reply::text(&format!("User-agent: *\nDisallow: /a/\n{lines}"))
+        }
+        _ => Reply::Status {
+            status: 200,
+            headers: vec![("Content-Type", "application/gzip".into())],
+            body: body.clone(),
+        },
+    });
+    base.set(server.url("").trim_end_matches('/').to_owned()).expect("set once");
+    let output = Command::new(assert_cmd::cargo::cargo_bin("robotscope"))
+        .args(["sitemaps", &server.url("/"), "-a", "bot"])
+        .stderr(Stdio::null())
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.starts_with("40 sitemaps, 240000 URLs listed"), "{}", &text[..text.len().min(300)]);
+    assert!(text.contains("this report keeps 200000 URLs or 32 MiB"), "and says where it stopped keeping them");
+    let peak_mb = getrusage(UsageWho::RUSAGE_CHILDREN).expect("rusage").max_rss() / 1024;
+    assert!(peak_mb < 150, "peak RSS {peak_mb} MB for 1.9 GB of long URLs");
 }

@@ -258,7 +258,7 @@ impl App {
                 }
                 Event::Finished(report) => {
                     if let Some(node) = view.sitemaps.get_mut(report.id) {
-                        node.report = Some(report);
+                        node.report = Some(*report);
                     }
                 }
             }

@@ -346,7 +346,7 @@ impl Run<'_> {
                 {
                     written = held.write_to(out);
                 }
-                self.reports.push(report);
+                self.reports.push(*report);
                 written
             }
         }

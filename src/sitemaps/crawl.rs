@@ -110,9 +110,10 @@ pub fn duration_words(duration: Duration) -> String {
     let seconds = duration.as_secs();
     let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
     let mut words = String::new();
-    for (count, unit) in [(hours, "h"), (minutes, "m"), (seconds, "s")] {
+    for (count, unit) in [(hours, 'h'), (minutes, 'm'), (seconds, 's')] {
         if count > 0 {
-            words.push_str(&format!("{count}{unit}"));
+            words.push_str(&count.to_string());
+            words.push(unit);
         }
     }
     if words.is_empty() { format!("{}ms", duration.as_millis()) } else { words }
@@ -150,8 +151,9 @@ pub enum Event {
         /// Pages listed past [`WalkLimits::max_sent_bytes`]: counted, not sent.
         unsent: usize,
     },
-    /// A sitemap has been read (or could not be).
-    Finished(Report),
+    /// A sitemap has been read (or could not be); boxed, as it is much larger than the
+    /// other events.
+    Finished(Box<Report>),
 }
 
 /// How one sitemap went.
@@ -228,7 +230,7 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
         Err(error) => {
             for (id, url) in starts.into_iter().enumerate() {
                 let report = failed_report(id, url, None, &error.to_string());
-                if events.send(Event::Finished(report)).await.is_err() {
+                if events.send(Event::Finished(Box::new(report))).await.is_err() {
                     break;
                 }
             }
@@ -285,7 +287,7 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
         if let Some(stop) = report.stopped_by {
             walked.stopped(stop);
         }
-        if events.send(Event::Finished(report)).await.is_err() {
+        if events.send(Event::Finished(Box::new(report))).await.is_err() {
             return walked;
         }
         for child in children {
@@ -303,7 +305,7 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
             failed_report(id, url.clone(), parent, &format!("not read: {} came first", why.words(&limits)));
         report.stopped_by = Some(why);
         let started = Event::Started { id, url, parent };
-        if events.send(started).await.is_err() || events.send(Event::Finished(report)).await.is_err() {
+        if events.send(started).await.is_err() || events.send(Event::Finished(Box::new(report))).await.is_err() {
             break;
         }
     }
@@ -405,50 +407,7 @@ async fn read_sitemap(
     // holds the download back, a reader that stops ends it.
     let (chunks, chunk_source) = mpsc::channel::<bytes::Bytes>(16);
     let per_file = limits.per_file;
-    let reader = tokio::task::spawn_blocking(move || {
-        let mut sitemaps = Vec::new();
-        let mut batch = Vec::with_capacity(PAGES_PER_EVENT);
-        let (mut batch_bytes, mut unsent) = (0, 0);
-        let mut stopped_by = None;
-        let send = |batch: &mut Vec<Entry>, unsent: &mut usize| {
-            let entries = std::mem::replace(batch, Vec::with_capacity(PAGES_PER_EVENT));
-            let unsent = std::mem::take(unsent);
-            (entries.is_empty() && unsent == 0)
-                || events.blocking_send(Event::Pages { sitemap: id, entries, unsent }).is_ok()
-        };
-        let summary = read::read(ChannelReader::new(chunk_source), per_file, |item| match item {
-            Item::Page(entry) => {
-                if !take_from_budget(&budgets.urls, 1) {
-                    stopped_by = Some(Stop::MaxUrls);
-                    return ControlFlow::Break(());
-                }
-                if take_from_budget(&budgets.sent_bytes, entry.loc.len()) {
-                    batch_bytes += entry.loc.len() + entry.lastmod.as_ref().map_or(0, String::len);
-                    batch.push(entry);
-                } else {
-                    unsent += 1;
-                }
-                let full = batch.len() == PAGES_PER_EVENT || batch_bytes >= PAGE_BYTES_PER_EVENT;
-                if full || unsent == PAGES_PER_EVENT {
-                    batch_bytes = 0;
-                    if !send(&mut batch, &mut unsent) {
-                        return ControlFlow::Break(());
-                    }
-                }
-                ControlFlow::Continue(())
-            }
-            Item::Sitemap(entry) => {
-                if !take_from_budget(&budgets.sitemaps, 1) {
-                    stopped_by = Some(Stop::MaxSitemaps);
-                    return ControlFlow::Break(());
-                }
-                sitemaps.push(entry.loc);
-                ControlFlow::Continue(())
-            }
-        });
-        send(&mut batch, &mut unsent);
-        (summary, sitemaps, stopped_by)
-    });
+    let reader = tokio::task::spawn_blocking(move || read_body(id, chunk_source, per_file, &budgets, &events));
     // The body's bytes are bounded too: the reader gets at most one byte more than the
     // decompressed limit (so that a plain body past it is cut, and says so), and a
     // gzip body larger than that is no sitemap.
@@ -497,6 +456,60 @@ async fn read_sitemap(
         .collect();
     report.sitemaps = children.len();
     (report, children)
+}
+
+/// Reads one sitemap's body as its chunks come, on a blocking thread: its pages go to
+/// `events` in batches, within the walk's budgets; the sitemaps it lists come back, with
+/// the budget that stopped it, if one did.
+fn read_body(
+    id: SitemapId,
+    chunks: mpsc::Receiver<bytes::Bytes>,
+    per_file: ReadLimits,
+    budgets: &Budgets,
+    events: &mpsc::Sender<Event>,
+) -> (Summary, Vec<String>, Option<Stop>) {
+    let mut sitemaps = Vec::new();
+    let mut batch = Vec::with_capacity(PAGES_PER_EVENT);
+    let (mut batch_bytes, mut unsent) = (0, 0);
+    let mut stopped_by = None;
+    let send = |batch: &mut Vec<Entry>, unsent: &mut usize| {
+        let entries = std::mem::replace(batch, Vec::with_capacity(PAGES_PER_EVENT));
+        let unsent = std::mem::take(unsent);
+        (entries.is_empty() && unsent == 0)
+            || events.blocking_send(Event::Pages { sitemap: id, entries, unsent }).is_ok()
+    };
+    let summary = read::read(ChannelReader::new(chunks), per_file, |item| match item {
+        Item::Page(entry) => {
+            if !take_from_budget(&budgets.urls, 1) {
+                stopped_by = Some(Stop::MaxUrls);
+                return ControlFlow::Break(());
+            }
+            if take_from_budget(&budgets.sent_bytes, entry.loc.len()) {
+                batch_bytes += entry.loc.len() + entry.lastmod.as_ref().map_or(0, String::len);
+                batch.push(entry);
+            } else {
+                unsent += 1;
+            }
+            let full = batch.len() == PAGES_PER_EVENT || batch_bytes >= PAGE_BYTES_PER_EVENT;
+            if full || unsent == PAGES_PER_EVENT {
+                batch_bytes = 0;
+                if !send(&mut batch, &mut unsent) {
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        }
+        Item::Sitemap(entry) => {
+            if !take_from_budget(&budgets.sitemaps, 1) {
+                stopped_by = Some(Stop::MaxSitemaps);
+                return ControlFlow::Break(());
+            }
+            sitemaps.push(entry.loc);
+            ControlFlow::Continue(())
+        }
+    });
+    send(&mut batch, &mut unsent);
+    (summary, sitemaps, stopped_by)
 }
 
 /// Takes `amount` from one of the walk's budgets; false when what is left is less.
