@@ -241,10 +241,10 @@ async fn the_sitemaps_view_keeps_urls_by_bytes() {
     let server = Server::start(move |path| {
         let base = for_router.get().expect("base");
         if path == "/robots.txt" {
-            let lines: String = (0..10).map(|n| format!("Sitemap: {base}/s/{n}.xml\n")).collect();
+            let lines = (0..10).map(|n| format!("Sitemap: {base}/s/{n}.xml\n")).collect::<Vec<_>>().concat();
             return Reply::text(&format!("User-agent: *\nDisallow: /a/\n{lines}"));
         }
-        let urls: String = (0..1000).map(|i| format!("<url><loc>{base}/a/{i}-{long}</loc></url>")).collect();
+        let urls = (0..1000).map(|i| format!("<url><loc>{base}/a/{i}-{long}</loc></url>")).collect::<Vec<_>>().concat();
         Reply::Status { status: 200, headers: vec![], body: format!("<urlset>{urls}</urlset>").into_bytes() }
     });
     base.set(server.url("").trim_end_matches('/').to_owned()).expect("set once");

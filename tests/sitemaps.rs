@@ -435,7 +435,7 @@ fn the_whole_walk_has_a_deadline() {
         let base = for_router.get().expect("base").as_str();
         match path {
             "/robots.txt" => {
-                let lines: String = (0..8).map(|n| format!("Sitemap: {base}/slow/{n}.xml\n")).collect();
+                let lines = (0..8).map(|n| format!("Sitemap: {base}/slow/{n}.xml\n")).collect::<Vec<_>>().concat();
                 Reply::text(&format!("User-agent: *\nDisallow:\nSitemap: {base}/fast.xml\n{lines}"))
             }
             "/fast.xml" => xml(200, urlset(base, &["/a", "/b"]), None),
@@ -492,8 +492,10 @@ fn deep_indexes_and_repeated_lines_stay_small() {
             Some(_) => xml(200, urlset(base, &["/deep"]), None),
             None if path == "/robots.txt" => {
                 // Ten thousand lines: the 500 KiB robots read holds them whole.
-                let lines: String =
-                    (0..10_000).map(|n| format!("Sitemap: {base}/index/{}.xml\n", n % 3 * DEPTH)).collect();
+                let lines = (0..10_000)
+                    .map(|n| format!("Sitemap: {base}/index/{}.xml\n", n % 3 * DEPTH))
+                    .collect::<Vec<_>>()
+                    .concat();
                 Reply::text(&format!("User-agent: *\nDisallow:\n{lines}"))
             }
             None => Reply::status(404),

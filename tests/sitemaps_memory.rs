@@ -54,7 +54,8 @@ fn a_100_megabyte_sitemap_is_streamed() {
 fn forty_sitemaps_of_long_urls_stay_bounded() {
     use std::io::Write;
     let long = "x".repeat(8000);
-    let urls: String = (0..6000).map(|i| format!("<url><loc>http://127.0.0.1/a/{i}-{long}</loc></url>")).collect();
+    let urls =
+        (0..6000).map(|i| format!("<url><loc>http://127.0.0.1/a/{i}-{long}</loc></url>")).collect::<Vec<_>>().concat();
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     encoder.write_all(format!("<urlset>{urls}</urlset>").as_bytes()).expect("gzip");
     let body = encoder.finish().expect("gzip");
@@ -63,7 +64,7 @@ fn forty_sitemaps_of_long_urls_stay_bounded() {
     let server = Server::start(move |path| match path {
         "/robots.txt" => {
             let base = for_router.get().expect("base");
-            let lines: String = (0..40).map(|n| format!("Sitemap: {base}/s/{n}.xml.gz\n")).collect();
+            let lines = (0..40).map(|n| format!("Sitemap: {base}/s/{n}.xml.gz\n")).collect::<Vec<_>>().concat();
             Reply::text(&format!("User-agent: *\nDisallow: /a/\n{lines}"))
         }
         _ => Reply::Status {
