@@ -640,3 +640,89 @@ mod explorer {
         assert!(app.message().is_some_and(|m| m.contains("A history is a site's")), "{:?}", app.message());
     }
 }
+
+/// Issue 25: a FIFO, a device or a directory given as the store is refused before
+/// anything opens it (opening a FIFO waits for a writer that never comes), and so is a
+/// FIFO planted as its journal. The command goes on without the store.
+#[test]
+fn a_store_that_is_not_a_regular_file_is_refused() {
+    let server = changing_site(&[OPEN]);
+    let dir = tempfile::tempdir().expect("dir");
+    let fifo = dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let fifo = fifo.display().to_string();
+    let (stdout, stderr, code) = run(&["check", &server.url("/"), "/", "--store", &fifo]);
+    assert_eq!(code, 0, "the command goes on: {stderr}");
+    assert!(stdout.contains("allowed"), "{stdout}");
+    assert!(stderr.contains("is a FIFO, not a robotscope history store"), "{stderr}");
+    let (_, stderr, code) = run(&["history", &server.url("/"), "--local", "--store", &fifo]);
+    assert_eq!(code, 2, "--local has nothing else to read: {stderr}");
+    // /dev/null is a device: no /dev/null-journal is made, whoever runs it.
+    let (_, stderr, _) = run(&["check", &server.url("/"), "/", "--store", "/dev/null"]);
+    assert!(stderr.contains("/dev/null is a device"), "{stderr}");
+    assert!(!Path::new("/dev/null-journal").exists() && !Path::new("/dev/null-wal").exists());
+    // A FIFO beside a store, where SQLite would open its write-ahead log.
+    let store = store_arg(dir.path());
+    assert!(std::process::Command::new("mkfifo").arg(format!("{store}-wal")).status().expect("mkfifo").success());
+    let (_, stderr, code) = run(&["check", &server.url("/"), "/", "--store", &store]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("beside a FIFO named -wal"), "{stderr}");
+}
+
+/// Issue 25: a store that cannot be written is read: `history --local` shows what it
+/// holds, and a fetch says once that it is not kept. Run as another user when the tests
+/// run as root (root writes read-only files).
+#[cfg(unix)]
+#[test]
+fn a_read_only_store_can_be_read() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let server = changing_site(&[OPEN]);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, store) = (server.url("/"), store_arg(dir.path()));
+    run(&["check", &site, "/", "--store", &store]);
+    let root = nix::unistd::geteuid().is_root();
+    let (file_mode, dir_mode) = if root { (0o644, 0o755) } else { (0o444, 0o555) };
+    std::fs::set_permissions(&store, std::fs::Permissions::from_mode(file_mode)).expect("chmod");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(dir_mode)).expect("chmod");
+    let run_as_reader = |args: &[&str]| {
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("robotscope"));
+        command.args(args);
+        if root {
+            command.uid(65534).gid(65534);
+        }
+        let output = command.output().expect("run");
+        (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let (stdout, stderr) = run_as_reader(&["history", &site, "--local", "--store", &store, "--json"]);
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod back");
+    assert!(!stderr.contains("readonly database"), "{stderr}");
+    assert_eq!(of_type(&json_lines(&stdout), "version").len(), 1, "{stdout}{stderr}");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(dir_mode)).expect("chmod");
+    let (_, stderr) = run_as_reader(&["check", &site, "/", "--store", &store]);
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod back");
+    assert_eq!(stderr.matches("can only be read").count(), 1, "said once: {stderr}");
+}
+
+/// Issue 25: a damaged store whose repair lock is stale and cannot be removed (here a
+/// directory) does not spin: the command goes on without the store, with a warning.
+#[test]
+fn a_stale_repair_lock_that_cannot_be_removed_is_given_up() {
+    let server = changing_site(&[OPEN]);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, store) = (server.url("/"), store_arg(dir.path()));
+    run(&["check", &site, "/", "--store", &store]);
+    let mut damaged = std::fs::read(&store).expect("the store");
+    damaged[4096..].fill(0xFF);
+    std::fs::write(&store, &damaged).expect("write");
+    let lock = format!("{store}.repairing");
+    std::fs::create_dir(&lock).expect("a directory where the lock goes");
+    std::fs::write(format!("{lock}/keep"), b"").expect("not empty");
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::open(&lock).expect("open").set_modified(old).expect("an old lock");
+    let (stdout, stderr, code) = run(&["check", &site, "/", "--store", &store]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("allowed"), "{stdout}");
+    assert!(stderr.contains("stale repair lock") && stderr.contains("cannot be removed"), "{stderr}");
+    assert_eq!(std::fs::read(&store).expect("read"), damaged, "the damaged store is left as it was");
+}

@@ -171,6 +171,16 @@ fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) 
     // A store that cannot be used (another program's file, a newer schema) still lets
     // the archive and today's fetch be shown: in memory, with the warning said.
     let mut store = match open_store(source_options) {
+        // A store that can only be read shows what it holds (`--local`); a run that
+        // fetches keeps what it finds in memory instead.
+        Ok(store) if store.is_read_only() && !options.local => {
+            note!(
+                "robotscope: warning: the history store at {} can only be read: this run keeps what it finds in \
+                 memory (--local shows what the store holds)",
+                sanitize_str(store.path())
+            );
+            Store::in_memory()?
+        }
         Ok(store) => store,
         Err(_) if !options.local => Store::in_memory()?,
         Err(error) => return Err(error),

@@ -127,6 +127,12 @@ pub enum StoreError {
     /// No data directory is known (no home directory) and no --store was given.
     #[error("no data directory is known for the history store (no home directory); give --store PATH or --no-store")]
     NoDataDirectory,
+    /// The store can be read but not written (its file or directory is read-only).
+    #[error("the history store at {path} can only be read: nothing is kept in it")]
+    ReadOnly {
+        /// The database file.
+        path: String,
+    },
 }
 
 /// An open store, and what opening it found.
@@ -183,6 +189,9 @@ impl StoreChoice {
         match self {
             StoreChoice::Default => Store::open(&default_store_path().ok_or(StoreError::NoDataDirectory)?),
             StoreChoice::At(path) => {
+                // A FIFO or a device is refused before anything opens it: opening a FIFO
+                // waits for a writer that never comes.
+                refuse_unless_regular(path)?;
                 // A file the user named that SQLite never wrote (a typo for another
                 // file) is theirs: refused, not moved. robotscope's own file in the data
                 // directory is moved aside whatever is in it.
@@ -202,6 +211,8 @@ impl StoreChoice {
 pub struct Store {
     connection: Connection,
     path: String,
+    /// Opened read-only: its file or directory cannot be written.
+    read_only: bool,
 }
 
 /// `$XDG_DATA_HOME/robotscope/history.sqlite3` on Linux, the platform's data directory
@@ -215,6 +226,7 @@ impl Store {
     /// Opens (or creates) the store at `path`; a database SQLite finds damaged is moved
     /// aside to `PATH.damaged-TIMESTAMP` and a new one started.
     pub fn open(path: &Path) -> Result<Opened, StoreError> {
+        refuse_unless_regular(path)?;
         let label = path.display().to_string();
         if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| StoreError::Io { path: label.clone(), source })?;
@@ -258,7 +270,7 @@ impl Store {
     pub fn in_memory() -> Result<Store, StoreError> {
         let connection =
             Connection::open_in_memory().map_err(|source| StoreError::Sqlite { path: "memory".to_owned(), source })?;
-        let store = Store { connection, path: "memory".to_owned() };
+        let store = Store { connection, path: "memory".to_owned(), read_only: false };
         store.create_schema()?;
         Ok(store)
     }
@@ -266,6 +278,9 @@ impl Store {
     fn open_checked(path: &Path) -> Result<Store, StoreError> {
         let label = path.display().to_string();
         let sqlite = |source| StoreError::Sqlite { path: label.clone(), source };
+        if !can_write(path) {
+            return Store::open_read_only(path);
+        }
         let connection = Connection::open(path).map_err(sqlite)?;
         connection.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
         // Nothing is changed in a database this robotscope did not make: a newer
@@ -305,9 +320,56 @@ impl Store {
                 Some(check.replace('\n', "; ")),
             )));
         }
-        let store = Store { connection, path: label };
+        let store = Store { connection, path: label, read_only: false };
         store.create_schema()?;
         Ok(store)
+    }
+
+    /// Opens a store that cannot be written, to read it: nothing is changed in it (no
+    /// schema, no journal mode), and a store in WAL mode whose directory is read-only
+    /// too is read as it stands (`immutable`).
+    fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        use rusqlite::OpenFlags;
+        let label = path.display().to_string();
+        let sqlite = |source| StoreError::Sqlite { path: label.clone(), source };
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let uri = |query: &str| {
+            let url = url::Url::from_file_path(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
+            url.map(|url| format!("{url}?{query}")).unwrap_or_default()
+        };
+        let mut last = None;
+        for query in ["mode=ro", "immutable=1"] {
+            let opened = Connection::open_with_flags(uri(query), flags).and_then(|connection| {
+                connection.busy_timeout(BUSY_TIMEOUT)?;
+                let schema = read_schema(&connection)?;
+                Ok((connection, schema))
+            });
+            match opened {
+                Ok((connection, (found, objects))) => {
+                    if found > SCHEMA_VERSION {
+                        return Err(StoreError::Newer { path: label, found });
+                    }
+                    let ours = |name: &String| OUR_OBJECTS.contains(&name.as_str());
+                    if !objects.is_empty() && (found < 1 || !objects.iter().all(ours)) {
+                        let what = format!("another program's SQLite database ({})", objects.join(", "));
+                        return Err(StoreError::NotAStore { path: label, what });
+                    }
+                    if objects.is_empty() {
+                        // Nothing to read, and nothing can be made.
+                        return Err(StoreError::ReadOnly { path: label });
+                    }
+                    return Ok(Store { connection, path: label, read_only: true });
+                }
+                Err(error) => last = Some(error),
+            }
+        }
+        Err(sqlite(last.expect("tried")))
+    }
+
+    /// True when the store was opened read-only (see [`StoreError::ReadOnly`]).
+    #[must_use]
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
     }
 
     fn create_schema(&self) -> Result<(), StoreError> {
@@ -331,6 +393,9 @@ impl Store {
     /// instead of adding one; a capture already kept is left as it is. Returns the
     /// site's last local version before this one, for "changed since the last fetch".
     pub fn keep(&mut self, kept: &Kept<'_>) -> Result<Option<Version>, StoreError> {
+        if self.read_only {
+            return Err(StoreError::ReadOnly { path: self.path.clone() });
+        }
         let path = self.path.clone();
         let sqlite = |source| StoreError::Sqlite { path: path.clone(), source };
         // Immediate: the write lock is taken before the last version is read, so two
@@ -578,6 +643,10 @@ struct RepairLock(PathBuf);
 impl RepairLock {
     /// Takes the lock, waiting for another process's repair; a lock older than
     /// [`REPAIR_WAIT`] belongs to a process that died and is taken over.
+    ///
+    /// Bounded: a stale lock that cannot be removed (a directory, another user's file
+    /// in a sticky directory) is an error at once, and a live one after [`REPAIR_WAIT`];
+    /// the caller goes on without the store.
     fn take(path: PathBuf) -> std::io::Result<RepairLock> {
         let started = std::time::Instant::now();
         loop {
@@ -587,9 +656,13 @@ impl RepairLock {
                     let age =
                         std::fs::metadata(&path).and_then(|meta| meta.modified()).ok().and_then(|at| at.elapsed().ok());
                     if age.is_some_and(|age| age > REPAIR_WAIT) {
-                        let _ = std::fs::remove_file(&path);
+                        if let Err(removing) = std::fs::remove_file(&path) {
+                            let why = format!("a stale repair lock {} cannot be removed: {removing}", path.display());
+                            return Err(std::io::Error::new(removing.kind(), why));
+                        }
                     } else if started.elapsed() > REPAIR_WAIT {
-                        return Err(error);
+                        let why = format!("another process has been repairing it for {}s", REPAIR_WAIT.as_secs());
+                        return Err(std::io::Error::new(error.kind(), why));
                     } else {
                         std::thread::sleep(Duration::from_millis(20));
                     }
@@ -603,6 +676,59 @@ impl RepairLock {
 impl Drop for RepairLock {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Refuses a store path that names something other than a regular file (or nothing):
+/// a FIFO would hang the opening, a device would be written to (`/dev/null-journal`
+/// made as root). Its journal files are looked at too, as SQLite opens them.
+fn refuse_unless_regular(path: &Path) -> Result<(), StoreError> {
+    let label = path.display().to_string();
+    for (file, suffix) in [(path.to_path_buf(), ""), (journal(path, "-wal"), "-wal"), (journal(path, "-shm"), "-shm")] {
+        let Ok(metadata) = std::fs::metadata(&file) else { continue };
+        if !metadata.is_file() {
+            let what = kind_of(&metadata.file_type());
+            let what = if suffix.is_empty() { what.to_owned() } else { format!("beside {what} named {suffix}") };
+            return Err(StoreError::NotAStore { path: label, what });
+        }
+    }
+    Ok(())
+}
+
+/// `PATH-wal`, `PATH-shm`: SQLite's files beside a database.
+fn journal(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// What a file that is not a regular one is, in words.
+fn kind_of(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return "a device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() { "a directory" } else { "not a regular file" }
+}
+
+/// True when the store can be written: the file (or, when there is none yet, its
+/// directory). Asked of the system, so that root and ACLs answer as they would.
+fn can_write(path: &Path) -> bool {
+    match std::fs::OpenOptions::new().write(true).open(path) {
+        Ok(_) => true,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => true,
+        Err(error) => {
+            !matches!(error.kind(), std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem)
+        }
     }
 }
 
