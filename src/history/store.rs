@@ -687,7 +687,7 @@ fn refuse_unless_regular(path: &Path) -> Result<(), StoreError> {
     for (file, suffix) in [(path.to_path_buf(), ""), (journal(path, "-wal"), "-wal"), (journal(path, "-shm"), "-shm")] {
         let Ok(metadata) = std::fs::metadata(&file) else { continue };
         if !metadata.is_file() {
-            let what = kind_of(&metadata.file_type());
+            let what = kind_of(metadata.file_type());
             let what = if suffix.is_empty() { what.to_owned() } else { format!("beside {what} named {suffix}") };
             return Err(StoreError::NotAStore { path: label, what });
         }
@@ -703,7 +703,7 @@ fn journal(path: &Path, suffix: &str) -> PathBuf {
 }
 
 /// What a file that is not a regular one is, in words.
-fn kind_of(file_type: &std::fs::FileType) -> &'static str {
+fn kind_of(file_type: std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
