@@ -209,6 +209,26 @@ pub fn timestamp_now() -> String {
     jiff::Timestamp::now().strftime("%Y%m%d%H%M%S").to_string()
 }
 
+/// True when `timestamp` is a moment a capture can have been made: fourteen ASCII
+/// digits of a real date and time (no month 13, no `00000000000000`), from 1994 (the
+/// year robots.txt was proposed) to a day from now. An archive that lists another is
+/// wrong, and its row is no version (issue 25).
+#[must_use]
+pub fn is_sound_timestamp(timestamp: &str) -> bool {
+    if timestamp.len() != 14 || !timestamp.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    if timestamp[..4].parse::<u32>().unwrap_or(0) < 1994 {
+        return false;
+    }
+    if jiff::civil::DateTime::strptime("%Y%m%d%H%M%S", timestamp).is_err() {
+        return false;
+    }
+    // Fourteen digits each: compared as text, they compare as moments.
+    let tomorrow = jiff::Timestamp::now().checked_add(jiff::SignedDuration::from_hours(24));
+    tomorrow.is_ok_and(|tomorrow| timestamp <= tomorrow.strftime("%Y%m%d%H%M%S").to_string().as_str())
+}
+
 /// `YYYYMMDDhhmmss` as `YYYY-MM-DD hh:mm:ss` (the text as it is if it is not one).
 #[must_use]
 pub fn display_date(timestamp: &str) -> String {

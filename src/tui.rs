@@ -383,6 +383,7 @@ async fn read_history(
             match event {
                 history::Progress::Listed(count) => progress.listed = Some(count),
                 history::Progress::Capture => progress.done += 1,
+                history::Progress::Skipped(count) => progress.done += count,
             }
             let _ = actions.send(Action::HistoryProgress { id, progress });
         })
@@ -399,6 +400,10 @@ async fn read_history(
                 }
                 if synced.throttled {
                     warnings.push("The archive kept answering that it is busy (429 or 5xx); A again later".to_owned());
+                }
+                if synced.impossible > 0 {
+                    let rows = crate::policy::words::plural(synced.impossible, "row");
+                    warnings.push(format!("The archive listed {rows} with impossible timestamps; not kept"));
                 }
             }
             Err(error) => warnings.push(error.to_string()),

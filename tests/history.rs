@@ -63,6 +63,10 @@ fn archive_and_site(live: &'static str) -> Server {
                 let digest = history::digest(body.as_bytes());
                 rows.push(serde_json::json!([timestamp, original, status, digest]));
             }
+            // Timestamps no capture can have: rejected and counted, never versions.
+            for impossible in ["99999999999999", "00000000000000", "20201301000000", "２０２０１２０１００００００"] {
+                rows.push(serde_json::json!([impossible, original, "200", "IMPOSSIBLE"]));
+            }
             return Reply::text(&serde_json::to_string(&rows).expect("json"));
         }
         if path == "/robots.txt" {
@@ -111,6 +115,7 @@ fn archive_versions_flip_and_captures_are_not_fetched_twice() {
     ];
     let (out, err, code) = run(&args);
     assert_eq!(code, 0, "{err}");
+    assert!(err.contains("the archive listed 4 rows with a timestamp no capture can have"), "{err}");
     let records = json_lines(&out);
     let versions: Vec<(String, String, Value)> = of_type(&records, "version")
         .iter()

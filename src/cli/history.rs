@@ -255,6 +255,13 @@ fn report_sync(synced: &Synced, max_captures: usize) {
             history::MAX_CAPTURE_TRIES
         );
     }
+    if synced.impossible > 0 {
+        note!(
+            "robotscope: warning: the archive listed {} with a timestamp no capture can have (month 13, \
+             99999999999999, ...): not versions, not kept",
+            plural(synced.impossible, "row")
+        );
+    }
 }
 
 /// A spinner with the captures read so far, on a terminal.
@@ -274,6 +281,7 @@ impl Spinner {
         match event {
             Progress::Listed(count) => bar.set_length(count as u64),
             Progress::Capture => bar.inc(1),
+            Progress::Skipped(count) => bar.inc(count as u64),
         }
         let total = bar.length().unwrap_or(0);
         bar.set_message(format!(

@@ -137,6 +137,8 @@ pub struct Synced {
     pub given_up: usize,
     /// True when the archive kept answering 429 or 5xx and the run stopped asking.
     pub throttled: bool,
+    /// Rows of the listing whose timestamp no capture can have, rejected.
+    pub impossible: usize,
 }
 
 /// Progress of a sync, for a spinner.
@@ -146,6 +148,8 @@ pub enum Progress {
     Listed(usize),
     /// One more capture was kept or failed.
     Capture,
+    /// This many captures were passed over at once (held already, or given up).
+    Skipped(usize),
 }
 
 /// The CDX listing URL for a robots.txt: its host and path without the scheme (the
@@ -183,32 +187,39 @@ pub fn capture_url(base: &Url, capture: &Capture) -> Option<Url> {
     Url::parse(&format!("{base}/web/{}id_/{}", capture.timestamp, capture.original)).ok()
 }
 
+/// A CDX listing read: its captures, oldest first, and how many rows were rejected for
+/// a timestamp no capture can have (month 13, `99999999999999`, fullwidth digits).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// The captures.
+    pub captures: Vec<Capture>,
+    /// Rows rejected.
+    pub impossible: usize,
+}
+
 /// Reads a CDX JSON listing: an array of rows, the first naming the fields. Rows whose
-/// timestamp is not 14 digits are dropped.
-pub fn parse_cdx(body: &[u8]) -> Result<Vec<Capture>, String> {
+/// timestamp is no real moment ([`super::is_sound_timestamp`]) are counted, not taken.
+pub fn parse_cdx(body: &[u8]) -> Result<Listing, String> {
     let rows: Vec<Vec<String>> = serde_json::from_slice(body).map_err(|error| error.to_string())?;
-    let Some((header, rows)) = rows.split_first() else { return Ok(Vec::new()) };
+    let Some((header, rows)) = rows.split_first() else { return Ok(Listing::default()) };
     let field = |name: &str| {
         header.iter().position(|field| field == name).ok_or_else(|| format!("the listing has no '{name}' field"))
     };
     let (timestamp, original, status, digest) =
         (field("timestamp")?, field("original")?, field("statuscode")?, field("digest")?);
-    let mut captures: Vec<Capture> = rows
-        .iter()
-        .filter_map(|row| {
-            let get = |index: usize| row.get(index).cloned();
-            let capture = Capture {
-                timestamp: get(timestamp)?,
-                original: get(original)?,
-                status: get(status).and_then(|status| status.parse().ok()),
-                digest: get(digest)?,
-            };
-            let sound = capture.timestamp.len() == 14 && capture.timestamp.bytes().all(|b| b.is_ascii_digit());
-            sound.then_some(capture)
-        })
-        .collect();
-    captures.sort_by(|a, b| a.timestamp.cmp(&b.timestamp));
-    Ok(captures)
+    let mut listing = Listing::default();
+    for row in rows {
+        let get = |index: usize| row.get(index).cloned();
+        let (Some(when), Some(original), Some(digest)) = (get(timestamp), get(original), get(digest)) else { continue };
+        if !super::is_sound_timestamp(&when) {
+            listing.impossible += 1;
+            continue;
+        }
+        let status = get(status).and_then(|status| status.parse().ok());
+        listing.captures.push(Capture { timestamp: when, original, status, digest });
+    }
+    listing.captures.sort_by(|a, b| a.timestamp.cmp(&b.timestamp));
+    Ok(listing)
 }
 
 /// The archive's listing of `robots_url`'s captures within the dates, oldest first.
@@ -217,7 +228,7 @@ async fn list(
     pacer: &Pacer,
     robots_url: &Url,
     options: &ArchiveOptions,
-) -> Result<Vec<Capture>, ArchiveError> {
+) -> Result<Listing, ArchiveError> {
     let listing_url = cdx_url(&options.base, robots_url, options.from.as_deref(), options.to.as_deref());
     let listing_limits = Limits { max_bytes: MAX_LISTING_BYTES, ..options.limits.clone() };
     let listed = politely(pacer, || fetch::fetch_with(client, &listing_url, &listing_limits))
@@ -235,7 +246,9 @@ async fn list(
         options.from.as_deref().is_none_or(|from| capture.timestamp.as_str() >= from)
             && options.to.as_deref().is_none_or(|to| capture.timestamp.as_str() <= to)
     };
-    Ok(parse_cdx(&listed.body).map_err(listing_error)?.into_iter().filter(within).collect())
+    let mut listing = parse_cdx(&listed.body).map_err(listing_error)?;
+    listing.captures.retain(within);
+    Ok(listing)
 }
 
 /// Lists the archive's captures of `robots_url` and keeps in `store` those it does not
@@ -249,7 +262,7 @@ pub async fn sync(
     let client = fetch::client(&options.limits)
         .map_err(|source| ArchiveError::Fetch { url: options.base.to_string(), source })?;
     let pacer = Pacer::new(options.pace);
-    let listed = list(&client, &pacer, robots_url, options).await?;
+    let Listing { captures: listed, impossible } = list(&client, &pacer, robots_url, options).await?;
     let site = site_key(robots_url);
     // This site's robots.txt: its host and port, over http or https, at /robots.txt.
     let same_site = |capture: &Capture| {
@@ -262,16 +275,18 @@ pub async fn sync(
     };
     let (captures, others): (Vec<Capture>, Vec<Capture>) = listed.into_iter().partition(same_site);
     progress(Progress::Listed(captures.len()));
-    let mut synced = Synced { listed: captures.len(), other_hosts: others.len(), ..Synced::default() };
+    let mut synced = Synced { listed: captures.len(), other_hosts: others.len(), impossible, ..Synced::default() };
+    // What the store knows of this site's captures, read once: a listing of hundreds of
+    // thousands of rows costs a lookup each, not a query each.
+    let (known, failures) = (store.archive_captures(&site)?, store.capture_failures(&site)?);
     let (mut to_fetch, mut status_only) = (Vec::new(), Vec::new());
     for capture in captures {
-        if store.has_capture(&site, &capture.timestamp, &capture.original)? {
+        let key = (capture.timestamp.as_str(), capture.original.as_str());
+        if known.contains(&key) {
             synced.cached += 1;
-            progress(Progress::Capture);
         } else if capture.needs_body() {
-            if store.capture_tries(&site, &capture.timestamp, &capture.original)? >= MAX_CAPTURE_TRIES {
+            if failures.get(&key).is_some_and(|&tries| tries >= MAX_CAPTURE_TRIES) {
                 synced.given_up += 1;
-                progress(Progress::Capture);
             } else {
                 to_fetch.push(capture);
             }
@@ -279,11 +294,18 @@ pub async fn sync(
             status_only.push(capture);
         }
     }
-    // Past --max-captures, the rest waits for the next run.
+    progress(Progress::Skipped(synced.cached + synced.given_up));
+    // Past --max-captures, the rest waits for the next run: the captures fetched, and the
+    // captures kept from their status alone (each a write).
     let mut first_unread = to_fetch.get(options.max_captures).map(|capture| capture.timestamp.clone());
     if first_unread.is_some() {
         synced.left = to_fetch.len() - options.max_captures;
         to_fetch.truncate(options.max_captures);
+    }
+    if let Some(past) = status_only.get(options.max_captures) {
+        if first_unread.as_deref().is_none_or(|first| past.timestamp.as_str() < first) {
+            first_unread = Some(past.timestamp.clone());
+        }
     }
     // Set when the archive keeps saying it is busy: the captures not yet asked for wait
     // for the next run.
@@ -478,10 +500,20 @@ mod tests {
             ["20200101000000","http://example.com/robots.txt","404","BBB"],
             ["2020","http://example.com/robots.txt","200","CCC"],
             ["20220101000000","https://example.com/robots.txt","-","DDD"]]"#;
-        let captures = parse_cdx(body).expect("listing");
+        let captures = parse_cdx(body).expect("listing").captures;
         let rows: Vec<(&str, Option<u16>)> = captures.iter().map(|c| (c.timestamp.as_str(), c.status)).collect();
         assert_eq!(rows, [("20200101000000", Some(404)), ("20210101000000", Some(200)), ("20220101000000", None)]);
-        assert_eq!(parse_cdx(b"[]").expect("empty"), []);
+        assert_eq!(parse_cdx(b"[]").expect("empty"), Listing::default());
+        let impossible = r#"[["timestamp","original","statuscode","digest"],
+            ["99999999999999","http://e.com/robots.txt","200","A"],
+            ["00000000000000","http://e.com/robots.txt","200","A"],
+            ["20201301000000","http://e.com/robots.txt","200","A"],
+            ["20200230000000","http://e.com/robots.txt","200","A"],
+            ["19930101000000","http://e.com/robots.txt","200","A"],
+            ["２０２０１２０１００００００","http://e.com/robots.txt","200","A"],
+            ["20200229235959","http://e.com/robots.txt","200","A"]]"#;
+        let listing = parse_cdx(impossible.as_bytes()).expect("listing");
+        assert_eq!((listing.captures.len(), listing.impossible), (1, 6), "only the leap day is a moment");
         assert!(parse_cdx(b"<html>").is_err());
         assert!(parse_cdx(br#"[["timestamp"],["20200101000000"]]"#).is_err());
     }

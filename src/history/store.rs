@@ -206,6 +206,30 @@ impl StoreChoice {
     }
 }
 
+/// Captures by timestamp and URL, looked up without copying the keys.
+#[derive(Debug, Default)]
+pub struct CaptureSet(foldhash::HashMap<String, Vec<String>>);
+
+impl CaptureSet {
+    /// True when the capture of `url` at `timestamp` is in the set.
+    #[must_use]
+    pub fn contains(&self, (timestamp, url): &(&str, &str)) -> bool {
+        self.0.get(*timestamp).is_some_and(|urls| urls.iter().any(|kept| kept == url))
+    }
+}
+
+/// Failures to serve captures, by timestamp and URL.
+#[derive(Debug, Default)]
+pub struct CaptureTries(foldhash::HashMap<(String, String), u32>);
+
+impl CaptureTries {
+    /// The failures of the capture of `url` at `timestamp`, if any.
+    #[must_use]
+    pub fn get(&self, (timestamp, url): &(&str, &str)) -> Option<&u32> {
+        self.0.get(&((*timestamp).to_owned(), (*url).to_owned()))
+    }
+}
+
 /// The local store of versions.
 #[derive(Debug)]
 pub struct Store {
@@ -453,7 +477,15 @@ impl Store {
             .prepare(&format!("SELECT {COLUMNS} FROM versions WHERE site = ?1 ORDER BY timestamp, id"))
             .map_err(|source| self.error(source))?;
         let rows = statement.query_map([site], version_of_row).map_err(|source| self.error(source))?;
-        rows.map(|row| row.map(|(_, version)| version).map_err(|source| self.error(source))).collect()
+        let versions: Result<Vec<Version>, StoreError> =
+            rows.map(|row| row.map(|(_, version)| version).map_err(|source| self.error(source))).collect();
+        // An archive's row kept before timestamps were checked (`99999999999999`) is no
+        // version: it would be compared with the live file on every run.
+        let mut versions = versions?;
+        versions.retain(|version| {
+            version.provenance != Provenance::Archive || super::is_sound_timestamp(&version.timestamp)
+        });
+        Ok(versions)
     }
 
     /// The site's last local version: what robotscope fetched last.
@@ -461,6 +493,41 @@ impl Store {
         last_version(&self.connection, site, Provenance::Local)
             .map(|found| found.map(|(_, version)| version))
             .map_err(|source| self.error(source))
+    }
+
+    /// The archive's captures of `site` the store holds, as (timestamp, URL): read once
+    /// for a whole listing.
+    pub fn archive_captures(&self, site: &str) -> Result<CaptureSet, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT timestamp, url FROM versions WHERE site = ?1 AND provenance = 'archive'")
+            .map_err(|source| self.error(source))?;
+        let rows = statement
+            .query_map([site], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)))
+            .map_err(|source| self.error(source))?;
+        let mut set = CaptureSet::default();
+        for row in rows {
+            let (timestamp, url) = row.map_err(|source| self.error(source))?;
+            set.0.entry(timestamp).or_default().push(url);
+        }
+        Ok(set)
+    }
+
+    /// How many times the archive failed to serve each of `site`'s captures.
+    pub fn capture_failures(&self, site: &str) -> Result<CaptureTries, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT timestamp, url, tries FROM capture_failures WHERE site = ?1")
+            .map_err(|source| self.error(source))?;
+        let rows = statement
+            .query_map([site], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, i64>(2)?)))
+            .map_err(|source| self.error(source))?;
+        let mut tries = CaptureTries::default();
+        for row in rows {
+            let (timestamp, url, count) = row.map_err(|source| self.error(source))?;
+            tries.0.insert((timestamp, url), u32::try_from(count).unwrap_or(u32::MAX));
+        }
+        Ok(tries)
     }
 
     /// True when the capture is kept (with its body, when its status needs one).
