@@ -30,6 +30,32 @@ pub use source::{MAX_FILE_BYTES, Source, SourceError, read_at_most, read_file_ca
 /// read at least, and exactly what Google reads.
 pub const DEFAULT_MAX_BYTES: usize = RFC9309_PARSE_LIMIT_BYTES;
 
+/// The default of `--max-time`: the deadline of a whole run of many fetches (a walk of
+/// sitemaps, a sync with the archive), and of the explorer's background walks.
+pub const DEFAULT_MAX_TIME: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// `10m`, `90s`, `1h30m`: a duration as `--max-time` takes it.
+#[must_use]
+pub fn duration_words(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    let mut words = String::new();
+    for (count, unit) in [(hours, 'h'), (minutes, 'm'), (seconds, 's')] {
+        if count > 0 {
+            words.push_str(&count.to_string());
+            words.push(unit);
+        }
+    }
+    if words.is_empty() { format!("{}ms", duration.as_millis()) } else { words }
+}
+
+/// `now + duration`, or a moment so far off that it never comes (a duration too large
+/// for the clock is no limit).
+pub fn deadline_after(duration: Duration) -> tokio::time::Instant {
+    let now = tokio::time::Instant::now();
+    now.checked_add(duration).unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600))
+}
+
 /// The limits of one fetch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {

@@ -12,7 +12,6 @@ pub mod read;
 
 pub use audit::{Audit, Finding, SitemapOrigin, UrlCheck, sitemaps_of};
 pub use crawl::{
-    DEFAULT_MAX_TIME, DEFAULT_MAX_URLS, Event, Report, SitemapId, Stop, WalkLimits, Walked, duration_words, tree_order,
-    walk,
+    DEFAULT_MAX_TIME, DEFAULT_MAX_URLS, Event, Report, SitemapId, Stop, WalkLimits, Walked, tree_order, walk,
 };
 pub use read::{Cut, Entry, Item, Kind, ReadError, ReadLimits, Skipped, Summary};

@@ -377,6 +377,7 @@ async fn read_history(
             pace: settings.pace,
             max_captures: history::DEFAULT_MAX_CAPTURES,
             limits,
+            max_time: crate::fetch::DEFAULT_MAX_TIME,
         };
         let mut progress = HistoryProgress { archive: true, listed: None, done: 0 };
         let synced = history::sync(&mut store, robots_url, &options, |event| {
@@ -400,6 +401,12 @@ async fn read_history(
                 }
                 if synced.throttled {
                     warnings.push("The archive kept answering that it is busy (429 or 5xx); A again later".to_owned());
+                }
+                if synced.out_of_time {
+                    warnings.push(format!(
+                        "Stopped after {}; what was read is kept; A goes on",
+                        crate::fetch::duration_words(crate::fetch::DEFAULT_MAX_TIME)
+                    ));
                 }
                 if synced.impossible > 0 {
                     let rows = crate::policy::words::plural(synced.impossible, "row");

@@ -64,7 +64,8 @@ fn archive_and_site(live: &'static str) -> Server {
                 rows.push(serde_json::json!([timestamp, original, status, digest]));
             }
             // Timestamps no capture can have: rejected and counted, never versions.
-            for impossible in ["99999999999999", "00000000000000", "20201301000000", "２０２０１２０１００００００"] {
+            for impossible in ["99999999999999", "00000000000000", "20201301000000", "２０２０１２０１００００００"]
+            {
                 rows.push(serde_json::json!([impossible, original, "200", "IMPOSSIBLE"]));
             }
             return Reply::text(&serde_json::to_string(&rows).expect("json"));
@@ -730,4 +731,39 @@ fn a_stale_repair_lock_that_cannot_be_removed_is_given_up() {
     assert!(stdout.contains("allowed"), "{stdout}");
     assert!(stderr.contains("stale repair lock") && stderr.contains("cannot be removed"), "{stderr}");
     assert_eq!(std::fs::read(&store).expect("read"), damaged, "the damaged store is left as it was");
+}
+
+/// Issue 25: `--max-time` bounds a history run: the capture of 2023 comes a byte a
+/// second and `--timeout 60` would wait for it; at the deadline the run stops, keeps and
+/// shows what it read, and the next run goes on.
+#[test]
+fn a_history_run_has_a_deadline() {
+    let server = archive_and_site(NO_TRAINING);
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, base, store) = (server.url("/"), server.url(""), store_arg(dir.path()));
+    let args = [
+        "history",
+        &site,
+        "--archive",
+        &base,
+        "--archive-delay",
+        "0",
+        "--timeout",
+        "60",
+        "--max-time",
+        "3s",
+        "--store",
+        &store,
+        "--json",
+    ];
+    let (out, err, code) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("stopped at --max-time 3s"), "{err}");
+    let timestamps: Vec<String> = of_type(&json_lines(&out), "version")
+        .iter()
+        .filter_map(|v| v["timestamp"].as_str().map(str::to_owned))
+        .collect();
+    assert!(timestamps.contains(&"20200101000000".to_owned()), "what was read is shown: {timestamps:?}");
+    assert!(!timestamps.contains(&"20230101000000".to_owned()), "the slow capture is not: {timestamps:?}");
+    assert!(err.contains("left for the next run"), "{err}");
 }

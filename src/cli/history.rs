@@ -48,6 +48,8 @@ pub struct VersionOptions {
     /// run goes on from there (what was read is kept).
     #[arg(long, value_name = "N", default_value_t = history::DEFAULT_MAX_CAPTURES, value_parser = super::positive_count)]
     pub max_captures: usize,
+    #[command(flatten)]
+    pub deadline: super::RunDeadline,
 }
 
 fn first_second(text: &str) -> Result<String, String> {
@@ -205,13 +207,14 @@ fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) 
             pace: Duration::from_millis(options.archive_delay),
             max_captures: options.max_captures,
             limits,
+            max_time: options.deadline.max_time,
         };
         let spinner = Spinner::new();
         let synced = runtime.block_on(history::sync(&mut store, &robots_url, &archive, |event| spinner.show(event)));
         spinner.finish();
         match synced {
             Ok(synced) => {
-                report_sync(&synced, options.max_captures);
+                report_sync(&synced, options.max_captures, options.deadline.max_time);
                 unread = synced.left + synced.failed.len() + synced.given_up;
                 other_hosts = synced.other_hosts;
             }
@@ -231,7 +234,7 @@ fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) 
 }
 
 /// Says on standard error what a sync left undone.
-fn report_sync(synced: &Synced, max_captures: usize) {
+fn report_sync(synced: &Synced, max_captures: usize, max_time: Duration) {
     if synced.left > 0 {
         note!(
             "robotscope: {} left for the next run (at most --max-captures {max_captures} a run, and those after a capture not read wait); run again to go on",
@@ -253,6 +256,12 @@ fn report_sync(synced: &Synced, max_captures: usize) {
             "robotscope: warning: {} the archive failed to serve {} times, no longer asked for",
             plural(synced.given_up, "capture"),
             history::MAX_CAPTURE_TRIES
+        );
+    }
+    if synced.out_of_time {
+        note!(
+            "robotscope: warning: stopped at --max-time {}: what was read is kept and shown; run again to go on",
+            crate::fetch::duration_words(max_time)
         );
     }
     if synced.impossible > 0 {

@@ -61,6 +61,9 @@ pub struct ArchiveOptions {
     /// The limits of each request (`--timeout`, the User-Agent); a capture's body is
     /// read up to `max_bytes` like a live robots.txt.
     pub limits: Limits,
+    /// The whole sync's time (`--max-time`): slow captures and an archive that asks for
+    /// pauses (429 with Retry-After) stop there; what was kept stays kept.
+    pub max_time: Duration,
 }
 
 /// One row of the CDX listing.
@@ -111,6 +114,14 @@ pub enum ArchiveError {
         /// What is wrong.
         reason: String,
     },
+    /// The listing did not come within the run's `--max-time`.
+    #[error("the archive's listing ({url}) did not come within --max-time {}", fetch::duration_words(*max_time))]
+    OutOfTime {
+        /// The listing URL.
+        url: String,
+        /// The run's deadline.
+        max_time: Duration,
+    },
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -139,6 +150,8 @@ pub struct Synced {
     pub throttled: bool,
     /// Rows of the listing whose timestamp no capture can have, rejected.
     pub impossible: usize,
+    /// True when `max_time` ran out: the captures not yet read are in `left`.
+    pub out_of_time: bool,
 }
 
 /// Progress of a sync, for a spinner.
@@ -261,8 +274,14 @@ pub async fn sync(
 ) -> Result<Synced, ArchiveError> {
     let client = fetch::client(&options.limits)
         .map_err(|source| ArchiveError::Fetch { url: options.base.to_string(), source })?;
+    // The pauses the archive asks for and slow captures alike end at the deadline.
+    let deadline = fetch::deadline_after(options.max_time);
     let pacer = Pacer::new(options.pace);
-    let Listing { captures: listed, impossible } = list(&client, &pacer, robots_url, options).await?;
+    let listing = tokio::time::timeout_at(deadline, list(&client, &pacer, robots_url, options)).await;
+    let Listing { captures: listed, impossible } = listing.map_err(|_| ArchiveError::OutOfTime {
+        url: cdx_url(&options.base, robots_url, None, None).to_string(),
+        max_time: options.max_time,
+    })??;
     let site = site_key(robots_url);
     // This site's robots.txt: its host and port, over http or https, at /robots.txt.
     let same_site = |capture: &Capture| {
@@ -310,6 +329,12 @@ pub async fn sync(
     // Set when the archive keeps saying it is busy: the captures not yet asked for wait
     // for the next run.
     let busy = std::sync::atomic::AtomicBool::new(false);
+    // The captures asked for and not yet answered, by timestamp: what the deadline
+    // leaves for the next run.
+    let mut waiting: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for capture in &to_fetch {
+        *waiting.entry(capture.timestamp.clone()).or_default() += 1;
+    }
     let (client, pacer, busy) = (&client, &pacer, &busy);
     let mut fetches = futures::stream::iter(to_fetch)
         .map(|capture| async move {
@@ -335,7 +360,26 @@ pub async fn sync(
             first_unread = Some(timestamp.to_owned());
         }
     };
-    while let Some((capture, fetching)) = fetches.next().await {
+    loop {
+        let next = match tokio::time::timeout_at(deadline, fetches.next()).await {
+            Ok(next) => next,
+            Err(_) => {
+                // The captures not read wait for the next run, as past --max-captures.
+                synced.out_of_time = true;
+                synced.left += waiting.values().sum::<usize>();
+                if let Some(first) = waiting.keys().next() {
+                    unread(first);
+                }
+                break;
+            }
+        };
+        let Some((capture, fetching)) = next else { break };
+        if let Some(count) = waiting.get_mut(&capture.timestamp) {
+            *count -= 1;
+            if *count == 0 {
+                waiting.remove(&capture.timestamp);
+            }
+        }
         match fetching {
             Fetching::Read(fetched) => {
                 keep_capture(store, &site, &capture, Some(&fetched))?;

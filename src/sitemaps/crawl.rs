@@ -18,7 +18,8 @@ use tokio::task::JoinSet;
 use url::Url;
 
 use super::read::{self, Cut, Entry, Item, Kind, ReadError, ReadLimits, Summary};
-use crate::fetch::{self, FetchError, Limits, Open, Status};
+pub use crate::fetch::DEFAULT_MAX_TIME;
+use crate::fetch::{self, FetchError, Limits, Open, Status, deadline_after, duration_words};
 
 /// How many sitemaps are fetched at once.
 pub const CONCURRENCY: usize = 4;
@@ -32,9 +33,6 @@ pub const MAX_SITEMAPS: usize = 10_000;
 /// flight (a few dozen) then hold a few megabytes however long the URLs are.
 const PAGES_PER_EVENT: usize = 1024;
 const PAGE_BYTES_PER_EVENT: usize = 256 * 1024;
-
-/// The default of `--max-time`: the whole walk's deadline.
-pub const DEFAULT_MAX_TIME: Duration = Duration::from_secs(10 * 60);
 
 /// The default of `--max-urls`: the URLs read in a walk, all sitemaps together. Forty
 /// full sitemaps (2,000,000 URLs) and more fit.
@@ -102,28 +100,6 @@ impl Stop {
             Stop::MaxTime => format!("--max-time {}", duration_words(limits.max_time)),
         }
     }
-}
-
-/// `10m`, `90s`, `1h30m`: a duration as `--max-time` takes it.
-#[must_use]
-pub fn duration_words(duration: Duration) -> String {
-    let seconds = duration.as_secs();
-    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
-    let mut words = String::new();
-    for (count, unit) in [(hours, 'h'), (minutes, 'm'), (seconds, 's')] {
-        if count > 0 {
-            words.push_str(&count.to_string());
-            words.push(unit);
-        }
-    }
-    if words.is_empty() { format!("{}ms", duration.as_millis()) } else { words }
-}
-
-/// `now + duration`, or a moment so far off that it never comes (a duration too large
-/// for the clock is no limit).
-fn deadline_after(duration: Duration) -> tokio::time::Instant {
-    let now = tokio::time::Instant::now();
-    now.checked_add(duration).unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600))
 }
 
 /// A sitemap of the walk, numbered in the order it was found.
