@@ -51,6 +51,7 @@ pub fn duration_words(duration: Duration) -> String {
 
 /// `now + duration`, or a moment so far off that it never comes (a duration too large
 /// for the clock is no limit).
+#[must_use]
 pub fn deadline_after(duration: Duration) -> tokio::time::Instant {
     let now = tokio::time::Instant::now();
     now.checked_add(duration).unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600))

@@ -278,54 +278,18 @@ pub async fn sync(
     let deadline = fetch::deadline_after(options.max_time);
     let pacer = Pacer::new(options.pace);
     let listing = tokio::time::timeout_at(deadline, list(&client, &pacer, robots_url, options)).await;
-    let Listing { captures: listed, impossible } = listing.map_err(|_| ArchiveError::OutOfTime {
+    let listing = listing.map_err(|_| ArchiveError::OutOfTime {
         url: cdx_url(&options.base, robots_url, None, None).to_string(),
         max_time: options.max_time,
     })??;
     let site = site_key(robots_url);
-    // This site's robots.txt: its host and port, over http or https, at /robots.txt.
-    let same_site = |capture: &Capture| {
-        Url::parse(&capture.original).is_ok_and(|url| {
-            matches!(url.scheme(), "http" | "https")
-                && site_key(&url) == site
-                && url.path() == "/robots.txt"
-                && url.query().is_none()
-        })
-    };
-    let (captures, others): (Vec<Capture>, Vec<Capture>) = listed.into_iter().partition(same_site);
+    let (captures, others) = of_this_site(listing.captures, &site);
     progress(Progress::Listed(captures.len()));
-    let mut synced = Synced { listed: captures.len(), other_hosts: others.len(), impossible, ..Synced::default() };
-    // What the store knows of this site's captures, read once: a listing of hundreds of
-    // thousands of rows costs a lookup each, not a query each.
-    let (known, failures) = (store.archive_captures(&site)?, store.capture_failures(&site)?);
-    let (mut to_fetch, mut status_only) = (Vec::new(), Vec::new());
-    for capture in captures {
-        let key = (capture.timestamp.as_str(), capture.original.as_str());
-        if known.contains(&key) {
-            synced.cached += 1;
-        } else if capture.needs_body() {
-            if failures.get(&key).is_some_and(|&tries| tries >= MAX_CAPTURE_TRIES) {
-                synced.given_up += 1;
-            } else {
-                to_fetch.push(capture);
-            }
-        } else {
-            status_only.push(capture);
-        }
-    }
+    let mut synced =
+        Synced { listed: captures.len(), other_hosts: others, impossible: listing.impossible, ..Synced::default() };
+    let SortedOut { to_fetch, status_only, mut first_unread } =
+        sort_out(store, &site, captures, options.max_captures, &mut synced)?;
     progress(Progress::Skipped(synced.cached + synced.given_up));
-    // Past --max-captures, the rest waits for the next run: the captures fetched, and the
-    // captures kept from their status alone (each a write).
-    let mut first_unread = to_fetch.get(options.max_captures).map(|capture| capture.timestamp.clone());
-    if first_unread.is_some() {
-        synced.left = to_fetch.len() - options.max_captures;
-        to_fetch.truncate(options.max_captures);
-    }
-    if let Some(past) = status_only.get(options.max_captures) {
-        if first_unread.as_deref().is_none_or(|first| past.timestamp.as_str() < first) {
-            first_unread = Some(past.timestamp.clone());
-        }
-    }
     // Set when the archive keeps saying it is busy: the captures not yet asked for wait
     // for the next run.
     let busy = std::sync::atomic::AtomicBool::new(false);
@@ -361,17 +325,14 @@ pub async fn sync(
         }
     };
     loop {
-        let next = match tokio::time::timeout_at(deadline, fetches.next()).await {
-            Ok(next) => next,
-            Err(_) => {
-                // The captures not read wait for the next run, as past --max-captures.
-                synced.out_of_time = true;
-                synced.left += waiting.values().sum::<usize>();
-                if let Some(first) = waiting.keys().next() {
-                    unread(first);
-                }
-                break;
+        let Ok(next) = tokio::time::timeout_at(deadline, fetches.next()).await else {
+            // The captures not read wait for the next run, as past --max-captures.
+            synced.out_of_time = true;
+            synced.left += waiting.values().sum::<usize>();
+            if let Some(first) = waiting.keys().next() {
+                unread(first);
             }
+            break;
         };
         let Some((capture, fetching)) = next else { break };
         if let Some(count) = waiting.get_mut(&capture.timestamp) {
@@ -417,6 +378,74 @@ pub async fn sync(
     synced.throttled = busy.load(std::sync::atomic::Ordering::Relaxed);
     synced.failed.sort_by(|a, b| a.0.timestamp.cmp(&b.0.timestamp));
     Ok(synced)
+}
+
+/// The captures of this site's robots.txt (its host and port, over http or https, at
+/// /robots.txt), and how many others the listing gave.
+fn of_this_site(listed: Vec<Capture>, site: &str) -> (Vec<Capture>, usize) {
+    let same_site = |capture: &Capture| {
+        Url::parse(&capture.original).is_ok_and(|url| {
+            matches!(url.scheme(), "http" | "https")
+                && site_key(&url) == site
+                && url.path() == "/robots.txt"
+                && url.query().is_none()
+        })
+    };
+    let total = listed.len();
+    let captures: Vec<Capture> = listed.into_iter().filter(same_site).collect();
+    let others = total - captures.len();
+    (captures, others)
+}
+
+/// The captures a sync will read.
+struct SortedOut {
+    /// Fetched, at most `max_captures`.
+    to_fetch: Vec<Capture>,
+    /// Kept from their status alone, those before `first_unread`.
+    status_only: Vec<Capture>,
+    /// The first capture left for the next run: captures after it wait too.
+    first_unread: Option<String>,
+}
+
+/// Sorts the listed captures out against what the store knows of the site, read once
+/// (a listing of hundreds of thousands of rows costs a lookup each, not a query each):
+/// those held already and those given up are counted; the rest are to fetch, or to keep
+/// from their status alone, `max_captures` of each at most (each is a write).
+fn sort_out(
+    store: &Store,
+    site: &str,
+    captures: Vec<Capture>,
+    max_captures: usize,
+    synced: &mut Synced,
+) -> Result<SortedOut, StoreError> {
+    let (known, failures) = (store.archive_captures(site)?, store.capture_failures(site)?);
+    let (mut to_fetch, mut status_only) = (Vec::new(), Vec::new());
+    for capture in captures {
+        let key = (capture.timestamp.as_str(), capture.original.as_str());
+        if known.contains(&key) {
+            synced.cached += 1;
+        } else if capture.needs_body() {
+            if failures.get(&key).is_some_and(|&tries| tries >= MAX_CAPTURE_TRIES) {
+                synced.given_up += 1;
+            } else {
+                to_fetch.push(capture);
+            }
+        } else {
+            status_only.push(capture);
+        }
+    }
+    // Past --max-captures, the rest waits for the next run.
+    let mut first_unread = to_fetch.get(max_captures).map(|capture| capture.timestamp.clone());
+    if first_unread.is_some() {
+        synced.left = to_fetch.len() - max_captures;
+        to_fetch.truncate(max_captures);
+    }
+    if let Some(past) = status_only.get(max_captures)
+        && first_unread.as_deref().is_none_or(|first| past.timestamp.as_str() < first)
+    {
+        first_unread = Some(past.timestamp.clone());
+    }
+    Ok(SortedOut { to_fetch, status_only, first_unread })
 }
 
 fn keep_capture(store: &mut Store, site: &str, capture: &Capture, fetched: Option<&Fetched>) -> Result<(), StoreError> {
