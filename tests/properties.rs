@@ -249,7 +249,9 @@ fn unnamed_flip(text: &[u8], extra: &[String]) -> Option<String> {
                 (Matcher::for_robot(&before, &robot, reading), Matcher::for_robot(&after, &robot, reading));
             for path in &paths {
                 let (was, is) = (old.decide_tested(path).allowed(), new.decide_tested(path).allowed());
-                if was != is && !named(reading, &name) {
+                // The classic readings' flips name the robot as they look for it.
+                let classic = reading.is_classic() && named(reading, robot.classic_name());
+                if was != is && !named(reading, &name) && !classic {
                     return Some(format!("{name} {path} under {reading}: {was} → {is}, not in: {effect}"));
                 }
             }

@@ -130,9 +130,6 @@ struct WildcardRule {
     /// Length of the literal prefix (before the first `*`), which every matching path
     /// starts with.
     prefix_len: usize,
-    /// Index of the rule's longest literal piece in the prefilter, for rules whose
-    /// literal prefix is too short to reject paths by itself (`/*/*/pulse`).
-    required_piece: Option<usize>,
 }
 
 /// Literal prefixes and pieces shorter than this (a lone `/`) occur in nearly every
@@ -164,14 +161,10 @@ struct CompiledRules {
     prefixes: PrefixSet<Entry>,
     /// Wildcard rules with a useful literal prefix, as indices into `wildcards`.
     anchored: PrefixSet<usize>,
-    /// The other wildcard rules, as indices into `wildcards`, by the index of their
-    /// longest literal piece in `prefilter`...
-    by_piece: Vec<Vec<usize>>,
-    /// ...or, for rules without a piece worth looking for (`/*`), unfiltered.
-    unfiltered: Vec<usize>,
+    /// The other wildcard rules (`/*/*/pulse`), as indices into `wildcards`, found by
+    /// the literal pieces a path holds.
+    by_piece: PieceFilter,
     wildcards: Vec<WildcardRule>,
-    /// Finds which pieces a path contains; `None` when no rule has one.
-    prefilter: Option<AhoCorasick>,
 }
 
 impl CompiledPolicy {
@@ -283,41 +276,33 @@ impl CompiledRules {
             a.0.cmp(&b.0).then(is_allow(&a.1).cmp(&is_allow(&b.1))).then(a.1.line.cmp(&b.1.line))
         });
         wildcards.dedup_by(|later, first| later.0 == first.0 && later.1.kind == first.1.kind);
-        let (wildcards, prefilter) = compile_wildcards(wildcards);
+        let wildcards = compile_wildcards(wildcards);
         let anchored = wildcards
             .iter()
             .enumerate()
             .filter(|(_, rule)| rule.prefix_len >= MIN_FILTER_BYTES)
             .map(|(index, rule)| (&rule.pattern[..rule.prefix_len], index, rule.entry.at().line))
             .collect();
-        let mut by_piece = vec![Vec::new(); prefilter.as_ref().map_or(0, AhoCorasick::patterns_len)];
-        let mut unfiltered = Vec::new();
-        for (index, rule) in wildcards.iter().enumerate().filter(|(_, rule)| rule.prefix_len < MIN_FILTER_BYTES) {
-            match rule.required_piece {
-                Some(piece) if prefilter.is_some() => by_piece[piece].push(index),
-                _ => unfiltered.push(index),
-            }
-        }
+        let loose: Vec<(usize, &[u8])> = wildcards
+            .iter()
+            .enumerate()
+            .filter(|(_, rule)| rule.prefix_len < MIN_FILTER_BYTES)
+            .map(|(index, rule)| (index, rule.pattern.as_slice()))
+            .collect();
+        let by_piece = PieceFilter::new(&loose);
         CompiledRules {
             reading,
             mode,
             prefixes: PrefixSet::first_of_each(plain, |held, entry| held.kind == entry.kind),
             anchored: PrefixSet::new(anchored),
             by_piece,
-            unfiltered,
             wildcards,
-            prefilter,
         }
     }
 
     fn memory_bytes(&self) -> usize {
         let wildcards: usize = self.wildcards.iter().map(|rule| rule.pattern.len() + size_of::<WildcardRule>()).sum();
-        let lists: usize = self.by_piece.iter().map(|list| list.len() + 1).sum::<usize>() + self.unfiltered.len();
-        self.prefixes.memory_bytes()
-            + self.anchored.memory_bytes()
-            + wildcards
-            + lists * size_of::<usize>()
-            + self.prefilter.as_ref().map_or(0, AhoCorasick::memory_usage)
+        self.prefixes.memory_bytes() + self.anchored.memory_bytes() + wildcards + self.by_piece.memory_bytes()
     }
 
     fn check(&self, path: &str) -> Decision {
@@ -339,13 +324,11 @@ impl CompiledRules {
         }
     }
 
-    /// Offers each of `rules` that could change the answer and matches `path`.
-    fn try_rules<'a>(&'a self, rules: &[usize], path: &[u8], best: &mut Best<'a>) {
-        for &index in rules {
-            let rule = &self.wildcards[index];
-            if best.could_change(&rule.entry) && pattern::wildcard_match(&rule.pattern, path) {
-                best.offer(&rule.entry);
-            }
+    /// Offers the wildcard rule `index` if it could change the answer and matches `path`.
+    fn try_rule<'a>(&'a self, index: usize, path: &[u8], best: &mut Best<'a>) {
+        let rule = &self.wildcards[index];
+        if best.could_change(&rule.entry) && pattern::wildcard_match(&rule.pattern, path) {
+            best.offer(&rule.entry);
         }
     }
 
@@ -355,63 +338,101 @@ impl CompiledRules {
             best.offer(entry);
         }
         for &index in self.anchored.matches(path) {
-            self.try_rules(&[index], path, &mut best);
+            self.try_rule(index, path, &mut best);
         }
-        if let Some(prefilter) = &self.prefilter {
-            let present = PieceSet::scan(prefilter, path);
-            for piece in present.iter() {
-                self.try_rules(&self.by_piece[piece], path, &mut best);
-            }
-        }
-        self.try_rules(&self.unfiltered, path, &mut best);
+        self.by_piece.candidates(path, |index| self.try_rule(index, path, &mut best));
         best.decision()
     }
 }
 
-/// Sorts the wildcard rules heaviest first and builds the prefilter of their rarest
-/// literal pieces.
-fn compile_wildcards(mut rules: Vec<(Vec<u8>, Entry)>) -> (Vec<WildcardRule>, Option<AhoCorasick>) {
+/// Sorts the wildcard rules heaviest first.
+fn compile_wildcards(mut rules: Vec<(Vec<u8>, Entry)>) -> Vec<WildcardRule> {
     rules.sort_by(|a, b| b.1.priority.cmp(&a.1.priority).then(a.1.line.cmp(&b.1.line)));
-    // A rule is filed under the piece fewest rules share, the longest of those: in
-    // `/*aaaaaaa*17` and 20,000 like it, `aaaaaaa` occurs in every path that names any
-    // of them and would send each such path through every rule, where `17` sends it
-    // through one. Counting the pieces first costs one pass over the patterns' bytes.
-    let mut shared_by: HashMap<&[u8], usize> = HashMap::default();
-    for (pattern, _) in &rules {
-        for piece in filter_pieces(pattern) {
-            *shared_by.entry(piece).or_default() += 1;
+    rules
+        .into_iter()
+        .map(|(pattern, entry)| {
+            let prefix_len = pattern::literal_prefix(&pattern).len();
+            WildcardRule { pattern, entry, prefix_len }
+        })
+        .collect()
+}
+
+/// Wildcard patterns whose literal start is too short to find them by (`/*/*/pulse`),
+/// each filed under the rarest literal piece it holds, with one automaton that finds
+/// which pieces a path holds: a path is tried only against the patterns whose piece it
+/// holds, and those with no piece worth looking for (`/*`). Crawl rules and usage rules
+/// (`Content-Usage: /*N*x* train-ai=n`) are found by it alike.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PieceFilter {
+    /// Finds which pieces a path holds; `None` when no pattern has one.
+    automaton: Option<AhoCorasick>,
+    /// The patterns (by the caller's id) filed under each piece.
+    by_piece: Vec<Vec<usize>>,
+    /// The patterns without a piece worth looking for.
+    unfiltered: Vec<usize>,
+}
+
+impl PieceFilter {
+    /// Files each `(id, pattern)`.
+    pub(crate) fn new(patterns: &[(usize, &[u8])]) -> PieceFilter {
+        // A pattern is filed under the piece fewest patterns share, the longest of those:
+        // in `/*aaaaaaa*17` and 20,000 like it, `aaaaaaa` occurs in every path that names
+        // any of them and would send each such path through every pattern, where `17`
+        // sends it through one. Counting the pieces first costs one pass over the bytes.
+        let mut shared_by: HashMap<&[u8], usize> = HashMap::default();
+        for (_, pattern) in patterns {
+            for piece in filter_pieces(pattern) {
+                *shared_by.entry(piece).or_default() += 1;
+            }
         }
+        let mut pieces: Vec<&[u8]> = Vec::new();
+        // Each piece's index, found in constant time: thousands of patterns must not cost
+        // a search through all the pieces each.
+        let mut index_of: HashMap<&[u8], usize> = HashMap::default();
+        let mut filter = PieceFilter::default();
+        for &(id, pattern) in patterns {
+            let rarest = filter_pieces(pattern).min_by_key(|piece| (shared_by[piece], std::cmp::Reverse(piece.len())));
+            match rarest {
+                Some(piece) => {
+                    let index = *index_of.entry(piece).or_insert_with(|| {
+                        pieces.push(piece);
+                        filter.by_piece.push(Vec::new());
+                        pieces.len() - 1
+                    });
+                    filter.by_piece[index].push(id);
+                }
+                None => filter.unfiltered.push(id),
+            }
+        }
+        // A contiguous NFA builds in time linear in the pieces' bytes (a DFA can cost the
+        // square of them) and searches a short path about as fast. Building can fail only
+        // for automata too large for the configuration; then every pattern is simply
+        // tried, which is slower and still right.
+        if !pieces.is_empty() {
+            filter.automaton = AhoCorasick::builder().kind(Some(AhoCorasickKind::ContiguousNFA)).build(&pieces).ok();
+            if filter.automaton.is_none() {
+                filter.unfiltered.extend(filter.by_piece.drain(..).flatten());
+            }
+        }
+        filter
     }
-    let mut pieces: Vec<Vec<u8>> = Vec::new();
-    // Each piece's index, found in constant time: thousands of wildcard rules must not
-    // cost a search through all the pieces each.
-    let mut index_of: HashMap<&[u8], usize> = HashMap::default();
-    let mut compiled = Vec::with_capacity(rules.len());
-    for (pattern, entry) in &rules {
-        let prefix_len = pattern::literal_prefix(pattern).len();
-        let rarest = filter_pieces(pattern).min_by_key(|piece| (shared_by[piece], std::cmp::Reverse(piece.len())));
-        let required_piece = rarest.filter(|_| prefix_len < MIN_FILTER_BYTES).map(|piece| {
-            *index_of.entry(piece).or_insert_with(|| {
-                pieces.push(piece.to_vec());
-                pieces.len() - 1
-            })
-        });
-        compiled.push(WildcardRule { pattern: Vec::new(), entry: *entry, prefix_len, required_piece });
+
+    /// Calls `each` with every pattern `path` may match, each once: those whose piece it
+    /// holds, then those without a piece.
+    pub(crate) fn candidates(&self, path: &[u8], mut each: impl FnMut(usize)) {
+        if let Some(automaton) = &self.automaton {
+            for piece in PieceSet::scan(automaton, path).iter() {
+                self.by_piece[piece].iter().for_each(|&id| each(id));
+            }
+        }
+        self.unfiltered.iter().for_each(|&id| each(id));
     }
-    drop((shared_by, index_of));
-    for (rule, (pattern, _)) in compiled.iter_mut().zip(rules) {
-        rule.pattern = pattern;
+
+    /// The heap it holds, roughly.
+    fn memory_bytes(&self) -> usize {
+        let lists: usize = self.by_piece.iter().map(|list| list.len() + 1).sum::<usize>() + self.unfiltered.len();
+        lists * size_of::<usize>() + self.automaton.as_ref().map_or(0, AhoCorasick::memory_usage)
     }
-    // A contiguous NFA builds in time linear in the pieces' bytes (a DFA can cost the
-    // square of them) and searches a short path about as fast. Building can fail only for
-    // automata too large for the configuration; then every rule is simply tried, which
-    // is slower and still right.
-    let prefilter = if pieces.is_empty() {
-        None
-    } else {
-        AhoCorasick::builder().kind(Some(AhoCorasickKind::ContiguousNFA)).build(&pieces).ok()
-    };
-    (compiled, prefilter)
 }
 
 /// The pieces a prefilter can look for in a wildcard pattern: its literal pieces of at

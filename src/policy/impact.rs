@@ -234,7 +234,8 @@ pub fn impact(before: &RobotsTxt, after: &RobotsTxt) -> Impact {
         for (written, robot) in &robots {
             // Under the classic readings a robot is known by the name they look for, by
             // substring: `googlebot` for `Googlebot/2.1`.
-            let label = if reading.is_classic() && written != "*" { robot.classic_name() } else { written };
+            let classic = robot.classic_name();
+            let label = if reading.is_classic() && written != "*" && !classic.is_empty() { classic } else { written };
             let label = &label.to_owned();
             match flip(before, after, robot, reading) {
                 Found::Same => {}

@@ -26,6 +26,7 @@ use std::fmt;
 
 use super::agent::Selection;
 use super::availability::{Access, Availability};
+use super::compiled::PieceFilter;
 use super::parse::{FieldKind, RobotsTxt};
 use super::pattern::{is_plain_prefix, normalise_as_requested, wildcard_match};
 use super::prefix_set::PrefixSet;
@@ -464,6 +465,13 @@ impl Lines {
 
     /// These lines and `other`'s, in order, still capped.
     fn merged(&self, other: &Lines) -> Lines {
+        // Most merges are with nothing: one rule wins, one kind of line speaks.
+        if other.total == 0 {
+            return self.clone();
+        }
+        if self.total == 0 {
+            return other.clone();
+        }
         let mut first: Vec<usize> = self.first.iter().chain(&other.first).copied().collect();
         first.sort_unstable();
         first.dedup();
@@ -520,7 +528,9 @@ pub struct UsageRules {
     rules: Vec<UsageRule>,
     plain: Option<PrefixSet<usize>>,
     anchored: Option<PrefixSet<usize>>,
-    loose: Vec<usize>,
+    /// Wildcard paths without a literal start to index them by, found by the pieces a
+    /// path holds with the automaton crawl rules use.
+    loose: PieceFilter,
     pathless: Option<usize>,
     signals: [Said; 3],
     has_signals: bool,
@@ -571,6 +581,7 @@ impl UsageRules {
     fn index(&mut self) {
         let mut plain = Vec::new();
         let mut anchored = Vec::new();
+        let mut loose = Vec::new();
         for (index, rule) in self.rules.iter().enumerate() {
             let Some(pattern) = &rule.pattern else {
                 self.pathless = Some(index);
@@ -584,10 +595,11 @@ impl UsageRules {
                 if start >= MIN_INDEXED_START {
                     anchored.push((&pattern[..start], index, line));
                 } else {
-                    self.loose.push(index);
+                    loose.push((index, pattern.as_slice()));
                 }
             }
         }
+        self.loose = PieceFilter::new(&loose);
         self.plain = (!plain.is_empty()).then(|| PrefixSet::new(plain));
         self.anchored = (!anchored.is_empty()).then(|| PrefixSet::new(anchored));
     }
@@ -621,7 +633,12 @@ impl UsageRules {
         for &index in self.anchored.iter().flat_map(|set| set.matches(tested)) {
             consider(index);
         }
-        for &index in &self.loose {
+        // The longest first: once one matches, the shorter ones cannot win.
+        let mut loose = Vec::new();
+        self.loose.candidates(tested, |index| loose.push(index));
+        let length = |index: usize| self.rules[index].pattern.as_ref().map_or(0, Vec::len);
+        loose.sort_unstable_by_key(|&index| std::cmp::Reverse(length(index)));
+        for index in loose {
             consider(index);
         }
         if best.is_empty() {
@@ -650,20 +667,20 @@ impl UsageRules {
     #[must_use]
     pub fn answer(&self, tested: &str) -> Usage {
         let winners = self.winners(tested.as_bytes());
+        let winning_lines = winners.iter().fold(Lines::default(), |lines, rule| lines.merged(&rule.lines));
         let mut answer = Usage::default();
         for category in Category::ALL {
             // Content-Usage: the longest match decides, identical paths most restrictive.
+            // It has no ai-input: its rules neither state nor leave it unknown.
             let mut from_usage = Said::default();
-            let mut winning_lines = Lines::default();
-            // Content-Usage has no ai-input: its rules neither state nor leave it unknown.
+            let winning = if category == Category::AiInput { Lines::default() } else { winning_lines.clone() };
             for rule in winners.iter().filter(|_| category != Category::AiInput) {
-                winning_lines = winning_lines.merged(&rule.lines);
                 if let Some(said) = rule.said.get(category.index()) {
                     from_usage.no = from_usage.no.merged(&said.no);
                     from_usage.yes = from_usage.yes.merged(&said.yes);
                 }
             }
-            answer.stated[category.index()] = combine(&from_usage, &self.signals[category.index()], winning_lines);
+            answer.stated[category.index()] = combine(&from_usage, &self.signals[category.index()], winning);
         }
         answer
     }
