@@ -177,7 +177,7 @@ fn usage_wildcards(c: &mut Criterion) {
         let _ = writeln!(text, "Disallow: {pattern}");
         text
     });
-    let mut rng = Rng(0x5EED_25);
+    let mut rng = Rng(0x5EED_0025);
     let paths: Vec<String> = (0..10_000).map(|i| format!("/p/{}/x/y/z{i}", rng.next() % 100_000)).collect();
     let robot = Robot::from_agent("bot");
     let usage_txt = RobotsTxt::parse(usage.into_bytes());
