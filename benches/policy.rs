@@ -186,8 +186,9 @@ fn usage_wildcards(c: &mut Criterion) {
     let disallow_txt = RobotsTxt::parse(disallow.into_bytes());
     let disallow_matcher = Matcher::for_robot(&disallow_txt, &robot, Reading::Rfc9309);
     group.throughput(Throughput::Elements(paths.len() as u64));
-    group
-        .bench_function("content_usage", |b| b.iter(|| paths.iter().map(|path| rules.answer(black_box(path))).count()));
+    group.bench_function("content_usage", |b| {
+        b.iter(|| paths.iter().for_each(|path| drop(black_box(rules.answer(black_box(path))))));
+    });
     group.bench_function("disallow", |b| {
         b.iter(|| paths.iter().filter(|path| disallow_matcher.decide_tested(black_box(path)).allowed()).count());
     });
