@@ -121,22 +121,43 @@ impl<'a> CheckRecord<'a> {
         agent: &'a str,
         request: &'a Request,
     ) -> CheckRecord<'a> {
-        let rule = column.deciding_rule(txt, decision);
         let usage = column.usage(availability, decision, request.tested());
+        let asked = Asked { url: request.given(), path: request.path(), tested: request.tested() };
+        CheckRecord::of(txt, (availability, column, decision), agent, asked, &usage)
+    }
+
+    /// The record from its parts, the usage answer already known (`sitemaps` has it
+    /// from the audit, and reads most URLs without a [`Request`]).
+    pub(super) fn of(
+        txt: &RobotsTxt,
+        (availability, column, decision): (Availability, &Column, Decision),
+        agent: &'a str,
+        Asked { url, path, tested }: Asked<'a>,
+        usage: &UsageAnswer,
+    ) -> CheckRecord<'a> {
+        let rule = column.deciding_rule(txt, decision);
         CheckRecord {
             agent,
-            url: request.given(),
-            path: request.path(),
-            tested: request.tested(),
+            url,
+            path,
+            tested,
             allowed: decision.allowed,
             semantics: column.reading.name(),
             line: rule.map(policy::parse::Rule::line),
             rule: rule.map(|r| txt.rule_text(r)),
             group_line: group_line(txt, availability, column, decision),
-            usage_lines: JsonField::of_usage(&usage, Usage::lines),
-            usage: JsonField::of_usage(&usage, UsageRecord::of),
+            usage_lines: JsonField::of_usage(usage, Usage::lines),
+            usage: JsonField::of_usage(usage, UsageRecord::of),
         }
     }
+}
+
+/// What was asked: the text as given, the path it names, the path as matched.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Asked<'a> {
+    pub(super) url: &'a str,
+    pub(super) path: &'a str,
+    pub(super) tested: &'a str,
 }
 
 impl CheckRecord<'_> {

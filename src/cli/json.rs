@@ -39,6 +39,11 @@ struct TerminalSafe;
 
 impl serde_json::ser::Formatter for TerminalSafe {
     fn write_string_fragment<W: ?Sized + Write>(&mut self, writer: &mut W, fragment: &str) -> io::Result<()> {
+        // Nearly every fragment (a URL, a rule) is ASCII without DEL, which holds no
+        // unsafe character: written as it is, without looking at each character.
+        if fragment.is_ascii() && memchr::memchr(0x7f, fragment.as_bytes()).is_none() {
+            return writer.write_all(fragment.as_bytes());
+        }
         let mut safe_from = 0;
         for (at, c) in fragment.char_indices().filter(|&(_, c)| is_unsafe(c)) {
             writer.write_all(&fragment.as_bytes()[safe_from..at])?;

@@ -11,7 +11,7 @@ use color_eyre::eyre::{Result, WrapErr, bail, eyre};
 use serde::Serialize;
 use url::Url;
 
-use super::answers::CheckRecord;
+use super::answers::{Asked, CheckRecord};
 use super::{Outcome, RobotSelection, RunDeadline, SourceOptions, finish_output, json, load, positive_count};
 use crate::policy::compare::Column;
 use crate::policy::escape::sanitize_str;
@@ -396,7 +396,9 @@ impl Run<'_> {
                 self.other_host.push((loc.to_owned(), sitemap));
             }
         }
-        let request = (self.args.json || self.args.csv).then(|| Request::new(loc, UrlMode::AsCrawlersSend));
+        // The path the URL names, for `--json`: most URLs are tested as they are written
+        // and need no second reading (the audit's fast path); the others are read once.
+        let mut path: Option<std::borrow::Cow<'_, str>> = None;
         let text_report = !self.args.json && !self.args.csv && !self.args.blocked;
         // This URL's place among the kept ones, once some robot may not fetch it.
         let mut kept_at: Option<u32> = None;
@@ -439,53 +441,47 @@ impl Run<'_> {
             if self.args.blocked && !blocked {
                 continue;
             }
-            match &request {
-                Some(request) if self.args.json => {
-                    let record = UrlRecord {
-                        r#type: "url",
-                        sitemap: sitemap_url.as_str(),
-                        lastmod,
-                        other_host: check.other_host,
-                        check: CheckRecord::new(
-                            self.txt,
-                            self.availability,
-                            column,
-                            finding.decision,
-                            &self.labels[index],
-                            request,
-                        ),
-                    };
-                    if self.holds_urls() {
-                        let mut line = Vec::with_capacity(512);
-                        json::write_into(&mut line, &record);
-                        self.hold(sitemap, &line)?;
-                    } else {
-                        json::write_line(out, &record)?;
-                    }
+            if self.args.json {
+                let path = path.get_or_insert_with(|| match loc.strip_prefix(origin.prefix()) {
+                    Some(rest) if rest == check.tested => std::borrow::Cow::Borrowed(rest),
+                    _ => std::borrow::Cow::Owned(Request::new(loc, UrlMode::AsCrawlersSend).path().to_owned()),
+                });
+                let asked = Asked { url: loc.trim(), path, tested: &check.tested };
+                let decided = (self.availability, column, finding.decision);
+                let record = UrlRecord {
+                    r#type: "url",
+                    sitemap: sitemap_url.as_str(),
+                    lastmod,
+                    other_host: check.other_host,
+                    check: CheckRecord::of(self.txt, decided, &self.labels[index], asked, &finding.usage),
+                };
+                if self.holds_urls() {
+                    let mut line = Vec::with_capacity(512);
+                    json::write_into(&mut line, &record);
+                    self.hold(sitemap, &line)?;
+                } else {
+                    json::write_line(out, &record)?;
                 }
-                Some(_) => {
-                    let cells = [
-                        quote(sitemap_url.as_str()),
-                        quote(loc),
-                        quote(&self.labels[index]),
-                        finding.decision.allowed.to_string(),
-                        quote(column.reading.name()),
-                        finding.decision.rule.map(|at| at.line.to_string()).unwrap_or_default(),
-                        quote(&self.rule_text(column, finding.decision)),
-                        quote(lastmod.unwrap_or_default()),
-                        check.other_host.to_string(),
-                    ];
-                    writeln!(out, "{}", cells.join(","))?;
-                }
-                None if self.args.blocked => {
-                    let why = match finding.decision.rule {
-                        Some(at) => format!("line {}: {}", at.line, self.rule_text(column, finding.decision)),
-                        None => "no rule (the file keeps it out)".to_owned(),
-                    };
-                    let (label, loc, why) = (sanitize_str(&self.labels[index]), sanitize_str(loc), sanitize_str(&why));
-                    writeln!(out, "blocked  {label}  {loc}  {why}")?;
-                }
-                None => {}
+            } else if self.args.csv {
+                let cells = [
+                    quote(sitemap_url.as_str()),
+                    quote(loc),
+                    quote(&self.labels[index]),
+                    finding.decision.allowed.to_string(),
+                    quote(column.reading.name()),
+                    finding.decision.rule.map(|at| at.line.to_string()).unwrap_or_default(),
+                    quote(&self.rule_text(column, finding.decision)),
+                    quote(lastmod.unwrap_or_default()),
+                    check.other_host.to_string(),
+                ];
+                writeln!(out, "{}", cells.join(","))?;
+            } else if self.args.blocked {
+                let why = match finding.decision.rule {
+                    Some(at) => format!("line {}: {}", at.line, self.rule_text(column, finding.decision)),
+                    None => "no rule (the file keeps it out)".to_owned(),
+                };
+                let (label, loc, why) = (sanitize_str(&self.labels[index]), sanitize_str(loc), sanitize_str(&why));
+                writeln!(out, "blocked  {label}  {loc}  {why}")?;
             }
         }
         Ok(())

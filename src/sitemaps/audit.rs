@@ -111,6 +111,12 @@ impl SitemapOrigin {
         SitemapOrigin { url: url.clone(), prefix: url.origin().ascii_serialization() }
     }
 
+    /// Its origin as URLs on it start (`https://example.com`).
+    #[must_use]
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
     /// The sitemap's URL.
     #[must_use]
     pub fn url(&self) -> &Url {
