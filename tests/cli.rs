@@ -693,3 +693,27 @@ fn lint_and_fix_say_which_verdicts_a_fix_changes() {
         .assert()
         .stderr(predicate::str::contains("applied 1 fix, which changes no verdict under any reading"));
 }
+
+/// Issue 25: an error that is the user's to fix (a missing file) captures no backtrace,
+/// even under RUST_BACKTRACE=1, and says the same in the same words; with a cause, the
+/// cause follows it.
+#[test]
+fn errors_carry_no_backtrace_under_rust_backtrace() {
+    for backtrace in ["0", "1", "full"] {
+        robotscope()
+            .env("RUST_BACKTRACE", backtrace)
+            .args(["check", "/nonexistent/robots.txt", "-a", "bot", "/"])
+            .assert()
+            .code(2)
+            .stderr(
+                "robotscope: error: /nonexistent/robots.txt: no such file (and it does not look like a site name)\n",
+            );
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    robotscope()
+        .env("RUST_BACKTRACE", "1")
+        .args(["history", dir.path().to_str().expect("path")])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("BACKTRACE").not().and(predicate::str::contains("robotscope: error: ")));
+}
