@@ -83,4 +83,34 @@ run 2 100 "check: an endless stdin line" sh -c "head -c 50000000 /dev/zero | tr 
 run 2 100 "compare --paths /dev/zero" "$bin" compare "$dir/duplicates.txt" -a bot --paths /dev/zero
 run 3 100 "page: a million nested <div>" "$bin" page "http://127.0.0.1:$port/deep.html" -a bot --max-bytes 6000000
 run 3 100 "page: 200,000 unclosed <b id>" "$bin" page "http://127.0.0.1:$port/formatting.html" -a bot --max-bytes 6000000
+
+# --- Issue 25: sitemaps, the history store, the archive, usage rules ------------------------
+python3 "$(dirname "$0")/support/hostile_server.py" > "$dir/hostile.port" &
+hostile=$!
+trap 'rm -rf "$dir"; kill "$server" "$hostile" 2>/dev/null' EXIT
+for _ in $(seq 1 100); do [ -s "$dir/hostile.port" ] && break; sleep 0.2; done
+hp=$(head -1 "$dir/hostile.port")
+python3 - "$dir" "$hp" <<'PY'
+import sys
+d, port = sys.argv[1], sys.argv[2]
+lines = "".join(f"Sitemap: http://127.0.0.1:{port}/chain/{1990 + n % 3}.xml\n" for n in range(100000))
+open(f"{d}/sitemap-lines.txt", "w").write("User-agent: *\nDisallow:\n" + lines)
+usage = "".join(f"Content-Usage: /*{n}*x*y* train-ai=n\n" for n in range(10000))
+open(f"{d}/usage-wildcards.txt", "w").write("User-agent: *\n" + usage)
+open(f"{d}/usage-paths.txt", "w").write("".join(f"/p/{(i * 7919) % 100000}/x/y/z{i}\n" for i in range(100000)))
+PY
+mkfifo "$dir/store.fifo"
+site="http://127.0.0.1:$hp"
+run 10 150 "sitemaps: 40 x 6,000 URLs of 8 KB (text)" "$bin" sitemaps "$site/long/" -a bot
+run 60 150 "sitemaps: 40 x 6,000 URLs of 8 KB (--json)" "$bin" sitemaps "$site/long/" -a bot --json
+run 6 100 "sitemaps: 8 at a byte a second, --max-time 3s" "$bin" sitemaps "$site/slow/" -a bot --max-time 3s
+run 2 100 "sitemaps: 100,000 Sitemap lines" "$bin" sitemaps "$dir/sitemap-lines.txt" --whole-file -a bot
+run 30 100 "sitemaps: an index chain 2,000 deep" "$bin" sitemaps "$site/chain/" -a bot
+run 1 50 "sitemaps --timeout 18446744073709551615" "$bin" sitemaps "$site/slow/" -a bot --timeout 18446744073709551615
+run 2 50 "check --store FIFO" "$bin" check "$site/" -a bot / --store "$dir/store.fifo"
+run 2 50 "check --store /dev/null" "$bin" check "$site/" -a bot / --store /dev/null
+run 8 200 "history: 14 MB CDX listing, first run" "$bin" history "$site/" --archive "$site" --archive-delay 0 --store "$dir/h.sqlite3"
+run 4 200 "history: 14 MB CDX listing, later run" "$bin" history "$site/" --archive "$site" --archive-delay 0 --store "$dir/h.sqlite3"
+run 1 100 "check --usage: 10,000 usage wildcards, 100k paths" sh -c "'$bin' check '$dir/usage-wildcards.txt' -a bot --usage < '$dir/usage-paths.txt'"
+run 0.1 30 "an error exit under RUST_BACKTRACE=1" env RUST_BACKTRACE=1 "$bin" check /nonexistent -a bot /
 exit $over
