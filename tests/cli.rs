@@ -695,7 +695,7 @@ fn lint_and_fix_say_which_verdicts_a_fix_changes() {
 }
 
 /// Issue 25: an error that is the user's to fix (a missing file) captures no backtrace,
-/// even under RUST_BACKTRACE=1, and says the same in the same words; with a cause, the
+/// even under `RUST_BACKTRACE=1`, and says the same in the same words; with a cause, the
 /// cause follows it.
 #[test]
 fn errors_carry_no_backtrace_under_rust_backtrace() {

@@ -214,7 +214,81 @@ pub fn select(interpretation: &Interpretation, robot: &Robot, reading: Reading) 
     Selection { groups, choice }
 }
 
+/// Files naming more robots than this get an index for [`select`]: below it, looking
+/// through every User-agent line costs less than building one.
+const INDEXED_FROM_AGENTS: usize = 64;
+
+/// Which groups name which robots, built once per reading of a file that names many
+/// (a file of 20,000 User-agent lines asked about each of them, as checking a fix does,
+/// cost 20,000 scans of 20,000 lines): RFC 9309's tokens in a table, and the classic
+/// readings' names in another, where each piece of a robot's name is looked up.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SelectIndex {
+    /// Built for the classic readings (names) or RFC 9309 (tokens).
+    classic: bool,
+    /// Lower-cased tokens, with the groups naming each, in order.
+    by_token: foldhash::HashMap<String, Vec<usize>>,
+    /// Each distinct classic name, with the first group naming it.
+    names: foldhash::HashMap<String, usize>,
+    /// The first group with an empty name, which every robot's name holds.
+    empty_name: Option<usize>,
+}
+
+/// Robot names longer than this are looked for line by line: the pieces of a name are
+/// as many as the square of its length.
+const MAX_INDEXED_NAME_BYTES: usize = 96;
+
+impl SelectIndex {
+    /// The index of `interpretation`, read as `reading` reads it.
+    pub(crate) fn new(interpretation: &Interpretation, reading: Reading) -> SelectIndex {
+        let mut index = SelectIndex { classic: reading.is_classic(), ..SelectIndex::default() };
+        for (group_index, group) in interpretation.groups().iter().enumerate() {
+            for agent in group.agents() {
+                let AgentName::Name(name) = agent.name() else { continue };
+                if reading.is_classic() {
+                    if name.is_empty() {
+                        index.empty_name.get_or_insert(group_index);
+                    } else if !index.names.contains_key(name.as_str()) {
+                        index.names.insert(name.clone(), group_index);
+                    }
+                } else {
+                    let groups = index.by_token.entry(name.to_ascii_lowercase()).or_default();
+                    if groups.last() != Some(&group_index) {
+                        groups.push(group_index);
+                    }
+                }
+            }
+        }
+        index
+    }
+
+    /// True when built for the classic readings' names.
+    pub(crate) fn is_classic(&self) -> bool {
+        self.classic
+    }
+
+    /// The groups naming `token` (RFC 9309).
+    fn groups_for_token(&self, token: &str) -> Vec<usize> {
+        self.by_token.get(&token.to_ascii_lowercase()).cloned().unwrap_or_default()
+    }
+
+    /// The first group with a name `name` holds (the classic readings): each piece of
+    /// `name` looked up. Ask only for a name of at most [`MAX_INDEXED_NAME_BYTES`].
+    fn first_record_for(&self, name: &str) -> Option<usize> {
+        let starts = name.char_indices().map(|(at, _)| at);
+        let pieces = starts.flat_map(|start| {
+            let ends = name[start..].char_indices().skip(1).map(move |(at, _)| start + at).chain([name.len()]);
+            ends.map(move |end| &name[start..end])
+        });
+        pieces.filter_map(|piece| self.names.get(piece).copied()).chain(self.empty_name).min()
+    }
+}
+
 fn groups_for_token(interpretation: &Interpretation, token: &str) -> Option<Selection> {
+    if let Some(index) = interpretation.select_index(Reading::Rfc9309, INDEXED_FROM_AGENTS) {
+        let groups = index.groups_for_token(token);
+        return (!groups.is_empty()).then(|| Selection { groups, choice: Choice::Token(token.to_owned()) });
+    }
     let groups: Vec<usize> = interpretation
         .groups()
         .iter()
@@ -231,7 +305,7 @@ fn groups_for_token(interpretation: &Interpretation, token: &str) -> Option<Sele
 }
 
 fn first_record_for(interpretation: &Interpretation, name: &str) -> Option<Selection> {
-    interpretation.groups().iter().enumerate().find_map(|(index, group)| {
+    let record_choice = |index: usize, group: &super::parse::Group| {
         group
             .agents()
             .iter()
@@ -241,11 +315,22 @@ fn first_record_for(interpretation: &Interpretation, name: &str) -> Option<Selec
                 _ => None,
             })
             .map(|choice| Selection { groups: vec![index], choice })
-    })
+    };
+    // The index finds the record; the record says how it was chosen. A name too long to
+    // take apart is looked for line by line.
+    let index = interpretation
+        .select_index(Reading::Draft1996, INDEXED_FROM_AGENTS)
+        .filter(|_| name.len() <= MAX_INDEXED_NAME_BYTES);
+    match index {
+        Some(index) => index.first_record_for(name).and_then(|at| record_choice(at, &interpretation.groups()[at])),
+        None => interpretation.groups().iter().enumerate().find_map(|(index, group)| record_choice(index, group)),
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::fmt::Write as _;
+
     use super::*;
     use crate::policy::RobotsTxt;
 
@@ -260,6 +345,40 @@ mod tests {
         let robot = Robot::from_agent("A");
         assert_eq!(choose(text, &robot, Reading::Rfc9309).groups, vec![0, 2]);
         assert_eq!(choose(text, &robot, Reading::Draft1996).groups, vec![0]);
+    }
+
+    /// A file that names many robots is looked up in an index: it chooses as looking
+    /// through every line does (computed here by brute force), under every reading.
+    #[test]
+    fn the_index_chooses_as_every_line_looked_through() {
+        let names = ["ab", "b", "ba", "aab", "Bot", "bot-x", "ab", "x", "bab", "é", "aé", "botx"];
+        let mut text = String::new();
+        for i in 0..120 {
+            let _ = write!(text, "User-agent: {}\nDisallow: /{i}\n\n", names[i % names.len()]);
+            if i % 5 == 0 {
+                let _ = write!(text, "User-agent: {}\nUser-agent: n{i}\nAllow: /{i}\n\n", names[(i + 3) % names.len()]);
+            }
+        }
+        let txt = RobotsTxt::parse(text.into_bytes());
+        for robot_name in ["ab", "aabab", "Bot", "BOT-X", "botxx", "é", "xaéx", "zzz", "n10", "n1"] {
+            let robot = Robot::from_agent(robot_name);
+            for reading in Reading::ALL {
+                let interpretation = txt.interpretation(reading);
+                let got = select(interpretation, &robot, reading).groups;
+                let named = |group: &super::super::parse::Group| {
+                    group.agents().iter().any(|agent| match agent.name() {
+                        AgentName::Name(value) if reading.is_classic() => robot.classic_name().contains(value.as_str()),
+                        AgentName::Name(value) => value.eq_ignore_ascii_case(robot.token()),
+                        AgentName::Star => false,
+                    })
+                };
+                let matching = interpretation.groups().iter().enumerate().filter(|(_, g)| named(g)).map(|(i, _)| i);
+                let expected: Vec<usize> =
+                    if reading.is_classic() { matching.take(1).collect() } else { matching.collect() };
+                assert!(interpretation.select_index(reading, INDEXED_FROM_AGENTS).is_some(), "indexed");
+                assert_eq!(got, expected, "{robot_name} under {reading}");
+            }
+        }
     }
 
     #[test]

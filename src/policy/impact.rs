@@ -231,13 +231,22 @@ pub fn impact(before: &RobotsTxt, after: &RobotsTxt) -> Impact {
     }
     let robots = robots_named(before, after);
     for reading in Reading::ALL {
+        // What a robot gets depends only on the groups it reads in each version: robots
+        // that read the same groups are asked once (20,000 robots of one group cost one
+        // search, not 20,000).
+        let mut asked: foldhash::HashMap<(Vec<usize>, Vec<usize>), Found> = foldhash::HashMap::default();
         for (written, robot) in &robots {
             // Under the classic readings a robot is known by the name they look for, by
             // substring: `googlebot` for `Googlebot/2.1`.
             let classic = robot.classic_name();
             let label = if reading.is_classic() && written != "*" && !classic.is_empty() { classic } else { written };
             let label = &label.to_owned();
-            match flip(before, after, robot, reading) {
+            let groups = |txt: &RobotsTxt| agent::select(txt.interpretation(reading), robot, reading).groups;
+            let searched = asked
+                .entry((groups(before), groups(after)))
+                .or_insert_with(|| flip(before, after, robot, reading))
+                .clone();
+            match searched {
                 Found::Same => {}
                 Found::Flip(flip) => {
                     found.changed.push((reading, label.clone()));
@@ -312,6 +321,7 @@ fn canonical<'t>(txt: &'t RobotsTxt, robot: &Robot, reading: Reading) -> Vec<(Ru
 }
 
 /// What the search for one robot under one reading found.
+#[derive(Clone)]
 enum Found {
     /// The same rules: the same verdicts.
     Same,

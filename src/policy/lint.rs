@@ -1449,6 +1449,14 @@ impl<'a> Linter<'a> {
             .iter()
             .map(|a| if *a.name() == AgentName::Star { "every other robot".to_owned() } else { self.text(&a.value()) })
             .collect();
+        // A Crawl-delay (or other field that is no rule) in the group says what a record
+        // before a blank line was for: the first such field, found once per group, not
+        // once per blank line (20,000 blank lines would cost 20,000 scans).
+        let first_non_rule = (first..=last)
+            .filter_map(|l| self.rfc_field[l - 1].map(|f| &self.rfc.fields()[f]))
+            .find(|field| !field.kind().is_rule() && !agents_line(field.line()))
+            .map(|field| (field.line(), self.text(&field.key())));
+        let verdict = self.group_gist(group);
         let mut n = first;
         while n < last {
             if !lex::is_blank(self.txt.source(), self.line(n)) {
@@ -1472,13 +1480,12 @@ impl<'a> Linter<'a> {
                 // record was most likely meant to stand alone and allow everything.
                 // A Crawl-delay (or other field that is no rule) before the blank line
                 // says what the record was for: pacing the robot, not shutting it out.
-                let paced = (first..run_start)
-                    .filter_map(|l| self.rfc_field[l - 1].map(|f| &self.rfc.fields()[f]))
-                    .find(|field| !field.kind().is_rule() && !agents_line(field.line()))
-                    .map(|field| format!(" (its {} line does not end a group)", self.text(&field.key())))
+                let paced = first_non_rule
+                    .as_ref()
+                    .filter(|(line, _)| *line < run_start)
+                    .map(|(_, key)| format!(" (its {key} line does not end a group)"))
                     .unwrap_or_default();
                 let later = names_for_message(&names[agents_before..]);
-                let verdict = self.group_gist(group);
                 (
                     format!(
                         "A blank line between User-agent lines. RFC 9309 robots ignore it and join {who} to the \

@@ -334,9 +334,32 @@ pub struct Interpretation {
     unknown: Vec<usize>,
     /// The normalised patterns that differ from their values, back to back.
     normalised_patterns: Vec<u8>,
+    /// Which groups name which robots, made on the first [`agent::select`] that needs
+    /// it (a file naming many robots).
+    ///
+    /// [`agent::select`]: super::agent::select
+    select_index: std::sync::OnceLock<super::agent::SelectIndex>,
 }
 
 impl Interpretation {
+    /// The index [`super::agent::select`] looks robots up in, once the file names more
+    /// than `from_agents` of them (made the first time it is asked for); `reading` is
+    /// this interpretation's (classic or not is all that matters).
+    pub(crate) fn select_index(&self, reading: Reading, from_agents: usize) -> Option<&super::agent::SelectIndex> {
+        let index = if let Some(index) = self.select_index.get() {
+            index
+        } else {
+            let agents: usize = self.groups.iter().map(|group| group.agents().len()).sum();
+            if agents <= from_agents {
+                return None;
+            }
+            self.select_index.get_or_init(|| super::agent::SelectIndex::new(self, reading))
+        };
+        // An index of the other kind (an interpretation asked about under a reading not
+        // its own) is no answer: the lines are looked through.
+        (index.is_classic() == reading.is_classic()).then_some(index)
+    }
+
     /// Every line that holds a field, in order.
     #[must_use]
     pub fn fields(&self) -> &[Field] {

@@ -787,7 +787,26 @@ mod tests {
     /// The index (prefix sets, combined paths) answers what trying every rule answers.
     #[test]
     fn the_index_answers_as_every_rule_tried() {
-        let patterns = ["/", "/a", "/a/", "/a/b", "/a*", "/*b", "/a/*.pdf$", "/ab", "*", "/a/b$", "/x*y", "/a"];
+        // With wildcard paths that have no literal start, found by their pieces
+        // (`/*ab`, `/*ab*c`, `/*bc$`), and one without a piece worth looking for (`/*b`).
+        let patterns = [
+            "/",
+            "/a",
+            "/a/",
+            "/a/b",
+            "/a*",
+            "/*b",
+            "/a/*.pdf$",
+            "/ab",
+            "*",
+            "/a/b$",
+            "/x*y",
+            "/a",
+            "/*ab",
+            "/*ab*c",
+            "/*bc$",
+            "/*zz*",
+        ];
         let mut file = String::from("User-agent: *\n");
         for (i, pattern) in patterns.iter().enumerate() {
             let said = ["train-ai=y", "train-ai=n", "search=y", "search=n, train-ai=y"][i % 4];
@@ -797,7 +816,25 @@ mod tests {
         let txt = RobotsTxt::parse(file.as_bytes().to_vec());
         let selection = select(txt.interpretation(Reading::Rfc9309), &Robot::from_agent("bot"), Reading::Rfc9309);
         let rules = UsageRules::of(&txt, &selection);
-        for path in ["/", "/a", "/a/b", "/a/b/c.pdf", "/ab", "/xyz", "/b", "/q/b", "/a/b", "/zz", "/a/x.pdf"] {
+        for path in [
+            "/",
+            "/a",
+            "/a/b",
+            "/a/b/c.pdf",
+            "/ab",
+            "/xyz",
+            "/b",
+            "/q/b",
+            "/a/b",
+            "/zz",
+            "/a/x.pdf",
+            "/xab",
+            "/abc",
+            "/qbc",
+            "/qabxc",
+            "/q/zz/ab",
+            "/bcd",
+        ] {
             // Every rule tried: the longest matching path(s), else the pathless rule.
             let matching: Vec<(usize, &str)> = patterns
                 .iter()
