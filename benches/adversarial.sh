@@ -98,15 +98,20 @@ open(f"{d}/sitemap-lines.txt", "w").write("User-agent: *\nDisallow:\n" + lines)
 usage = "".join(f"Content-Usage: /*{n}*x*y* train-ai=n\n" for n in range(10000))
 open(f"{d}/usage-wildcards.txt", "w").write("User-agent: *\n" + usage)
 open(f"{d}/usage-paths.txt", "w").write("".join(f"/p/{(i * 7919) % 100000}/x/y/z{i}\n" for i in range(100000)))
+base = f"http://127.0.0.1:{port}"
+long_maps = "".join(f"Sitemap: {base}/long/{n}.xml.gz\n" for n in range(40))
+open(f"{d}/long-robots.txt", "w").write("User-agent: *\nDisallow: /a/\n" + long_maps)
+open(f"{d}/slow-robots.txt", "w").write("User-agent: *\nDisallow:\n" + "".join(f"Sitemap: {base}/slow/{n}.xml\n" for n in range(8)))
+open(f"{d}/chain-robots.txt", "w").write(f"User-agent: *\nDisallow:\nSitemap: {base}/chain/0.xml\n")
 PY
 mkfifo "$dir/store.fifo"
 site="http://127.0.0.1:$hp"
-run 10 150 "sitemaps: 40 x 6,000 URLs of 8 KB (text)" "$bin" sitemaps "$site/long/" -a bot
-run 60 150 "sitemaps: 40 x 6,000 URLs of 8 KB (--json)" "$bin" sitemaps "$site/long/" -a bot --json
-run 6 100 "sitemaps: 8 at a byte a second, --max-time 3s" "$bin" sitemaps "$site/slow/" -a bot --max-time 3s
+run 10 150 "sitemaps: 40 x 6,000 URLs of 8 KB (text)" "$bin" sitemaps "$dir/long-robots.txt" -a bot
+run 60 150 "sitemaps: 40 x 6,000 URLs of 8 KB (--json)" "$bin" sitemaps "$dir/long-robots.txt" -a bot --json
+run 6 100 "sitemaps: 8 at a byte a second, --max-time 3s" "$bin" sitemaps "$dir/slow-robots.txt" -a bot --max-time 3s
 run 2 100 "sitemaps: 100,000 Sitemap lines" "$bin" sitemaps "$dir/sitemap-lines.txt" --whole-file -a bot
-run 30 100 "sitemaps: an index chain 2,000 deep" "$bin" sitemaps "$site/chain/" -a bot
-run 1 50 "sitemaps --timeout 18446744073709551615" "$bin" sitemaps "$site/slow/" -a bot --timeout 18446744073709551615
+run 30 100 "sitemaps: an index chain 2,000 deep" "$bin" sitemaps "$dir/chain-robots.txt" -a bot
+run 1 50 "sitemaps --timeout 18446744073709551615" "$bin" sitemaps "$dir/slow-robots.txt" -a bot --timeout 18446744073709551615
 run 2 50 "check --store FIFO" "$bin" check "$site/" -a bot / --store "$dir/store.fifo"
 run 2 50 "check --store /dev/null" "$bin" check "$site/" -a bot / --store /dev/null
 run 8 200 "history: 14 MB CDX listing, first run" "$bin" history "$site/" --archive "$site" --archive-delay 0 --store "$dir/h.sqlite3"
