@@ -64,6 +64,24 @@ fn robot_switch(c: &mut Criterion) {
     group.finish();
 }
 
+/// One key typed at the end of a 10 MB line in the editor, and the frame after it.
+fn edit_long_line(c: &mut Criterion) {
+    let mut group = c.benchmark_group("edit_long_line");
+    group.sample_size(10);
+    let text = format!("User-agent: *\nDisallow: /{}\n", "x".repeat(10 << 20));
+    let mut app = App::new(RobotsTxt::parse(text.into_bytes()), "long".to_owned(), &RobotsDb::embedded());
+    app.update(Action::Resize { width: 120, height: 40 });
+    robotscope::app::keymap::press(&mut app, "e<down><end>");
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    group.bench_function("10 MB line, a key", |b| {
+        b.iter(|| {
+            robotscope::app::keymap::press(&mut app, "y");
+            terminal.draw(|frame| ui::render(&app, frame)).expect("draw");
+        });
+    });
+    group.finish();
+}
+
 fn compare_scroll(c: &mut Criterion) {
     let mut app = App::example();
     robotscope::app::keymap::press(&mut app, "c");
@@ -86,5 +104,5 @@ fn compare_scroll(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, first_frame, robot_switch, compare_scroll);
+criterion_group!(benches, first_frame, robot_switch, compare_scroll, edit_long_line);
 criterion_main!(benches);
