@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-process sitemaps audit (issue 14, DESIGN.md §8): a site whose index lists 40
+# Whole-process sitemaps audit (issues 14 and 25, DESIGN.md §8): a site whose index lists 40
 # gzipped sitemaps of 50,000 URLs each (2,000,000 URLs), served by a local HTTP server,
 # audited for Googlebot by `robotscope sitemaps` and by the advertools pipeline SEO users
 # run (`sitemap_to_df`, then `robotstxt_test`), in one hyperfine run; then each one's
@@ -49,7 +49,11 @@ tests = adv.robotstxt_test("http://127.0.0.1:$port/robots.txt", user_agents=["Go
 print(len(urls), int((~tests["can_fetch"]).sum()))
 PY
 
-commands=(-n "robotscope sitemaps" "$bin sitemaps http://127.0.0.1:$port/ -a Googlebot --blocked")
+# The text of the blocked URLs, their JSON, and every URL's JSON (issue 25: JSON must
+# cost what text costs, and the whole audit JSON included a tenth of advertools' time).
+commands=(-n "robotscope sitemaps --blocked" "$bin sitemaps http://127.0.0.1:$port/ -a Googlebot --blocked"
+    -n "robotscope sitemaps --blocked --json" "$bin sitemaps http://127.0.0.1:$port/ -a Googlebot --blocked --json"
+    -n "robotscope sitemaps --json (every URL)" "$bin sitemaps http://127.0.0.1:$port/ -a Googlebot --json")
 peer=0
 if python3 -c "import advertools" 2>/dev/null; then
     commands+=(-n "advertools sitemap_to_df + robotstxt_test" "python3 $dir/advertools_audit.py")
