@@ -410,7 +410,7 @@ async fn read_history(
                 }
                 if synced.impossible > 0 {
                     let rows = crate::policy::words::plural(synced.impossible, "row");
-                    warnings.push(format!("The archive listed {rows} with impossible timestamps; not kept"));
+                    warnings.push(format!("The archive listed {rows} whose timestamp no capture can have; not kept"));
                 }
             }
             Err(error) => warnings.push(error.to_string()),

@@ -99,7 +99,9 @@ fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
         }
         Some(Overlay::Sitemaps) => {
             if let Some(view) = app.sitemaps_view() {
-                frame.render_widget(sitemaps::SitemapsOverlay { app, view }, centered(area, 118, 40));
+                // As wide as the terminal allows (URLs are long), above the status line.
+                let width = area.width.saturating_sub(4).max(118);
+                frame.render_widget(sitemaps::SitemapsOverlay { app, view }, centered(above_status(area), width, 40));
             }
         }
         Some(Overlay::History) => {

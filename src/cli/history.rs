@@ -236,10 +236,12 @@ fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) 
 /// Says on standard error what a sync left undone.
 fn report_sync(synced: &Synced, max_captures: usize, max_time: Duration) {
     if synced.left > 0 {
-        note!(
-            "robotscope: {} left for the next run (at most --max-captures {max_captures} a run, and those after a capture not read wait); run again to go on",
-            plural(synced.left, "capture")
-        );
+        let why = if synced.out_of_time {
+            format!("--max-time {} ran out", crate::fetch::duration_words(max_time))
+        } else {
+            format!("at most --max-captures {max_captures} a run, and those after a capture not read wait")
+        };
+        note!("robotscope: note: {} left for the next run ({why}); run again to go on", plural(synced.left, "capture"));
     }
     for (capture, reason) in &synced.failed {
         note!(
@@ -260,7 +262,7 @@ fn report_sync(synced: &Synced, max_captures: usize, max_time: Duration) {
     }
     if synced.out_of_time {
         note!(
-            "robotscope: warning: stopped at --max-time {}: what was read is kept and shown; run again to go on",
+            "robotscope: warning: stopped at --max-time {}: what was read is kept and shown",
             crate::fetch::duration_words(max_time)
         );
     }

@@ -28,6 +28,11 @@ use crate::sitemaps::{
 
 /// `robotscope sitemaps`: may the robots crawl what the site's sitemaps list?
 #[derive(Debug, Clone, Args)]
+#[command(after_help = "Limits: each sitemap 50,000 URLs and 50 MB decoded (sitemaps.org); a URL 8 KiB (longer \
+    ones are skipped and counted); 10,000 sitemaps a walk; --max-urls URLs and --max-time for the whole walk. The \
+    text report lists 200,000 blocked URLs or 32 MiB of them, the first in sorted order, and counts the rest; \
+    --blocked, --json and --csv list every one. What a limit stopped, and what could not be read, is said on each \
+    sitemap's row, or on standard error for --blocked, --json and --csv.")]
 pub struct SitemapsArgs {
     /// The robots.txt whose Sitemap lines are followed: a file, `-`, or a site.
     #[arg(value_name = "SOURCE")]
@@ -101,8 +106,8 @@ struct UrlRecord<'a> {
 /// How one robot fares over every listed URL.
 #[derive(Debug, Default)]
 struct RobotTally {
-    /// Blocked URLs by deciding line: the rule, the URLs kept for the text (indexes into
-    /// [`Run::kept`]) and how many there are in all.
+    /// Blocked URLs by deciding line: the rule and how many there are in all (the URLs
+    /// kept to list are in [`Run::kept`]).
     blocked: BTreeMap<Option<usize>, BlockedLine>,
     blocked_count: usize,
     /// Among the URLs it may fetch: per category, how many are allowed, disallowed,
@@ -114,13 +119,13 @@ struct RobotTally {
 #[derive(Debug, Default)]
 struct BlockedLine {
     rule: String,
-    kept: Vec<u32>,
     count: usize,
 }
 
 /// Blocked URLs the text report keeps to list, all robots together, each kept once, and
-/// their bytes (a URL may be 8 KiB long): past either they are counted, and `--blocked`
-/// or `--json` lists every one as it goes.
+/// their bytes (a URL may be 8 KiB long): past either the first in sorted order are kept
+/// (the same report whatever order the sitemaps came in) and the rest counted, and
+/// `--blocked` or `--json` lists every one as it goes.
 const MAX_KEPT_URLS: usize = 200_000;
 const MAX_KEPT_BYTES: usize = 32 * 1024 * 1024;
 
@@ -137,10 +142,13 @@ struct Run<'a> {
     pages: usize,
     other_host: Vec<(String, SitemapId)>,
     other_host_count: usize,
-    /// Blocked URLs kept for the text report, once each however many robots they block.
-    kept: Vec<Box<str>>,
+    /// Blocked URLs kept for the text report, once each however many robots (and lines)
+    /// they are blocked by, the first in sorted order.
+    kept: BTreeMap<Box<str>, Vec<(usize, Option<usize>)>>,
     /// Their bytes.
     kept_bytes: usize,
+    /// True once a blocked URL was not kept (or was let go) for want of room.
+    kept_all: bool,
     /// `--json`: each sitemap's URL records, held until its own record is written, so
     /// that a sitemap comes before its URLs (issue 24).
     held: Vec<Option<Held>>,
@@ -257,8 +265,9 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
         pages: 0,
         other_host: Vec::new(),
         other_host_count: 0,
-        kept: Vec::new(),
+        kept: BTreeMap::new(),
         kept_bytes: 0,
+        kept_all: true,
         held: Vec::new(),
         args,
     };
@@ -294,6 +303,33 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
         written = run.write_held(&mut out);
     }
     let walked = runtime.block_on(walked).unwrap_or_default();
+    note_walk_end(&walked, &limits);
+    if !args.json && !args.csv && !args.blocked && written.is_ok() {
+        written = run.write_text(&mut out, &limits);
+    }
+    finish_output(written.and_then(|()| out.flush()))?;
+    // What the text report shows on its rows, the other outputs say on standard error, so
+    // that a script knows its data is incomplete.
+    if args.json || args.csv || args.blocked {
+        run.note_what_was_missed();
+    }
+    if run.reports.iter().all(Report::failed) && run.pages == 0 {
+        let why: Vec<String> = run
+            .reports
+            .iter()
+            .take(3)
+            .map(|r| format!("{} ({})", r.url, r.error.as_deref().unwrap_or("nothing in it")))
+            .collect();
+        let more = run.reports.len().saturating_sub(3);
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        bail!("no sitemap could be read: {}{more}", sanitize_str(&why.join("; ")));
+    }
+    let any_blocked = run.tallies.iter().any(|tally| tally.blocked_count > 0);
+    Ok(if any_blocked { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// Says on standard error where the walk stopped, and what it read once.
+fn note_walk_end(walked: &crate::sitemaps::Walked, limits: &WalkLimits) {
     if let Some(stop) = walked.stopped_by {
         let unread = match walked.unread {
             0 => String::new(),
@@ -303,21 +339,12 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
             crate::sitemaps::Stop::MaxSitemaps => String::new(),
             _ => format!("; raise --{} to read on", stop.name()),
         };
-        note!("robotscope: note: stopped at {}{unread}{raise}", stop.words(&limits));
+        note!("robotscope: note: stopped at {}{unread}{raise}", stop.words(limits));
     }
     if walked.repeated > 0 {
         let verb = if walked.repeated == 1 { "was" } else { "were" };
         note!("robotscope: note: {} listed again {verb} read once", plural(walked.repeated, "sitemap"));
     }
-    if !args.json && !args.csv && !args.blocked && written.is_ok() {
-        written = run.write_text(&mut out, &limits);
-    }
-    finish_output(written.and_then(|()| out.flush()))?;
-    if run.reports.iter().all(Report::failed) && run.pages == 0 {
-        bail!("no sitemap could be read");
-    }
-    let any_blocked = run.tallies.iter().any(|tally| tally.blocked_count > 0);
-    Ok(if any_blocked { Outcome::Findings } else { Outcome::Clean })
 }
 
 impl Run<'_> {
@@ -400,8 +427,8 @@ impl Run<'_> {
         // and need no second reading (the audit's fast path); the others are read once.
         let mut path: Option<std::borrow::Cow<'_, str>> = None;
         let text_report = !self.args.json && !self.args.csv && !self.args.blocked;
-        // This URL's place among the kept ones, once some robot may not fetch it.
-        let mut kept_at: Option<u32> = None;
+        // The robots and lines that block this URL, for the text report.
+        let mut blocked_by: Vec<(usize, Option<usize>)> = Vec::new();
         for (index, finding) in check.findings.iter().enumerate() {
             let column = &self.audit.columns[index];
             let tally = &mut self.tallies[index];
@@ -418,14 +445,8 @@ impl Run<'_> {
                     BlockedLine { rule: rule.unwrap_or_default(), ..BlockedLine::default() }
                 });
                 entry.count += 1;
-                let room = self.kept.len() < MAX_KEPT_URLS && self.kept_bytes + loc.len() <= MAX_KEPT_BYTES;
-                if text_report && (kept_at.is_some() || room) {
-                    let at = *kept_at.get_or_insert_with(|| {
-                        self.kept.push(loc.into());
-                        self.kept_bytes += loc.len();
-                        (self.kept.len() - 1) as u32
-                    });
-                    entry.kept.push(at);
+                if text_report {
+                    blocked_by.push((index, line));
                 }
             }
             if let UsageAnswer::Stated(usage) = &finding.usage {
@@ -484,7 +505,39 @@ impl Run<'_> {
                 writeln!(out, "blocked  {label}  {loc}  {why}")?;
             }
         }
+        if !blocked_by.is_empty() {
+            self.keep(loc, blocked_by);
+        }
         Ok(())
+    }
+
+    /// Keeps a blocked URL for the text report while it is among the first in sorted
+    /// order that fit [`MAX_KEPT_URLS`] and [`MAX_KEPT_BYTES`]: the last ones go when a
+    /// smaller one comes, so two runs keep the same URLs.
+    fn keep(&mut self, loc: &str, blocked_by: Vec<(usize, Option<usize>)>) {
+        if let Some(held) = self.kept.get_mut(loc) {
+            // Listed again (by another sitemap): kept once.
+            for by in blocked_by {
+                if !held.contains(&by) {
+                    held.push(by);
+                }
+            }
+            return;
+        }
+        let full = |kept: &BTreeMap<Box<str>, _>, bytes: usize| kept.len() >= MAX_KEPT_URLS || bytes > MAX_KEPT_BYTES;
+        if full(&self.kept, self.kept_bytes + loc.len())
+            && self.kept.last_key_value().is_none_or(|(last, _)| loc >= &**last)
+        {
+            self.kept_all = false;
+            return;
+        }
+        self.kept_bytes += loc.len();
+        self.kept.insert(loc.into(), blocked_by);
+        while self.kept.len() > MAX_KEPT_URLS || self.kept_bytes > MAX_KEPT_BYTES {
+            let Some((last, _)) = self.kept.pop_last() else { break };
+            self.kept_bytes -= last.len();
+            self.kept_all = false;
+        }
     }
 
     /// The deciding rule as written (`Disallow: /private/`), or nothing.
@@ -528,12 +581,48 @@ impl Run<'_> {
         json::write_line(out, &record)
     }
 
+    /// Says on standard error which sitemaps could not be read and how many URLs were
+    /// skipped (the text report shows it on each sitemap's row).
+    fn note_what_was_missed(&self) {
+        let failed: Vec<&Report> = self.reports.iter().filter(|r| r.error.is_some()).collect();
+        if !failed.is_empty() {
+            let named: Vec<String> = failed
+                .iter()
+                .take(3)
+                .map(|r| format!("{} ({})", r.url, r.error.as_deref().unwrap_or_default()))
+                .collect();
+            let more = failed.len().saturating_sub(named.len());
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            note!(
+                "robotscope: warning: {} of {} could not be read, in whole or in part: {}{more}",
+                failed.len(),
+                plural(self.reports.len(), "sitemap"),
+                sanitize_str(&named.join("; "))
+            );
+        }
+        let skipped: usize = self.reports.iter().map(|r| r.read.skipped.total()).sum();
+        if skipped > 0 {
+            note!(
+                "robotscope: note: {} skipped (longer than 8 KiB, not http(s), or bytes not of the file's encoding)",
+                plural(skipped, "listed URL")
+            );
+        }
+    }
+
     /// The text report: each sitemap, then each robot's blocked URLs grouped by the line
     /// that blocks them, then the URLs on another host.
     fn write_text(&self, out: &mut dyn Write, limits: &WalkLimits) -> io::Result<()> {
         let failed = self.reports.iter().filter(|r| r.failed()).count();
-        let failed = if failed == 0 { String::new() } else { format!(" ({failed} could not be read)") };
-        writeln!(out, "{}{failed}, {} listed", plural(self.reports.len(), "sitemap"), plural(self.pages, "URL"))?;
+        let not_read = self.reports.iter().filter(|r| r.not_read()).count();
+        let mut unread = Vec::new();
+        if failed > 0 {
+            unread.push(format!("{failed} could not be read"));
+        }
+        if not_read > 0 {
+            unread.push(format!("{not_read} not read: a limit came first"));
+        }
+        let unread = if unread.is_empty() { String::new() } else { format!(" ({})", unread.join(", ")) };
+        writeln!(out, "{}{unread}, {} listed", plural(self.reports.len(), "sitemap"), plural(self.pages, "URL"))?;
         // In tree order, each index's sitemaps under it, whatever order they were read in.
         let mut by_id: Vec<Option<&Report>> = vec![None; self.reports.iter().map(|r| r.id + 1).max().unwrap_or(0)];
         for report in &self.reports {
@@ -550,12 +639,12 @@ impl Run<'_> {
                 format!("{}[depth {depth}] ", "  ".repeat(MAX_INDENT + 1))
             };
             let status = report.status.map_or_else(|| "—".to_owned(), |status| status.code().to_string());
-            let what = match (report.read.kind, &report.error) {
-                (Some(Kind::Index), _) => {
-                    format!("sitemapindex, {}", plural(report.sitemaps, "sitemap"))
-                }
-                (Some(kind), _) => format!("{}, {}", kind.name(), plural(report.entries(), "URL")),
-                (None, _) => "not read".to_owned(),
+            let what = match report.read.kind {
+                // The limit that came first says it (below).
+                _ if report.not_read() => String::new(),
+                Some(Kind::Index) => format!("sitemapindex, {}", plural(report.sitemaps, "sitemap")),
+                Some(kind) => format!("{}, {}", kind.name(), plural(report.entries(), "URL")),
+                None => "not read".to_owned(),
             };
             let read_as: Vec<&str> =
                 [report.read.gzipped.then_some("gzip"), report.read.encoding].into_iter().flatten().collect();
@@ -578,8 +667,15 @@ impl Run<'_> {
         }
         writeln!(out)?;
         // Nothing listed: nothing to say per robot (the error says why).
+        // The kept URLs of each robot and line, in order (the map is sorted).
+        let mut listed: std::collections::HashMap<(usize, Option<usize>), Vec<&str>> = std::collections::HashMap::new();
+        for (url, blocked_by) in &self.kept {
+            for by in blocked_by {
+                listed.entry(*by).or_default().push(url);
+            }
+        }
         let robots = self.labels.iter().zip(&self.tallies).zip(&self.audit.columns).filter(|_| self.pages > 0);
-        for ((label, tally), column) in robots {
+        for (robot, ((label, tally), column)) in robots.enumerate() {
             // The reading, since robots under the classic ones may be blocked otherwise.
             let label = format!("{} ({})", sanitize_str(label), column.reading.title());
             if tally.blocked_count == 0 {
@@ -593,12 +689,15 @@ impl Run<'_> {
                     line.map_or_else(|| "no rule (the file keeps it out)".to_owned(), |line| format!("line {line}"));
                 writeln!(out, "  {at}: {}  ({})", sanitize_str(&blocked.rule), plural(blocked.count, "URL"))?;
                 // Sorted: the same report whatever order the sitemaps were read in.
-                let mut urls: Vec<&str> = blocked.kept.iter().map(|&at| &*self.kept[at as usize]).collect();
-                urls.sort_unstable();
-                for url in &urls {
+                let urls = listed.get(&(robot, *line)).map_or(&[][..], Vec::as_slice);
+                for url in urls {
                     writeln!(out, "    {}", sanitize_str(url))?;
                 }
-                if blocked.count > urls.len() {
+                if blocked.count > urls.len() && self.kept_all {
+                    // Every URL is shown: the rest are the same URLs listed again.
+                    let again = blocked.count - urls.len();
+                    writeln!(out, "    ({} listed again by another sitemap)", plural(again, "URL"))?;
+                } else if blocked.count > urls.len() {
                     let more = blocked.count - urls.len();
                     writeln!(
                         out,

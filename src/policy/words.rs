@@ -10,9 +10,29 @@ pub fn plural(count: usize, noun: &str) -> String {
     format!("{count} {noun}{suffix}")
 }
 
+/// `500,000`: a count with its thousands marked, for counts a person reads at a glance.
+#[must_use]
+pub fn grouped(count: usize) -> String {
+    let digits = count.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grouped_examples() {
+        assert_eq!([grouped(0), grouped(999), grouped(1000), grouped(500_000)], ["0", "999", "1,000", "500,000"]);
+        assert_eq!(grouped(1_234_567), "1,234,567");
+    }
 
     #[test]
     fn plural_examples() {

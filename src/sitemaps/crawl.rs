@@ -168,6 +168,13 @@ impl Report {
     pub fn failed(&self) -> bool {
         self.error.is_some() && self.read.entries == 0
     }
+
+    /// True when a limit of the walk came before anything of it was read (it may have
+    /// been fetched, or not asked for at all).
+    #[must_use]
+    pub fn not_read(&self) -> bool {
+        self.stopped_by.is_some() && self.read.entries == 0 && self.error.is_none()
+    }
 }
 
 /// How the whole walk went.
@@ -277,8 +284,9 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
     }
     for Pending { id, url, parent } in queue {
         walked.unread += 1;
-        let mut report =
-            failed_report(id, url.clone(), parent, &format!("not read: {} came first", why.words(&limits)));
+        // Not an error: a limit, which the report names (`stopped_by`).
+        let mut report = failed_report(id, url.clone(), parent, "");
+        report.error = None;
         report.stopped_by = Some(why);
         let started = Event::Started { id, url, parent };
         if events.send(started).await.is_err() || events.send(Event::Finished(Box::new(report))).await.is_err() {
@@ -351,8 +359,8 @@ async fn read_sitemap(
     let deadline = deadline_after(timeout).min(walk_deadline);
     let late = |report: &mut Report| {
         if deadline == walk_deadline {
+            // A limit, not an error: the report names it (`stopped_by`).
             report.stopped_by = Some(Stop::MaxTime);
-            report.error = Some(format!("stopped: {} came first", Stop::MaxTime.words(limits)));
         } else {
             report.error = Some(FetchError::Timeout(timeout).to_string());
         }
@@ -419,11 +427,15 @@ async fn read_sitemap(
             (Summary { error: Some(ReadError::Io(error.to_string())), ..Summary::default() }, Vec::new(), None)
         }
     };
-    if report.error.is_none() {
+    report.stopped_by = report.stopped_by.or(stopped_by);
+    // A body the deadline cut ends mid-element: cut, not malformed.
+    if report.error.is_none() && report.stopped_by != Some(Stop::MaxTime) {
         report.error = summary.error.as_ref().map(ToString::to_string);
     }
-    report.stopped_by = report.stopped_by.or(stopped_by);
     report.read = summary;
+    if report.stopped_by.is_some() && report.read.cut.is_none() {
+        report.read.cut = Some(Cut::Stopped);
+    }
     // An index's sitemaps are URLs on the web: relative or odd ones are dropped.
     let children: Vec<Url> = listed
         .iter()
@@ -524,7 +536,10 @@ impl std::io::Read for ChannelReader {
 /// limit that stopped it.
 #[must_use]
 pub fn cut_words(report: &Report, limits: &WalkLimits) -> Option<String> {
-    Some(match (report.read.cut?, report.stopped_by) {
+    if let Some(stop) = report.stopped_by.filter(|_| report.not_read()) {
+        return Some(format!("not read: {} came first", stop.words(limits)));
+    }
+    Some(match (report.read.cut.or(report.stopped_by.map(|_| Cut::Stopped))?, report.stopped_by) {
         (Cut::Urls, _) => format!("cut at {} URLs, the protocol's limit per file", limits.per_file.max_urls),
         (Cut::Bytes, _) => {
             format!("cut at {} bytes uncompressed, the protocol's limit per file", limits.per_file.max_bytes)

@@ -12,7 +12,7 @@ use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::App;
 use crate::app::sitemaps::{SitemapNode, SitemapsRow, SitemapsView};
-use crate::policy::words::plural;
+use crate::policy::words::{grouped, plural};
 use crate::sitemaps::crawl::cut_words;
 use crate::sitemaps::{Kind, Report, WalkLimits};
 
@@ -39,7 +39,7 @@ fn sitemap_line(node: &SitemapNode, loading: bool, limits: &WalkLimits) -> Line<
     let mut spans = vec![Span::raw(indent)];
     spans.extend(safe_span(node.url.as_str(), THEME.value, THEME.escape));
     let Some(report) = &node.report else {
-        spans.push(Span::styled(if loading { "  reading…" } else { "  not read (stopped)" }, THEME.dim));
+        spans.push(Span::styled(if loading { "  reading…" } else { "  stopped before it was read" }, THEME.dim));
         return Line::from(spans);
     };
     let status = report.status.map_or_else(|| "—".to_owned(), |status| status.code().to_string());
@@ -75,10 +75,9 @@ fn notices(view: &SitemapsView) -> Vec<String> {
     let mut notices = Vec::new();
     if view.dropped > 0 {
         notices.push(format!(
-            "  {} more URLs listed, not kept or checked here: the view keeps {} URLs or {} MiB \
-             (robotscope sitemaps checks every one)",
-            view.dropped,
-            crate::app::sitemaps::MAX_VIEW_URLS,
+            "  {} more URLs listed, not checked here (the view keeps {} URLs or {} MiB; robotscope sitemaps checks all)",
+            grouped(view.dropped),
+            grouped(crate::app::sitemaps::MAX_VIEW_URLS),
             crate::app::sitemaps::MAX_VIEW_URL_BYTES >> 20
         ));
     }
@@ -117,13 +116,19 @@ impl Widget for SitemapsOverlay<'_> {
                 SitemapsRow::Robot(robot) => {
                     let blocked = &view.blocked[robot];
                     let mut spans = safe_span(&blocked.label, THEME.heading, THEME.escape);
-                    let kept = if view.dropped > 0 { " kept" } else { "" };
+                    let count = view.urls.len();
+                    let urls = format!("{} URL{}", grouped(count), if count == 1 { "" } else { "s" });
                     let text = if view.urls.is_empty() {
-                        ": no URL read yet".to_owned()
+                        if view.loading { ": no URL read yet" } else { ": no URL read" }.to_owned()
+                    } else if view.dropped > 0 {
+                        format!(
+                            ": {} of the {urls} kept are blocked (more were listed: see above)",
+                            grouped(blocked.count)
+                        )
                     } else if blocked.count == 0 {
-                        format!(": may fetch all {}{kept}", plural(view.urls.len(), "URL"))
+                        format!(": may fetch all {urls}")
                     } else {
-                        format!(": {} of {}{kept} blocked", blocked.count, plural(view.urls.len(), "URL"))
+                        format!(": {} of {urls} blocked", grouped(blocked.count))
                     };
                     spans.push(Span::styled(text, if blocked.count == 0 { THEME.allowed } else { THEME.disallowed }));
                     Line::from(spans)
