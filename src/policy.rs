@@ -21,8 +21,9 @@
 pub mod agent;
 pub mod availability;
 pub mod catalogue;
-/// The compare view's and `compare`'s columns: the tool's alone.
-#[cfg(feature = "tool")]
+/// The columns of the compare view, `compare`, the sitemaps audit and the history
+/// timeline: robots under readings, checked together.
+#[cfg(any(feature = "tool", feature = "sitemaps", feature = "history"))]
 pub(crate) mod compare;
 pub(crate) mod compiled;
 pub mod content;
