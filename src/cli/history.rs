@@ -192,7 +192,10 @@ fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) 
     if !options.local {
         let runtime =
             tokio::runtime::Builder::new_current_thread().enable_all().build().wrap_err("starting the runtime")?;
-        let limits = source_options.limits(None);
+        // --max-time is the whole run's: today's fetch is in it, the archive gets the rest.
+        let started = std::time::Instant::now();
+        let mut limits = source_options.limits(None);
+        limits.timeout = limits.timeout.min(options.deadline.max_time);
         let retrieved = runtime.block_on(fetch::retrieve(source.clone(), limits.clone()))?;
         report_fetch(&retrieved, &limits);
         if let Retrieved::Site { url, outcome: Ok(fetched), .. } = &retrieved
@@ -207,7 +210,7 @@ fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) 
             pace: Duration::from_millis(options.archive_delay),
             max_captures: options.max_captures,
             limits,
-            max_time: options.deadline.max_time,
+            max_time: options.deadline.max_time.saturating_sub(started.elapsed()),
         };
         let spinner = Spinner::new();
         let synced = runtime.block_on(history::sync(&mut store, &robots_url, &archive, |event| spinner.show(event)));

@@ -226,7 +226,12 @@ const MAX_INDENT: usize = 8;
 /// `robotscope sitemaps`.
 pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
     let queries = args.robots.queries_or_defaults(db)?;
-    let loaded = load(&args.source, &args.source_options, args.robots.user_agent(db))?;
+    // --max-time is the whole run's: the robots.txt fetch is in it, and the walk gets
+    // what is left.
+    let started = std::time::Instant::now();
+    let mut source_options = args.source_options.clone();
+    source_options.timeout = source_options.timeout.min(args.deadline.max_time.as_secs().max(1));
+    let loaded = load(&args.source, &source_options, args.robots.user_agent(db))?;
     let site = loaded.site_origins.first().and_then(|origin| Url::parse(&format!("{origin}/robots.txt")).ok());
     let (mut starts, problems) = sitemaps_of(&loaded.txt, site.as_ref());
     // Read against the site, as the rest are; but crawlers want absolute URLs there.
@@ -274,7 +279,7 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
     let limits = WalkLimits {
         fetch: args.source_options.limits(args.robots.user_agent(db)),
         max_urls: args.max_urls,
-        max_time: args.deadline.max_time,
+        max_time: args.deadline.max_time.saturating_sub(started.elapsed()),
         ..WalkLimits::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -716,13 +716,18 @@ impl RepairLock {
     /// the caller goes on without the store.
     fn take(path: PathBuf) -> std::io::Result<RepairLock> {
         let started = std::time::Instant::now();
+        // Stale is judged once, at the first look: a lock another process holds while we
+        // wait grows old too, and taking it over would make two repairs.
+        let mut first_look = true;
         loop {
             match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(_) => return Ok(RepairLock(path)),
                 Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
                     let age =
                         std::fs::metadata(&path).and_then(|meta| meta.modified()).ok().and_then(|at| at.elapsed().ok());
-                    if age.is_some_and(|age| age > REPAIR_WAIT) {
+                    let stale = first_look && age.is_some_and(|age| age > REPAIR_WAIT);
+                    first_look = false;
+                    if stale {
                         if let Err(removing) = std::fs::remove_file(&path) {
                             let why = format!("a stale repair lock {} cannot be removed: {removing}", path.display());
                             return Err(std::io::Error::new(removing.kind(), why));

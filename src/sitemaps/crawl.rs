@@ -280,6 +280,10 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
     // What the walk found and did not read is reported, each with why.
     let why = if tokio::time::Instant::now() >= deadline { Stop::MaxTime } else { Stop::MaxUrls };
     if !queue.is_empty() {
+        // The deadline, when it came, is what left them unread, whatever was hit before.
+        if why == Stop::MaxTime {
+            walked.stopped_by = Some(Stop::MaxTime);
+        }
         walked.stopped(why);
     }
     for Pending { id, url, parent } in queue {

@@ -27,6 +27,22 @@ pub const MAX_BYTES_PER_FILE: u64 = 52_428_800;
 /// skipped, so that one huge `<loc>` cannot hold the memory of a thousand.
 pub const MAX_URL_BYTES: usize = 8 * 1024;
 
+/// The longest sitemap URL an index may list: sitemaps.org asks for under 2,048
+/// characters, and the walk remembers every sitemap it queues (10,000 of 8 KiB were
+/// 80 MB).
+pub const MAX_SITEMAP_URL_BYTES: usize = 2048;
+
+/// The most bytes taken between two markup delimiters (`<`, `>`, a line break): the XML
+/// reader holds a whole text or tag in memory, and a `<loc>` of 50 MB without an end
+/// would be held whole. Past it the bytes are dropped; what is kept is still far longer
+/// than any URL kept, so the entry is skipped as too long.
+const MAX_RUN_BYTES: usize = 64 * 1024;
+
+/// The deepest nesting read: a sitemap's entries are two or three levels down (an
+/// image's four), and the XML reader keeps each open element's name (50 MB of `<a>`
+/// held 600 MB).
+pub const MAX_DEPTH: usize = 256;
+
 /// What a sitemap turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -112,6 +128,12 @@ pub enum ReadError {
     /// Gzip inside gzip: compressed twice over, which no crawler unpacks.
     #[error("gzip inside gzip (compressed twice over): crawlers do not read it")]
     GzipInGzip,
+    /// Bytes that are no text (NUL bytes in a file that is not UTF-16).
+    #[error("binary data, not a sitemap")]
+    Binary,
+    /// Elements nested deeper than any sitemap nests them.
+    #[error("elements nested more than {MAX_DEPTH} deep: no sitemap nests so")]
+    TooDeep,
     /// An HTML page where a sitemap was expected.
     #[error("an HTML page, not a sitemap")]
     Html,
@@ -237,13 +259,17 @@ pub fn read(input: impl Read, limits: ReadLimits, mut sink: impl FnMut(Item) -> 
         return summary;
     }
     let encoding = encoding_of(&head);
+    if encoding == encoding_rs::UTF_8 && head.contains(&0) {
+        summary.error = Some(ReadError::Binary);
+        return summary;
+    }
     summary.encoding = (encoding != encoding_rs::UTF_8).then(|| encoding.name());
     // Decoded to UTF-8 as it streams (a byte order mark decides over the declaration);
     // what is not text in the encoding becomes U+FFFD, which costs the URL it is in.
     let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new()
         .encoding(Some(encoding))
         .build(io::Cursor::new(head).chain(&mut capped));
-    let mut decoded = BufReader::with_capacity(64 * 1024, decoded);
+    let mut decoded = BufReader::with_capacity(64 * 1024, ShortRuns { inner: decoded, run: 0 });
     let mut reader = Reader { limits, summary, sink: &mut sink };
     match skip_to_content(&mut decoded) {
         Ok(Some(b'<')) => reader.xml(&mut decoded),
@@ -324,6 +350,42 @@ fn skip_to_content(input: &mut impl BufRead) -> io::Result<Option<u8>> {
     }
 }
 
+/// A reader that drops what comes past [`MAX_RUN_BYTES`] between two delimiters.
+struct ShortRuns<R> {
+    inner: R,
+    /// Bytes since the last delimiter, dropped ones included.
+    run: usize,
+}
+
+impl<R: Read> Read for ShortRuns<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let read = self.inner.read(buffer)?;
+            if read == 0 {
+                return Ok(0);
+            }
+            let (mut kept, mut at) = (0, 0);
+            while at < read {
+                let next = memchr::memchr3(b'<', b'>', b'\n', &buffer[at..read]).map_or(read, |i| at + i);
+                let take = (next - at).min(MAX_RUN_BYTES.saturating_sub(self.run));
+                buffer.copy_within(at..at + take, kept);
+                kept += take;
+                self.run += next - at;
+                if next < read {
+                    buffer[kept] = buffer[next];
+                    kept += 1;
+                    self.run = 0;
+                }
+                at = next + 1;
+            }
+            // All of it dropped: read on, rather than say the end came.
+            if kept > 0 {
+                return Ok(kept);
+            }
+        }
+    }
+}
+
 /// A reader that ends after `left` bytes and remembers that it did.
 struct Capped<R> {
     inner: R,
@@ -360,7 +422,8 @@ impl<S: FnMut(Item) -> ControlFlow<()>> Reader<'_, S> {
     fn emit(&mut self, kind: Kind, loc: &str, lastmod: Option<String>) -> ControlFlow<()> {
         let loc = loc.trim();
         let skipped = &mut self.summary.skipped;
-        if loc.len() > MAX_URL_BYTES {
+        let longest = if kind == Kind::Index { MAX_SITEMAP_URL_BYTES } else { MAX_URL_BYTES };
+        if loc.len() > longest {
             skipped.too_long += 1;
             return ControlFlow::Continue(());
         }
@@ -417,6 +480,9 @@ impl<S: FnMut(Item) -> ControlFlow<()>> Reader<'_, S> {
     /// The XML formats, event by event.
     fn xml(&mut self, input: &mut impl BufRead) {
         let mut xml = quick_xml::Reader::from_reader(input);
+        // The end tags' names are not checked (the depth is counted here); the reader
+        // still keeps each open element's name, which MAX_DEPTH bounds.
+        xml.config_mut().check_end_names = false;
         let mut buffer = Vec::new();
         let mut depth = 0usize;
         let mut kind: Option<Kind> = None;
@@ -439,6 +505,10 @@ impl<S: FnMut(Item) -> ControlFlow<()>> Reader<'_, S> {
             match event {
                 Event::Start(start) => {
                     depth += 1;
+                    if depth > MAX_DEPTH {
+                        self.summary.error = Some(ReadError::TooDeep);
+                        return;
+                    }
                     let name = start.local_name();
                     let Some(kind) = kind else {
                         kind = self.root(name.as_ref());
@@ -744,6 +814,33 @@ mod tests {
         assert_eq!((items.len(), summary.encoding), (1, None));
     }
 
+    /// Issue 25: what the XML reader holds stays small: a `<loc>` far past the URL limit
+    /// is cut on the way in (and skipped as too long), a deep nest keeps no stack of
+    /// names, binary data is said to be no sitemap, and an index's sitemap URL is held
+    /// to sitemaps.org's 2,048 bytes.
+    #[test]
+    fn long_runs_deep_nests_and_binary_data_cost_little() {
+        let long = format!(
+            "<urlset><url><loc>https://e.com/{}</loc></url><url><loc>https://e.com/b</loc></url></urlset>",
+            "a".repeat(200_000)
+        );
+        let (items, summary) = read_all(long.as_bytes(), ReadLimits::default());
+        assert_eq!((locs(&items), summary.skipped.too_long, summary.error), (vec!["https://e.com/b"], 1, None));
+        let nest = format!("<urlset>{}<url><loc>https://e.com/n</loc></url></urlset>", "<a>".repeat(200_000));
+        assert_eq!(read_all(nest.as_bytes(), ReadLimits::default()).1.error, Some(ReadError::TooDeep));
+        let (items, summary) = read_all(&b"\x00\x01\x02\x03".repeat(1000), ReadLimits::default());
+        assert_eq!((items.len(), summary.error), (0, Some(ReadError::Binary)));
+        let index = format!(
+            "<sitemapindex><sitemap><loc>https://e.com/{}</loc></sitemap><sitemap><loc>https://e.com/s.xml</loc></sitemap></sitemapindex>",
+            "s".repeat(3000)
+        );
+        let (items, summary) = read_all(index.as_bytes(), ReadLimits::default());
+        assert_eq!((locs(&items), summary.skipped.too_long), (vec!["https://e.com/s.xml"], 1));
+        // A text sitemap's lines are not runs to cut: each URL is read whole.
+        let text = format!("{}\nhttps://e.com/t\n", "x".repeat(100_000));
+        assert_eq!(locs(&read_all(text.as_bytes(), ReadLimits::default()).0), ["https://e.com/t"]);
+    }
+
     #[test]
     fn gzip_inside_gzip_is_said_not_read() {
         let (items, summary) = read_all(&gzip(&gzip(URLSET.as_bytes())), ReadLimits::default());
@@ -770,9 +867,12 @@ mod tests {
     }
 
     #[test]
-    fn deep_nesting_costs_nothing_but_time() {
+    fn deep_nesting_is_refused() {
         let deep = format!("<urlset>{}{}</urlset>", "<a>".repeat(100_000), "</a>".repeat(100_000));
         let (items, summary) = read_all(deep.as_bytes(), ReadLimits::default());
-        assert_eq!((items.len(), summary.error), (0, None));
+        assert_eq!((items.len(), summary.error), (0, Some(ReadError::TooDeep)));
+        let fine =
+            format!("<urlset>{}<url><loc>https://e.com/</loc></url>{}</urlset>", "<a>".repeat(200), "</a>".repeat(200));
+        assert_eq!(read_all(fine.as_bytes(), ReadLimits::default()).0.len(), 1);
     }
 }
