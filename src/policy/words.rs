@@ -10,7 +10,9 @@ pub fn plural(count: usize, noun: &str) -> String {
     format!("{count} {noun}{suffix}")
 }
 
-/// `500,000`: a count with its thousands marked, for counts a person reads at a glance.
+/// `500,000`: a count with its thousands marked, for counts a person reads at a glance
+/// (the explorer's).
+#[cfg(feature = "tool")]
 #[must_use]
 pub fn grouped(count: usize) -> String {
     let digits = count.to_string();
@@ -28,6 +30,7 @@ pub fn grouped(count: usize) -> String {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "tool")]
     #[test]
     fn grouped_examples() {
         assert_eq!([grouped(0), grouped(999), grouped(1000), grouped(500_000)], ["0", "999", "1,000", "500,000"]);
