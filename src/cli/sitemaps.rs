@@ -279,7 +279,8 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
     let limits = WalkLimits {
         fetch: args.source_options.limits(args.robots.user_agent(db)),
         max_urls: args.max_urls,
-        max_time: args.deadline.max_time.saturating_sub(started.elapsed()),
+        max_time: args.deadline.max_time,
+        spent: started.elapsed(),
         ..WalkLimits::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

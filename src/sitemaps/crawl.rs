@@ -51,6 +51,8 @@ pub struct WalkLimits {
     /// The whole walk's time: each fetch has `fetch.timeout`, but eight sitemaps that
     /// send a byte a second, or ten thousand slow ones, would still take hours.
     pub max_time: Duration,
+    /// The part of `max_time` the run spent before the walk (fetching robots.txt).
+    pub spent: Duration,
     /// The bytes of URLs sent in [`Event::Pages`], all sitemaps together; past them the
     /// pages are counted, not sent (the explorer's view keeps no more; the command line
     /// checks every URL and sets none). No URL is gathered only to be dropped.
@@ -64,6 +66,7 @@ impl Default for WalkLimits {
             per_file: ReadLimits::default(),
             max_urls: DEFAULT_MAX_URLS,
             max_time: DEFAULT_MAX_TIME,
+            spent: Duration::ZERO,
             max_sent_bytes: None,
         }
     }
@@ -220,7 +223,7 @@ pub async fn walk(starts: Vec<Url>, limits: WalkLimits, events: mpsc::Sender<Eve
             return Walked::default();
         }
     };
-    let deadline = deadline_after(limits.max_time);
+    let deadline = deadline_after(limits.max_time.saturating_sub(limits.spent));
     let limits = Arc::new(limits);
     let budget = Arc::new(AtomicUsize::new(limits.max_urls));
     let send_room = Arc::new(AtomicUsize::new(limits.max_sent_bytes.unwrap_or(usize::MAX)));
