@@ -218,15 +218,16 @@ impl CaptureSet {
     }
 }
 
-/// Failures to serve captures, by timestamp and URL.
+/// Failures to serve captures, by timestamp and URL, looked up without copying the keys
+/// (as [`CaptureSet`]).
 #[derive(Debug, Default)]
-pub struct CaptureTries(foldhash::HashMap<(String, String), u32>);
+pub struct CaptureTries(foldhash::HashMap<String, Vec<(String, u32)>>);
 
 impl CaptureTries {
     /// The failures of the capture of `url` at `timestamp`, if any.
     #[must_use]
     pub fn get(&self, (timestamp, url): &(&str, &str)) -> Option<&u32> {
-        self.0.get(&((*timestamp).to_owned(), (*url).to_owned()))
+        self.0.get(*timestamp)?.iter().find(|(kept, _)| kept == url).map(|(_, tries)| tries)
     }
 }
 
@@ -525,7 +526,7 @@ impl Store {
         let mut tries = CaptureTries::default();
         for row in rows {
             let (timestamp, url, count) = row.map_err(|source| self.error(source))?;
-            tries.0.insert((timestamp, url), u32::try_from(count).unwrap_or(u32::MAX));
+            tries.0.entry(timestamp).or_default().push((url, u32::try_from(count).unwrap_or(u32::MAX)));
         }
         Ok(tries)
     }
