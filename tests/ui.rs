@@ -295,6 +295,47 @@ fn the_editors_line_numbers_stay_when_the_text_scrolls_sideways() {
     assert!(rows[title + 2].contains("aaaa"), "scrolled to the end of line 2: {screen}");
 }
 
+/// Issue 25: the editor draws a window of a long line, wherever the cursor is on it: past
+/// column 65,535 too (the text area's own drawing counted columns in 16 bits), with wide
+/// characters and pasted control characters kept to their cells.
+#[test]
+fn the_editor_follows_the_cursor_along_a_line_of_any_length() {
+    let long = format!("User-agent: *\nDisallow: /{}END\nAllow: /x\n", "a".repeat(100_000));
+    let mut app = App::from_text(&long);
+    press(&mut app, "e<down><end>Z");
+    let screen = format!("{}", draw(&mut app, 80, 24).backend());
+    let rows: Vec<&str> = screen.lines().collect();
+    let title = rows.iter().position(|row| row.contains("Editing")).expect("the editor's pane");
+    assert!(rows[title + 2].contains("aaaENDZ "), "the end of line 2 in view: {screen}");
+    assert!(!rows[title + 1].contains("User-agent"), "every line scrolled alike: {screen}");
+    press(&mut app, "<home>");
+    let screen = format!("{}", draw(&mut app, 80, 24).backend());
+    assert!(screen.contains("Disallow: /aaa"), "back at the start: {screen}");
+
+    let mut wide = App::from_text("User-agent: *\nDisallow: /\n");
+    press(&mut wide, "e<down><end>");
+    wide.update(Action::Paste("日本\u{1b}[2J".to_owned()));
+    let screen = format!("{}", draw(&mut wide, 80, 24).backend());
+    assert!(screen.contains("Disallow: /日本^[[2J"), "wide characters whole, the escape visible: {screen}");
+}
+
+/// Issue 25: Page Down and Page Up in the editor move the cursor a page, and the pane
+/// follows it (the text area paged a window it no longer draws).
+#[test]
+fn the_editor_pages() {
+    let text: String = (1..=300).map(|n| format!("Disallow: /{n}")).collect::<Vec<_>>().join("\n");
+    let mut app = App::from_text(&format!("User-agent: *\n{text}\n"));
+    app.update(Action::Resize { width: 80, height: 24 });
+    press(&mut app, "e<pgdn><pgdn>");
+    let line = app.cursor_line();
+    let page = app.areas().inner_height(robotscope::app::Pane::Source);
+    assert_eq!(line, 1 + 2 * page, "two pages down");
+    let screen = format!("{}", draw(&mut app, 80, 24).backend());
+    assert!(screen.contains(&format!("Disallow: /{}", line - 1)), "line {line} in view: {screen}");
+    press(&mut app, "<pgup><pgup><pgup>");
+    assert_eq!(app.cursor_line(), 1);
+}
+
 /// Issue 24: the records pane counts what `d` lists (problems and notes alike).
 #[test]
 fn the_records_title_counts_what_the_list_shows() {

@@ -5,9 +5,13 @@
 //! one most of its lines use) and whether it ended with one are remembered, so that an
 //! edit changes only what the user changed.
 
-use ratatui::style::Style;
-use ratatui_textarea::TextArea;
+use std::cell::Cell;
 
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Style;
+use ratatui_textarea::{CursorMove, DataCursor, TextArea};
+
+use crate::policy::escape::{TAB_STOP_COLUMNS, char_columns};
 use crate::policy::lex::{self, LineEnd};
 
 /// Why the editor would not open.
@@ -30,6 +34,24 @@ pub struct Editor {
     line_end: &'static str,
     /// Whether the text ends with a line end.
     final_line_end: bool,
+    /// The part of the text last drawn; the next drawing moves it only as far as the
+    /// cursor needs.
+    window: Cell<EditorWindow>,
+}
+
+/// The part of the text the editor pane shows: its first line and, on every line, its
+/// first character.
+///
+/// The pane draws the text itself rather than through ratatui-textarea's widget, which
+/// measures every visible line whole on each frame and counts columns in 16 bits: a
+/// line of 10 MB cost half a second a key and scrolled wrong past column 65,535. Here a
+/// frame costs what the window shows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EditorWindow {
+    /// The first line shown (0-based).
+    pub top: usize,
+    /// The first character shown on each line (0-based, in characters).
+    pub left: usize,
 }
 
 impl Editor {
@@ -65,7 +87,51 @@ impl Editor {
         // Line numbers are drawn beside the text area (`ui::source`), which keeps them in
         // place when a long line scrolls the text sideways.
         textarea.set_cursor_line_style(Style::new());
-        Ok(Editor { textarea, line_end, final_line_end })
+        Ok(Editor { textarea, line_end, final_line_end, window: Cell::default() })
+    }
+
+    /// The window of `height` lines and `width` columns to draw: the cursor in view, and
+    /// otherwise where the last one was. Remembered for the next frame.
+    pub fn follow_cursor(&self, height: usize, width: usize) -> EditorWindow {
+        let DataCursor(row, column) = self.textarea.cursor();
+        let last = self.window.get();
+        let top = if row < last.top { row } else { last.top.max((row + 1).saturating_sub(height.max(1))) };
+        let line = &self.textarea.lines()[row];
+        let window = EditorWindow { top, left: left_edge(line, column, last.left, width.max(1)) };
+        self.window.set(window);
+        window
+    }
+
+    /// Page Up and Page Down (and Emacs's Alt-V and Ctrl-V): the cursor a page of `height`
+    /// lines up or down. True when `key` was one of them.
+    pub fn page_key(&mut self, key: KeyEvent, height: usize) -> bool {
+        let emacs = |c, modifier| key.code == KeyCode::Char(c) && key.modifiers == modifier;
+        let DataCursor(row, column) = self.textarea.cursor();
+        let row = if key.code == KeyCode::PageDown || emacs('v', KeyModifiers::CONTROL) {
+            row + height
+        } else if key.code == KeyCode::PageUp || emacs('v', KeyModifiers::ALT) {
+            row.saturating_sub(height)
+        } else {
+            return false;
+        };
+        self.move_to(row, column);
+        true
+    }
+
+    /// Moves the cursor to `row`, `column` (0-based, in characters), as near as the text
+    /// allows.
+    pub fn move_to(&mut self, row: usize, column: usize) {
+        let clamp = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+        self.textarea.move_cursor(CursorMove::Jump(clamp(row), clamp(column)));
+        // The text area jumps to 16-bit places only: the rest of the way one line at a
+        // time, and a column past 65,535 is taken as the line's end (only a line that
+        // long has one, and an edit there usually leaves the cursor at its end).
+        for _ in usize::from(u16::MAX)..row.min(self.textarea.lines().len().saturating_sub(1)) {
+            self.textarea.move_cursor(CursorMove::Down);
+        }
+        if column > usize::from(u16::MAX) {
+            self.textarea.move_cursor(CursorMove::End);
+        }
     }
 
     /// The edited text, with the file's line ends.
@@ -85,6 +151,56 @@ impl Editor {
     pub fn cursor_line(&self) -> usize {
         self.textarea.cursor().0 + 1
     }
+}
+
+/// The columns a character takes in the editor: a tab takes a whole tab stop, wherever
+/// it is, so that a line's characters take the same room at every scroll.
+#[must_use]
+pub fn editor_columns(c: char) -> usize {
+    if c == '\t' { TAB_STOP_COLUMNS } else { char_columns(c) }
+}
+
+/// The byte where character `index` of `line` starts (its end past the last).
+#[must_use]
+pub fn byte_of_char(line: &str, index: usize) -> usize {
+    // A line that is ASCII up to there (nearly every robots.txt) is indexed directly,
+    // after a scan that runs at memory speed.
+    if index <= line.len() && line.as_bytes()[..index].is_ascii() {
+        return index;
+    }
+    line.char_indices().nth(index).map_or(line.len(), |(byte, _)| byte)
+}
+
+/// The first character to show of `line` so that the one at `cursor` (or the cell past
+/// the end) fits in `width` columns: `last` when it still does, else the cursor as far
+/// right as it goes. Costs the window's width, not the line's length.
+fn left_edge(line: &str, cursor: usize, last: usize, width: usize) -> usize {
+    if cursor < last {
+        return cursor;
+    }
+    let mut from_last = line[byte_of_char(line, last)..].chars();
+    let mut columns = 0;
+    for _ in last..cursor {
+        columns += from_last.next().map_or(1, editor_columns);
+        if columns >= width {
+            break;
+        }
+    }
+    let at_cursor = line[byte_of_char(line, cursor)..].chars().next().map_or(1, editor_columns).max(1);
+    if columns + at_cursor <= width {
+        return last;
+    }
+    let before = &line[..byte_of_char(line, cursor)];
+    let mut used = at_cursor;
+    let mut left = cursor;
+    for c in before.chars().rev() {
+        used += editor_columns(c);
+        if used > width {
+            break;
+        }
+        left -= 1;
+    }
+    left
 }
 
 #[cfg(test)]
@@ -111,5 +227,35 @@ mod tests {
         assert_eq!(Editor::open(b"a\n\x1b[2J\n", false).err(), Some(EditorRefusal::ControlCharacters(2)));
         assert_eq!(Editor::open(b"caf\xe9\n", false).err(), Some(EditorRefusal::NotUtf8(1)));
         assert!(Editor::open(b"caf\xe9\n", true).is_ok());
+    }
+
+    #[test]
+    fn the_window_moves_only_as_far_as_the_cursor_needs() {
+        let line = "abcdefghij";
+        // In view: where it was.
+        assert_eq!(left_edge(line, 5, 2, 6), 2);
+        // Left of the window: the window starts at the cursor.
+        assert_eq!(left_edge(line, 1, 4, 6), 1);
+        // Right of it: the cursor in the last column, the cell past the end included.
+        assert_eq!(left_edge(line, 9, 0, 6), 4);
+        assert_eq!(left_edge(line, 10, 0, 6), 5);
+        // A wide character takes two columns, a tab a tab stop.
+        assert_eq!(left_edge("日本語です", 4, 0, 6), 2);
+        assert_eq!(left_edge("\t\tab", 3, 0, 6), 1);
+        assert_eq!(byte_of_char("日本x", 2), 6);
+        assert_eq!(byte_of_char("abc", 7), 3);
+    }
+
+    #[test]
+    fn moves_past_the_text_areas_sixteen_bits() {
+        let text: String = (0..70_000).map(|n| n.to_string() + "\n").collect();
+        let mut editor = Editor::open(text.as_bytes(), false).expect("opens");
+        editor.move_to(69_000, 2);
+        assert_eq!(editor.textarea.cursor(), (69_000, 2));
+        let long = format!("{}\n", "x".repeat(70_000));
+        let mut editor = Editor::open(long.as_bytes(), false).expect("opens");
+        editor.move_to(0, 70_000);
+        assert_eq!(editor.textarea.cursor(), (0, 70_000));
+        assert_eq!(editor.follow_cursor(10, 20), EditorWindow { top: 0, left: 69_981 });
     }
 }

@@ -253,7 +253,7 @@ impl App {
         if let Some(editor) = &self.editor {
             let cursor = editor.textarea.cursor();
             if let Ok(mut reopened) = Editor::open(&text, true) {
-                reopened.textarea.move_cursor(ratatui_textarea::CursorMove::Jump(cursor.0 as u16, cursor.1 as u16));
+                reopened.move_to(cursor.0, cursor.1);
                 self.editor = Some(reopened);
             }
         }
@@ -264,8 +264,7 @@ impl App {
     pub(super) fn open_editor(&mut self) {
         match Editor::open(self.document.txt.source(), self.lossy_edit_confirmed) {
             Ok(mut editor) => {
-                let line = u16::try_from(self.source_view.cursor).unwrap_or(u16::MAX);
-                editor.textarea.move_cursor(ratatui_textarea::CursorMove::Jump(line, 0));
+                editor.move_to(self.source_view.cursor, 0);
                 self.editor = Some(editor);
                 self.overlay = None;
                 self.focus = Pane::Source;
@@ -280,9 +279,13 @@ impl App {
 
     /// A key typed in the editor.
     pub(super) fn editor_key(&mut self, key: KeyEvent) {
+        let page = self.areas().inner_height(Pane::Source).max(1);
         let Some(editor) = &mut self.editor else { return };
         let line = editor.cursor_line();
-        if editor.textarea.input(key) {
+        // Paging is the editor's own: the text area's pages the window it drew, and the
+        // pane draws the text itself (see `EditorWindow`).
+        let edited = !editor.page_key(key, page) && editor.textarea.input(key);
+        if edited {
             let text = editor.text();
             // Keys typed on one line are one step to undo; Enter starts another.
             let typing_on = (key.code != crossterm::event::KeyCode::Enter).then_some(line);

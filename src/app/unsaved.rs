@@ -299,8 +299,7 @@ impl App {
     /// Keeps the text before a change, for undo. `typing_on` is the line a key typed
     /// in the editor changed (keys on one line make one step).
     pub(super) fn record_undo(&mut self, what: String, typing_on: Option<usize>) {
-        let before = self.document.txt.source().to_vec();
-        self.undo.record(&before, what, typing_on);
+        self.undo.record(self.document.txt.source(), what, typing_on);
     }
 
     /// Ctrl-Z: the text as it was before the last change.

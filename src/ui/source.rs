@@ -4,6 +4,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
@@ -11,12 +12,70 @@ use super::edits::severity_style;
 use super::text::{cut_end, safe_spans, skip_columns, visible_prefix};
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
+use crate::app::editor::{Editor, byte_of_char, editor_columns};
 use crate::app::layout::source_gutter_width;
 use crate::app::search::find_in;
 use crate::app::{App, Pane};
 use crate::fetch::size_label;
-use crate::policy::escape::display_width;
+use crate::policy::escape::{display_width, is_unsafe, visible};
 use crate::policy::words::plural;
+
+/// The editor in the pane: the line numbers in a gutter of their own, which stays when a
+/// long line scrolls the text sideways, and the window of the text that holds the cursor.
+fn draw_editor(editor: &Editor, area: Rect, buf: &mut Buffer) {
+    let count = editor.textarea.lines().len();
+    let title = format!(" Editing · {count} lines · Esc leaves (edits stay) · Ctrl-S saves · Ctrl-Z undoes ");
+    let block = pane_block(&title, true);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let width = count.to_string().len() as u16 + 1;
+    let gutter = Rect { width: width.min(inner.width), ..inner };
+    let text = Rect { x: inner.x + gutter.width, width: inner.width - gutter.width, ..inner };
+    let window = editor.follow_cursor(usize::from(text.height), usize::from(text.width));
+    let ratatui_textarea::DataCursor(cursor_row, cursor_column) = editor.textarea.cursor();
+    let lines = editor.textarea.lines();
+    for row in 0..text.height {
+        let line = window.top + usize::from(row);
+        if line >= lines.len() {
+            break;
+        }
+        let style = if line == cursor_row { THEME.cursor } else { THEME.line_number };
+        let number = format!("{:>w$}", line + 1, w = usize::from(width) - 1);
+        buf.set_string(gutter.x, gutter.y + row, number, style);
+        let cursor = (line == cursor_row).then_some(cursor_column);
+        let y = text.y + row;
+        draw_editor_line(&lines[line], window.left, cursor, Rect { y, height: 1, ..text }, buf);
+    }
+}
+
+/// One line of the editor from its character `left`, the cursor's cell (when `cursor`
+/// is on this line) reversed. Characters are drawn one by one, unsafe ones as their
+/// escape in the warning style (pasted text may hold them), a tab as a tab stop of
+/// spaces, and only as many as `area` shows.
+fn draw_editor_line(line: &str, left: usize, cursor: Option<usize>, area: Rect, buf: &mut Buffer) {
+    let right = area.x.saturating_add(area.width);
+    let mut x = area.x;
+    let mut chars = line[byte_of_char(line, left)..].chars();
+    let mut index = left;
+    while x < right {
+        let c = chars.next();
+        let columns = c.map_or(1, editor_columns);
+        let (shown, style) = match c {
+            Some('\t') => (" ".repeat(columns), Style::new()),
+            Some(c) if is_unsafe(c) => (visible(c), THEME.escape),
+            Some(c) => (c.to_string(), Style::new()),
+            None => (" ".to_owned(), Style::new()),
+        };
+        let style = if cursor == Some(index) { style.patch(THEME.cursor) } else { style };
+        // A wide character cut by the right edge is left out; ratatui blanks its cell.
+        buf.set_stringn(x, area.y, shown, usize::from(right - x), style);
+        x = x.saturating_add(u16::try_from(columns).unwrap_or(u16::MAX));
+        if c.is_none() {
+            break;
+        }
+        index += 1;
+    }
+}
 
 /// The source pane, drawn from the app's state.
 #[derive(Debug)]
@@ -31,28 +90,7 @@ impl Widget for SourcePane<'_> {
         let txt = &app.document().txt;
         let lines = txt.lines();
         if let Some(editor) = app.editor() {
-            let count = editor.textarea.lines().len();
-            let title = format!(" Editing · {count} lines · Esc leaves (edits stay) · Ctrl-S saves · Ctrl-Z undoes ");
-            let block = pane_block(&title, true);
-            let inner = block.inner(area);
-            block.render(area, buf);
-            // The numbers in a gutter of their own: the text area scrolls long lines
-            // sideways, its own numbers with them.
-            let width = count.to_string().len() as u16 + 1;
-            let gutter = Rect { width: width.min(inner.width), ..inner };
-            let text = Rect { x: inner.x + gutter.width, width: inner.width - gutter.width, ..inner };
-            (&editor.textarea).render(text, buf);
-            let top = usize::from(editor.textarea.scroll_offset().0);
-            let cursor = editor.cursor_line() - 1;
-            for row in 0..usize::from(gutter.height) {
-                let line = top + row;
-                if line >= count {
-                    break;
-                }
-                let style = if line == cursor { THEME.cursor } else { THEME.line_number };
-                let number = format!("{:>w$}", line + 1, w = usize::from(width) - 1);
-                buf.set_string(gutter.x, gutter.y + row as u16, number, style);
-            }
+            draw_editor(editor, area, buf);
             return;
         }
         let size = format!("{} · {}", size_label(txt.source().len()), plural(lines.len(), "line"));
