@@ -147,7 +147,7 @@ fn cli_raw_url_gives_googles_verdicts() {
 
 /// Checks every `HOST__AGENT.tsv` in `verdicts` against `corpus/HOST.txt`; returns the
 /// number of questions and the failures.
-fn check_real_files(corpus: &Path, verdicts: &Path, only: impl Fn(&str) -> bool) -> (usize, Vec<String>) {
+fn check_real_files(corpus: &Path, verdicts: &Path) -> (usize, Vec<String>) {
     let mut entries: Vec<_> =
         fs::read_dir(verdicts).expect("verdict directory").map(|e| e.expect("entry").path()).collect();
     entries.sort();
@@ -156,9 +156,6 @@ fn check_real_files(corpus: &Path, verdicts: &Path, only: impl Fn(&str) -> bool)
     for tsv in entries {
         let name = tsv.file_stem().and_then(|s| s.to_str()).expect("utf-8 file name").to_owned();
         let Some((host, agent)) = name.split_once("__") else { continue };
-        if !only(host) {
-            continue;
-        }
         let bytes = fs::read(corpus.join(format!("{host}.txt"))).unwrap_or_else(|e| panic!("{host}.txt: {e}"));
         let txt = RobotsTxt::parse(bytes);
         let robot = Robot::from_agent(agent);
@@ -178,23 +175,7 @@ fn check_real_files(corpus: &Path, verdicts: &Path, only: impl Fn(&str) -> bool)
 #[test]
 fn real_files_agree_with_google() {
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let (total, failures) = check_real_files(&base.join("corpus"), &base.join("real-google"), |_| true);
+    let (total, failures) = check_real_files(&base.join("corpus"), &base.join("real-google"));
     assert_eq!(total, 72 * 5 * 100, "72 files x 5 robots x 100 paths");
-    assert_no_failures(&failures, total);
-}
-
-/// The 20 real files whose source repository states no licence cannot be copied into
-/// this repository; this test reads them from the shared workspace when it is present:
-/// `cargo test --test conformance -- --ignored`.
-#[test]
-#[ignore = "reads ../shared, which only the development workspace has"]
-fn real_google_unlicensed_files() {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    let copied = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
-    let (total, failures) =
-        check_real_files(&shared.join("corpus/real"), &shared.join("conformance/real-google"), |host| {
-            !copied.join(format!("{host}.txt")).exists()
-        });
-    assert_eq!(total, 20 * 5 * 100, "20 files x 5 robots x 100 paths");
     assert_no_failures(&failures, total);
 }
