@@ -11,6 +11,7 @@
 
 use super::effect::AfterSave;
 use super::input::LineInput;
+use super::{About, App, Direction, Edit, Effect, LoadState, Overlay, Pane};
 
 /// What a prompt is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,5 +108,183 @@ impl Prompt {
     #[must_use]
     pub fn text(&self) -> &str {
         self.input.text().trim()
+    }
+}
+
+impl App {
+    /// Opens a prompt of `kind`, over whatever is open.
+    pub(super) fn open_prompt(&mut self, kind: PromptKind) {
+        // Where the keys were, to go back to when the prompt closes (the tester, a search
+        // and go-to-line take the focus).
+        self.focus_before_prompt = self.focus;
+        let input = match kind {
+            PromptKind::TestPath => {
+                // Typing replaces the last path; a move keeps it for editing.
+                let mut input = self.path.clone();
+                input.select_all();
+                self.editor = None;
+                self.focus = Pane::Tester;
+                input
+            }
+            PromptKind::SaveAs(_) => {
+                // Typing replaces the name offered; a move keeps it for editing.
+                let default = self.source_file().map_or_else(|| "robots.txt".to_owned(), |p| p.display().to_string());
+                let mut input = LineInput::with_text(&default);
+                input.select_all();
+                input
+            }
+            PromptKind::Search => {
+                self.search.origin = self.source_view;
+                self.focus_source_pane();
+                let mut input = LineInput::with_text(&self.search.query);
+                input.select_all();
+                input
+            }
+            PromptKind::GoToLine => {
+                self.focus_source_pane();
+                LineInput::default()
+            }
+            PromptKind::OpenSource => {
+                // The recovery copy the start-up message names, ready for Enter (typing
+                // replaces it).
+                let mut input = LineInput::default();
+                if let Some(copy) = self.recovery_offer.take() {
+                    input = LineInput::with_text(&copy.display().to_string());
+                    input.select_all();
+                }
+                input
+            }
+            PromptKind::AddRobot | PromptKind::ComparePath | PromptKind::ComparePathsFile => LineInput::default(),
+        };
+        if let PromptKind::SaveAs(_) = kind
+            && matches!(self.overlay, Some(Overlay::UnsavedEdits | Overlay::ConfirmReplace))
+        {
+            self.overlay = self.overlay_below.take();
+        }
+        self.prompt = Some(Prompt::new(kind, input));
+    }
+
+    /// The source pane takes the focus (for search and go-to-line), unless an overlay
+    /// covers it: the compare view shows the source too.
+    pub(super) fn focus_source_pane(&mut self) {
+        if self.overlay.is_none() {
+            self.focus = Pane::Source;
+        }
+    }
+
+    /// An edit to the prompt's text; the tester and the search follow every key.
+    pub(super) fn edit_prompt(&mut self, edit: Edit) {
+        if self.prompt.as_mut().is_some_and(|prompt| prompt.input.apply(edit)) {
+            self.prompt_changed();
+        }
+    }
+
+    /// The prompt's text changed: the tester and the search answer at once.
+    pub(super) fn prompt_changed(&mut self) {
+        let Some(prompt) = &self.prompt else { return };
+        match prompt.kind {
+            PromptKind::TestPath => self.reevaluate(),
+            PromptKind::Search => {
+                let query = prompt.input.text().to_owned();
+                self.find(&query, self.search.origin.cursor, Direction::Forward);
+            }
+            _ => {}
+        }
+    }
+
+    /// Pasted text: into the prompt up to its first line break (the verdict or the
+    /// search answers once, for the whole paste), or into the editor.
+    pub(super) fn paste(&mut self, text: &str) {
+        if let Some(prompt) = &mut self.prompt {
+            let mut changed = false;
+            for c in text.chars().take_while(|&c| c != '\n' && c != '\r') {
+                changed |= prompt.input.apply(Edit::Insert(c));
+            }
+            if changed {
+                self.prompt_changed();
+            }
+        } else if let Some(editor) = &mut self.editor
+            && editor.textarea.insert_str(text)
+        {
+            let text = editor.text();
+            self.record_undo("Paste".to_owned(), None);
+            self.set_text(text);
+        }
+    }
+
+    /// Enter in the prompt: closes it and does what it is for.
+    pub(super) fn submit_prompt(&mut self) -> Vec<Effect> {
+        let Some(prompt) = self.prompt.take() else { return Vec::new() };
+        let text = prompt.text().to_owned();
+        match prompt.kind {
+            PromptKind::TestPath => {
+                self.path = prompt.input;
+                self.path.commit_to_history();
+                self.focus = self.focus_before_prompt;
+                self.compare.follow_tested_path(self.path.text());
+                self.reevaluate();
+            }
+            PromptKind::AddRobot => self.add_robot_named(&text),
+            PromptKind::OpenSource => return Self::open_typed_source(&text),
+            PromptKind::SaveAs(after) => return self.save_to(&text, after),
+            PromptKind::ComparePath => self.add_compare_path(&text),
+            PromptKind::ComparePathsFile if !text.is_empty() => {
+                return vec![Effect::ReadPaths { file: text.into() }];
+            }
+            PromptKind::ComparePathsFile => {}
+            PromptKind::Search => {
+                self.search.query = text;
+                if self.current_line_matches() {
+                    let line = self.source_view.cursor + 1;
+                    self.say(About::Moment, format!("Found on line {line}; n and N find the next and previous"));
+                } else if !self.search.query.is_empty() {
+                    self.say(About::Moment, format!("Not found: {}", self.search.query));
+                }
+            }
+            PromptKind::GoToLine => self.go_to_line(&text),
+        }
+        Vec::new()
+    }
+
+    /// Esc: closes the innermost thing open (a prompt, an overlay, the editor), or
+    /// cancels a load.
+    pub(super) fn cancel(&mut self) -> Vec<Effect> {
+        if let Some(prompt) = self.prompt.take() {
+            match prompt.kind {
+                // The tester goes back to the path it had, the search to where it began.
+                PromptKind::TestPath => {
+                    self.focus = self.focus_before_prompt;
+                    self.reevaluate();
+                }
+                PromptKind::Search | PromptKind::GoToLine => {
+                    if prompt.kind == PromptKind::Search {
+                        self.restore_search_origin();
+                    }
+                    self.focus = self.focus_before_prompt;
+                }
+                // The save that was to come before quitting (or reloading) is off: so
+                // is what waited for it.
+                PromptKind::SaveAs(_) => self.pending = None,
+                _ => {}
+            }
+            return Vec::new();
+        }
+        if let Some(overlay) = self.overlay {
+            return self.close(overlay);
+        }
+        if self.editor.is_some() {
+            self.close_editor();
+            return Vec::new();
+        }
+        if self.fixing.take().is_some() {
+            self.say(About::Moment, "Cancelled fixing everything; the text is as it was");
+            return Vec::new();
+        }
+        if let LoadState::Loading { id, source, .. } = std::mem::take(&mut self.load) {
+            self.say(About::Moment, format!("Cancelled loading {}", source.label()));
+            return vec![Effect::CancelLoad { id }];
+        }
+        self.status.clear();
+        Vec::new()
     }
 }

@@ -5,6 +5,7 @@
 //! matches exactly, one without ignores case. It wraps around the end of the file.
 
 use super::ScrollView;
+use super::{About, App, Pane};
 
 /// The text last searched for, and where the source's cursor was when the search
 /// prompt opened (Esc goes back there).
@@ -62,6 +63,73 @@ pub fn parse_line_number(text: &str, line_count: usize) -> Option<usize> {
     match text.trim() {
         "$" => Some(line_count.max(1)),
         number => number.parse::<usize>().ok().filter(|&n| n >= 1).map(|n| n.min(line_count.max(1))),
+    }
+}
+
+impl App {
+    /// Moves the source's cursor to the first line from `from` (inclusive) on that holds
+    /// `query`; says so when none does (in the status bar only: the search prompt asks
+    /// at every key).
+    pub(super) fn find(&mut self, query: &str, from: usize, direction: Direction) {
+        if query.is_empty() {
+            self.restore_search_origin();
+            return;
+        }
+        let txt = &self.document.txt;
+        let found = next_line(txt.lines().len(), from, direction, |index| {
+            find_in(txt.lines()[index].content(txt.source()), query.as_bytes()).is_some()
+        });
+        if let Some(index) = found {
+            let (len, height) = (txt.lines().len(), self.areas().inner_height(Pane::Source));
+            self.source_view.cursor = index;
+            self.source_view.bring_into_view(index, len, height);
+        } else {
+            let stamp = self.stamp();
+            self.status.show(About::Moment, format!("Not found: {query}"), stamp);
+        }
+    }
+
+    /// Puts the source's cursor back where it was when the search began, within the
+    /// text on screen (another file may have loaded since).
+    pub(super) fn restore_search_origin(&mut self) {
+        let (len, height) = (self.document.txt.lines().len(), self.areas().inner_height(Pane::Source));
+        self.source_view = self.search.origin;
+        self.source_view.cursor = self.source_view.cursor.min(len.saturating_sub(1));
+        self.source_view.reveal(self.source_view.cursor, len, height);
+    }
+
+    /// `n` or `N`: the next or previous line holding the last search.
+    pub(super) fn search_again(&mut self, direction: Direction) {
+        let query = self.search.query.clone();
+        if query.is_empty() {
+            self.say(About::Moment, "Nothing searched yet: Ctrl-F finds text in the source");
+            return;
+        }
+        let len = self.document.txt.lines().len();
+        let from = match direction {
+            Direction::Forward => self.source_view.cursor + 1,
+            Direction::Backward => (self.source_view.cursor + len.max(1) - 1) % len.max(1),
+        };
+        self.find(&query, from % len.max(1), direction);
+        if !self.current_line_matches() {
+            self.say(About::Moment, format!("Not found: {query}"));
+        }
+    }
+
+    pub(super) fn current_line_matches(&self) -> bool {
+        let txt = &self.document.txt;
+        txt.lines()
+            .get(self.source_view.cursor)
+            .is_some_and(|line| find_in(line.content(txt.source()), self.search.query.as_bytes()).is_some())
+    }
+
+    /// `:` then a number: the source's cursor goes to that line.
+    pub(super) fn go_to_line(&mut self, text: &str) {
+        match parse_line_number(text, self.document.txt.lines().len()) {
+            Some(line) => self.show_line(line),
+            None if text.is_empty() => {}
+            None => self.say(About::Moment, format!("Not a line number: {text}")),
+        }
     }
 }
 

@@ -1,0 +1,335 @@
+//! Loading a source into the explorer: the first load, `r` and `o`, progress, the
+//! result (shown, or kept aside while the user decides about unsaved edits).
+
+use super::robots::{robot_entries, robot_entries_from};
+use super::{
+    About, App, Arc, DEFAULT_PATH, Document, Duration, Effect, Evaluation, Limits, LineInput, LoadState, Origin,
+    Overlay, Pane, Reading, RecoveryCopy, Rect, Retrieved, RobotEntry, RobotOrigin, RobotProfile, RobotsDb, RobotsTxt,
+    ScrollView, Search, Source, Status, UserAgentChoice, compare, history, unsaved,
+};
+
+impl App {
+    pub(super) fn with_document(document: Document, db: &RobotsDb) -> App {
+        let robots = robot_entries(&document.txt, db, &[]);
+        let robot = robots.iter().position(|entry| entry.profile.token == "Googlebot").unwrap_or(0);
+        let mut app = App {
+            compare: compare::CompareView::with_default_robots(&robots),
+            document,
+            robots,
+            robot,
+            robots_view: ScrollView { cursor: robot, offset: 0 },
+            reading_choice: None,
+            focus: Pane::Source,
+            overlay: None,
+            overlay_below: None,
+            prompt: None,
+            focus_before_prompt: Pane::Source,
+            source_view: ScrollView::default(),
+            source_column: 0,
+            overlay_scroll: 0,
+            records_view: ScrollView::default(),
+            path: LineInput::with_text(DEFAULT_PATH),
+            tester_scroll: 0,
+            // Replaced at once by `reevaluate`; a verdict needs a document to exist.
+            evaluation: Evaluation {
+                given: DEFAULT_PATH.to_owned(),
+                note: None,
+                other_site: None,
+                verdict: crate::policy::evaluate(
+                    &RobotsTxt::default(),
+                    &crate::policy::Robot::from_agent("*"),
+                    DEFAULT_PATH,
+                    Reading::Rfc9309,
+                ),
+                allowed_by_reading: [true; 3],
+                usage: None,
+                past_the_cut: None,
+            },
+            area: Rect::new(0, 0, 120, 40),
+            status: Status::default(),
+            user_actions: 0,
+            loads: 0,
+            search: Search::default(),
+            load: LoadState::Idle,
+            next_load_id: 0,
+            limits: Limits::default(),
+            user_agent: UserAgentChoice::Given,
+            original: Arc::default(),
+            original_availability: crate::policy::Availability::Available,
+            diagnostics: Vec::new(),
+            diagnostics_view: ScrollView::default(),
+            editor: None,
+            lossy_edit_confirmed: false,
+            looked_at: Vec::new(),
+            text_generation: 0,
+            diagnostics_current: false,
+            lint_asked: None,
+            fixing: None,
+            original_generation: 0,
+            recovery_kept: None,
+            clipboard: crate::clipboard::ClipboardMode::Auto,
+            // The shell tells the app about the real environment (`set_clipboard`).
+            environment: crate::clipboard::Environment::default(),
+            osc52_max_bytes: crate::clipboard::OSC52_MAX_BYTES,
+            page: None,
+            sitemaps: None,
+            history: None,
+            changes_report: None,
+            pending: None,
+            replace_question: None,
+            load_replaces_edits: None,
+            recovery_directory: std::env::temp_dir(),
+            recovery_offer: None,
+            undo: unsaved::UndoHistory::default(),
+            history_settings: history::HistorySettings::default(),
+            viewing: None,
+            last_fetch: None,
+            last_load_id: None,
+        };
+        app.adopt_loaded_text();
+        app.note_robot_looked_at();
+        app.reevaluate();
+        app
+    }
+
+    /// Takes the document's text as the loaded one: the baseline for diffs and changes.
+    pub(super) fn adopt_loaded_text(&mut self) {
+        // Another file: the changes to undo were changes to the last one.
+        self.undo.clear();
+        self.original = self.document.txt.clone();
+        self.original_generation += 1;
+        self.original_availability = self.document.availability;
+        self.editor = None;
+        self.text_generation += 1;
+        self.relint();
+    }
+
+    pub(super) fn note_robot_looked_at(&mut self) {
+        let token = self.robot().profile.token.clone();
+        if !self.looked_at.contains(&token) {
+            self.looked_at.push(token);
+        }
+    }
+
+    /// Effects to run when the explorer starts: the first load of a source given on the
+    /// command line, a background lint of a large text, the recovery copy of any edits.
+    pub fn start(&mut self) -> Vec<Effect> {
+        let mut effects = match &self.document.origin {
+            Origin::Pending(source) => {
+                let source = source.clone();
+                self.begin_load(source)
+            }
+            _ => Vec::new(),
+        };
+        // A shell that starts knows nothing yet, whatever was updated before it.
+        self.lint_asked = None;
+        self.recovery_kept = None;
+        effects.extend(self.housekeeping());
+        effects
+    }
+
+    /// The effects that follow from the state rather than from one action: a lint of a
+    /// text too large to lint on the spot, asked for once per text; the recovery copy of
+    /// unsaved edits, kept in step with the text (and dropped once they are saved).
+    pub(super) fn housekeeping(&mut self) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        if self.overlay == Some(Overlay::Changes) {
+            self.refresh_changes();
+        }
+        if let Some(generation) = self.stale_diagnostics()
+            && self.lint_asked != Some(generation)
+        {
+            self.lint_asked = Some(generation);
+            effects.push(Effect::Lint { generation, txt: Arc::clone(&self.document.txt) });
+        }
+        // Comparing the text with the loaded one costs its length: only when either changed.
+        let generations = (self.text_generation, self.original_generation);
+        if self.recovery_kept.is_none_or(|(kept, _)| kept != generations) {
+            let was_dirty = self.recovery_kept.is_some_and(|(_, dirty)| dirty);
+            let dirty = self.is_dirty();
+            self.recovery_kept = Some((generations, dirty));
+            if dirty || was_dirty {
+                let copy = dirty
+                    .then(|| RecoveryCopy { base: self.recovery_path(), text: self.document.txt.source().to_vec() });
+                effects.push(Effect::KeepRecoveryCopy(copy));
+            }
+        }
+        effects
+    }
+
+    /// `r`: reads the source again, asking first when that would drop unsaved edits.
+    pub(super) fn reload(&mut self) -> Vec<Effect> {
+        match self.document.origin.source() {
+            Some(Source::Stdin) => {
+                self.say(
+                    About::Moment,
+                    "Standard input was read once and cannot be read again; o opens another source",
+                );
+                Vec::new()
+            }
+            Some(_) => self.unless_unsaved(unsaved::Pending::Reload),
+            None => {
+                self.say(About::Moment, "The embedded example has no source to load again; o opens one");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Reads the source again, now.
+    pub(super) fn reload_now(&mut self) -> Vec<Effect> {
+        match self.document.origin.source().cloned() {
+            Some(source) => self.begin_load(source),
+            None => Vec::new(),
+        }
+    }
+
+    pub(super) fn open_typed_source(spec: &str) -> Vec<Effect> {
+        if spec.is_empty() {
+            return Vec::new();
+        }
+        // Whether `example.com` or `noext` is a file or a site is the file system's to
+        // say, as on the command line: asked off the event loop.
+        vec![Effect::ResolveSource { spec: spec.to_owned() }]
+    }
+
+    /// A name typed in the open prompt, resolved: opens it (asking first about unsaved
+    /// edits).
+    pub(super) fn open_resolved(&mut self, result: Result<Source, crate::fetch::SourceError>) -> Vec<Effect> {
+        match result {
+            Ok(Source::Stdin) => {
+                self.say(About::Moment, "Standard input holds the keys here; give a file or a site");
+                Vec::new()
+            }
+            Ok(source) => self.unless_unsaved(unsaved::Pending::Open(source)),
+            Err(error) => {
+                self.say(About::Moment, error.to_string());
+                Vec::new()
+            }
+        }
+    }
+
+    /// Starts loading `source`, replacing any load that is running.
+    pub(super) fn begin_load(&mut self, source: Source) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        if let LoadState::Loading { id, .. } = self.load {
+            effects.push(Effect::CancelLoad { id });
+        }
+        self.next_load_id += 1;
+        let id = self.next_load_id;
+        let limits = self.fetch_limits();
+        self.load = LoadState::Loading { id, source: source.clone(), elapsed: Duration::ZERO, ticks: 0 };
+        self.status.clear();
+        effects.push(Effect::Load { id, source, limits });
+        effects
+    }
+
+    /// The limits of a fetch, with the selected robot's User-Agent under `--as-robot`.
+    pub(super) fn fetch_limits(&self) -> Limits {
+        let mut limits = self.limits.clone();
+        if self.user_agent == UserAgentChoice::SelectedRobot && !self.robot().profile.control_only {
+            limits.user_agent.clone_from(&self.robot().profile.user_agent);
+        }
+        limits
+    }
+
+    /// A load finished; stale results (a cancelled or replaced load) are dropped.
+    pub(super) fn loaded(&mut self, id: u64, result: Result<Retrieved, crate::fetch::SourceError>) {
+        if !matches!(self.load, LoadState::Loading { id: current, .. } if current == id) {
+            return;
+        }
+        self.load = LoadState::Idle;
+        let replaces_edits = self.load_replaces_edits.take() == Some(id);
+        match result {
+            Ok(retrieved) => {
+                let document = Document::from_retrieved(retrieved, &self.limits);
+                // Edits made while it loaded are not dropped without asking.
+                if self.is_dirty() && !replaces_edits {
+                    let loaded = unsaved::Loaded { id, document };
+                    self.pending = Some(unsaved::Pending::ShowLoaded(Box::new(loaded)));
+                    self.open(Overlay::UnsavedEdits);
+                    self.say(About::Moment, "Loaded; your edits stay on screen until you choose");
+                    return;
+                }
+                self.show_loaded(id, document);
+            }
+            Err(error) => self.say(About::Moment, error.to_string()),
+        }
+    }
+
+    /// Shows what a load brought in place of the document on screen.
+    pub(super) fn show_loaded(&mut self, id: u64, document: Document) {
+        let summary = load_summary(&document);
+        // A new file: the version shown and the history read are the last one's.
+        self.viewing = None;
+        self.history = None;
+        self.last_fetch = None;
+        self.last_load_id = Some(id);
+        self.replace_document(document);
+        self.say(About::Moment, summary);
+    }
+
+    /// Shows a new document, keeping the selected robot (by token), the robots the user
+    /// added, the reading and the tester's path; returns the one it replaced.
+    pub(super) fn replace_document(&mut self, document: Document) -> Document {
+        let token = self.robot().profile.token.clone();
+        let added: Vec<RobotEntry> =
+            self.robots.iter().filter(|e| e.origin == RobotOrigin::AddedByUser).cloned().collect();
+        let db_profiles: Vec<RobotProfile> =
+            self.robots.iter().filter(|e| e.origin == RobotOrigin::Profile).map(|e| e.profile.clone()).collect();
+        let replaced = std::mem::replace(&mut self.document, document);
+        self.loads += 1;
+        // Another site's sitemaps: read when the view is opened again (a walk still
+        // running is stopped when the next one starts, and its events are stale).
+        self.sitemaps = None;
+        self.adopt_loaded_text();
+        // New file, new rules: the default rows are its paths.
+        self.compare.set_paths(Vec::new());
+        self.compare.cursor.0 = 0;
+        self.compare.offset.0 = 0;
+        self.robots = robot_entries_from(&self.document.txt, &db_profiles, &added);
+        self.robot = self.robots.iter().position(|e| e.profile.token.eq_ignore_ascii_case(&token)).unwrap_or(0);
+        self.robots_view = ScrollView { cursor: self.robot, offset: 0 };
+        self.source_view = ScrollView::default();
+        self.source_column = 0;
+        self.records_view = ScrollView::default();
+        self.search.origin = ScrollView::default();
+        // The last file's search means nothing in this one (the source title's "n/N
+        // find" hint goes with it).
+        self.search.query.clear();
+        self.put_page_in_tester();
+        self.reevaluate();
+        if self.overlay == Some(Overlay::Compare) {
+            let paths = self.default_compare_paths();
+            self.compare.set_paths(paths);
+            self.rebuild_columns();
+        }
+        replaced
+    }
+
+    /// A site named with a page (`example.com/shop/item`) puts the page in the tester.
+    pub(super) fn put_page_in_tester(&mut self) {
+        let page = match &self.document.origin {
+            Origin::Pending(Source::Site { page: Some(page), .. })
+            | Origin::Site { source: Source::Site { page: Some(page), .. }, .. } => page.clone(),
+            _ => return,
+        };
+        self.path.set_text(&page);
+        self.path.commit_to_history();
+    }
+}
+
+/// The status-bar line after a load: where, what status, how big, how long.
+pub(super) fn load_summary(document: &Document) -> String {
+    let size = document.txt.source().len();
+    match document.fetched() {
+        Some(Ok(fetched)) => format!(
+            "Fetched {} · {} · {size} bytes · {} ms{}",
+            fetched.final_url,
+            fetched.status,
+            fetched.elapsed.as_millis(),
+            fetched.redirect_summary().map(|summary| format!(" · {summary}")).unwrap_or_default()
+        ),
+        Some(Err(error)) => format!("Fetch failed: {error}"),
+        None => format!("Loaded {} · {size} bytes", document.label),
+    }
+}

@@ -1,0 +1,132 @@
+//! Moving around the base view: the focused pane's cursor, robots, records shown in
+//! the source, and the mouse.
+
+use super::scroll::scrolled;
+use super::{App, HORIZONTAL_STEP, Overlay, Pane, WHEEL_LINES, layout};
+
+impl App {
+    /// The base view's cursor: the focused pane's.
+    pub(super) fn move_cursor(&mut self, delta: isize) {
+        let height = self.areas().inner_height(self.focus);
+        match self.focus {
+            Pane::Robots => {
+                let target = self.robot.saturating_add_signed(delta).min(self.robots.len() - 1);
+                self.select_robot(target);
+            }
+            Pane::Source => self.source_view.move_by(delta, self.document.txt.lines().len(), height),
+            Pane::Records => self.records_view.move_by(delta, self.record_rows().len(), height),
+            // The explanation under the verdict scrolls, within its lines.
+            Pane::Tester => {
+                self.tester_scroll = self.tester_first_detail().saturating_add_signed(delta);
+                self.tester_scroll = self.tester_first_detail();
+            }
+        }
+    }
+
+    /// Scrolls the source's lines left by a step, no further than where the widest
+    /// line's end shows (escapes and tabs counted as drawn).
+    pub(super) fn scroll_source_right(&mut self) {
+        let lines = self.document.txt.lines().len();
+        let widest = self.document.widest_line();
+        // The pane's text columns: its width less the borders and the gutter.
+        let gutter = layout::source_gutter_width(lines);
+        let shown = usize::from(self.areas().source.width.saturating_sub(2)).saturating_sub(gutter);
+        let limit = widest.saturating_sub(shown).next_multiple_of(HORIZONTAL_STEP);
+        self.source_column = (self.source_column + HORIZONTAL_STEP).min(limit);
+    }
+
+    pub(super) fn show_record_in_source(&mut self) {
+        let line = if self.overlay == Some(Overlay::Diagnostics) {
+            let line = self.diagnostics.get(self.diagnostics_view.cursor).map(|d| d.line);
+            self.overlay = None;
+            line
+        } else {
+            let interpretation = self.document.txt.interpretation(self.reading());
+            self.record_rows().get(self.records_view.cursor).and_then(|row| row.line(interpretation))
+        };
+        if let Some(line) = line {
+            self.show_line(line);
+        }
+    }
+
+    /// Puts the source's cursor on a 1-based line, scrolled into view, and focuses it.
+    pub(super) fn show_line(&mut self, line: usize) {
+        let (len, height) = (self.document.txt.lines().len(), self.areas().inner_height(Pane::Source));
+        self.source_view.cursor = line.saturating_sub(1).min(len.saturating_sub(1));
+        self.source_view.bring_into_view(self.source_view.cursor, len, height);
+        self.set_focus(Pane::Source);
+    }
+
+    // --- The mouse -----------------------------------------------------------------------
+
+    pub(super) fn click(&mut self, column: u16, row: u16) {
+        if self.prompt.is_some() || self.overlay.is_some() {
+            return;
+        }
+        let areas = self.areas();
+        let Some(pane) = areas.pane_at(column, row) else { return };
+        self.set_focus(pane);
+        // The row inside the pane's border, if the click fell on content.
+        let inner_row = usize::from(row.saturating_sub(areas.of(pane).y + 1));
+        let on_content = row > areas.of(pane).y && inner_row < areas.inner_height(pane);
+        if !on_content {
+            return;
+        }
+        match pane {
+            Pane::Robots => {
+                let index = self.robots_view.offset + inner_row;
+                if index < self.robots.len() {
+                    self.select_robot(index);
+                }
+            }
+            Pane::Source => {
+                let line = self.source_view.offset + inner_row;
+                if line < self.document.txt.lines().len() {
+                    self.source_view.cursor = line;
+                }
+            }
+            Pane::Records => {
+                let index = self.records_view.offset + inner_row;
+                if index < self.record_rows().len() {
+                    self.records_view.cursor = index;
+                }
+            }
+            Pane::Tester => {}
+        }
+    }
+
+    pub(super) fn wheel(&mut self, column: u16, row: u16, down: bool) {
+        if self.overlay.is_some() {
+            self.move_by(if down { WHEEL_LINES.cast_signed() } else { -WHEEL_LINES.cast_signed() });
+            return;
+        }
+        let areas = self.areas();
+        let Some(pane) = areas.pane_at(column, row) else { return };
+        let delta = if down { WHEEL_LINES.cast_signed() } else { -WHEEL_LINES.cast_signed() };
+        let height = areas.inner_height(pane);
+        match pane {
+            Pane::Robots => {
+                self.robots_view.offset = scrolled(self.robots_view.offset, delta, self.robots.len(), height);
+            }
+            Pane::Source => self.source_view.scroll_by(delta, self.document.txt.lines().len(), height),
+            Pane::Records => self.records_view.scroll_by(delta, self.record_rows().len(), height),
+            Pane::Tester => {
+                self.tester_scroll = self.tester_first_detail().saturating_add_signed(delta);
+                self.tester_scroll = self.tester_first_detail();
+            }
+        }
+    }
+
+    /// Keeps every pane's cursor visible after a resize.
+    pub(super) fn reveal_cursors(&mut self) {
+        let areas = self.areas();
+        self.robots_view.reveal(self.robots_view.cursor, self.robots.len(), areas.inner_height(Pane::Robots));
+        self.source_view.reveal(
+            self.source_view.cursor,
+            self.document.txt.lines().len(),
+            areas.inner_height(Pane::Source),
+        );
+        let rows = self.record_rows().len();
+        self.records_view.reveal(self.records_view.cursor, rows, areas.inner_height(Pane::Records));
+    }
+}

@@ -1,0 +1,135 @@
+//! The robots in the switcher: every profile, the robots the file names, those the user
+//! added, and choosing one.
+
+use super::{About, AgentName, App, HashSet, Overlay, Pane, Reading, RobotProfile, RobotsDb, RobotsTxt, product_token};
+
+/// Where a robot in the switcher comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RobotOrigin {
+    /// A profile from `assets/robots.toml`.
+    Profile,
+    /// Named by the file but not in the profiles.
+    NamedInFile,
+    /// Added by the user with `a`.
+    AddedByUser,
+}
+
+/// A robot in the switcher.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RobotEntry {
+    /// Its profile.
+    pub profile: RobotProfile,
+    /// Where it came from.
+    pub origin: RobotOrigin,
+    /// True when a group of the file names its token (RFC 9309 reading).
+    pub named_in_file: bool,
+}
+
+impl App {
+    pub(super) fn select_robot(&mut self, index: usize) {
+        self.robot = index;
+        self.note_robot_looked_at();
+        self.robots_view.cursor = index;
+        let height = self.areas().inner_height(Pane::Robots);
+        self.robots_view.reveal(index, self.robots.len(), height);
+        self.reevaluate();
+    }
+
+    /// Selects (or adds) the robot typed in the prompt; in the compare view, compares it.
+    pub(super) fn add_robot_named(&mut self, name: &str) {
+        if name.is_empty() {
+            return;
+        }
+        // A User-Agent header pasted whole (`Mozilla/5.0 (compatible; Googlebot/2.1;
+        // +http://…)`): the profile whose header it is, else the robot its product token
+        // names, as the command line suggests.
+        let header_of = |entry: &RobotEntry| !entry.profile.is_named(name) && entry.profile.user_agent == name;
+        if self.overlay != Some(Overlay::Compare)
+            && let Some(index) = self.robots.iter().position(header_of)
+        {
+            self.select_robot(index);
+            let robot = self.robot().profile.name.clone();
+            self.say(About::Robot, format!("That is {robot}'s User-Agent header: selected {robot}"));
+            return;
+        }
+        let known = |entry: &RobotEntry| entry.profile.is_named(name) || entry.profile.user_agent == name;
+        if !self.robots.iter().any(known)
+            && !crate::policy::agent::is_valid_token(name)
+            && let Some(token) = crate::policy::agent::suggest_token(name)
+        {
+            let shown = crate::policy::escape::sanitize_str(name).into_owned();
+            self.add_robot_named(&token);
+            self.say(
+                About::Robot,
+                format!("{shown} is a User-Agent header; its product token is {token}: selected {token}"),
+            );
+            return;
+        }
+        let existing = self.robots.iter().position(known);
+        let index = existing.unwrap_or_else(|| {
+            let profile = RobotProfile::custom(name);
+            let named_in_file = names_token(&self.document.txt, &profile.token);
+            self.robots.push(RobotEntry { profile, origin: RobotOrigin::AddedByUser, named_in_file });
+            self.robots.len() - 1
+        });
+        if self.overlay == Some(Overlay::Compare) {
+            self.add_compare_robot(index);
+            self.say(About::Moment, format!("Compared {name}"));
+        } else {
+            self.select_robot(index);
+            self.say(
+                About::Robot,
+                if existing.is_some() { format!("Selected {name}") } else { format!("Added {name}") },
+            );
+        }
+    }
+}
+
+/// True when a group of the file (RFC 9309 reading) names `token`.
+pub(super) fn names_token(txt: &RobotsTxt, token: &str) -> bool {
+    txt.interpretation(Reading::Rfc9309)
+        .groups()
+        .iter()
+        .flat_map(crate::policy::parse::Group::agents)
+        .any(|agent| matches!(&agent.name(), AgentName::Name(name) if name.eq_ignore_ascii_case(token)))
+}
+
+/// The switcher's robots: every profile, then the robots the file names that have no
+/// profile (by their product token as the file writes it), then those the user added.
+pub(super) fn robot_entries(txt: &RobotsTxt, db: &RobotsDb, added: &[RobotEntry]) -> Vec<RobotEntry> {
+    robot_entries_from(txt, db.profiles(), added)
+}
+
+pub(super) fn robot_entries_from(txt: &RobotsTxt, profiles: &[RobotProfile], added: &[RobotEntry]) -> Vec<RobotEntry> {
+    let mut entries: Vec<RobotEntry> = profiles
+        .iter()
+        .map(|profile| RobotEntry {
+            profile: profile.clone(),
+            origin: RobotOrigin::Profile,
+            named_in_file: names_token(txt, &profile.token),
+        })
+        .collect();
+    // Names and tokens already listed, lower-cased: a file may name thousands of robots.
+    let mut listed: HashSet<String> = entries
+        .iter()
+        .flat_map(|entry| [entry.profile.name.to_ascii_lowercase(), entry.profile.token.to_ascii_lowercase()])
+        .collect();
+    for agent in txt.interpretation(Reading::Rfc9309).groups().iter().flat_map(crate::policy::parse::Group::agents) {
+        let token = String::from_utf8_lossy(product_token(txt.text(&agent.value()))).into_owned();
+        if token.is_empty() || !listed.insert(token.to_ascii_lowercase()) {
+            continue;
+        }
+        entries.push(RobotEntry {
+            profile: RobotProfile::custom(&token),
+            origin: RobotOrigin::NamedInFile,
+            named_in_file: true,
+        });
+    }
+    for entry in added {
+        if !entries.iter().any(|e| e.profile.is_named(&entry.profile.token)) {
+            let named_in_file = names_token(txt, &entry.profile.token);
+            entries.push(RobotEntry { named_in_file, ..entry.clone() });
+        }
+    }
+    entries
+}
