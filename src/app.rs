@@ -43,6 +43,7 @@ mod scroll;
 #[cfg(test)]
 mod tests;
 mod verdict;
+mod views;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -50,9 +51,9 @@ use std::time::Duration;
 
 use ratatui::layout::Rect;
 
-pub use action::{Action, CopyWhat};
+pub use action::Action;
 pub use document::{Document, Origin};
-pub use effect::{AfterSave, Effect, RecoveryCopy};
+pub use effect::{AfterSave, CopyWhat, Effect, RecoveryCopy};
 pub use focus::Pane;
 pub use input::{Edit, LineInput};
 pub use layout::Areas;

@@ -304,3 +304,79 @@ fn each_layer_imports_only_what_it_may() {
     assert!(checked > 300, "only {checked} imports found: is the scan broken?");
     assert!(offences.is_empty(), "imports that cross the layers:\n{}", offences.join("\n"));
 }
+
+/// The full module path a `use` path names from `module`, segments and all; `None` for
+/// std and other crates.
+fn resolved(path: &str, module: &[String]) -> Option<Vec<String>> {
+    let segments: Vec<&str> = path.split("::").collect();
+    let mut base: Vec<String> = module.to_vec();
+    let mut rest = segments.as_slice();
+    match rest.first().copied() {
+        Some("crate" | "robotscope") => {
+            base.clear();
+            rest = &rest[1..];
+        }
+        Some("self") => rest = &rest[1..],
+        Some("super") => {
+            while rest.first() == Some(&"super") {
+                base.pop();
+                rest = &rest[1..];
+            }
+        }
+        _ => return None,
+    }
+    base.extend(rest.iter().map(|segment| (*segment).to_owned()));
+    Some(base)
+}
+
+/// Issue 26: no two modules import each other, directly or round a circle (a parent and
+/// its own submodules aside: they are one module cut in files). A circle means neither
+/// can be read, or moved, without the other.
+#[test]
+fn no_import_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = rust_files(&src);
+    let modules: Vec<Vec<String>> = files.iter().map(|file| module_of(file)).collect();
+    let mut edges: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    for (file, module) in files.iter().zip(&modules) {
+        let text = fs::read_to_string(file).expect("utf-8 source");
+        for declaration in use_declarations(&text) {
+            for path in expand(&declaration) {
+                let Some(full) = resolved(&path, module) else { continue };
+                // The module the path goes through last: what is imported is its item.
+                let Some(target) = (1..=full.len()).rev().map(|n| full[..n].to_vec()).find(|m| modules.contains(m))
+                else {
+                    continue;
+                };
+                let related = target.starts_with(module) || module.starts_with(&target);
+                if !related && !edges.contains(&(module.clone(), target.clone())) {
+                    edges.push((module.clone(), target));
+                }
+            }
+        }
+    }
+    assert!(edges.len() > 100, "only {} imports between modules: is the scan broken?", edges.len());
+    // A circle is an edge a -> b with b reaching a.
+    let reaches = |from: &Vec<String>, to: &Vec<String>| {
+        let mut seen = vec![from.clone()];
+        let mut stack = vec![from.clone()];
+        while let Some(at) = stack.pop() {
+            for (a, b) in &edges {
+                if *a == at && !seen.contains(b) {
+                    if b == to {
+                        return true;
+                    }
+                    seen.push(b.clone());
+                    stack.push(b.clone());
+                }
+            }
+        }
+        false
+    };
+    let circles: Vec<String> = edges
+        .iter()
+        .filter(|(a, b)| reaches(b, a))
+        .map(|(a, b)| format!("{} -> {}", a.join("::"), b.join("::")))
+        .collect();
+    assert!(circles.is_empty(), "imports that close a circle:\n{}", circles.join("\n"));
+}

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crossterm::event::KeyEvent;
 
-use super::effect::AfterSave;
+use super::effect::{AfterSave, CopyWhat};
 use super::focus::Pane;
 use super::input::Edit;
 use super::overlay::Overlay;
@@ -284,28 +284,5 @@ impl Action {
                 | Action::FetchKept { .. }
                 | Action::Terminate
         )
-    }
-}
-
-/// What `y` copies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CopyWhat {
-    /// The whole (corrected) file.
-    File,
-    /// The lines of the group that applies to the selected robot.
-    Group,
-    /// The diff of the edited text against the loaded one.
-    Diff,
-}
-
-impl CopyWhat {
-    /// How messages name it.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            CopyWhat::File => "the file",
-            CopyWhat::Group => "the group",
-            CopyWhat::Diff => "the diff",
-        }
     }
 }

@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
 
-use super::action::CopyWhat;
 use super::document::{Document, Origin};
 use super::editor::{Editor, EditorRefusal};
+use super::effect::CopyWhat;
 use super::{About, Action, AfterSave, App, Effect, Overlay, Pane};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, choose, osc52_len, osc52_limit};
 use crate::fetch::Source;

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::action::CopyWhat;
 use crate::clipboard::CopyMethod;
 use crate::fetch::{Limits, Obey, Source};
 use crate::policy::RobotsTxt;
@@ -163,4 +162,27 @@ pub struct RecoveryCopy {
     pub base: PathBuf,
     /// The text.
     pub text: Vec<u8>,
+}
+
+/// What `y` copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyWhat {
+    /// The whole (corrected) file.
+    File,
+    /// The lines of the group that applies to the selected robot.
+    Group,
+    /// The diff of the edited text against the loaded one.
+    Diff,
+}
+
+impl CopyWhat {
+    /// How messages name it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            CopyWhat::File => "the file",
+            CopyWhat::Group => "the group",
+            CopyWhat::Diff => "the diff",
+        }
+    }
 }

@@ -10,8 +10,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use super::action::{Action, CopyWhat};
-use super::effect::{AfterSave, Effect};
+use super::action::Action;
+use super::effect::{AfterSave, CopyWhat, Effect};
 use super::focus::Pane;
 use super::input::Edit;
 use super::overlay::Overlay;
