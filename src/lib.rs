@@ -51,7 +51,7 @@ pub mod policy;
 
 pub use policy::{
     Access, Availability, Choice, Code, Decision, Diagnostic, Edit, Fix, FixReport, Matcher, Reading, RequestRate,
-    Robot, RobotsTxt, RuleKind, RuleMatch, RuleRef, Selection, Severity, Verdict, VisitTime, explain, fix_all, lint,
+    Robot, RobotsTxt, RuleKind, RuleMatch, Selection, Severity, Verdict, VisitTime, explain, fix_all, lint,
 };
 
 #[cfg(feature = "tool")]

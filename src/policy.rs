@@ -49,7 +49,7 @@ pub(crate) mod words;
 pub use agent::{Choice, Robot, Selection};
 pub use availability::{Access, Availability};
 pub use catalogue::Code;
-pub use compiled::{Decision, RuleRef};
+pub use compiled::Decision;
 pub use extensions::{RequestRate, VisitTime};
 pub use fix::{FixReport, fix_all};
 pub use lint::{Diagnostic, Edit, Fix, Severity, lint};

@@ -64,7 +64,7 @@ fn check_with(
             verdict.explanation()
         ));
     }
-    if decision.allowed() != expected || decision.rule().map(|r| r.line()) != verdict.decided_by().map(|m| m.line()) {
+    if decision.allowed() != expected || decision.rule() != verdict.decided_by() {
         return Some(format!(
             "{id} [{reading}] {agent} {url}: the batch matcher disagrees: {decision:?} vs {:?}",
             verdict.decided_by()

@@ -103,7 +103,7 @@ impl Column {
     #[must_use]
     pub fn deciding_rule<'t>(&self, txt: &'t RobotsTxt, decision: Decision) -> Option<&'t Rule> {
         let interpretation = txt.interpretation(self.reading);
-        decision.rule.map(|at| &interpretation.groups()[at.group()].rules()[at.index()])
+        decision.rule.map(|at| &interpretation.groups()[at.group()].rules()[at.rule()])
     }
 
     /// The groups that apply and why.

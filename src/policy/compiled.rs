@@ -31,13 +31,13 @@ use super::pattern::{self, decode_draft1996};
 use super::prefix_set::PrefixSet;
 use super::reading::Reading;
 use super::request::UrlMode;
-use super::verdict::index_html_directory;
+use super::verdict::{RuleMatch, index_html_directory};
 
 /// The outcome of one check: the verdict and the rule that decided it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Decision {
     pub(crate) allowed: bool,
-    pub(crate) rule: Option<RuleRef>,
+    pub(crate) rule: Option<RuleMatch>,
 }
 
 impl Decision {
@@ -49,7 +49,7 @@ impl Decision {
 
     /// The deciding rule, if one matched (none: no rule applies, so the path is allowed).
     #[must_use]
-    pub fn rule(&self) -> Option<RuleRef> {
+    pub fn rule(&self) -> Option<RuleMatch> {
         self.rule
     }
 
@@ -60,42 +60,6 @@ impl Decision {
     }
 }
 
-/// Where a rule lives: its group and index (into the reading's
-/// [`Interpretation`](super::Interpretation)) and its line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RuleRef {
-    pub(crate) group: usize,
-    pub(crate) rule: usize,
-    pub(crate) line: usize,
-    pub(crate) kind: RuleKind,
-}
-
-impl RuleRef {
-    /// Index of the group in [`Interpretation::groups`](super::Interpretation::groups).
-    #[must_use]
-    pub fn group(&self) -> usize {
-        self.group
-    }
-
-    /// Index of the rule in its group.
-    #[must_use]
-    pub fn index(&self) -> usize {
-        self.rule
-    }
-
-    /// 1-based line number.
-    #[must_use]
-    pub fn line(&self) -> usize {
-        self.line
-    }
-
-    /// Allow or Disallow.
-    #[must_use]
-    pub fn kind(&self) -> RuleKind {
-        self.kind
-    }
-}
-
 /// One rule as the matcher needs it, in 20 bytes: a file of 2,000,000 rules holds one
 /// per rule. (32-bit numbers are enough: a robots.txt is read up to 1 GiB.)
 #[derive(Debug, Clone, Copy)]
@@ -103,16 +67,27 @@ struct Entry {
     group: u32,
     rule: u32,
     line: u32,
-    /// RFC 9309 weight (pattern length); unused by the classic readings.
+    /// RFC 9309 weight (pattern length); zero under the classic readings, which weigh
+    /// nothing.
     priority: u32,
     kind: RuleKind,
+    /// Matched as the directory of a rule ending in `/index.html` (RFC 9309 reading).
+    via_index_html: bool,
     /// The 1996 draft's empty Disallow, which allows everything.
     allows_all: bool,
 }
 
 impl Entry {
-    fn at(&self) -> RuleRef {
-        RuleRef { group: self.group as usize, rule: self.rule as usize, line: self.line as usize, kind: self.kind }
+    /// The rule as [`evaluate`](super::evaluate) reports it.
+    fn at(&self) -> RuleMatch {
+        RuleMatch {
+            group: self.group as usize,
+            rule: self.rule as usize,
+            line: self.line as usize,
+            kind: self.kind,
+            priority: self.priority as usize,
+            via_index_html: self.via_index_html,
+        }
     }
 
     /// Whether `self` outweighs `other` of the same kind: heavier, or as heavy and
@@ -241,9 +216,10 @@ impl CompiledRules {
                     group: group as u32,
                     rule: index as u32,
                     line: rule.line() as u32,
-                    priority: pattern.len() as u32,
+                    priority: if reading == Reading::Rfc9309 { pattern.len() as u32 } else { 0 },
                     kind: rule.kind(),
                     allows_all: false,
+                    via_index_html: false,
                 };
                 match reading {
                     Reading::Rfc9309 => {
@@ -254,7 +230,7 @@ impl CompiledRules {
                         }
                         if let Some(directory) = index_html_directory(rule, pattern) {
                             let priority = directory.len() as u32;
-                            wildcards.push((directory, Entry { priority, ..entry }));
+                            wildcards.push((directory, Entry { priority, via_index_html: true, ..entry }));
                         }
                     }
                     Reading::Draft1996 => {
@@ -544,7 +520,7 @@ mod tests {
                 let slow = evaluate(&txt, &robot, path, reading);
                 let fast = compiled.check(path);
                 assert_eq!(fast.allowed, slow.allowed, "{reading} {path}");
-                assert_eq!(fast.rule.map(|r| r.line), slow.decided_by.map(|m| m.line), "{reading} {path}");
+                assert_eq!(fast.rule, slow.decided_by, "{reading} {path}");
             }
         }
     }

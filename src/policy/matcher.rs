@@ -266,7 +266,7 @@ mod tests {
             for url in ["/a.pdf", "/public/a.pdf", "/public/a.pdfx", "https://h.example/x.pdf?q"] {
                 let verdict = explain(&txt, &robot, url, reading);
                 assert_eq!(matcher.allowed(url), verdict.allowed(), "{url} under {reading:?}");
-                assert_eq!(matcher.decide(url).line(), verdict.decided_by().map(|m| m.line()), "{url}");
+                assert_eq!(matcher.decide(url).rule(), verdict.decided_by(), "{url}");
             }
         }
     }
