@@ -18,6 +18,7 @@ use crate::policy::Availability;
 mod archive;
 mod store;
 mod timeline;
+mod view;
 
 pub use archive::{
     ArchiveError, ArchiveOptions, Capture, DEFAULT_ARCHIVE, DEFAULT_MAX_CAPTURES, Progress, Synced, capture_url,
@@ -25,6 +26,10 @@ pub use archive::{
 };
 pub use store::{Kept, MAX_CAPTURE_TRIES, Opened, Store, StoreChoice, StoreError, default_store_path};
 pub use timeline::{Answer, Change, Flip, Snapshot, Subject, flips, snapshot, snapshot_as};
+pub use view::{
+    HistoryProgress, HistorySettings, KeptFetch, LoadedHistory, LoadedVersion, MAX_VIEW_BODY_BYTES, MAX_VIEW_VERSIONS,
+    ViewError, keep_in_store, read_for_view,
+};
 
 /// Where a version comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -13,7 +13,7 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use color_eyre::eyre::{Result, WrapErr, bail};
@@ -28,13 +28,9 @@ use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::app::history::{
-    HistoryProgress, HistorySettings, LoadedHistory, LoadedVersion, MAX_VIEW_BODY_BYTES, MAX_VIEW_VERSIONS,
-};
 use crate::app::{Action, App, Effect, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::history::{self, StoreChoice};
-use crate::policy::RobotsTxt;
 use crate::policy::lint::lint_checked;
 use crate::policy::request::path_lines;
 use crate::{fetch, save, ui};
@@ -321,145 +317,11 @@ async fn keep_fetch(
     fetched: fetch::Fetched,
     actions: &mpsc::UnboundedSender<Action>,
 ) {
-    if store == StoreChoice::Off {
+    let Ok(kept) = tokio::task::spawn_blocking(move || history::keep_in_store(&store, &url, &fetched)).await else {
         return;
-    }
-    let kept = tokio::task::spawn_blocking(move || {
-        let opened = store.open()?;
-        let warning = opened.moved_aside.as_ref().map(|(aside, reason)| damaged(opened.store.path(), aside, reason));
-        let mut store = opened.store;
-        history::keep_fetch(&mut store, &url, &fetched).map(|previous| (previous, warning))
-    })
-    .await;
-    let action = match kept {
-        Ok(Ok((previous, warning))) => Action::FetchKept { id, previous: previous.map(Box::new), warning },
-        Ok(Err(error)) => Action::FetchKept { id, previous: None, warning: Some(error.to_string()) },
-        Err(_) => return,
     };
-    let _ = actions.send(action);
-}
-
-fn damaged(path: &str, aside: &std::path::Path, reason: &str) -> String {
-    format!(
-        "The history store at {path} was damaged ({reason}); it was moved to {} and a new one started",
-        aside.display()
-    )
-}
-
-/// Reads a site's versions from the store, asking the archive first when `archive`
-/// (progress goes to the app as it comes); the store is opened and read on blocking
-/// threads.
-async fn read_history(
-    id: u64,
-    robots_url: &url::Url,
-    settings: HistorySettings,
-    archive: bool,
-    limits: fetch::Limits,
-    actions: &mpsc::UnboundedSender<Action>,
-) -> Result<LoadedHistory, String> {
-    let mut warnings = Vec::new();
-    // Versions are read as the file on screen is (the RFC 9309 limit).
-    let limits_for_bodies = limits.clone();
-    let choice = settings.store.clone();
-    let opened = tokio::task::spawn_blocking(move || choice.open())
-        .await
-        .map_err(|error| error.to_string())?
-        .map_err(|error| error.to_string())?;
-    if let Some((aside, reason)) = &opened.moved_aside {
-        warnings.push(damaged(opened.store.path(), aside, reason));
-    }
-    let mut store = opened.store;
-    if archive {
-        let options = history::ArchiveOptions {
-            base: settings.archive,
-            from: None,
-            to: None,
-            pace: settings.pace,
-            max_captures: history::DEFAULT_MAX_CAPTURES,
-            limits,
-            max_time: crate::fetch::DEFAULT_MAX_TIME,
-        };
-        let mut progress = HistoryProgress { archive: true, listed: None, done: 0 };
-        let synced = history::sync(&mut store, robots_url, &options, |event| {
-            match event {
-                history::Progress::Listed(count) => progress.listed = Some(count),
-                history::Progress::Capture => progress.done += 1,
-                history::Progress::Skipped(count) => progress.done += count,
-            }
-            let _ = actions.send(Action::HistoryProgress { id, progress });
-        })
-        .await;
-        match synced {
-            Ok(synced) => {
-                if !synced.failed.is_empty() {
-                    let failed = crate::policy::words::plural(synced.failed.len(), "capture");
-                    warnings.push(format!("{failed} could not be read; A asks for them again"));
-                }
-                if synced.left > 0 {
-                    let left = crate::policy::words::plural(synced.left, "capture");
-                    warnings.push(format!("{left} left to fetch; A goes on"));
-                }
-                if synced.throttled {
-                    warnings.push("The archive kept answering that it is busy (429 or 5xx); A again later".to_owned());
-                }
-                if synced.out_of_time {
-                    warnings.push(format!(
-                        "Stopped after {}; what was read is kept; A goes on",
-                        crate::fetch::duration_words(crate::fetch::DEFAULT_MAX_TIME)
-                    ));
-                }
-                if synced.impossible > 0 {
-                    let rows = crate::policy::words::plural(synced.impossible, "row");
-                    warnings.push(format!("The archive listed {rows} whose timestamp no capture can have; not kept"));
-                }
-            }
-            Err(error) => warnings.push(error.to_string()),
-        }
-    }
-    let site = history::site_key(robots_url);
-    tokio::task::spawn_blocking(move || {
-        // The newest rows only (twice what the view lists: runs of one answer fold),
-        // so a store of a million versions costs the view what one of 20,000 does.
-        let versions = store.newest_versions(&site, 2 * MAX_VIEW_VERSIONS)?;
-        let history::Timeline { mut versions, redirects_left_out, .. } =
-            history::timeline_versions(versions, None, None);
-        if versions.len() > MAX_VIEW_VERSIONS {
-            versions.drain(..versions.len() - MAX_VIEW_VERSIONS);
-            warnings
-                .push(format!("The view lists the newest {MAX_VIEW_VERSIONS} versions; robotscope history lists all"));
-        }
-        // Newest first, each distinct body once, until the view's budget is spent (by
-        // the bodies' stored length, not the versions' word for it). A version whose
-        // status decides has no body.
-        let mut held: std::collections::HashMap<String, Arc<RobotsTxt>> = std::collections::HashMap::new();
-        let no_rules = Arc::new(RobotsTxt::default());
-        let mut budget = MAX_VIEW_BODY_BYTES;
-        let mut loaded = Vec::with_capacity(versions.len());
-        for version in versions.into_iter().rev() {
-            let txt = if version.availability != crate::policy::Availability::Available {
-                Some(Arc::clone(&no_rules))
-            } else if let Some(txt) = held.get(&version.digest) {
-                Some(Arc::clone(txt))
-            } else {
-                let len = store.body_len(&version.digest)?.unwrap_or(0);
-                match usize::try_from(len) {
-                    Ok(len) if len <= budget => {
-                        let txt = Arc::new(limits_for_bodies.parse(history::body_of(&store, &version)?));
-                        budget -= len;
-                        held.insert(version.digest.clone(), Arc::clone(&txt));
-                        Some(txt)
-                    }
-                    _ => None,
-                }
-            };
-            loaded.push(LoadedVersion { version, txt });
-        }
-        loaded.reverse();
-        Ok(LoadedHistory { versions: loaded, redirects_left_out, warnings })
-    })
-    .await
-    .map_err(|error| error.to_string())?
-    .map_err(|error: history::StoreError| error.to_string())
+    let warning = (!kept.warnings.is_empty()).then(|| kept.warnings.join("; "));
+    let _ = actions.send(Action::FetchKept { id, previous: kept.previous.map(Box::new), warning });
 }
 
 /// The most sitemap events sent in one action.
@@ -555,7 +417,10 @@ impl Shell<'_> {
                 abort_task(&mut self.history, None);
                 let actions = self.actions.clone();
                 let task = tokio::spawn(async move {
-                    let result = read_history(id, &robots_url, settings, archive, limits, &actions).await;
+                    let report = |progress| {
+                        let _ = actions.send(Action::HistoryProgress { id, progress });
+                    };
+                    let result = history::read_for_view(&robots_url, settings, archive, limits, report).await;
                     let _ = actions.send(Action::HistoryLoaded { id, result: Box::new(result) });
                 });
                 self.history = Some((id, task));

@@ -221,7 +221,7 @@ pub enum Action {
         /// The load's id.
         id: u64,
         /// What came back.
-        result: Box<Result<super::history::LoadedHistory, String>>,
+        result: Box<Result<super::history::LoadedHistory, crate::history::ViewError>>,
     },
     /// A load's robots.txt was kept in the store; `previous` is the site's last fetch
     /// before it.

@@ -8,85 +8,23 @@
 //! Reading the store and the archive is an effect ([`Effect::LoadHistory`]); the
 //! versions come back with their parsed bodies ([`Action::HistoryLoaded`]).
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use url::Url;
 
+pub use crate::history::{
+    HistoryProgress, HistorySettings, LoadedHistory, LoadedVersion, MAX_VIEW_BODY_BYTES, MAX_VIEW_VERSIONS,
+};
+
+use super::tester::upper_first;
 use super::{About, Action, App, Document, Effect, Origin, Overlay, layout};
 use crate::fetch::Source;
-use crate::history::{self, Change, StoreChoice, Subject, Version};
+use crate::history::{self, Change, Subject, Version};
+use crate::policy::Availability;
 use crate::policy::request::Request;
 use crate::policy::words::plural;
-use crate::policy::{Availability, RobotsTxt};
-
-/// The versions the view lists at most, the newest (`robotscope history` lists them
-/// all).
-pub const MAX_VIEW_VERSIONS: usize = 10_000;
 
 /// Said of a version whose body the view does not hold.
 pub const NOT_HELD: &str =
     "This version's body is not held here (the view keeps 32 MB of the newest); robotscope diff and history read it";
-
-/// Where the explorer keeps and finds versions (`--store`, `--no-store`, `--archive`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HistorySettings {
-    /// The store.
-    pub store: StoreChoice,
-    /// The archive `A` asks.
-    pub archive: Url,
-    /// The least time between two requests to the archive.
-    pub pace: Duration,
-}
-
-impl Default for HistorySettings {
-    /// Nothing kept (the explorer's own default is set by `main`, from the options):
-    /// tests of the app never write to the user's store.
-    fn default() -> Self {
-        HistorySettings {
-            store: StoreChoice::Off,
-            archive: Url::parse(history::DEFAULT_ARCHIVE).expect("the default archive is a URL"),
-            pace: Duration::from_millis(500),
-        }
-    }
-}
-
-/// The bodies the view holds at most, newest versions first; older ones are listed
-/// without theirs (`robotscope history` and `diff` read every one, one at a time).
-pub const MAX_VIEW_BODY_BYTES: usize = 32 * 1024 * 1024;
-
-/// A version with its parsed body.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadedVersion {
-    /// The version.
-    pub version: Version,
-    /// Its body, parsed (shared by the versions with the same digest); `None` past
-    /// [`MAX_VIEW_BODY_BYTES`].
-    pub txt: Option<Arc<RobotsTxt>>,
-}
-
-/// What a history load brought back.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadedHistory {
-    /// The versions, oldest first (see [`history::timeline_versions`]).
-    pub versions: Vec<LoadedVersion>,
-    /// Redirect captures left out.
-    pub redirects_left_out: usize,
-    /// What went wrong on the way without stopping it (the archive unreachable, captures
-    /// not read, a damaged store moved aside).
-    pub warnings: Vec<String>,
-}
-
-/// How a history load is going.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HistoryProgress {
-    /// True when the archive is being asked.
-    pub archive: bool,
-    /// Captures the archive listed, once it did.
-    pub listed: Option<usize>,
-    /// Captures kept or failed so far.
-    pub done: usize,
-}
 
 /// The view's state.
 #[derive(Debug, Clone)]
@@ -246,7 +184,7 @@ impl App {
         }
     }
 
-    fn history_loaded(&mut self, id: u64, result: Result<LoadedHistory, String>) {
+    fn history_loaded(&mut self, id: u64, result: Result<LoadedHistory, history::ViewError>) {
         let Some(view) = self.history.as_mut().filter(|view| view.id == id) else { return };
         view.loading = None;
         match result {
@@ -277,7 +215,7 @@ impl App {
                     self.say(About::Moment, warning);
                 }
             }
-            Err(error) => self.say(About::Moment, error),
+            Err(error) => self.say(About::Moment, upper_first(&error.to_string())),
         }
     }
 
@@ -510,7 +448,7 @@ impl App {
             }
             Action::FetchKept { id, previous, warning } => {
                 if let Some(warning) = warning {
-                    self.say(About::Moment, warning);
+                    self.say(About::Moment, upper_first(&warning));
                 }
                 self.fetch_kept(id, previous.map(|previous| *previous));
                 Vec::new()

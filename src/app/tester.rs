@@ -181,7 +181,8 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-fn upper_first(text: &str) -> String {
+/// `text` with its first letter in upper case: a sentence made of a lower-case message.
+pub(super) fn upper_first(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }

@@ -109,17 +109,11 @@ pub struct DiffArgs {
 #[allow(clippy::must_use_candidate, reason = "most commands keep and go on")]
 pub fn keep_in_store(retrieved: &Retrieved, options: &SourceOptions) -> Option<Version> {
     let Retrieved::Site { url, outcome: Ok(fetched), .. } = retrieved else { return None };
-    if options.no_store {
-        return None;
+    let kept = history::keep_in_store(&options.store_choice(), url, fetched);
+    for warning in &kept.warnings {
+        note!("robotscope: warning: {}", sanitize_str(warning));
     }
-    let mut store = open_store(options).ok()?;
-    match history::keep_fetch(&mut store, url, fetched) {
-        Ok(previous) => previous,
-        Err(error) => {
-            note!("robotscope: warning: {}", sanitize_str(&error.to_string()));
-            None
-        }
-    }
+    kept.previous
 }
 
 /// Opens the store `--store`/`--no-store` chose, saying on standard error if a damaged
@@ -127,13 +121,8 @@ pub fn keep_in_store(retrieved: &Retrieved, options: &SourceOptions) -> Option<V
 fn open_store(options: &SourceOptions) -> Result<Store> {
     match options.store_choice().open() {
         Ok(opened) => {
-            if let Some((aside, reason)) = &opened.moved_aside {
-                note!(
-                    "robotscope: warning: the history store at {} was damaged ({}); it was moved to {} and a new one started",
-                    sanitize_str(opened.store.path()),
-                    sanitize_str(reason),
-                    sanitize_str(&aside.display().to_string())
-                );
+            if let Some(note) = opened.damage_note() {
+                note!("robotscope: warning: {}", sanitize_str(&note));
             }
             Ok(opened.store)
         }
