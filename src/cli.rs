@@ -443,51 +443,29 @@ fn site_origins(retrieved: &Retrieved) -> Vec<String> {
 /// [`Loaded::availability`], because every reading has an answer for them.
 pub fn load(spec: &str, options: &SourceOptions, robot_user_agent: Option<&str>) -> Result<Loaded> {
     let source = Source::resolve(spec)?;
-    let max_file_bytes = options.limits(None).max_file_bytes;
-    let retrieved = if let Some(read) = source.read_local(max_file_bytes) {
-        let (bytes, truncated) = read?;
-        let retrieved = Retrieved::Local { bytes, source, truncated };
-        for warning in retrieved.warnings(&options.limits(None)) {
-            note!("robotscope: warning: {}", sanitize_str(&warning.to_string()));
-        }
-        retrieved
-    } else {
-        let limits = options.limits(robot_user_agent);
-        let runtime =
-            tokio::runtime::Builder::new_current_thread().enable_all().build().wrap_err("starting the runtime")?;
-        let retrieved = runtime.block_on(fetch::retrieve(source, limits.clone()))?;
-        report_fetch(&retrieved, &limits);
-        keep_in_store(&retrieved, options);
-        retrieved
-    };
+    let limits = options.limits(robot_user_agent);
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().wrap_err("starting the runtime")?;
+    let loaded = runtime.block_on(crate::load::load(source, &limits, &options.store_choice()))?;
+    report(&loaded.warnings);
+    let retrieved = loaded.retrieved;
     let (availability, site_origins) = (retrieved.availability(), site_origins(&retrieved));
-    let read_in_part = retrieved.read_in_part(&options.limits(None));
-    Ok(Loaded { txt: options.limits(None).parse(retrieved.into_bytes()), availability, site_origins, read_in_part })
+    let read_in_part = retrieved.read_in_part(&limits);
+    Ok(Loaded { txt: limits.parse(retrieved.into_bytes()), availability, site_origins, read_in_part })
 }
 
-/// Tells standard error how a fetch went, when there is something to tell.
-fn report_fetch(retrieved: &Retrieved, limits: &Limits) {
-    let Retrieved::Site { url, outcome, .. } = retrieved else { return };
-    let url = sanitize_str(url.as_str());
-    match outcome {
-        Ok(fetched) => {
-            if let Some(summary) = fetched.redirect_summary() {
-                note!("robotscope: {}", sanitize_str(&summary));
-            }
-            for warning in fetched.warnings(limits) {
-                note!("robotscope: warning: {}", sanitize_str(&warning.to_string()));
-            }
-            if fetched.availability() != Availability::Available {
-                note!("robotscope: {url}: {}", sanitize_str(&fetched.meaning()));
-            }
-        }
-        Err(error) => {
-            let reasons: Vec<String> = Reading::ALL
-                .map(|reading| format!("{}: {}", reading.title(), error.availability().reason(reading)))
-                .into();
-            note!("robotscope: cannot fetch {url}: {}. {}.", sanitize_str(&error.to_string()), reasons.join(". "));
-        }
+/// Tells standard error what a load brought that the user should know.
+fn report(warnings: &[crate::load::Warning]) {
+    for warning in warnings {
+        let kind = if warning.is_problem() { "warning: " } else { "" };
+        note!("robotscope: {kind}{}", sanitize_str(&warning.to_string()));
     }
+}
+
+/// Tells standard error how a fetch went, when there is something to tell (for the
+/// commands that fetch robots.txt within a deadline of their own).
+fn report_fetch(retrieved: &Retrieved, limits: &Limits) {
+    report(&crate::load::retrieval_warnings(retrieved, limits));
 }
 
 /// `robotscope check`.

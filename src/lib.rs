@@ -69,6 +69,9 @@ pub mod fetch;
 #[cfg(feature = "history")]
 #[doc(hidden)]
 pub mod history;
+#[cfg(feature = "history")]
+#[doc(hidden)]
+pub mod load;
 #[cfg(feature = "profiles")]
 #[doc(hidden)]
 pub mod robots_db;

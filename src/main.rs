@@ -14,7 +14,8 @@ use robotscope::cli::{
     SourceOptions,
 };
 use robotscope::clipboard::ClipboardMode;
-use robotscope::fetch::{Retrieved, Source, SourceError};
+use robotscope::fetch::Source;
+use robotscope::history::StoreChoice;
 use robotscope::policy::escape::sanitize_str;
 use robotscope::robots_db::RobotsDb;
 
@@ -172,10 +173,12 @@ fn explore(args: &Cli, db: &RobotsDb) -> Result<Outcome> {
         None => App::example(),
         Some(source @ Source::Site { .. }) => App::loading(source, options.limits(None), options.as_robot, db),
         Some(source) => {
+            // A file or standard input: read before the explorer opens (its warnings the
+            // explorer words itself).
             let limits = options.limits(None);
-            let (bytes, truncated) =
-                source.read_local(limits.max_file_bytes).unwrap_or(Err(SourceError::StdinAgain))?;
-            App::from_retrieved(Retrieved::Local { source, bytes, truncated }, limits, db)
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            let loaded = runtime.block_on(robotscope::load::load(source, &limits, &StoreChoice::Off))?;
+            App::from_retrieved(loaded.retrieved, limits, db)
         }
     };
     let defaults = HistorySettings::default();

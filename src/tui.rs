@@ -277,8 +277,8 @@ async fn walk_sitemaps(
     let _ = actions.send(Action::SitemapsWalked { id, walked });
 }
 
-/// Loads a source, telling the app how long it has taken while it runs; a fetched
-/// robots.txt is then kept in the store.
+/// Loads a source (see [`crate::load`]), telling the app how long it has taken while
+/// it runs, then what it brought and, for a fetched site, what the store kept.
 async fn load(
     id: u64,
     source: fetch::Source,
@@ -287,7 +287,7 @@ async fn load(
     actions: mpsc::UnboundedSender<Action>,
 ) {
     let started = Instant::now();
-    let load = fetch::retrieve(source, limits);
+    let load = crate::load::load(source, &limits, &store);
     tokio::pin!(load);
     let mut progress = tokio::time::interval(PROGRESS_EVERY);
     let result = loop {
@@ -298,30 +298,26 @@ async fn load(
             }
         }
     };
-    let kept = match &result {
-        Ok(fetch::Retrieved::Site { url, outcome: Ok(fetched), .. }) => Some((url.clone(), fetched.clone())),
-        _ => None,
+    let loaded = match result {
+        Ok(loaded) => loaded,
+        Err(error) => {
+            let _ = actions.send(Action::Loaded { id, result: Box::new(Err(error)) });
+            return;
+        }
     };
-    let _ = actions.send(Action::Loaded { id, result: Box::new(result) });
-    if let Some((url, fetched)) = kept {
-        keep_fetch(id, store, url, fetched, &actions).await;
+    // The rest of the warnings the app words itself, from what was retrieved.
+    let store_warnings: Vec<String> = loaded
+        .warnings
+        .iter()
+        .filter(|warning| matches!(warning, crate::load::Warning::Store(_)))
+        .map(ToString::to_string)
+        .collect();
+    let kept = matches!(&loaded.retrieved, fetch::Retrieved::Site { outcome: Ok(_), .. }) && store != StoreChoice::Off;
+    let _ = actions.send(Action::Loaded { id, result: Box::new(Ok(loaded.retrieved)) });
+    if kept {
+        let warning = (!store_warnings.is_empty()).then(|| store_warnings.join("; "));
+        let _ = actions.send(Action::FetchKept { id, previous: loaded.kept.map(Box::new), warning });
     }
-}
-
-/// Keeps a loaded robots.txt in the store (on a blocking thread: SQLite waits for other
-/// writers) and tells the app what the site's last fetch was.
-async fn keep_fetch(
-    id: u64,
-    store: StoreChoice,
-    url: url::Url,
-    fetched: fetch::Fetched,
-    actions: &mpsc::UnboundedSender<Action>,
-) {
-    let Ok(kept) = tokio::task::spawn_blocking(move || history::keep_in_store(&store, &url, &fetched)).await else {
-        return;
-    };
-    let warning = (!kept.warnings.is_empty()).then(|| kept.warnings.join("; "));
-    let _ = actions.send(Action::FetchKept { id, previous: kept.previous.map(Box::new), warning });
 }
 
 /// The most sitemap events sent in one action.
