@@ -85,7 +85,10 @@ fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
     match app.overlay() {
         Some(Overlay::Help) => {
             let (width, height) = HELP_OVERLAY;
-            frame.render_widget(help::HelpOverlay { scroll: app.overlay_scroll() }, centered(area, width, height));
+            frame.render_widget(
+                help::HelpOverlay { scroll: app.overlay_scroll(), first: app.help_first() },
+                centered(area, width, height),
+            );
         }
         Some(Overlay::Messages) => {
             let (width, height) = MESSAGES_OVERLAY;

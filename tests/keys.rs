@@ -35,7 +35,9 @@ fn keys_into(context: Context) -> &'static str {
         Context::Overlay(Overlay::Help) => "?",
         Context::Overlay(Overlay::Messages) => "M",
         Context::Overlay(Overlay::FetchDetails) => "i",
-        Context::Overlay(Overlay::Diagnostics) => "d",
+        // The keys every view inherits are checked here in the diagnostics list (and in
+        // every view by `every_view_inherits_moving_help_and_the_log`).
+        Context::InView | Context::Overlay(Overlay::Diagnostics) => "d",
         Context::Overlay(Overlay::Changes) => "v",
         Context::Overlay(Overlay::CopyMenu) => "y",
         Context::Overlay(Overlay::UnsavedEdits) => "Fq",
@@ -76,6 +78,7 @@ fn expected(context: Context) -> KeyContext {
         Context::PathPrompt => KeyContext::Prompt(PromptKind::TestPath),
         Context::Editing => KeyContext::Editor,
         Context::Overlay(overlay) => KeyContext::Overlay(overlay),
+        Context::InView => KeyContext::Overlay(Overlay::Diagnostics),
     }
 }
 
@@ -100,6 +103,101 @@ fn every_key_of_the_help_reaches_its_action() {
         }
     }
     assert!(checked > 100, "{checked} keys");
+}
+
+/// Every overlay, each as a user opens it.
+const VIEWS: [Overlay; 12] = [
+    Overlay::Compare,
+    Overlay::Page,
+    Overlay::Sitemaps,
+    Overlay::History,
+    Overlay::Help,
+    Overlay::Messages,
+    Overlay::FetchDetails,
+    Overlay::Diagnostics,
+    Overlay::Changes,
+    Overlay::CopyMenu,
+    Overlay::UnsavedEdits,
+    Overlay::ConfirmReplace,
+];
+
+/// An explorer with `view` open, the way a user opens it.
+fn open(view: Overlay) -> App {
+    let mut app = app_for(Context::Overlay(view));
+    press(&mut app, keys_into(Context::Overlay(view)));
+    assert_eq!(app.overlay(), Some(view), "opening {view:?}");
+    app
+}
+
+/// Issue 26: every view moves and scrolls with the same keys, and `?` and `M` open help
+/// and the message log over it (unless it binds them itself: help's `?` closes it).
+#[test]
+fn every_view_inherits_moving_help_and_the_log() {
+    let moves = [
+        ("j", Action::Down),
+        ("<down>", Action::Down),
+        ("k", Action::Up),
+        ("<pgdn>", Action::PageDown),
+        ("<C-u>", Action::PageUp),
+        ("g", Action::Top),
+        ("G", Action::Bottom),
+    ];
+    for view in VIEWS {
+        let app = open(view);
+        for (key, action) in &moves {
+            let event = parse_keys(key)[0];
+            let own = BINDINGS.iter().any(|b| {
+                b.context == Context::Overlay(view)
+                    && b.keys.iter().any(|k| k.code == event.code && k.modifiers == event.modifiers)
+            });
+            // A view's own binding comes first (the copy menu's g copies the group).
+            if !own {
+                assert_eq!(action_for(&app, event).as_ref(), Some(action), "{key} in {view:?}");
+            }
+        }
+        assert_eq!(action_for(&app, parse_keys("?")[0]), Some(Action::Toggle(Overlay::Help)), "? in {view:?}");
+        assert_eq!(action_for(&app, parse_keys("M")[0]), Some(Action::Toggle(Overlay::Messages)), "M in {view:?}");
+    }
+    // And they move: the diagnostics list, the history (on a site, "now" and nothing
+    // else here) and help scroll; the compare view moves its cursor.
+    let mut app = App::from_text("User-agent: *\nDisallow: ~\nDisallow: ~x\nNoindex: /\n");
+    draw(&mut app, 120, 40);
+    press(&mut app, "dj");
+    assert!(app.diagnostics().len() > 1);
+    assert_eq!(app.diagnostics_view().cursor, 1, "the diagnostics list moves with j");
+    let mut app = open(Overlay::Help);
+    draw(&mut app, 60, 20);
+    press(&mut app, "<pgdn>");
+    assert!(app.overlay_scroll() > 0, "help scrolls a page on a small screen");
+}
+
+/// Issue 26: `?` opens help over every view, listing that view's keys first, and Esc
+/// goes back to the view; Esc closes every view (a view that is reading stops first).
+#[test]
+fn help_over_every_view_and_esc_out_of_every_view() {
+    for view in VIEWS {
+        let mut app = open(view);
+        press(&mut app, "?");
+        if view == Overlay::Help {
+            assert_eq!(app.overlay(), None, "? closes help");
+            continue;
+        }
+        assert_eq!(app.overlay(), Some(Overlay::Help), "? over {view:?}");
+        let first = robotscope::app::keymap::help_sections_for(app.help_first());
+        // The copy menu and the two questions list their keys on screen, not in help.
+        if !matches!(view, Overlay::CopyMenu | Overlay::UnsavedEdits | Overlay::ConfirmReplace) {
+            assert_eq!(first[0].0, Context::Overlay(view), "help over {view:?} lists its keys first");
+        }
+        press(&mut app, "<esc>");
+        assert_eq!(app.overlay(), Some(view), "Esc from help goes back to {view:?}");
+        press(&mut app, "<esc>");
+        if app.overlay() == Some(view) {
+            // Esc stopped the reading the view had started; the next one leaves.
+            assert!(matches!(view, Overlay::Sitemaps | Overlay::History), "{view:?} stayed open on Esc");
+            press(&mut app, "<esc>");
+        }
+        assert_eq!(app.overlay(), None, "Esc closes {view:?}");
+    }
 }
 
 #[test]

@@ -35,6 +35,9 @@ pub enum Context {
     Editing,
     /// While this overlay is open.
     Overlay(Overlay),
+    /// Every overlay: what a view does not bind itself (moving, scrolling, help and the
+    /// message log), as help inherits from the keys of the view below it.
+    InView,
 }
 
 impl Context {
@@ -63,6 +66,7 @@ impl Context {
             Context::Overlay(Overlay::Page) => "Page policy",
             Context::Overlay(Overlay::Sitemaps) => "Sitemaps",
             Context::Overlay(Overlay::History) => "History",
+            Context::InView => "In any view",
         }
     }
 }
@@ -130,6 +134,7 @@ const PAGE: Context = Context::Overlay(Overlay::Page);
 const SITEMAPS: Context = Context::Overlay(Overlay::Sitemaps);
 const FETCH: Context = Context::Overlay(Overlay::FetchDetails);
 const HISTORY: Context = Context::Overlay(Overlay::History);
+const IN_VIEW: Context = Context::InView;
 
 /// Every key binding of the explorer.
 pub static BINDINGS: &[Binding] = &[
@@ -190,50 +195,24 @@ pub static BINDINGS: &[Binding] = &[
     bind(PathPrompt, &[key(KeyCode::Down)], Action::PromptEdit(Edit::HistoryNext), "newer path", false),
     bind(PathPrompt, &[ctrl('p')], Action::Toggle(Overlay::Page), "keep it, page policy", false),
     bind(HELP, &[ESC, ch('?'), ch('q')], Action::Toggle(Overlay::Help), "close help", true),
-    bind(HELP, DOWN, Action::Down, "scroll down", false),
-    bind(HELP, UP, Action::Up, "scroll up", false),
-    bind(HELP, PAGE_DOWN, Action::PageDown, "page down", false),
-    bind(HELP, PAGE_UP, Action::PageUp, "page up", false),
-    bind(HELP, TOP, Action::Top, "top", false),
-    bind(HELP, BOTTOM, Action::Bottom, "bottom", false),
     bind(MESSAGES, &[ESC, ch('M'), ch('q')], Action::Toggle(Overlay::Messages), "close", true),
-    bind(MESSAGES, DOWN, Action::Down, "scroll down", false),
-    bind(MESSAGES, UP, Action::Up, "scroll up", false),
-    bind(MESSAGES, PAGE_DOWN, Action::PageDown, "page down", false),
-    bind(MESSAGES, PAGE_UP, Action::PageUp, "page up", false),
-    bind(MESSAGES, TOP, Action::Top, "oldest", false),
-    bind(MESSAGES, BOTTOM, Action::Bottom, "newest", false),
     bind(FETCH, &[ESC, ch('i'), ch('q')], Action::Toggle(Overlay::FetchDetails), "close", true),
     bind(Context::Editing, &[ESC], Action::Cancel, "leave, edits kept", true),
     bind(Context::Editing, &[ctrl('s')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::Stay)), "save", true),
     bind(Context::Editing, &[ctrl('z')], Action::Undo, "undo", false),
     bind(Context::Editing, &[ctrl('y')], Action::Redo, "redo", false),
-    bind(DIAGNOSTICS, DOWN, Action::Down, "next", false),
-    bind(DIAGNOSTICS, UP, Action::Up, "previous", false),
     bind(DIAGNOSTICS, &[ENTER], Action::ShowInSource, "show in source", true),
     bind(DIAGNOSTICS, &[ch('f')], Action::FixHere, "apply this fix", true),
     bind(DIAGNOSTICS, &[ch('F')], Action::FixAll, "fix everything", false),
     bind(DIAGNOSTICS, &[ctrl('z')], Action::Undo, "undo", false),
     bind(DIAGNOSTICS, &[ctrl('y')], Action::Redo, "redo", false),
     bind(DIAGNOSTICS, &[ESC, ch('d'), ch('q')], Action::Toggle(Overlay::Diagnostics), "close", true),
-    bind(CHANGES, DOWN, Action::Down, "scroll down", false),
-    bind(CHANGES, UP, Action::Up, "scroll up", false),
-    bind(CHANGES, PAGE_DOWN, Action::PageDown, "page down", false),
-    bind(CHANGES, PAGE_UP, Action::PageUp, "page up", false),
-    bind(CHANGES, TOP, Action::Top, "top", false),
-    bind(CHANGES, BOTTOM, Action::Bottom, "bottom", false),
     bind(CHANGES, &[ch('y')], Action::Copy(CopyWhat::Diff), "copy the diff", true),
     bind(CHANGES, &[ESC, ch('v'), ch('q')], Action::Toggle(Overlay::Changes), "close", true),
     bind(COPY, &[ch('f')], Action::Copy(CopyWhat::File), "copy the file", true),
     bind(COPY, &[ch('g')], Action::Copy(CopyWhat::Group), "copy the group", true),
     bind(COPY, &[ch('d')], Action::Copy(CopyWhat::Diff), "copy the diff", true),
     bind(COPY, &[ESC], Action::Cancel, "cancel", true),
-    bind(COMPARE, DOWN, Action::Down, "next path", false),
-    bind(COMPARE, UP, Action::Up, "previous path", false),
-    bind(COMPARE, PAGE_DOWN, Action::PageDown, "page down", false),
-    bind(COMPARE, PAGE_UP, Action::PageUp, "page up", false),
-    bind(COMPARE, TOP, Action::Top, "first path", false),
-    bind(COMPARE, BOTTOM, Action::Bottom, "last path", false),
     bind(COMPARE, &[ch('l'), key(KeyCode::Right)], Action::Right, "next robot", false),
     bind(COMPARE, &[ch('h'), key(KeyCode::Left)], Action::Left, "previous robot", false),
     bind(COMPARE, &[ch('a')], Action::OpenPrompt(PromptKind::AddRobot), "add a robot", true),
@@ -248,38 +227,16 @@ pub static BINDINGS: &[Binding] = &[
     // q leaves it as it closes every other view; Ctrl-C still quits.
     bind(COMPARE, &[ESC, ch('c'), ch('q')], Action::Toggle(Overlay::Compare), "leave the view", true),
     bind(COMPARE, &[ctrl('c')], Action::Quit, "quit", false),
-    bind(COMPARE, &[ch('?')], Action::Toggle(Overlay::Help), "help", true),
-    bind(COMPARE, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
-    bind(PAGE, DOWN, Action::Down, "scroll down", false),
-    bind(PAGE, UP, Action::Up, "scroll up", false),
-    bind(PAGE, PAGE_DOWN, Action::PageDown, "page down", false),
-    bind(PAGE, PAGE_UP, Action::PageUp, "page up", false),
-    bind(PAGE, TOP, Action::Top, "top", false),
-    bind(PAGE, BOTTOM, Action::Bottom, "bottom", false),
     bind(PAGE, &[ch(']')], Action::NextRobot, "next robot", true),
     bind(PAGE, &[ch('[')], Action::PrevRobot, "previous robot", false),
     bind(PAGE, &[ch('s')], Action::CycleReading, "next reading", false),
     bind(PAGE, &[ch('S')], Action::FollowRobotReading, "default readings", false),
     bind(PAGE, &[ch('r')], Action::Reload, "fetch again", true),
     bind(PAGE, &[ESC, ch('p'), ch('q')], Action::Toggle(Overlay::Page), "close", true),
-    bind(PAGE, &[ch('?')], Action::Toggle(Overlay::Help), "help", false),
-    bind(PAGE, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
-    bind(SITEMAPS, DOWN, Action::Down, "next row", false),
-    bind(SITEMAPS, UP, Action::Up, "previous row", false),
-    bind(SITEMAPS, PAGE_DOWN, Action::PageDown, "page down", false),
-    bind(SITEMAPS, PAGE_UP, Action::PageUp, "page up", false),
-    bind(SITEMAPS, TOP, Action::Top, "top", false),
-    bind(SITEMAPS, BOTTOM, Action::Bottom, "bottom", false),
     bind(SITEMAPS, &[ENTER], Action::ShowInSource, "URL into the tester", true),
     bind(SITEMAPS, &[ch('R')], Action::CompareSitemapUrls, "compare these URLs", true),
     bind(SITEMAPS, &[ch('r')], Action::Reload, "read them again", false),
     bind(SITEMAPS, &[ESC, ch('m'), ch('q')], Action::Cancel, "stop reading, or leave", true),
-    bind(HISTORY, DOWN, Action::Down, "older version", false),
-    bind(HISTORY, UP, Action::Up, "newer version", false),
-    bind(HISTORY, PAGE_DOWN, Action::PageDown, "page down", false),
-    bind(HISTORY, PAGE_UP, Action::PageUp, "page up", false),
-    bind(HISTORY, TOP, Action::Top, "now", false),
-    bind(HISTORY, BOTTOM, Action::Bottom, "oldest", false),
     bind(HISTORY, &[ENTER], Action::ShowInSource, "show it (read-only)", true),
     bind(HISTORY, &[ch(' ')], Action::MarkVersion, "mark to diff against", true),
     bind(HISTORY, &[ch('d')], Action::ToggleVersionDiff, "diff, or flips", true),
@@ -293,6 +250,14 @@ pub static BINDINGS: &[Binding] = &[
     bind(UNSAVED, &[ESC, ch('n')], Action::Cancel, "keep working", true),
     bind(REPLACE, &[ch('y')], Action::ReplaceFile, "replace it", true),
     bind(REPLACE, &[ESC, ch('n')], Action::Cancel, "keep it", true),
+    bind(IN_VIEW, DOWN, Action::Down, "down", false),
+    bind(IN_VIEW, UP, Action::Up, "up", false),
+    bind(IN_VIEW, PAGE_DOWN, Action::PageDown, "page down", false),
+    bind(IN_VIEW, PAGE_UP, Action::PageUp, "page up", false),
+    bind(IN_VIEW, TOP, Action::Top, "top", false),
+    bind(IN_VIEW, BOTTOM, Action::Bottom, "bottom", false),
+    bind(IN_VIEW, &[ch('?')], Action::Toggle(Overlay::Help), "help", false),
+    bind(IN_VIEW, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
 ];
 
 /// One line of the help: keys and what they do.
@@ -312,6 +277,21 @@ pub struct HelpEntry {
 /// list their keys on screen.
 #[must_use]
 pub fn help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
+    help_sections_for(None)
+}
+
+/// [`help_sections`], with the keys of `first` (the view help was opened over) first.
+#[must_use]
+pub fn help_sections_for(first: Option<Context>) -> Vec<(Context, Vec<HelpEntry>)> {
+    let mut sections = all_help_sections();
+    if let Some(at) = sections.iter().position(|(context, _)| Some(*context) == first) {
+        let section = sections.remove(at);
+        sections.insert(0, section);
+    }
+    sections
+}
+
+fn all_help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
     let mut sections: Vec<(Context, Vec<HelpEntry>)> = Vec::new();
     let shows_its_keys = |context| {
         matches!(context, Context::Overlay(Overlay::CopyMenu | Overlay::UnsavedEdits | Overlay::ConfirmReplace))
@@ -365,7 +345,7 @@ pub fn contexts_of(context: KeyContext) -> Vec<Context> {
     match context {
         KeyContext::Prompt(PromptKind::TestPath) => vec![PathPrompt, Prompt],
         KeyContext::Prompt(_) => vec![Prompt],
-        KeyContext::Overlay(overlay) => vec![Context::Overlay(overlay)],
+        KeyContext::Overlay(overlay) => vec![Context::Overlay(overlay), Context::InView],
         KeyContext::Editor => vec![Context::Editing],
         KeyContext::Pane(pane) => vec![Context::Pane(pane), Navigation, Global],
     }

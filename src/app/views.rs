@@ -16,11 +16,9 @@ impl App {
     /// view they cover, to go back to it.
     pub(crate) fn open(&mut self, overlay: Overlay) {
         self.overlay_below = match (overlay, self.overlay) {
-            (Overlay::Help | Overlay::Messages | Overlay::UnsavedEdits | Overlay::ConfirmReplace, Some(below))
-                if below.is_view() =>
-            {
-                Some(below)
-            }
+            // Help and the message log go back to whatever they were opened over.
+            (Overlay::Help | Overlay::Messages, Some(below)) if below != overlay => Some(below),
+            (Overlay::UnsavedEdits | Overlay::ConfirmReplace, Some(below)) if below.is_view() => Some(below),
             _ => None,
         };
         match overlay {
@@ -102,6 +100,15 @@ impl App {
         let shown = usize::from(self.area.height.min(height).saturating_sub(2)).max(1);
         let last = lines.saturating_sub(shown);
         self.overlay_scroll = self.overlay_scroll.min(last).saturating_add_signed(delta).min(last);
+    }
+
+    /// The keys the help lists first: those of the view it was opened over.
+    #[must_use]
+    pub fn help_first(&self) -> Option<keymap::Context> {
+        match self.overlay {
+            Some(Overlay::Help) => self.overlay_below.map(keymap::Context::Overlay),
+            _ => None,
+        }
     }
 
     /// The message log as the overlay shows it: each message wrapped to its width,

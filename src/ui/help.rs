@@ -8,7 +8,7 @@ use ratatui::widgets::{Clear, Paragraph, Widget};
 
 use super::pane_block;
 use super::theme::THEME;
-use crate::app::keymap::help_sections;
+use crate::app::keymap::{Context, help_sections_for};
 
 /// The help overlay: the keymap in columns, or, when the terminal is too narrow for
 /// them, in one column that `j`/`k` scroll.
@@ -16,12 +16,14 @@ use crate::app::keymap::help_sections;
 pub struct HelpOverlay {
     /// The first line of the single column.
     pub scroll: usize,
+    /// The keys to list first: those of the view help was opened over.
+    pub first: Option<Context>,
 }
 
 impl Widget for HelpOverlay {
     fn render(self, area: Rect, buf: &mut Buffer) {
         Clear.render(area, buf);
-        let sections = sections();
+        let sections = sections(self.first);
         let inner = pane_block("", true).inner(area);
         let height = usize::from(inner.height.max(1));
         // Blank lines between sections, unless leaving them out is what makes it fit.
@@ -106,8 +108,8 @@ fn columns_of(sections: &[Vec<Line<'static>>], height: usize, gaps: bool) -> Vec
 }
 
 /// The keymap as sections: a heading per context, a line per entry.
-fn sections() -> Vec<Vec<Line<'static>>> {
-    help_sections()
+fn sections(first: Option<Context>) -> Vec<Vec<Line<'static>>> {
+    help_sections_for(first)
         .into_iter()
         .map(|(context, entries)| {
             let key_width = entries.iter().map(|e| e.keys.chars().count()).max().unwrap_or(0).max(5);
