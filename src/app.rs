@@ -24,6 +24,7 @@ pub mod effect;
 pub mod focus;
 pub mod history;
 pub mod input;
+pub mod job;
 pub mod keymap;
 pub mod layout;
 pub mod overlay;
@@ -100,7 +101,8 @@ pub enum KeyContext {
     Pane(Pane),
 }
 
-/// Whether a source is being loaded.
+/// Whether a source is being loaded. (The base view's load; the views' own background
+/// work is a [`job::Job`]. Both draw their ids from one counter.)
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum LoadState {
     /// Nothing is being loaded.
@@ -166,7 +168,8 @@ pub struct App {
     loads: u64,
     search: Search,
     load: LoadState,
-    next_load_id: u64,
+    /// The ids of background jobs.
+    job_ids: job::JobIds,
     limits: Limits,
     /// Send the selected robot's User-Agent when fetching (`--as-robot`) instead of
     /// `limits.user_agent`.

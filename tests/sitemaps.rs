@@ -301,7 +301,7 @@ async fn the_view_shows_the_tree_and_the_blocked_urls() {
     app.update(Action::SitemapEvents { id: *id, events });
     app.update(Action::SitemapsWalked { id: *id, walked: walking.await.expect("walk") });
     let view = app.sitemaps_view().expect("open");
-    assert_eq!((view.sitemaps.len(), view.urls.len(), view.loading), (8, 8, false));
+    assert_eq!((view.sitemaps.len(), view.urls.len(), view.job.is_running()), (8, 8, false));
     let gptbot = view.blocked.iter().find(|b| b.label == "GPTBot").expect("GPTBot is compared");
     assert_eq!(gptbot.count, 8);
     let googlebot = view.blocked.iter().find(|b| b.label == "Googlebot").expect("Googlebot");

@@ -14,6 +14,7 @@ pub use crate::history::{
     HistoryProgress, HistorySettings, LoadedHistory, LoadedVersion, MAX_VIEW_BODY_BYTES, MAX_VIEW_VERSIONS,
 };
 
+use super::job::Job;
 use super::tester::upper_first;
 use super::{About, Action, App, Document, Effect, Origin, Overlay, layout};
 use crate::fetch::Source;
@@ -29,12 +30,11 @@ pub const NOT_HELD: &str =
 /// The view's state.
 #[derive(Debug, Clone)]
 pub struct HistoryView {
-    /// The load's id: results of another are stale.
-    pub id: u64,
+    /// The reading of the versions, and how far it has got while it runs: results of
+    /// another are stale.
+    pub job: Job<HistoryProgress>,
     /// The site key.
     pub site: String,
-    /// While a load runs.
-    pub loading: Option<HistoryProgress>,
     /// The versions, oldest first.
     pub versions: Vec<LoadedVersion>,
     /// Redirect captures left out.
@@ -139,9 +139,8 @@ impl App {
             return Vec::new();
         }
         self.history = Some(HistoryView {
-            id: 0,
+            job: Job::default(),
             site,
-            loading: None,
             versions: Vec::new(),
             redirects_left_out: 0,
             cursor: 0,
@@ -158,11 +157,9 @@ impl App {
     fn load_history(&mut self, archive: bool) -> Vec<Effect> {
         let Some(robots_url) = self.history_site() else { return Vec::new() };
         let mut effects = self.stop_history();
-        self.next_load_id += 1;
-        let id = self.next_load_id;
         let Some(view) = self.history.as_mut() else { return effects };
-        view.id = id;
-        view.loading = Some(HistoryProgress { archive, listed: None, done: 0 });
+        view.job = Job::start(&mut self.job_ids, HistoryProgress { archive, listed: None, done: 0 });
+        let id = view.job.id();
         effects.push(Effect::LoadHistory {
             id,
             robots_url,
@@ -175,18 +172,15 @@ impl App {
 
     /// Cancels a history load that runs.
     pub(super) fn stop_history(&mut self) -> Vec<Effect> {
-        match self.history.as_mut() {
-            Some(view) if view.loading.is_some() => {
-                view.loading = None;
-                vec![Effect::CancelHistory { id: view.id }]
-            }
-            _ => Vec::new(),
-        }
+        let stopped = self.history.as_mut().and_then(|view| view.job.stop());
+        stopped.map(|id| Effect::CancelHistory { id }).into_iter().collect()
     }
 
     fn history_loaded(&mut self, id: u64, result: Result<LoadedHistory, history::ViewError>) {
-        let Some(view) = self.history.as_mut().filter(|view| view.id == id) else { return };
-        view.loading = None;
+        let Some(view) = self.history.as_mut() else { return };
+        if !view.job.finish(id) {
+            return;
+        }
         match result {
             Ok(loaded) => {
                 // New since the view last read them (nothing to compare with at first).
@@ -220,8 +214,8 @@ impl App {
     }
 
     fn history_progress(&mut self, id: u64, progress: HistoryProgress) {
-        if let Some(view) = self.history.as_mut().filter(|view| view.id == id && view.loading.is_some()) {
-            view.loading = Some(progress);
+        if let Some(view) = self.history.as_mut() {
+            view.job.advance(id, progress);
         }
     }
 
@@ -453,7 +447,7 @@ impl App {
                 self.fetch_kept(id, previous.map(|previous| *previous));
                 Vec::new()
             }
-            Action::Cancel if open => match self.history.as_ref().filter(|view| view.loading.is_some()) {
+            Action::Cancel if open => match self.history.as_ref().filter(|view| view.job.is_running()) {
                 Some(_) => {
                     self.say(About::Moment, "Stopped; Esc leaves the history, A asks the archive again");
                     self.stop_history()

@@ -51,7 +51,7 @@ impl App {
             loads: 0,
             search: Search::default(),
             load: LoadState::Idle,
-            next_load_id: 0,
+            job_ids: super::job::JobIds::default(),
             limits: Limits::default(),
             user_agent: UserAgentChoice::Given,
             original: Arc::default(),
@@ -214,8 +214,7 @@ impl App {
         if let LoadState::Loading { id, .. } = self.load {
             effects.push(Effect::CancelLoad { id });
         }
-        self.next_load_id += 1;
-        let id = self.next_load_id;
+        let id = self.job_ids.new_id();
         let limits = self.fetch_limits();
         self.load = LoadState::Loading { id, source: source.clone(), elapsed: Duration::ZERO, ticks: 0 };
         self.status.clear();

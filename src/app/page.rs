@@ -10,6 +10,7 @@
 use url::Url;
 
 use super::compare::CompareRobot;
+use super::job::Job;
 use super::{About, Action, App, Effect, Overlay, PromptKind};
 use std::sync::Arc;
 
@@ -23,11 +24,8 @@ use crate::policy::usage::Usage;
 /// The fetched page, or how far its fetch got.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PageState {
-    /// The fetch with this id is running.
-    Fetching {
-        /// The fetch's id; results with another id are stale and dropped.
-        id: u64,
-    },
+    /// The fetch is running.
+    Fetching,
     /// The page answered.
     Fetched {
         /// The response, what it says to robots, and the robots.txt of the other sites
@@ -45,7 +43,9 @@ pub enum PageState {
 pub struct PageView {
     /// The page's URL.
     pub url: Url,
-    /// Its fetch.
+    /// Its fetch: results of another are stale.
+    pub job: Job,
+    /// What the fetch brought so far.
     pub state: PageState,
     /// The first line shown.
     pub scroll: usize,
@@ -143,9 +143,9 @@ impl App {
     /// obeying their robots.txt unless `obey` is false (`r`: fetch anyway).
     fn fetch_page(&mut self, url: Url, obey: bool) -> Vec<Effect> {
         let mut effects = self.stop_page_fetch();
-        self.next_load_id += 1;
-        let id = self.next_load_id;
-        self.page = Some(PageView { url: url.clone(), state: PageState::Fetching { id }, scroll: 0 });
+        let job = Job::start(&mut self.job_ids, ());
+        let id = job.id();
+        self.page = Some(PageView { url: url.clone(), job, state: PageState::Fetching, scroll: 0 });
         self.open(Overlay::Page);
         let obey = obey.then(|| {
             let robots = self
@@ -171,15 +171,13 @@ impl App {
 
     /// Cancels a page fetch that is still running.
     fn stop_page_fetch(&mut self) -> Vec<Effect> {
-        match &self.page {
-            Some(PageView { state: PageState::Fetching { id }, .. }) => vec![Effect::CancelPageFetch { id: *id }],
-            _ => Vec::new(),
-        }
+        let stopped = self.page.as_mut().and_then(|view| view.job.stop());
+        stopped.map(|id| Effect::CancelPageFetch { id }).into_iter().collect()
     }
 
     fn page_fetched(&mut self, id: u64, result: Result<PageFetch, FetchError>) {
         let Some(view) = &mut self.page else { return };
-        if view.state != (PageState::Fetching { id }) {
+        if !(view.job.is_running() && view.job.finish(id)) {
             return;
         }
         view.state = match result {

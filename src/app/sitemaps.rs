@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use url::Url;
 
+use super::job::Job;
 use super::{About, Action, App, Effect, Overlay};
 use crate::policy::Reading;
 use crate::policy::compare::Column;
@@ -74,10 +75,8 @@ pub enum SitemapsRow {
 /// The view's state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SitemapsView {
-    /// The walk's id: events of another are stale.
-    pub id: u64,
-    /// True while the walk runs.
-    pub loading: bool,
+    /// The walk: events of another are stale.
+    pub job: Job,
     /// The sitemaps, by id.
     pub sitemaps: Vec<SitemapNode>,
     /// The listed URLs, with their sitemap.
@@ -166,16 +165,15 @@ impl App {
             self.say(About::Moment, "The robots.txt lists no Sitemap (robotscope sitemaps --sitemap URL reads one)");
             return Vec::new();
         }
-        self.next_load_id += 1;
-        let id = self.next_load_id;
+        let job = Job::start(&mut self.job_ids, ());
+        let id = job.id();
         let limits = WalkLimits {
             fetch: self.fetch_limits(),
             max_sent_bytes: Some(MAX_VIEW_URL_BYTES),
             ..WalkLimits::default()
         };
         self.sitemaps = Some(SitemapsView {
-            id,
-            loading: true,
+            job,
             sitemaps: Vec::new(),
             urls: Vec::new(),
             dropped: 0,
@@ -220,7 +218,7 @@ impl App {
         for index in 0..view.urls.len() {
             tally_url(view, &columns, txt, availability, index);
         }
-        if !view.loading {
+        if !view.job.is_running() {
             view.sort_blocked();
         }
         view.rebuild_rows();
@@ -229,11 +227,11 @@ impl App {
     /// A batch of the walk's events.
     fn sitemap_events(&mut self, id: u64, events: Vec<Event>) {
         // The robots, reading or text may have changed while the view was closed.
-        if self.sitemaps.as_ref().is_some_and(|view| view.id == id) {
+        if self.sitemaps.as_ref().is_some_and(|view| view.job.is(id)) {
             self.recount_blocked();
         }
         let columns = self.sitemap_columns();
-        let Some(view) = self.sitemaps.as_mut().filter(|view| view.id == id) else { return };
+        let Some(view) = self.sitemaps.as_mut().filter(|view| view.job.is(id)) else { return };
         let (txt, availability) = (&self.document.txt, self.document.availability);
         for event in events {
             match event {
@@ -268,8 +266,10 @@ impl App {
 
     /// The walk ended (or was cancelled).
     fn sitemaps_walked(&mut self, id: u64, walked: Walked) {
-        let Some(view) = self.sitemaps.as_mut().filter(|view| view.id == id) else { return };
-        view.loading = false;
+        let Some(view) = self.sitemaps.as_mut() else { return };
+        if !view.job.finish(id) {
+            return;
+        }
         view.walked = Some(walked);
         view.sort_blocked();
         view.rebuild_rows();
@@ -356,10 +356,8 @@ impl App {
                 Vec::new()
             }
             // Esc stops a walk that runs, else leaves the view.
-            Action::Cancel if open => match self.sitemaps.as_mut().filter(|view| view.loading) {
-                Some(view) => {
-                    view.loading = false;
-                    let id = view.id;
+            Action::Cancel if open => match self.sitemaps.as_mut().and_then(|view| view.job.stop()) {
+                Some(id) => {
                     self.say(About::Moment, "Stopped reading the sitemaps; Esc leaves, r reads them again");
                     vec![Effect::CancelSitemaps { id }]
                 }
@@ -387,7 +385,7 @@ impl App {
     /// Cancels a walk that runs.
     pub(super) fn stop_sitemaps(&mut self) -> Vec<Effect> {
         match &self.sitemaps {
-            Some(view) if view.loading => vec![Effect::CancelSitemaps { id: view.id }],
+            Some(view) if view.job.is_running() => vec![Effect::CancelSitemaps { id: view.job.id() }],
             _ => Vec::new(),
         }
     }

@@ -84,7 +84,7 @@ impl HistoryOverlay<'_> {
             }
             lines.push(line);
         }
-        if view.versions.is_empty() && view.loading.is_none() {
+        if view.versions.is_empty() && !view.job.is_running() {
             lines.push(Line::styled("  No version stored yet.", THEME.dim));
             lines.push(Line::styled("  A asks the web archive.", THEME.dim));
         }
@@ -193,7 +193,7 @@ fn version_heading(version: &Version) -> Line<'static> {
 impl Widget for HistoryOverlay<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let view = self.view;
-        let state = match view.loading {
+        let state = match view.job.progress().copied() {
             Some(progress) if progress.archive => match progress.listed {
                 Some(listed) => format!("archive: {} of {listed} captures… Esc stops", progress.done),
                 None => "asking the archive… Esc stops".to_owned(),

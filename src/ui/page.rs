@@ -110,7 +110,7 @@ impl Widget for PageOverlay<'_> {
         let view = self.view;
         let mut lines: Vec<Line<'static>> = Vec::new();
         match &view.state {
-            PageState::Fetching { .. } => {
+            PageState::Fetching => {
                 lines.push(Line::from(
                     [
                         vec![Span::styled("Fetching ", THEME.dim)],

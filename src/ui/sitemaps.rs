@@ -93,7 +93,7 @@ impl Widget for SitemapsOverlay<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let view = self.view;
         let listed = view.urls.len() + view.dropped;
-        let state = if view.loading { "reading… Esc stops".to_owned() } else { "Esc leaves".to_owned() };
+        let state = if view.job.is_running() { "reading… Esc stops".to_owned() } else { "Esc leaves".to_owned() };
         let failed = view.sitemaps.iter().filter(|node| node.report.as_ref().is_some_and(Report::failed)).count();
         let failed = if failed == 0 { String::new() } else { format!(" ({failed} could not be read)") };
         let counts = format!(
@@ -112,14 +112,14 @@ impl Widget for SitemapsOverlay<'_> {
         let height = usize::from(area.height.saturating_sub(2)).saturating_sub(lines.len());
         for (index, row) in rows.iter().enumerate().skip(view.scroll).take(height) {
             let mut line = match *row {
-                SitemapsRow::Sitemap(id) => sitemap_line(&view.sitemaps[id], view.loading, &view.limits),
+                SitemapsRow::Sitemap(id) => sitemap_line(&view.sitemaps[id], view.job.is_running(), &view.limits),
                 SitemapsRow::Robot(robot) => {
                     let blocked = &view.blocked[robot];
                     let mut spans = safe_span(&blocked.label, THEME.heading, THEME.escape);
                     let count = view.urls.len();
                     let urls = format!("{} URL{}", grouped(count), if count == 1 { "" } else { "s" });
                     let text = if view.urls.is_empty() {
-                        if view.loading { ": no URL read yet" } else { ": no URL read" }.to_owned()
+                        if view.job.is_running() { ": no URL read yet" } else { ": no URL read" }.to_owned()
                     } else if view.dropped > 0 {
                         format!(
                             ": {} of the {urls} kept are blocked (more were listed: see above)",
