@@ -61,7 +61,7 @@ pub struct LoadedVersion {
 /// What a history load brought back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadedHistory {
-    /// The versions, oldest first (see [`history::timeline_versions`]).
+    /// The versions, oldest first (see [`timeline_versions`]).
     pub versions: Vec<LoadedVersion>,
     /// Redirect captures left out.
     pub redirects_left_out: usize,
