@@ -160,7 +160,7 @@ fn lint(c: &mut Criterion) {
     for (name, bytes) in inputs.into_iter().chain([large_file()]) {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function(BenchmarkId::from_parameter(&name), |b| {
-            b.iter(|| robotscope::policy::lint::lint(&RobotsTxt::parse(black_box(bytes.clone()))).len());
+            b.iter(|| robotscope::policy::lint(&RobotsTxt::parse(black_box(bytes.clone()))).len());
         });
     }
     group.finish();
@@ -182,7 +182,7 @@ fn usage_wildcards(c: &mut Criterion) {
     let robot = Robot::from_agent("bot");
     let usage_txt = RobotsTxt::parse(usage.into_bytes());
     let usage_matcher = Matcher::for_robot(&usage_txt, &robot, Reading::Rfc9309);
-    let rules = robotscope::policy::usage::UsageRules::of(&usage_txt, usage_matcher.selection());
+    let rules = robotscope::policy::UsageRules::of(&usage_txt, usage_matcher.selection());
     let disallow_txt = RobotsTxt::parse(disallow.into_bytes());
     let disallow_matcher = Matcher::for_robot(&disallow_txt, &robot, Reading::Rfc9309);
     group.throughput(Throughput::Elements(paths.len() as u64));

@@ -20,7 +20,7 @@
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::time::Duration;
 
-use robotscope::policy::content::RFC9309_PARSE_LIMIT_BYTES;
+use robotscope::policy::RFC9309_PARSE_LIMIT_BYTES;
 use robotscope::{Access, Availability, Matcher, Reading, RobotsTxt};
 use url::Url;
 

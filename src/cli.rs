@@ -3,7 +3,7 @@
 //!
 //! Each subcommand writes to standard output and returns an [`Outcome`]; `main` turns
 //! the outcome into the exit status, in one place. Text from the file is escaped before
-//! it is printed ([`policy::escape`]), because standard output is often a terminal.
+//! it is printed ([`policy::sanitize`]), because standard output is often a terminal.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;

@@ -26,12 +26,13 @@
 //! [`explain`] is the slow path that says why (the deciding rule, the rules that lost,
 //! a sentence); [`lint()`] lists what is wrong with a file under each reading, and
 //! [`fix_all`] applies every fix. [`RobotsTxt::sitemaps`] lists the Sitemap URLs.
+//! Everything else the library offers is in [`policy`], whose submodules are private.
 //! `examples/` holds a polite crawler loop and a batch filter.
 //!
 //! Features (all on by default, for the `robotscope` binary):
 //!
 //! * `page`: what a page's robots META tags and `X-Robots-Tag` headers allow
-//!   (`policy::page`, html5ever).
+//!   (`policy::page_policy`, html5ever).
 //! * `profiles`: the robot profiles of `assets/robots.toml` (`robots_db`).
 //! * `fetch`: fetching a robots.txt with RFC 9309's status handling (`fetch`: tokio,
 //!   reqwest with rustls).

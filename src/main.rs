@@ -16,7 +16,7 @@ use robotscope::cli::{
 use robotscope::clipboard::ClipboardMode;
 use robotscope::fetch::Source;
 use robotscope::history::StoreChoice;
-use robotscope::policy::escape::sanitize_str;
+use robotscope::policy::sanitize_str;
 use robotscope::robots_db::RobotsDb;
 
 /// A terminal explorer for a site's robots.txt: which robot may fetch which path, under
@@ -155,7 +155,7 @@ fn main() -> ExitCode {
 /// with its status; an argument quoted in the message is escaped like all output.
 fn exit_with(error: &clap::Error) -> ! {
     let text = error.render().to_string();
-    let text = robotscope::policy::escape::sanitize_lines(text.as_bytes());
+    let text = robotscope::policy::sanitize_lines(text.as_bytes());
     // A closed pipe (`--help | head -1`) is no reason to panic.
     let _ = if error.use_stderr() {
         std::io::stderr().write_all(text.as_bytes())

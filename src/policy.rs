@@ -7,8 +7,10 @@
 //!
 //! What a crawler needs is re-exported here and at the crate root: [`RobotsTxt`] (parse
 //! once, never fails), a [`Matcher`] per robot and [`Reading`], [`explain`] for the why,
-//! [`lint()`] and [`fix_all`]. The lexer, the pattern matcher and the prefix sets
-//! behind them are private.
+//! [`lint()`] and [`fix_all`]. The submodules are private to the crate: everything a
+//! caller may use is re-exported here, in four groups (reading and asking a file; the
+//! usage preferences and a page's own policy; diagnostics and fixes; showing a file's
+//! text safely), and nothing else is promised.
 //!
 //! ```
 //! use robotscope::policy::{Matcher, Reading, RobotsTxt};
@@ -18,43 +20,66 @@
 //! assert_eq!(googlebot.decide("/private/x").line(), Some(2));
 //! ```
 
-pub mod agent;
-pub mod availability;
-pub mod catalogue;
+pub(crate) mod agent;
+pub(crate) mod availability;
+pub(crate) mod catalogue;
 /// The columns of the compare view, `compare`, the sitemaps audit and the history
 /// timeline: robots under readings, checked together.
 #[cfg(any(feature = "tool", feature = "sitemaps", feature = "history"))]
 pub(crate) mod compare;
 pub(crate) mod compiled;
-pub mod content;
-pub mod escape;
-pub mod extensions;
-pub mod fix;
-pub mod impact;
+pub(crate) mod content;
+pub(crate) mod escape;
+pub(crate) mod extensions;
+pub(crate) mod fix;
+pub(crate) mod impact;
 pub(crate) mod lex;
-pub mod lint;
-pub mod matcher;
+pub(crate) mod lint;
+pub(crate) mod matcher;
 #[cfg(feature = "page")]
-pub mod page;
-pub mod parse;
+pub(crate) mod page;
+pub(crate) mod parse;
 pub(crate) mod pattern;
 mod prefix_set;
-pub mod reading;
-pub mod request;
-pub mod usage;
-pub mod verdict;
+pub(crate) mod reading;
+pub(crate) mod request;
+pub(crate) mod usage;
+pub(crate) mod verdict;
 /// Counted nouns for messages.
 pub(crate) mod words;
 
-pub use agent::{Choice, Robot, Selection};
+// The submodules are the crate's own; what follows is the face of the library.
+
+// Reading a robots.txt and asking it: parse once, a matcher per robot and reading, the
+// why of a verdict, and the extensions (Crawl-delay and the like).
+pub use agent::{Choice, Robot, Selection, is_valid_token, suggest_token};
 pub use availability::{Access, Availability};
-pub use catalogue::Code;
 pub use compiled::Decision;
-pub use extensions::{RequestRate, VisitTime};
-pub use fix::{FixReport, fix_all};
-pub use lint::{Diagnostic, Edit, Fix, Severity, lint};
+pub use content::{Content, RFC9309_PARSE_LIMIT_BYTES, sniff};
+pub use extensions::{RequestRate, VisitTime, crawl_delay};
 pub use matcher::{Matcher, explain};
 pub use parse::{AgentName, FieldKind, Group, Interpretation, RobotsTxt, Rule, RuleKind};
 pub use reading::Reading;
-pub use request::Request;
+pub use request::{Form, LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, path_lines, raw_path};
 pub use verdict::{RuleMatch, Verdict, evaluate, evaluate_as, evaluate_fetched, evaluate_fetched_as};
+
+// What a site lets a robot do with what it fetches (Content-Usage, Content-Signal) and
+// what a page's own META tags and X-Robots-Tag headers say.
+#[cfg(feature = "page")]
+pub use page::{
+    Because, Contradictions, MAX_ELEMENT_DEPTH, MetaTag, PagePolicy, PageSignals, TermSource, meta_tags, page_policy,
+    read_meta_tags,
+};
+pub use usage::{
+    Category, ContentUsage, Preference, Usage, UsageAnswer, UsageRules, page_usage, read_content_signal,
+    read_content_usage, usage, usage_answer,
+};
+
+// What is wrong with a file and the fixes, each checked under every reading.
+pub use catalogue::Code;
+pub use fix::{FixReport, apply_fix, fix_all, fix_all_effect, unified_diff, unified_diff_between};
+pub use impact::{FixEffect, Impact, impact, robots_named};
+pub use lint::{Diagnostic, Edit, Fix, Severity, lint, lint_checked, read_in_part};
+
+// Showing a robots.txt's text without letting it drive the terminal.
+pub use escape::{Piece, char_columns, display_width, is_unsafe, pieces, sanitize, sanitize_lines, sanitize_str};

@@ -13,8 +13,8 @@ use std::path::Path;
 use assert_cmd::Command;
 use robotscope::app::keymap::press;
 use robotscope::app::{Action, App, KeyContext, Overlay};
+use robotscope::policy::Category;
 use robotscope::policy::Reading;
-use robotscope::policy::usage::Category;
 use robotscope::robots_db::Purpose;
 use serde::Deserialize;
 use support::explorer::{draw, select};
@@ -212,7 +212,7 @@ fn one_robots_three_readings_as_columns() {
     let readings: Vec<Reading> = view.columns.iter().map(|c| c.reading).collect();
     assert_eq!(readings, Reading::ALL);
     assert!(view.columns.iter().all(|c| c.label == "WebCrawler"));
-    let path = &robotscope::policy::request::Request::read(&view.paths[0]).tested().to_owned();
+    let path = &robotscope::policy::Request::read(&view.paths[0]).tested().to_owned();
     let verdicts: Vec<bool> =
         view.columns.iter().map(|c| c.check(app.document().availability, path).allowed()).collect();
     assert_eq!(verdicts, [false, true, true], "the readings disagree on webcrawler");

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use robotscope::policy::request::{Request, UrlMode};
 use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate_as};
+use robotscope::policy::{Request, UrlMode};
 use serde::Deserialize;
 
 #[derive(Deserialize)]

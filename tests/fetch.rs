@@ -10,7 +10,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use robotscope::fetch::{self, FetchError, FetchWarning, Limits};
-use robotscope::policy::content::Content;
+use robotscope::policy::Content;
 use robotscope::policy::{Availability, Reading, Robot, RobotsTxt, evaluate_fetched};
 use support::{Reply, Server, refused_port};
 use url::Url;

@@ -29,7 +29,7 @@ fn file_with(bytes: &[u8]) -> NamedTempFile {
 /// True when `bytes` hold a character that could drive a terminal (C0 but tab and line
 /// feed, DEL, C1, bidi controls).
 fn drives_a_terminal(bytes: &[u8]) -> bool {
-    String::from_utf8_lossy(bytes).chars().any(|c| c != '\n' && robotscope::policy::escape::is_unsafe(c))
+    String::from_utf8_lossy(bytes).chars().any(|c| c != '\n' && robotscope::policy::is_unsafe(c))
 }
 
 /// A robots.txt whose values hold ESC, BEL, DEL, a C1 CSI and a bidi override.

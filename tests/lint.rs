@@ -4,9 +4,9 @@
 use std::fs;
 use std::path::Path;
 
-use robotscope::policy::fix::{apply_fix, fix_all};
 use robotscope::policy::{Code, Severity, lint};
 use robotscope::policy::{Reading, Robot, RobotsTxt, evaluate};
+use robotscope::policy::{apply_fix, fix_all};
 
 /// Lints `text`, expects a diagnostic `code` on `line` with `severity`, and, when
 /// `fixed` is given, that applying that diagnostic's fix gives exactly `fixed`.
@@ -460,7 +460,7 @@ fn usage_preference_mistakes_are_caught_and_fixed() {
 fn every_fix_says_what_it_changes() {
     let said = |text: &str, code: &str| {
         let txt = RobotsTxt::parse(text.as_bytes().to_vec());
-        let diagnostics = robotscope::policy::lint::lint_checked(&txt);
+        let diagnostics = robotscope::policy::lint_checked(&txt);
         let found = diagnostics.iter().find(|d| d.code().name() == code).unwrap_or_else(|| panic!("{code}"));
         found.fix_effect().expect("checked").to_string()
     };
@@ -500,7 +500,7 @@ fn fixing_a_name_two_readings_read_apart_changes_no_verdict() {
     let text = "User-agent: Sogou web spider\nDisallow: /a\n\nUser-agent: Sogou inst spider\nDisallow: /b\n";
     let report = fix_all(text.as_bytes());
     let before = RobotsTxt::parse(text.as_bytes().to_vec());
-    assert!(robotscope::policy::fix::fix_all_effect(&before, &report).is_none());
+    assert!(robotscope::policy::fix_all_effect(&before, &report).is_none());
     let after = RobotsTxt::parse(report.text().to_vec());
     for reading in Reading::ALL {
         for agent in ["Sogou inst spider", "Sogou web spider"] {

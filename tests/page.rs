@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use robotscope::fetch::{self, Limits};
-use robotscope::policy::page::{Because, Contradictions, PagePolicy, PageSignals, TermSource, page_policy};
-use robotscope::policy::request::UrlMode;
+use robotscope::policy::UrlMode;
+use robotscope::policy::{Because, Contradictions, PagePolicy, PageSignals, TermSource, page_policy};
 use robotscope::policy::{Reading, Robot};
 use robotscope::robots_db::RobotsDb;
 use serde_json::Value;
@@ -549,12 +549,12 @@ fn deeply_nested_html_is_read_up_to_a_bound() {
         "<html><head><meta name=robots content=noindex></head><body>{}</body></html>",
         "<div>".repeat(1_000_000)
     );
-    let (tags, too_deep) = robotscope::policy::page::read_meta_tags(html.as_bytes(), Some("text/html"));
+    let (tags, too_deep) = robotscope::policy::read_meta_tags(html.as_bytes(), Some("text/html"));
     assert!(too_deep);
     assert_eq!(tags.len(), 1, "the head's tag is found");
     // Nesting under the bound reads to the end.
     let shallow = format!("<html><body>{}<meta name=robots content=nofollow>", "<div>".repeat(500));
-    let (tags, too_deep) = robotscope::policy::page::read_meta_tags(shallow.as_bytes(), Some("text/html"));
+    let (tags, too_deep) = robotscope::policy::read_meta_tags(shallow.as_bytes(), Some("text/html"));
     assert!(!too_deep && tags.len() == 1);
 
     let body = html.into_bytes();

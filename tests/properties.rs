@@ -5,12 +5,12 @@
 //! `src/policy/lex.rs` and `src/policy/pattern.rs`.)
 
 use proptest::prelude::*;
-use robotscope::policy::escape::{is_unsafe, sanitize};
-use robotscope::policy::fix::{fix_all, fix_all_effect};
-use robotscope::policy::impact::robots_named;
-use robotscope::policy::lint::lint;
-use robotscope::policy::request::Request;
+use robotscope::policy::Request;
+use robotscope::policy::lint;
+use robotscope::policy::robots_named;
 use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate};
+use robotscope::policy::{fix_all, fix_all_effect};
+use robotscope::policy::{is_unsafe, sanitize};
 
 /// Lines that look like robots.txt, with every kind of line end and mistake.
 fn robots_like() -> impl Strategy<Value = Vec<u8>> {

@@ -95,7 +95,7 @@ fn control_characters_never_reach_the_screen_raw() {
     let buffer = terminal.backend().buffer();
     for cell in buffer.content() {
         for c in cell.symbol().chars() {
-            assert!(!robotscope::policy::escape::is_unsafe(c), "{c:?} reached the screen");
+            assert!(!robotscope::policy::is_unsafe(c), "{c:?} reached the screen");
         }
     }
     let y = find_row(buffer, "Disallow: /^[]52;c;aGFja2Vk^G^[[2J<U+202E>").expect("escapes shown visibly");
@@ -115,7 +115,7 @@ fn a_large_file_draws_only_what_is_visible() {
     let screen = format!("{}", draw(&mut app, 200, 60).backend());
     assert!(screen.contains("checking for problems") && !screen.contains("50002●"), "{screen}");
     // The event loop's answer, as it sends it.
-    let diagnostics = robotscope::policy::lint::lint(&app.document().txt);
+    let diagnostics = robotscope::policy::lint(&app.document().txt);
     app.update(Action::Linted { generation, diagnostics });
     assert_eq!(app.stale_diagnostics(), None);
     let terminal = draw(&mut app, 200, 60);

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use robotscope::policy::usage::{Category, Preference, read_content_usage};
+use robotscope::policy::{Category, Preference, read_content_usage};
 use robotscope::{Matcher, Reading, RobotsTxt};
 
 fn read(name: &str) -> (String, RobotsTxt) {

@@ -271,8 +271,8 @@ fn fix_everything_on_a_large_text_is_cancellable() {
     };
     let (generation, txt) = (*generation, std::sync::Arc::clone(txt));
     let answer = || {
-        let report = robotscope::policy::fix::fix_all(txt.source());
-        let effect = robotscope::policy::fix::fix_all_effect(&txt, &report);
+        let report = robotscope::policy::fix_all(txt.source());
+        let effect = robotscope::policy::fix_all_effect(&txt, &report);
         Action::FixedAll { generation, report: Box::new(report), effect }
     };
     press(&mut app, "<esc>");

@@ -5,8 +5,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use robotscope::policy::RobotsTxt;
-use robotscope::policy::fix::fix_all;
-use robotscope::policy::lint::lint;
+use robotscope::policy::fix_all;
+use robotscope::policy::lint;
 
 fuzz_target!(|data: &[u8]| {
     for diagnostic in lint(&RobotsTxt::parse(data.to_vec())) {

@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use robotscope::policy::Robot;
-use robotscope::policy::page::{Contradictions, PageSignals, page_policy};
+use robotscope::policy::{Contradictions, PageSignals, page_policy};
 
 fuzz_target!(|data: &[u8]| {
     let header = String::from_utf8_lossy(data.split(|&b| b == b'\n').next().unwrap_or_default()).into_owned();
@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     }
     // The reading stops at the depth bound only for a page that nests that deep.
     if signals.too_deep {
-        assert!(data.iter().filter(|&&b| b == b'<').count() > robotscope::policy::page::MAX_ELEMENT_DEPTH);
+        assert!(data.iter().filter(|&&b| b == b'<').count() > robotscope::policy::MAX_ELEMENT_DEPTH);
     }
     for robot in [Robot::from_agent("Googlebot"), Robot::from_agent("*")] {
         for rule in [Contradictions::MostRestrictive, Contradictions::RobotDecides] {

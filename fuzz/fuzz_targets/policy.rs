@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use robotscope::policy::escape::sanitize;
+use robotscope::policy::sanitize;
 use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate};
 
 fuzz_target!(|data: &[u8]| {

@@ -104,7 +104,7 @@ impl Flip {
 }
 
 /// The answers of one version (its body parsed, its status's meaning) for `subjects` x
-/// `paths` (paths as tested: see [`crate::policy::request`]).
+/// `paths` (paths as tested: see [`Request`](crate::policy::Request)).
 #[must_use]
 pub fn snapshot(txt: &RobotsTxt, availability: Availability, subjects: &[Subject], paths: &[String]) -> Snapshot {
     snapshot_as(txt, availability, subjects, paths, UrlMode::AsCrawlersSend)

@@ -96,7 +96,7 @@ pub fn classic_name(name: &str) -> String {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::agent::is_valid_token;
+/// use robotscope::policy::is_valid_token;
 /// assert!(is_valid_token("Googlebot-Image"));
 /// assert!(!is_valid_token("Scooter/3.0"));
 /// assert!(!is_valid_token(""));

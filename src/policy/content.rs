@@ -34,7 +34,7 @@ pub enum Content {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::content::{Content, sniff};
+/// use robotscope::policy::{Content, sniff};
 /// assert_eq!(sniff(b"User-agent: *\nDisallow: /\n"), Content::Text);
 /// assert_eq!(sniff(b"\n  <!DOCTYPE html><title>Not found</title>"), Content::Html);
 /// assert_eq!(sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0"), Content::Binary);

@@ -23,7 +23,7 @@ pub enum Piece<'a> {
 
 /// True for characters that must not reach a terminal raw: C0 controls but tab, DEL,
 /// C1 controls, the bidi embedding, override and isolate controls, and the invisible
-/// characters ([`is_invisible`]), which would make `Google<U+200B>bot` print as
+/// characters (`is_invisible`), which would make `Google<U+200B>bot` print as
 /// `Googlebot`.
 #[must_use]
 pub fn is_unsafe(c: char) -> bool {
@@ -57,7 +57,7 @@ pub fn visible(c: char) -> String {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::escape::{pieces, Piece};
+/// use robotscope::policy::{pieces, Piece};
 /// let parts = pieces(b"a\x1b]52;c;b3duZWQ=\x07b\xff");
 /// assert_eq!(parts[0], Piece::Text("a".into()));
 /// assert_eq!(parts[1], Piece::Escaped("^[".into()));
@@ -113,7 +113,7 @@ pub const TAB_STOP_COLUMNS: usize = 4;
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::escape::display_width;
+/// use robotscope::policy::display_width;
 /// assert_eq!(display_width(b"a\x1bb"), 4);
 /// assert_eq!(display_width(b"\tx"), 5);
 /// assert_eq!(display_width(b"\xFF"), 4);
@@ -144,7 +144,7 @@ pub fn display_width(bytes: &[u8]) -> usize {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::escape::sanitize;
+/// use robotscope::policy::sanitize;
 /// assert_eq!(sanitize(b"/a\x1b[2J"), "/a^[[2J");
 /// assert_eq!(sanitize("caf\u{e9}".as_bytes()), "caf\u{e9}");
 /// ```
@@ -177,7 +177,7 @@ pub fn sanitize(bytes: &[u8]) -> Cow<'_, str> {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::escape::sanitize_lines;
+/// use robotscope::policy::sanitize_lines;
 /// assert_eq!(sanitize_lines(b"a\n\x1b[2J\r\nb"), "a\n^[[2J^M\nb");
 /// ```
 #[must_use]

@@ -16,7 +16,7 @@ use std::time::Duration;
 ///
 /// ```
 /// use std::time::Duration;
-/// use robotscope::policy::extensions::crawl_delay;
+/// use robotscope::policy::crawl_delay;
 /// assert_eq!(crawl_delay("0.5"), Some(Duration::from_millis(500)));
 /// assert_eq!(crawl_delay("soon"), None);
 /// ```
@@ -43,7 +43,7 @@ impl RequestRate {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use robotscope::policy::extensions::RequestRate;
+    /// use robotscope::policy::RequestRate;
     /// let rate = RequestRate::parse("30/1m").unwrap();
     /// assert_eq!((rate.requests(), rate.period()), (30, Duration::from_secs(60)));
     /// assert_eq!(rate.interval(), Duration::from_secs(2));
@@ -108,7 +108,7 @@ impl VisitTime {
     /// # Examples
     ///
     /// ```
-    /// use robotscope::policy::extensions::VisitTime;
+    /// use robotscope::policy::VisitTime;
     /// let night = VisitTime::parse("2300-0400").unwrap();
     /// assert_eq!((night.from_minute(), night.to_minute()), (23 * 60, 4 * 60));
     /// assert!(night.contains(60));

@@ -132,7 +132,7 @@ impl FixReport {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::fix::fix_all;
+/// use robotscope::policy::fix_all;
 /// let report = fix_all(b"User-Agent: *\n\nDisallow: /\n\nUser-Agent: Lycos\n\nDisallow: /cgi-bin/ /tmp/\n");
 /// assert_eq!(
 ///     String::from_utf8(report.into_text()).unwrap(),

@@ -213,7 +213,7 @@ impl fmt::Display for FixEffect {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::impact::impact;
+/// use robotscope::policy::impact;
 /// use robotscope::policy::{Reading, RobotsTxt};
 /// let before = RobotsTxt::parse(b"User-agent: *\nDisallow: /a\nDisallow: /a\n".to_vec());
 /// let tidied = RobotsTxt::parse(b"User-agent: *\nDisallow: /a\n".to_vec());

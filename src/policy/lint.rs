@@ -160,7 +160,7 @@ impl Diagnostic {
     }
 
     /// What is wrong and what each reading does with it. Text from the file is quoted
-    /// as it is: escape it (see [`escape`](super::escape)) before it reaches a terminal.
+    /// as it is: escape it (see [`sanitize`](super::sanitize)) before it reaches a terminal.
     #[must_use]
     pub fn message(&self) -> &str {
         &self.message
@@ -173,7 +173,7 @@ impl Diagnostic {
     }
 
     /// What the fix does to the verdicts under every reading, when it was checked
-    /// ([`lint_checked`], [`check_fixes`](super::fix::check_fixes)).
+    /// ([`lint_checked`](super::lint_checked)).
     #[must_use]
     pub fn fix_effect(&self) -> Option<&FixEffect> {
         self.effect.as_ref()
@@ -221,7 +221,7 @@ pub fn lint(txt: &RobotsTxt) -> Vec<Diagnostic> {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::lint::lint_checked;
+/// use robotscope::policy::lint_checked;
 /// use robotscope::policy::RobotsTxt;
 /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: ~\nDisallow: /a\nDisallow: /a\n".to_vec());
 /// let diagnostics = lint_checked(&txt);

@@ -75,7 +75,7 @@ impl Matcher {
     /// rules meet them as Google's library normalises a rule.
     ///
     /// ```
-    /// use robotscope::policy::request::UrlMode;
+    /// use robotscope::policy::UrlMode;
     /// use robotscope::{Matcher, Reading, Robot, RobotsTxt};
     /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /a<d\n".to_vec());
     /// let robot = Robot::from_agent("bot");
@@ -166,7 +166,7 @@ impl Matcher {
     /// # Examples
     ///
     /// ```
-    /// use robotscope::policy::usage::{Category, Preference};
+    /// use robotscope::policy::{Category, Preference};
     /// use robotscope::{Matcher, Reading, RobotsTxt};
     /// let txt = RobotsTxt::parse("User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /x\n");
     /// let usage = Matcher::new(&txt, "bot", Reading::Rfc9309).usage("/a").expect("crawlable");

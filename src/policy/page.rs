@@ -320,7 +320,7 @@ impl PageSignals {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::page::meta_tags;
+/// use robotscope::policy::meta_tags;
 /// let html = b"<html><head>\n<script>x = '<meta name=robots content=noindex>'</script>\n<META NAME=\"Robots\" CONTENT=\"NOINDEX, follow\">";
 /// let tags = meta_tags(html, Some("text/html"));
 /// assert_eq!(tags.len(), 1);
@@ -710,7 +710,7 @@ fn settle(
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::page::{page_policy, Contradictions, PageSignals};
+/// use robotscope::policy::{page_policy, Contradictions, PageSignals};
 /// use robotscope::policy::Robot;
 /// let headers = [("content-type".to_owned(), "text/html".to_owned())];
 /// let page = PageSignals::read(200, &headers, b"<meta name=robots content='noindex'>");

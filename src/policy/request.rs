@@ -96,7 +96,7 @@ impl<'a> Request<'a> {
     /// # Examples
     ///
     /// ```
-    /// use robotscope::policy::request::{Form, Request};
+    /// use robotscope::policy::{Form, Request};
     /// assert_eq!(Request::read("//cgi-bin/x").tested(), "//cgi-bin/x");
     /// assert_eq!(Request::read("private/x").tested(), "/private/x");
     /// assert_eq!(Request::read("/café/menu").tested(), "/caf%C3%A9/menu");
@@ -145,7 +145,7 @@ impl<'a> Request<'a> {
     /// # Examples
     ///
     /// ```
-    /// use robotscope::policy::request::Request;
+    /// use robotscope::policy::Request;
     /// assert_eq!(Request::raw("http://example.com/a%3cd#x").tested(), "/a%3cd");
     /// assert_eq!(Request::raw("//cgi-bin/x").tested(), "/x", "a network-path reference");
     /// ```
@@ -251,7 +251,7 @@ impl LongPathLine {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::request::path_lines;
+/// use robotscope::policy::path_lines;
 /// assert_eq!(path_lines(b"/a\n\n# rows\r\n  https://example.com/b \n").unwrap(), ["/a", "https://example.com/b"]);
 /// assert_eq!(path_lines(&[b'x'; 70_000]).unwrap_err().line(), 1);
 /// ```
@@ -350,7 +350,7 @@ fn scheme_end(text: &str) -> Option<usize> {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::request::raw_path;
+/// use robotscope::policy::raw_path;
 /// assert_eq!(raw_path("https://example.com/a/b?c#d"), "/a/b?c");
 /// assert_eq!(raw_path("/a/b"), "/a/b");
 /// assert_eq!(raw_path("example.com"), "/");

@@ -184,7 +184,7 @@ impl Stated {
     /// True when a page's `Content-Usage` header states the preference (see
     /// [`Usage::with_header`]).
     #[must_use]
-    pub fn from_header(&self) -> bool {
+    pub fn stated_by_header(&self) -> bool {
         self.header
     }
 }
@@ -215,10 +215,10 @@ impl Usage {
     /// # Examples
     ///
     /// ```
-    /// use robotscope::policy::usage::{Category, Preference, Usage};
+    /// use robotscope::policy::{Category, Preference, Usage};
     /// let page = Usage::default().with_header(b"train-ai=n, search=y");
     /// assert_eq!(page.get(Category::TrainAi).preference(), Preference::Disallowed);
-    /// assert!(page.get(Category::TrainAi).from_header());
+    /// assert!(page.get(Category::TrainAi).stated_by_header());
     /// ```
     #[must_use]
     pub fn with_header(mut self, header: &[u8]) -> Usage {
@@ -348,7 +348,7 @@ pub struct ContentUsage<'a> {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::usage::read_content_usage;
+/// use robotscope::policy::read_content_usage;
 /// let rule = read_content_usage(b"/news/ train-ai=n, search=y");
 /// assert_eq!(rule.path, Some(b"/news/".as_slice()));
 /// assert_eq!(rule.said, Some([Some(false), Some(true)]));
@@ -399,7 +399,7 @@ fn read_content_usage_preferences(value: &[u8]) -> [Option<bool>; 2] {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::usage::read_content_signal;
+/// use robotscope::policy::read_content_signal;
 /// assert_eq!(read_content_signal(b"search=yes, ai-train=no"), [Some(false), Some(true), None]);
 /// assert_eq!(read_content_signal(b"ai-input=y"), [None, None, None]);
 /// ```

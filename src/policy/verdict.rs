@@ -93,7 +93,7 @@ impl Verdict {
         self.reading
     }
 
-    /// The path that was matched, exactly as tested (see [`super::request`]).
+    /// The path that was matched, exactly as tested (see [`Request`](super::Request)).
     #[must_use]
     pub fn path(&self) -> &str {
         &self.path
