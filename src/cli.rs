@@ -13,17 +13,17 @@ use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::Serialize;
 
+use crate::columns::{Cell, Column};
 use crate::fetch::{self, FetchWarning, Limits, Retrieved, Source};
 use crate::history::StoreChoice;
 use crate::policy::agent::{is_valid_token, suggest_token};
-use crate::policy::compare::{Cell, Column};
 use crate::policy::escape::{sanitize, sanitize_lines, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
 use crate::policy::request::{Request, UrlMode, path_lines};
 use crate::policy::usage::Category;
-use crate::policy::words::plural;
 use crate::policy::{self, Availability, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{Purpose, RobotProfile, RobotsDb};
+use crate::words::plural;
 
 /// A line on standard error, like `eprintln!`, except that a line that cannot be
 /// written is dropped: `eprintln!` panics when standard error is a closed pipe
@@ -815,7 +815,7 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
         paths.extend(path_lines(&text).wrap_err_with(|| format!("reading paths from {name}"))?);
     }
     if paths.is_empty() {
-        let (named, left_out) = policy::compare::paths_named_in(&txt, policy::compare::DEFAULT_ROWS);
+        let (named, left_out) = crate::columns::paths_named_in(&txt, crate::columns::DEFAULT_ROWS);
         if left_out {
             note!(
                 "robotscope: note: the first {} paths the rules name are compared; give paths or --paths FILE for others",

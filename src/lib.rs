@@ -64,6 +64,11 @@ pub mod cli;
 #[cfg(feature = "tool")]
 #[doc(hidden)]
 pub mod clipboard;
+/// The columns of the compare view, `compare`, the sitemaps audit and the history
+/// timeline: robots under readings, checked together.
+#[cfg(any(feature = "tool", feature = "sitemaps", feature = "history"))]
+#[doc(hidden)]
+pub mod columns;
 #[cfg(feature = "fetch")]
 #[doc(hidden)]
 pub mod fetch;
@@ -88,3 +93,7 @@ pub mod tui;
 #[cfg(feature = "tool")]
 #[doc(hidden)]
 pub mod ui;
+/// Counted nouns for the tool's messages.
+#[cfg(feature = "fetch")]
+#[doc(hidden)]
+pub mod words;

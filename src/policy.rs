@@ -23,10 +23,6 @@
 pub(crate) mod agent;
 pub(crate) mod availability;
 pub(crate) mod catalogue;
-/// The columns of the compare view, `compare`, the sitemaps audit and the history
-/// timeline: robots under readings, checked together.
-#[cfg(any(feature = "tool", feature = "sitemaps", feature = "history"))]
-pub(crate) mod compare;
 pub(crate) mod compiled;
 pub(crate) mod content;
 pub(crate) mod escape;
@@ -45,8 +41,6 @@ pub(crate) mod reading;
 pub(crate) mod request;
 pub(crate) mod usage;
 pub(crate) mod verdict;
-/// Counted nouns for messages.
-pub(crate) mod words;
 
 // The submodules are the crate's own; what follows is the face of the library.
 

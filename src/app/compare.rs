@@ -9,12 +9,12 @@
 use std::collections::HashSet;
 
 use super::{About, Action, App, Effect, Overlay, Pane, RobotEntry};
-use crate::policy::compare::{Column, DEFAULT_ROWS, paths_named_in};
+use crate::columns::{Column, DEFAULT_ROWS, paths_named_in};
 use crate::policy::request::Request;
 use crate::policy::usage::{Category, UsageAnswer};
-use crate::policy::words::plural;
 use crate::policy::{Reading, Robot, Verdict, evaluate_fetched};
 use crate::robots_db::{DEFAULT_COMPARISON, Purpose, RobotProfile};
+use crate::words::plural;
 
 /// The order `p` goes through purposes: the AI ones first, since "which AI training
 /// crawlers may crawl this, and may they train on it?" is the question asked most.

@@ -24,9 +24,9 @@ use crate::policy::fix::{
 use crate::policy::impact::{Flip, Impact, impact};
 use crate::policy::lint::{Diagnostic, lint};
 use crate::policy::request::Request;
-use crate::policy::words::plural;
 use crate::policy::{Availability, Reading, evaluate_fetched};
 use crate::save::{SaveError, Saved};
+use crate::words::plural;
 
 /// One (robot, path) verdict that the edits flipped.
 #[derive(Debug, Clone, PartialEq, Eq)]

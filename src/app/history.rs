@@ -21,7 +21,7 @@ use crate::fetch::Source;
 use crate::history::{self, Change, Subject, Version};
 use crate::policy::Availability;
 use crate::policy::request::Request;
-use crate::policy::words::plural;
+use crate::words::plural;
 
 /// Said of a version whose body the view does not hold.
 pub const NOT_HELD: &str =

@@ -15,11 +15,11 @@ use url::Url;
 
 use super::job::Job;
 use super::{About, Action, App, Effect, Overlay};
+use crate::columns::Column;
 use crate::policy::Reading;
-use crate::policy::compare::Column;
 use crate::policy::request::Request;
-use crate::policy::words::plural;
 use crate::sitemaps::{Event, Report, SitemapId, WalkLimits, Walked, sitemaps_of, tree_order};
+use crate::words::plural;
 
 /// The listed URLs the view keeps; past it, the walk goes on but the view says it keeps
 /// no more.

@@ -16,7 +16,7 @@ use std::io::{self, Read, Write};
 use serde::Serialize;
 
 use super::json;
-use crate::policy::compare::Column;
+use crate::columns::Column;
 use crate::policy::escape::{sanitize, sanitize_str};
 use crate::policy::request::{
     LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, is_robots_txt, line_as_text, path_in_line,

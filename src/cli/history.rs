@@ -20,9 +20,9 @@ use crate::history::{
 };
 use crate::policy::escape::{sanitize_lines, sanitize_str};
 use crate::policy::request::{Request, UrlMode};
-use crate::policy::words::plural;
 use crate::policy::{Availability, Reading};
 use crate::robots_db::RobotsDb;
+use crate::words::plural;
 
 /// Where versions come from and which: `--archive BASE | --local`, `--from`, `--to`.
 #[derive(Debug, Clone, Args)]

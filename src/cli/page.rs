@@ -13,9 +13,9 @@ use url::Url;
 
 use super::answers::UsageRecord;
 use super::{CheckRecord, Outcome, RobotSelection, SourceOptions, UrlOptions, finish_output, json, report_fetch};
+use crate::columns::Column;
 use crate::fetch::{self, Fetched, Obey, PageFetch, Source};
 use crate::policy;
-use crate::policy::compare::Column;
 use crate::policy::escape::sanitize_str;
 use crate::policy::page::{CrawlVerdict, PageAnswer};
 use crate::policy::page::{PagePolicy, TermSource};

@@ -13,11 +13,10 @@ use url::Url;
 
 use super::answers::{Asked, CheckRecord};
 use super::{Outcome, RobotSelection, RunDeadline, SourceOptions, finish_output, json, load, positive_count};
-use crate::policy::compare::Column;
+use crate::columns::Column;
 use crate::policy::escape::sanitize_str;
 use crate::policy::request::{Request, UrlMode};
 use crate::policy::usage::{Category, Preference, UsageAnswer};
-use crate::policy::words::plural;
 use crate::policy::{Availability, Decision, RobotsTxt};
 use crate::robots_db::RobotsDb;
 use crate::sitemaps::crawl::cut_words;
@@ -25,6 +24,7 @@ use crate::sitemaps::{
     Audit, Cut, DEFAULT_MAX_URLS, Event, Kind, Report, SitemapId, SitemapOrigin, WalkLimits, sitemaps_of, tree_order,
     walk,
 };
+use crate::words::plural;
 
 /// `robotscope sitemaps`: may the robots crawl what the site's sitemaps list?
 #[derive(Debug, Clone, Args)]

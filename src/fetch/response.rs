@@ -11,7 +11,7 @@ use url::Url;
 use super::Limits;
 use crate::policy::Availability;
 use crate::policy::content::{self, Content, RFC9309_PARSE_LIMIT_BYTES};
-use crate::policy::words::plural;
+use crate::words::plural;
 
 /// At most this many redirects are followed (RFC 9309 §2.3.1.2: "at least five").
 pub const MAX_REDIRECTS: usize = 5;

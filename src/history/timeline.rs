@@ -8,7 +8,7 @@
 //! too). The store and the archive know nothing of this; the command line and the
 //! explorer show it.
 
-use crate::policy::compare::Column;
+use crate::columns::Column;
 use crate::policy::request::UrlMode;
 use crate::policy::usage::{Category, Preference, UsageAnswer};
 use crate::policy::{Availability, Reading, Robot, RobotsTxt};

@@ -14,8 +14,8 @@ use super::{
     Version, body_of, keep_fetch, site_key, sync, timeline_versions,
 };
 use crate::fetch::{DEFAULT_MAX_TIME, Fetched, Limits, duration_words};
-use crate::policy::words::plural;
 use crate::policy::{Availability, RobotsTxt};
+use crate::words::plural;
 
 /// The versions the view lists at most, the newest (`robotscope history` lists them
 /// all).

@@ -37,7 +37,6 @@ use super::pattern::normalise_rfc9309;
 use super::prefix_set::PrefixSet;
 use super::reading::Reading;
 use super::usage;
-use super::words::plural;
 
 mod classic;
 mod file;

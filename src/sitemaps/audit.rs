@@ -7,8 +7,8 @@ use std::borrow::Cow;
 
 use url::Url;
 
+use crate::columns::Column;
 use crate::policy::Decision;
-use crate::policy::compare::Column;
 use crate::policy::request::{Request, UrlMode};
 use crate::policy::usage::UsageAnswer;
 use crate::policy::{Availability, RobotsTxt};

@@ -16,12 +16,12 @@ use crate::app::App;
 use crate::app::compare::CompareView;
 use crate::app::layout::{COMPARE_CELL_WIDTH, COMPARE_HEADER_ROWS};
 use crate::app::tester::usage_text;
+use crate::columns::Cell;
 use crate::policy::Availability;
-use crate::policy::compare::Cell;
 use crate::policy::compiled::Decision;
 use crate::policy::request::Request;
 use crate::policy::usage::{Preference, UsageAnswer};
-use crate::policy::words::plural;
+use crate::words::plural;
 
 /// The compare matrix.
 #[derive(Debug)]

@@ -17,7 +17,7 @@ use crate::fetch::size_label;
 use crate::history::{Provenance, Version};
 use crate::policy::Availability;
 use crate::policy::fix::unified_diff_between;
-use crate::policy::words::plural;
+use crate::words::plural;
 
 /// The history overlay.
 #[derive(Debug)]

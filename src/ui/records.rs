@@ -13,7 +13,7 @@ use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::{App, Pane, RecordRow};
 use crate::policy::AgentName;
-use crate::policy::words::plural;
+use crate::words::plural;
 
 /// The records pane, drawn from the app's state.
 #[derive(Debug)]

@@ -12,9 +12,9 @@ use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::App;
 use crate::app::sitemaps::{SitemapNode, SitemapsRow, SitemapsView};
-use crate::policy::words::{grouped, plural};
 use crate::sitemaps::crawl::cut_words;
 use crate::sitemaps::{Kind, Report, WalkLimits};
+use crate::words::{grouped, plural};
 
 /// The sitemaps overlay.
 #[derive(Debug)]

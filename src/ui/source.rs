@@ -18,7 +18,7 @@ use crate::app::search::find_in;
 use crate::app::{App, Pane};
 use crate::fetch::size_label;
 use crate::policy::escape::{display_width, is_unsafe, visible};
-use crate::policy::words::plural;
+use crate::words::plural;
 
 /// The editor in the pane: the line numbers in a gutter of their own, which stays when a
 /// long line scrolls the text sideways, and the window of the text that holds the cursor.

@@ -3,7 +3,7 @@
 
 use super::{
     ByteOrderMark, Code, Content, Edit, Fix, Line, Linter, PARSE_LIMIT_BYTES, Reading, RobotsTxt, Severity, content,
-    lex, plural,
+    lex,
 };
 
 impl Linter<'_> {
@@ -46,7 +46,7 @@ impl Linter<'_> {
                     format!(
                         "Robots read it line by line all the same and find {} in lines that look like robots.txt \
                          lines; no other line counts.",
-                        plural(rules, "rule")
+                        if rules == 1 { "1 rule".to_owned() } else { format!("{rules} rules") }
                     )
                 };
                 self.push(

@@ -5,14 +5,14 @@
 //! The explorer's compare view and `robotscope compare` both stand on this; neither
 //! evaluates a cell before it is shown or printed.
 
-use super::agent::{Choice, Robot, Selection};
-use super::availability::{Access, Availability};
-use super::compiled::{CompiledPolicy, Decision};
-use super::parse::{FieldKind, RobotsTxt, Rule};
-use super::reading::Reading;
-use super::request::UrlMode;
-use super::usage::{Category, Preference, UsageAnswer, UsageRules, read_content_usage};
-use super::verdict::describe_selection;
+use crate::policy::agent::{Choice, Robot, Selection};
+use crate::policy::availability::{Access, Availability};
+use crate::policy::compiled::{CompiledPolicy, Decision};
+use crate::policy::parse::{FieldKind, RobotsTxt, Rule};
+use crate::policy::reading::Reading;
+use crate::policy::request::UrlMode;
+use crate::policy::usage::{Category, Preference, UsageAnswer, UsageRules, read_content_usage};
+use crate::policy::verdict::describe_selection;
 
 /// One column: a robot under a reading, compiled.
 #[derive(Debug, Clone)]
