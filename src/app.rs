@@ -530,33 +530,52 @@ impl App {
             Action::SearchNext => self.search_again(Direction::Forward),
             Action::SearchPrevious => self.search_again(Direction::Backward),
             Action::Reload => return self.reload(),
-            Action::LoadProgress { id, elapsed } => {
-                if let LoadState::Loading { id: current, elapsed: shown, ticks, .. } = &mut self.load
-                    && *current == id
-                {
-                    *shown = elapsed;
-                    *ticks += 1;
-                }
-            }
+            Action::LoadProgress { id, elapsed } => self.load_progress(id, elapsed),
             Action::Loaded { id, result } => self.loaded(id, *result),
             Action::SourceResolved { result } => return self.open_resolved(result),
             Action::Click { column, row } => self.click(column, row),
             Action::Scroll { column, row, down } => self.wheel(column, row, down),
-            Action::Resize { width, height } => {
-                // Whatever of the verdict was in view stays in view at the new size.
-                let verdict_was_visible = self.verdict_line().is_none_or(|line| {
-                    let (view, height) = (self.source_view, self.areas().inner_height(Pane::Source));
-                    (view.offset..view.offset + height).contains(&(line - 1))
-                });
-                self.area = Rect::new(0, 0, width, height);
-                self.reveal_cursors();
-                if verdict_was_visible {
-                    self.reveal_verdict();
-                }
-            }
-            // The editing, copying, saving and quitting actions: `update_edits`; the
-            // compare view's and the page policy's: `update_compare`, `update_page`.
-            _ => {}
+            Action::Resize { width, height } => self.resize(width, height),
+            // The actions of the editing and the views, which their own `update_*` took
+            // above when they mean something (`update_edits`: editing, copying, saving
+            // and quitting; `update_compare`, `update_page`, `update_sitemaps`,
+            // `update_history`: each view's keys and its background answers). Here they
+            // come from another state (a view's key with that view closed, an answer
+            // for a view gone): nothing to do. Listed, not `_`, so that a new action
+            // cannot be forgotten here.
+            Action::PageFetched { .. }
+            | Action::Linted { .. }
+            | Action::FixHere
+            | Action::FixAll
+            | Action::FixedAll { .. }
+            | Action::OpenEditor
+            | Action::EditorKey(_)
+            | Action::Copy(_)
+            | Action::Copied { .. }
+            | Action::Saved { .. }
+            | Action::DiscardAndContinue
+            | Action::ReplaceFile
+            | Action::Undo
+            | Action::Redo
+            | Action::Terminate
+            | Action::Quit
+            | Action::ToggleComparedRobot
+            | Action::ToggleReadingColumns
+            | Action::RemoveCompareColumn
+            | Action::CycleCompareUsage
+            | Action::CycleComparePurpose
+            | Action::PathsRead { .. }
+            | Action::SitemapEvents { .. }
+            | Action::SitemapsWalked { .. }
+            | Action::CompareSitemapUrls
+            | Action::HistoryProgress { .. }
+            | Action::HistoryLoaded { .. }
+            | Action::FetchKept { .. }
+            | Action::AskArchive
+            | Action::MarkVersion
+            | Action::ToggleVersionDiff
+            | Action::DetailDown
+            | Action::DetailUp => {}
         }
         Vec::new()
     }

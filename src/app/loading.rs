@@ -9,6 +9,16 @@ use super::{
 };
 
 impl App {
+    /// The load `id` has run for `elapsed`.
+    pub(super) fn load_progress(&mut self, id: u64, elapsed: Duration) {
+        if let LoadState::Loading { id: current, elapsed: shown, ticks, .. } = &mut self.load
+            && *current == id
+        {
+            *shown = elapsed;
+            *ticks += 1;
+        }
+    }
+
     pub(super) fn with_document(document: Document, db: &RobotsDb) -> App {
         let robots = robot_entries(&document.txt, db, &[]);
         let robot = robots.iter().position(|entry| entry.profile.token == "Googlebot").unwrap_or(0);

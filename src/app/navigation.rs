@@ -5,6 +5,19 @@ use super::scroll::scrolled;
 use super::{App, HORIZONTAL_STEP, Overlay, Pane, WHEEL_LINES, layout};
 
 impl App {
+    /// The terminal's new size: whatever of the verdict was in view stays in view.
+    pub(super) fn resize(&mut self, width: u16, height: u16) {
+        let verdict_was_visible = self.verdict_line().is_none_or(|line| {
+            let (view, height) = (self.source_view, self.areas().inner_height(Pane::Source));
+            (view.offset..view.offset + height).contains(&(line - 1))
+        });
+        self.area = ratatui::layout::Rect::new(0, 0, width, height);
+        self.reveal_cursors();
+        if verdict_was_visible {
+            self.reveal_verdict();
+        }
+    }
+
     /// The base view's cursor: the focused pane's.
     pub(super) fn move_cursor(&mut self, delta: isize) {
         let height = self.areas().inner_height(self.focus);
