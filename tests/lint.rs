@@ -515,3 +515,28 @@ fn fixing_a_name_two_readings_read_apart_changes_no_verdict() {
         }
     }
 }
+
+/// A tab, a vertical tab or a no-break space in a path was "fixed" to itself: `fix`
+/// applied 986,895 fixes in 3 s and changed nothing. Every white space is written
+/// percent-encoded, once.
+#[test]
+fn white_space_other_than_a_space_is_fixed_once() {
+    for (written, fixed) in [("/a\tb", "/a%09b"), ("/a\u{a0}b", "/a%C2%A0b"), ("/a b\tc", "/a%20b%09c")] {
+        let text = format!("User-agent: *\nDisallow: {written}\n");
+        let report = fix_all(text.as_bytes());
+        assert_eq!(report.applied(), 1, "{written:?}");
+        assert_eq!(
+            String::from_utf8(report.text().to_vec()).expect("utf-8"),
+            format!("User-agent: *\nDisallow: {fixed}\n")
+        );
+    }
+    // No fix that leaves the text as it is is offered at all.
+    let text = "User-agent: *\nDisallow: /a\u{b}b\n";
+    let txt = RobotsTxt::parse(text.as_bytes().to_vec());
+    for diagnostic in lint(&txt) {
+        if let Some(fix) = diagnostic.fix() {
+            assert_ne!(apply_fix(text.as_bytes(), fix), text.as_bytes(), "{:?}", diagnostic.code());
+        }
+    }
+    assert!(fix_all(text.as_bytes()).applied() <= 2);
+}

@@ -320,6 +320,37 @@ fn the_editor_follows_the_cursor_along_a_line_of_any_length() {
     assert!(screen.contains("Disallow: /日本^[[2J"), "wide characters whole, the escape visible: {screen}");
 }
 
+/// From the review of issue 26: a short line is shown from its start when the cursor
+/// comes to it from a long line scrolled far right; leaving the editor shows the line it
+/// was on; a paste's CR line breaks are line breaks.
+#[test]
+fn the_editor_scrolls_short_lines_back_and_leaves_the_cursor_in_view() {
+    let long = format!("User-agent: *\nDisallow: /{}END\nAllow: /b\n", "a".repeat(5_000));
+    let mut app = App::from_text(&long);
+    press(&mut app, "e<down><end><up>");
+    let screen = format!("{}", draw(&mut app, 80, 24).backend());
+    assert!(screen.contains("User-agent: *"), "line 1 from its start: {screen}");
+    press(&mut app, "<down><down>");
+    let screen = format!("{}", draw(&mut app, 80, 24).backend());
+    assert!(screen.contains("Allow: /b"), "line 3 from its start: {screen}");
+
+    let text: String = (1..=300).map(|n| format!("Disallow: /{n}")).collect::<Vec<_>>().join("\n");
+    let mut app = App::from_text(&format!("User-agent: *\n{text}\n"));
+    app.update(Action::Resize { width: 80, height: 24 });
+    press(&mut app, "e<pgdn><pgdn><pgdn><esc>");
+    let (view, height) = (app.source_view(), app.areas().inner_height(robotscope::app::Pane::Source));
+    assert!((view.offset..view.offset + height).contains(&view.cursor), "{view:?} shows its cursor");
+
+    let mut app = App::from_text("User-agent: *\nDisallow: /\n");
+    press(&mut app, "e<down><end>");
+    app.update(Action::Paste("\rUser-agent: Bingbot\rDisallow: /x\r\nAllow: /y".to_owned()));
+    assert_eq!(
+        app.document().txt.source(),
+        b"User-agent: *\nDisallow: /\nUser-agent: Bingbot\nDisallow: /x\nAllow: /y\n",
+        "each CR or CR LF a line break"
+    );
+}
+
 /// Issue 25: Page Down and Page Up in the editor move the cursor a page, and the pane
 /// follows it (the text area paged a window it no longer draws).
 #[test]

@@ -118,6 +118,12 @@ impl Editor {
         true
     }
 
+    /// Shows the text from line `top` (0-based) until the cursor needs otherwise: the
+    /// editor opens where the source pane was.
+    pub fn show_from(&self, top: usize) {
+        self.window.set(EditorWindow { top, left: 0 });
+    }
+
     /// Moves the cursor to `row`, `column` (0-based, in characters), as near as the text
     /// allows.
     pub fn move_to(&mut self, row: usize, column: usize) {
@@ -175,6 +181,20 @@ pub fn byte_of_char(line: &str, index: usize) -> usize {
 /// the end) fits in `width` columns: `last` when it still does, else the cursor as far
 /// right as it goes. Costs the window's width, not the line's length.
 fn left_edge(line: &str, cursor: usize, last: usize, width: usize) -> usize {
+    let cell = |c: Option<char>| c.map_or(1, editor_columns);
+    // The line's start, when the cursor shows from there: a short line is never shown
+    // scrolled because a long one was.
+    let mut from_start = line.chars();
+    let mut columns = 0;
+    for _ in 0..cursor {
+        columns += cell(from_start.next());
+        if columns >= width {
+            break;
+        }
+    }
+    if columns + cell(from_start.next()).max(1) <= width {
+        return 0;
+    }
     if cursor < last {
         return cursor;
     }
@@ -232,10 +252,12 @@ mod tests {
     #[test]
     fn the_window_moves_only_as_far_as_the_cursor_needs() {
         let line = "abcdefghij";
+        // Shown from the line's start when it fits from there.
+        assert_eq!(left_edge(line, 5, 2, 6), 0);
         // In view: where it was.
-        assert_eq!(left_edge(line, 5, 2, 6), 2);
+        assert_eq!(left_edge(line, 8, 4, 6), 4);
         // Left of the window: the window starts at the cursor.
-        assert_eq!(left_edge(line, 1, 4, 6), 1);
+        assert_eq!(left_edge(line, 7, 8, 6), 7);
         // Right of it: the cursor in the last column, the cell past the end included.
         assert_eq!(left_edge(line, 9, 0, 6), 4);
         assert_eq!(left_edge(line, 10, 0, 6), 5);

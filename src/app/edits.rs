@@ -265,6 +265,7 @@ impl App {
         match Editor::open(self.document.txt.source(), self.lossy_edit_confirmed) {
             Ok(mut editor) => {
                 editor.move_to(self.source_view.cursor, 0);
+                editor.show_from(self.source_view.offset);
                 self.editor = Some(editor);
                 self.overlay = None;
                 self.focus = Pane::Source;
@@ -304,6 +305,9 @@ impl App {
     /// Leaves the editor; the edits stay.
     pub(super) fn close_editor(&mut self) {
         self.editor = None;
+        // The source pane shows the line the editor's cursor was on.
+        let (len, height) = (self.document.txt.lines().len(), self.areas().inner_height(Pane::Source));
+        self.source_view.reveal(self.source_view.cursor, len, height);
         if self.is_dirty() {
             self.say(About::Text, "Edited: w saves, y copies, v shows what changed");
         }

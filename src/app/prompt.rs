@@ -204,7 +204,9 @@ impl App {
                 self.prompt_changed();
             }
         } else if let Some(editor) = &mut self.editor
-            && editor.textarea.insert_str(text)
+            // Terminals paste a line break as CR (tmux, most others) or CR LF: each is
+            // a line break here, never a CR inside a line.
+            && editor.textarea.insert_str(text.replace("\r\n", "\n").replace('\r', "\n"))
         {
             let text = editor.text();
             self.record_undo("Paste".to_owned(), None);

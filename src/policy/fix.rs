@@ -155,8 +155,14 @@ pub fn fix_all(source: &[u8]) -> FixReport {
             return FixReport { text, applied, remaining: diagnostics };
         }
         let edits: Vec<Edit> = fixes.iter().flat_map(|fix| fix.edits.iter().cloned()).collect();
+        let fixed = apply_edits(&text, &edits);
+        // (Lint offers no fix that changes nothing; should one slip through, the round
+        // is the last rather than one of a million.)
+        if fixed == text {
+            return FixReport { text, applied, remaining: diagnostics };
+        }
         applied += fixes.len();
-        text = apply_edits(&text, &edits);
+        text = fixed;
     }
     let remaining = lint(&RobotsTxt::parse(text.clone()));
     FixReport { text, applied, remaining }

@@ -19,7 +19,7 @@
 //! and 1996 readings see).
 
 use std::borrow::Cow;
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::ops::Range;
 
 use foldhash::HashMap;
@@ -313,6 +313,15 @@ impl<'a> Linter<'a> {
             && fix.as_ref().is_some_and(|fix| {
                 fix.edits.iter().any(|e| e.span.start < long.end() && e.span.end > long.start() && !covers(e, long))
             })
+        {
+            fix = None;
+        }
+        // A fix that would leave every byte as it is fixes nothing: `F` would apply it
+        // forever.
+        let source = self.txt.source();
+        if fix
+            .as_ref()
+            .is_some_and(|fix| fix.edits.iter().all(|e| source.get(e.span.clone()) == Some(e.replacement.as_bytes())))
         {
             fix = None;
         }

@@ -48,7 +48,15 @@ pub fn safe_span(text: &str, style: Style, escape: Style) -> Vec<Span<'static>> 
 /// and at most four bytes; escapes only make the text wider.)
 #[must_use]
 pub fn visible_prefix(bytes: &[u8], width: usize) -> &[u8] {
-    &bytes[..bytes.len().min(width.saturating_mul(4))]
+    let mut end = bytes.len().min(width.saturating_mul(4));
+    // Not inside a character: its first bytes alone would show as an invalid byte's
+    // escape at the pane's edge.
+    for _ in 0..3 {
+        if end < bytes.len() && end > 0 && bytes[end] & 0xC0 == 0x80 {
+            end -= 1;
+        }
+    }
+    &bytes[..end]
 }
 
 /// `spans` without their first `columns` characters: a line scrolled sideways.
@@ -166,6 +174,18 @@ pub fn cut_start(text: &str, width: usize) -> String {
 mod tests {
     use super::*;
     use crate::app::Edit;
+
+    /// From the review of issue 26: a wide character cut by the prefix showed as a
+    /// stray escape (`\`) at the pane's right edge.
+    #[test]
+    fn the_visible_prefix_never_cuts_a_character() {
+        for x in 0..12 {
+            let line = format!("/{}{}", "x".repeat(x), "語".repeat(60));
+            let prefix = visible_prefix(line.as_bytes(), 20);
+            assert!(std::str::from_utf8(prefix).is_ok(), "{x}");
+            assert!(prefix.len() > 20 * 4 - 4);
+        }
+    }
 
     #[test]
     fn a_long_input_scrolls_to_keep_the_cursor_in_view() {

@@ -1,7 +1,12 @@
 //! Line by line: the bytes of each line, its field, the User-agent names and the rule
 //! values, with the near misses of field names.
 
-use super::*;
+use std::fmt::Write as _;
+
+use super::{
+    Code, Edit, Field, FieldKind, Fix, Line, Linter, RFC9309_MAX_LINE_BYTES, Range, RequestRate, Separator, Severity,
+    Spelling, VisitTime, crawl_delay, is_valid_token, product_token,
+};
 
 /// Robot names known to contain spaces (`assets/multi-word-robots.txt`), one per line.
 pub(super) const MULTI_WORD_ROBOTS: &str = include_str!("../../../assets/multi-word-robots.txt");
@@ -515,7 +520,7 @@ impl Linter<'_> {
                 // (From the bytes as written only: a lossy copy would replace invalid ones.)
                 std::str::from_utf8(self.txt.text(&field.value())).is_ok().then(|| Fix {
                     title: "Write each space as %20".into(),
-                    edits: vec![Edit { span: field.value().clone(), replacement: value.replace(' ', "%20") }],
+                    edits: vec![Edit { span: field.value().clone(), replacement: percent_encode_spaces(value) }],
                 }),
             );
             return;
@@ -677,6 +682,24 @@ pub(super) fn split_words(text: &str) -> Vec<(usize, &str)> {
         words.push((s, &text[s..]));
     }
     words
+}
+
+/// `value` with every white space character percent-encoded, as a crawler requests it:
+/// a space as `%20`, a tab as `%09`, a no-break space as `%C2%A0` (the characters
+/// [`split_words`] splits at).
+pub(super) fn percent_encode_spaces(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        if c.is_whitespace() {
+            let mut bytes = [0; 4];
+            for byte in c.encode_utf8(&mut bytes).bytes() {
+                let _ = write!(out, "%{byte:02X}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// True for a word that starts a field: `Disallow:`, `allow:`, `User-agent:`, `Sitemap:`.
