@@ -450,6 +450,25 @@ mod explorer {
         assert!(app.page_view().is_none(), "p again closes it");
     }
 
+    /// From the review of issue 26: on a terminal small enough to scroll the overlay,
+    /// `k` after `G` moves at once (the scroll ran past the last line), and `g` is the
+    /// top.
+    #[tokio::test]
+    async fn the_overlay_scrolls_back_at_once_from_its_end() {
+        let server = site();
+        let mut app = explorer_on(&server, "/for-googlebot").await;
+        press_p(&mut app).await;
+        draw(&mut app, 60, 20);
+        press(&mut app, "G");
+        draw(&mut app, 60, 20);
+        let end = app.page_view().expect("open").scroll;
+        assert!(end > 0 && end < 200, "G scrolls to the last line drawn, not past it: {end}");
+        press(&mut app, "k");
+        assert_eq!(app.page_view().expect("open").scroll, end - 1);
+        press(&mut app, "jjjGg");
+        assert_eq!(app.page_view().expect("open").scroll, 0);
+    }
+
     /// The overlay shows the page's Content-Usage header and, for the selected robot,
     /// the usage preferences it combines with robots.txt's.
     #[tokio::test]

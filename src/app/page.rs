@@ -49,6 +49,9 @@ pub struct PageView {
     pub state: PageState,
     /// The first line shown.
     pub scroll: usize,
+    /// The last first line there is, as last drawn (the rows depend on the width the
+    /// lines wrap to): scrolling stops there, so that `k` after `G` moves at once.
+    pub last_scroll: std::cell::Cell<usize>,
 }
 
 /// One robot's answers for the page.
@@ -145,7 +148,13 @@ impl App {
         let mut effects = self.stop_page_fetch();
         let job = Job::start(&mut self.job_ids, ());
         let id = job.id();
-        self.page = Some(PageView { url: url.clone(), job, state: PageState::Fetching, scroll: 0 });
+        self.page = Some(PageView {
+            url: url.clone(),
+            job,
+            state: PageState::Fetching,
+            scroll: 0,
+            last_scroll: std::cell::Cell::new(usize::MAX / 2),
+        });
         self.open(Overlay::Page);
         let obey = obey.then(|| {
             let robots = self
@@ -202,7 +211,8 @@ impl App {
     /// Scrolls the overlay by `delta` lines (`usize::MIN`-ward to the top).
     pub(super) fn scroll_page(&mut self, delta: isize) {
         if let Some(view) = &mut self.page {
-            view.scroll = view.scroll.min(usize::MAX / 2).saturating_add_signed(delta);
+            let last = view.last_scroll.get();
+            view.scroll = view.scroll.min(last).saturating_add_signed(delta).min(last);
         }
     }
 

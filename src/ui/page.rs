@@ -191,7 +191,9 @@ impl Widget for PageOverlay<'_> {
         let (inner_width, inner_height) =
             (usize::from(area.width.saturating_sub(2)).max(1), usize::from(area.height.saturating_sub(2)));
         let rows: usize = lines.iter().map(|line| line.width().div_ceil(inner_width).max(1)).sum();
-        let scroll = view.scroll.min(rows.saturating_sub(inner_height));
+        let last_scroll = rows.saturating_sub(inner_height);
+        view.last_scroll.set(last_scroll);
+        let scroll = view.scroll.min(last_scroll);
         Clear.render(area, buf);
         Paragraph::new(lines)
             .block(pane_block(&title, true))
