@@ -78,7 +78,7 @@ impl fmt::Display for Warning {
 }
 
 /// Reads or fetches `source` within `limits`; a fetched site's answer is kept in
-/// `store` (on a blocking thread: SQLite may wait for another writer).
+/// `store` ([`read`], then [`keep`]).
 ///
 /// # Errors
 ///
@@ -86,17 +86,35 @@ impl fmt::Display for Warning {
 /// asked for twice. A site that cannot be reached is no error: every reading has an
 /// answer for it ([`Retrieved::availability`]).
 pub async fn load(source: Source, limits: &Limits, store: &StoreChoice) -> Result<Loaded, SourceError> {
+    let mut loaded = read(source, limits).await?;
+    let (kept, warnings) = keep(&loaded.retrieved, store).await;
+    loaded.kept = kept;
+    loaded.warnings.extend(warnings);
+    Ok(loaded)
+}
+
+/// The first half of [`load`]: the bytes and what to say about them, nothing kept yet
+/// (the explorer shows them before the store, which may be busy, has answered).
+///
+/// # Errors
+///
+/// As [`load`].
+pub async fn read(source: Source, limits: &Limits) -> Result<Loaded, SourceError> {
     let retrieved = retrieve(source, limits.clone()).await?;
-    let mut warnings = retrieval_warnings(&retrieved, limits);
-    let mut kept = None;
-    if let Retrieved::Site { url, outcome: Ok(fetched), .. } = &retrieved {
-        let (store, url, fetched) = (store.clone(), url.clone(), fetched.clone());
-        if let Ok(kept_fetch) = tokio::task::spawn_blocking(move || keep_in_store(&store, &url, &fetched)).await {
-            kept = kept_fetch.previous;
-            warnings.extend(kept_fetch.warnings.into_iter().map(Warning::Store));
-        }
+    let warnings = retrieval_warnings(&retrieved, limits);
+    Ok(Loaded { retrieved, kept: None, warnings })
+}
+
+/// The second half of [`load`]: keeps a fetched site's answer in `store` (on a blocking
+/// thread: SQLite may wait for another writer); the site's last fetch before it, and
+/// what went wrong.
+pub async fn keep(retrieved: &Retrieved, store: &StoreChoice) -> (Option<Version>, Vec<Warning>) {
+    let Retrieved::Site { url, outcome: Ok(fetched), .. } = retrieved else { return (None, Vec::new()) };
+    let (store, url, fetched) = (store.clone(), url.clone(), fetched.clone());
+    match tokio::task::spawn_blocking(move || keep_in_store(&store, &url, &fetched)).await {
+        Ok(kept) => (kept.previous, kept.warnings.into_iter().map(Warning::Store).collect()),
+        Err(_) => (None, Vec::new()),
     }
-    Ok(Loaded { retrieved, kept, warnings })
 }
 
 /// What the user should know about how `retrieved` was had, the store aside: a file

@@ -227,7 +227,12 @@ where
                 return Ok(app);
             }
         }
-        while let Ok(action) = inbox.try_recv() {
+        // Background answers for a frame's time at most: a walk that sends faster than
+        // the app takes its batches must not keep the keys (Esc) and the frames waiting.
+        let draining = Instant::now();
+        while draining.elapsed() < DRAIN_AT_MOST
+            && let Ok(action) = inbox.try_recv()
+        {
             if shell.apply(&mut app, action) {
                 return Ok(app);
             }
@@ -287,38 +292,40 @@ async fn load(
     actions: mpsc::UnboundedSender<Action>,
 ) {
     let started = Instant::now();
-    let load = crate::load::load(source, &limits, &store);
-    tokio::pin!(load);
+    let read = crate::load::read(source, &limits);
+    tokio::pin!(read);
     let mut progress = tokio::time::interval(PROGRESS_EVERY);
     let result = loop {
         tokio::select! {
-            result = &mut load => break result,
+            result = &mut read => break result,
             _ = progress.tick() => {
                 let _ = actions.send(Action::LoadProgress { id, elapsed: started.elapsed() });
             }
         }
     };
-    let loaded = match result {
-        Ok(loaded) => loaded,
+    // Shown at once; then kept in the store, which may wait for another writer. (The
+    // other warnings the app words itself, from what was retrieved.)
+    let retrieved = match result {
+        Ok(loaded) => loaded.retrieved,
         Err(error) => {
             let _ = actions.send(Action::Loaded { id, result: Box::new(Err(error)) });
             return;
         }
     };
-    // The rest of the warnings the app words itself, from what was retrieved.
-    let store_warnings: Vec<String> = loaded
-        .warnings
-        .iter()
-        .filter(|warning| matches!(warning, crate::load::Warning::Store(_)))
-        .map(ToString::to_string)
-        .collect();
-    let kept = matches!(&loaded.retrieved, fetch::Retrieved::Site { outcome: Ok(_), .. }) && store != StoreChoice::Off;
-    let _ = actions.send(Action::Loaded { id, result: Box::new(Ok(loaded.retrieved)) });
-    if kept {
-        let warning = (!store_warnings.is_empty()).then(|| store_warnings.join("; "));
-        let _ = actions.send(Action::FetchKept { id, previous: loaded.kept.map(Box::new), warning });
+    let fetched = matches!(&retrieved, fetch::Retrieved::Site { outcome: Ok(_), .. }) && store != StoreChoice::Off;
+    let to_keep = fetched.then(|| retrieved.clone());
+    let _ = actions.send(Action::Loaded { id, result: Box::new(Ok(retrieved)) });
+    if let Some(retrieved) = to_keep {
+        let (previous, warnings) = crate::load::keep(&retrieved, &store).await;
+        let words: Vec<String> = warnings.iter().map(ToString::to_string).collect();
+        let warning = (!words.is_empty()).then(|| words.join("; "));
+        let _ = actions.send(Action::FetchKept { id, previous: previous.map(Box::new), warning });
     }
 }
+
+/// The longest the loop applies waiting background answers before it draws and reads
+/// the keys again.
+const DRAIN_AT_MOST: Duration = Duration::from_millis(30);
 
 /// The most sitemap events sent in one action.
 const SITEMAP_BATCH: usize = 16;

@@ -214,3 +214,28 @@ async fn saving_writes_the_file_and_a_failed_save_keeps_the_edits() {
     assert!(!app.is_dirty(), "saved text is the new baseline");
     assert!(app.message().is_some_and(|m| m.contains("Saved")));
 }
+
+/// From the attack on issue 26: undo in the editor after a paste of control characters
+/// left the editor on the old text (it refused to reopen on the new one), and the next
+/// key brought the undone text back; a page key extended a selection nobody could see,
+/// and the next key deleted a page.
+#[test]
+fn the_editor_follows_undo_and_page_keys_end_a_selection() {
+    let mut app = App::from_text("User-agent: *\nDisallow: /\n");
+    press(&mut app, "e<end>");
+    app.update(Action::Paste("A\u{1b}B".to_owned()));
+    press(&mut app, "<ret>XYZ<C-z><C-z>");
+    let shown = app.editor().expect("still editing").text();
+    assert_eq!(shown, app.document().txt.source(), "the editor shows the text undone");
+    press(&mut app, "W");
+    assert!(!String::from_utf8_lossy(app.document().txt.source()).contains("XYZ"), "the undo stays undone");
+
+    let text = (1..=200).map(|n| format!("Disallow: /{n}")).collect::<Vec<_>>().join("\n");
+    let mut app = App::from_text(&format!("User-agent: *\n{text}\n"));
+    app.update(Action::Resize { width: 80, height: 24 });
+    press(&mut app, "e<down>");
+    app.update(Action::EditorKey(KeyEvent::new(KeyCode::Right, KeyModifiers::SHIFT)));
+    press(&mut app, "<pgdn>Q");
+    let lines = app.document().txt.source().split(|&b| b == b'\n').count() - 1;
+    assert_eq!(lines, 201, "Q typed, no page deleted");
+}

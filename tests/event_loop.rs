@@ -258,7 +258,9 @@ async fn the_sitemaps_view_keeps_urls_by_bytes() {
         tokio::time::sleep(Duration::from_millis(800)).await;
         Ok(key(KeyCode::Char('m')))
     })
-    .chain(futures::stream::once(tokio::time::sleep(Duration::from_secs(4))).filter_map(|()| async { None }));
+    // (Time enough on a machine busy with other tests: the walk takes about a second
+    // when it is idle.)
+    .chain(futures::stream::once(tokio::time::sleep(Duration::from_secs(8))).filter_map(|()| async { None }));
     let app = robotscope::tui::event_loop(&mut terminal, Box::pin(keys), actions, inbox, app, &mut Vec::new())
         .await
         .expect("loop");

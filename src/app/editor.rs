@@ -58,8 +58,7 @@ impl Editor {
     /// Opens an editor on `source`; refuses text that is unsafe to show, and text that
     /// is not UTF-8 unless `lossy` is true.
     pub fn open(source: &[u8], lossy: bool) -> Result<Editor, EditorRefusal> {
-        let lines = lex::lex(source);
-        for line in &lines {
+        for line in &lex::lex(source) {
             let content = line.content(source);
             // A byte order mark that starts the file is no character of the text (lint
             // speaks of it), and round-trips through the editor.
@@ -73,6 +72,15 @@ impl Editor {
                 _ => {}
             }
         }
+        Ok(Editor::reopen(source))
+    }
+
+    /// An editor on a text the editor held already, changed by undo, redo or a fix:
+    /// what the user could type or paste there (control characters, shown escaped) is
+    /// no reason to refuse it, and refusing would leave the editor on the old text.
+    #[must_use]
+    pub fn reopen(source: &[u8]) -> Editor {
+        let lines = lex::lex(source);
         let ends: Vec<LineEnd> = lines.iter().map(|line| line.line_end(source)).collect();
         let count = |end| ends.iter().filter(|&&e| e == end).count();
         let line_end = match (count(LineEnd::Lf), count(LineEnd::CrLf), count(LineEnd::Cr)) {
@@ -87,7 +95,7 @@ impl Editor {
         // Line numbers are drawn beside the text area (`ui::source`), which keeps them in
         // place when a long line scrolls the text sideways.
         textarea.set_cursor_line_style(Style::new());
-        Ok(Editor { textarea, line_end, final_line_end, window: Cell::default() })
+        Editor { textarea, line_end, final_line_end, window: Cell::default() }
     }
 
     /// The window of `height` lines and `width` columns to draw: the cursor in view, and
@@ -114,8 +122,32 @@ impl Editor {
         } else {
             return false;
         };
+        // Shift extends the selection, as with the other moves; a page key without it
+        // ends one (it would extend a selection the user may have forgotten).
+        if !key.modifiers.contains(KeyModifiers::SHIFT) {
+            self.textarea.cancel_selection();
+        }
         self.move_to(row, column);
         true
+    }
+
+    /// The characters of line `row` that are selected (`start..end`, in characters;
+    /// `end` past the line's last character when the selection goes on to the next).
+    #[must_use]
+    pub fn selected_on(&self, row: usize) -> Option<std::ops::Range<usize>> {
+        let ((first_row, first_column), (last_row, last_column)) = self.textarea.selection_range()?;
+        if row < first_row || row > last_row {
+            return None;
+        }
+        let start = if row == first_row { first_column } else { 0 };
+        let end = if row == last_row { last_column } else { usize::MAX };
+        (start < end).then_some(start..end)
+    }
+
+    /// The part of the text last drawn.
+    #[must_use]
+    pub fn window(&self) -> EditorWindow {
+        self.window.get()
     }
 
     /// Shows the text from line `top` (0-based) until the cursor needs otherwise: the
@@ -128,13 +160,23 @@ impl Editor {
     /// allows.
     pub fn move_to(&mut self, row: usize, column: usize) {
         let clamp = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
-        self.textarea.move_cursor(CursorMove::Jump(clamp(row), clamp(column)));
-        // The text area jumps to 16-bit places only: the rest of the way one line at a
-        // time, and a column past 65,535 is taken as the line's end (only a line that
-        // long has one, and an edit there usually leaves the cursor at its end).
-        for _ in usize::from(u16::MAX)..row.min(self.textarea.lines().len().saturating_sub(1)) {
-            self.textarea.move_cursor(CursorMove::Down);
+        if u16::try_from(row).is_ok() {
+            self.textarea.move_cursor(CursorMove::Jump(clamp(row), clamp(column)));
+        } else {
+            // The text area jumps to 16-bit places only: the rest of the way one line
+            // at a time, from the start of a line (a Down keeps the column it can).
+            self.textarea.move_cursor(CursorMove::Jump(u16::MAX, 0));
+            for _ in usize::from(u16::MAX)..row.min(self.textarea.lines().len().saturating_sub(1)) {
+                self.textarea.move_cursor(CursorMove::Down);
+            }
+            let reached = self.textarea.cursor().0;
+            let length = self.textarea.lines()[reached].chars().count();
+            for _ in 0..column.min(length).min(usize::from(u16::MAX)) {
+                self.textarea.move_cursor(CursorMove::Forward);
+            }
         }
+        // A column past 65,535 is taken as the line's end: only a line that long has
+        // one, and an edit there usually leaves the cursor at its end.
         if column > usize::from(u16::MAX) {
             self.textarea.move_cursor(CursorMove::End);
         }
@@ -181,39 +223,23 @@ pub fn byte_of_char(line: &str, index: usize) -> usize {
 /// the end) fits in `width` columns: `last` when it still does, else the cursor as far
 /// right as it goes. Costs the window's width, not the line's length.
 fn left_edge(line: &str, cursor: usize, last: usize, width: usize) -> usize {
-    let cell = |c: Option<char>| c.map_or(1, editor_columns);
+    let at_cursor = line[byte_of_char(line, cursor)..].chars().next().map_or(1, editor_columns).max(1);
     // The line's start, when the cursor shows from there: a short line is never shown
     // scrolled because a long one was.
-    let mut from_start = line.chars();
-    let mut columns = 0;
-    for _ in 0..cursor {
-        columns += cell(from_start.next());
-        if columns >= width {
-            break;
-        }
-    }
-    if columns + cell(from_start.next()).max(1) <= width {
+    if columns_of(line.chars(), cursor, width) + at_cursor <= width {
         return 0;
     }
     if cursor < last {
         return cursor;
     }
-    let mut from_last = line[byte_of_char(line, last)..].chars();
-    let mut columns = 0;
-    for _ in last..cursor {
-        columns += from_last.next().map_or(1, editor_columns);
-        if columns >= width {
-            break;
-        }
-    }
-    let at_cursor = line[byte_of_char(line, cursor)..].chars().next().map_or(1, editor_columns).max(1);
-    if columns + at_cursor <= width {
+    if columns_of(line[byte_of_char(line, last)..].chars(), cursor - last, width) + at_cursor <= width {
         return last;
     }
+    // The cursor in the last column: back from it as far as the width goes.
     let before = &line[..byte_of_char(line, cursor)];
     let mut used = at_cursor;
     let mut left = cursor;
-    for c in before.chars().rev() {
+    for c in before.chars().rev().take(most_chars(width)) {
         used += editor_columns(c);
         if used > width {
             break;
@@ -221,6 +247,29 @@ fn left_edge(line: &str, cursor: usize, last: usize, width: usize) -> usize {
         left -= 1;
     }
     left
+}
+
+/// The most characters a window `width` columns wide is taken to show: characters that
+/// take no column (combining marks) could otherwise make a line of them cost its length.
+#[must_use]
+pub fn most_chars(width: usize) -> usize {
+    width * 4 + 16
+}
+
+/// The columns the next `count` characters of `chars` take (past the end, a column
+/// each), up to `width`; `width` when there are more characters than a window shows.
+fn columns_of(mut chars: impl Iterator<Item = char>, count: usize, width: usize) -> usize {
+    let mut columns = 0;
+    for taken in 0..count {
+        if taken >= most_chars(width) {
+            return width;
+        }
+        columns += chars.next().map_or(1, editor_columns);
+        if columns >= width {
+            return columns;
+        }
+    }
+    columns
 }
 
 #[cfg(test)]
@@ -274,6 +323,12 @@ mod tests {
         let mut editor = Editor::open(text.as_bytes(), false).expect("opens");
         editor.move_to(69_000, 2);
         assert_eq!(editor.textarea.cursor(), (69_000, 2));
+        // Past a short line on the way, the column is still the one asked for.
+        let text: String =
+            (0..70_000).map(|n| if n == 65_535 { "\n".to_owned() } else { n.to_string() + "\n" }).collect();
+        let mut editor = Editor::open(text.as_bytes(), false).expect("opens");
+        editor.move_to(69_000, 3);
+        assert_eq!(editor.textarea.cursor(), (69_000, 3));
         let long = format!("{}\n", "x".repeat(70_000));
         let mut editor = Editor::open(long.as_bytes(), false).expect("opens");
         editor.move_to(0, 70_000);

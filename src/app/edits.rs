@@ -252,10 +252,10 @@ impl App {
     pub(super) fn replace_text_everywhere(&mut self, text: Vec<u8>) {
         if let Some(editor) = &self.editor {
             let cursor = editor.textarea.cursor();
-            if let Ok(mut reopened) = Editor::open(&text, true) {
-                reopened.move_to(cursor.0, cursor.1);
-                self.editor = Some(reopened);
-            }
+            let mut reopened = Editor::reopen(&text);
+            reopened.show_from(editor.window().top);
+            reopened.move_to(cursor.0, cursor.1);
+            self.editor = Some(reopened);
         }
         self.set_text(text);
     }

@@ -280,6 +280,8 @@ impl App {
     /// Shows a new document, keeping the selected robot (by token), the robots the user
     /// added, the reading and the tester's path; returns the one it replaced.
     pub(super) fn replace_document(&mut self, document: Document) -> Document {
+        // `e` on a file that is not UTF-8 asks again for each file.
+        self.lossy_edit_confirmed = false;
         let token = self.robot().profile.token.clone();
         let added: Vec<RobotEntry> =
             self.robots.iter().filter(|e| e.origin == RobotOrigin::AddedByUser).cloned().collect();

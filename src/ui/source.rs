@@ -12,13 +12,21 @@ use super::edits::severity_style;
 use super::text::{cut_end, safe_spans, skip_columns, visible_prefix};
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
-use crate::app::editor::{Editor, byte_of_char, editor_columns};
+use crate::app::editor::{Editor, byte_of_char, editor_columns, most_chars};
 use crate::app::layout::source_gutter_width;
 use crate::app::search::find_in;
 use crate::app::{App, Pane};
 use crate::fetch::size_label;
 use crate::policy::escape::{display_width, is_unsafe, visible};
 use crate::words::plural;
+
+/// What a line of the editor shows besides its text.
+struct LineMarks {
+    /// The cursor's character, when it is on this line.
+    cursor: Option<usize>,
+    /// The selected characters.
+    selected: Option<std::ops::Range<usize>>,
+}
 
 /// The editor in the pane: the line numbers in a gutter of their own, which stays when a
 /// long line scrolls the text sideways, and the window of the text that holds the cursor.
@@ -42,22 +50,27 @@ fn draw_editor(editor: &Editor, area: Rect, buf: &mut Buffer) {
         let style = if line == cursor_row { THEME.cursor } else { THEME.line_number };
         let number = format!("{:>w$}", line + 1, w = usize::from(width) - 1);
         buf.set_string(gutter.x, gutter.y + row, number, style);
-        let cursor = (line == cursor_row).then_some(cursor_column);
+        let marks =
+            LineMarks { cursor: (line == cursor_row).then_some(cursor_column), selected: editor.selected_on(line) };
         let y = text.y + row;
-        draw_editor_line(&lines[line], window.left, cursor, Rect { y, height: 1, ..text }, buf);
+        draw_editor_line(&lines[line], window.left, &marks, Rect { y, height: 1, ..text }, buf);
     }
 }
 
-/// One line of the editor from its character `left`, the cursor's cell (when `cursor`
-/// is on this line) reversed. Characters are drawn one by one, unsafe ones as their
+/// One line of the editor from its character `left`, the cursor's cell and the selected
+/// characters reversed. Characters are drawn one by one, unsafe ones as their
 /// escape in the warning style (pasted text may hold them), a tab as a tab stop of
 /// spaces, and only as many as `area` shows.
-fn draw_editor_line(line: &str, left: usize, cursor: Option<usize>, area: Rect, buf: &mut Buffer) {
+fn draw_editor_line(line: &str, left: usize, marks: &LineMarks, area: Rect, buf: &mut Buffer) {
     let right = area.x.saturating_add(area.width);
     let mut x = area.x;
     let mut chars = line[byte_of_char(line, left)..].chars();
     let mut index = left;
-    while x < right {
+    // Characters that take no column (combining marks) do not move `x`: the count keeps
+    // a line of nothing else from costing its whole length.
+    let mut budget = most_chars(usize::from(area.width));
+    while x < right && budget > 0 {
+        budget -= 1;
         let c = chars.next();
         let columns = c.map_or(1, editor_columns);
         let (shown, style) = match c {
@@ -66,7 +79,8 @@ fn draw_editor_line(line: &str, left: usize, cursor: Option<usize>, area: Rect, 
             Some(c) => (c.to_string(), Style::new()),
             None => (" ".to_owned(), Style::new()),
         };
-        let style = if cursor == Some(index) { style.patch(THEME.cursor) } else { style };
+        let marked = marks.cursor == Some(index) || marks.selected.as_ref().is_some_and(|s| s.contains(&index));
+        let style = if marked { style.patch(THEME.cursor) } else { style };
         // A wide character cut by the right edge is left out; ratatui blanks its cell.
         buf.set_stringn(x, area.y, shown, usize::from(right - x), style);
         x = x.saturating_add(u16::try_from(columns).unwrap_or(u16::MAX));
