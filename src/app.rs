@@ -170,6 +170,8 @@ pub struct App {
     load: LoadState,
     /// The ids of background jobs.
     job_ids: job::JobIds,
+    /// The cancelling of jobs whose view went with the document that had them.
+    jobs_to_cancel: Vec<Effect>,
     limits: Limits,
     /// Send the selected robot's User-Agent when fetching (`--as-robot`) instead of
     /// `limits.user_agent`.

@@ -454,3 +454,26 @@ fn run_loads(app: &mut App, effects: Vec<Effect>) {
         }
     }
 }
+
+/// From the attack on issue 26: a walk of the sitemaps went on after another file was
+/// opened, out of reach of Esc. Opening another file stops it.
+#[test]
+fn opening_another_file_stops_the_sitemaps_walk() {
+    let mut app = App::from_text(FILE);
+    let effects = press(&mut app, "m");
+    let Some(Effect::WalkSitemaps { id: walk, .. }) = effects.first() else { panic!("a walk: {effects:?}") };
+    let again = *walk;
+    // Another file, opened while the walk runs (`o` over the view, say).
+    let source = Source::File("other.txt".into());
+    let effects = app.update(Action::SourceResolved { result: Ok(source.clone()) });
+    let Some(Effect::Load { id, .. }) = effects.iter().find(|e| matches!(e, Effect::Load { .. })) else {
+        panic!("a load: {effects:?}")
+    };
+    let retrieved =
+        robotscope::fetch::Retrieved::Local { source, bytes: b"User-agent: *\n".to_vec(), truncated: false };
+    let effects = app.update(Action::Loaded { id: *id, result: Box::new(Ok(retrieved)) });
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::CancelSitemaps { id } if *id == again)),
+        "the walk of the file replaced is stopped: {effects:?}"
+    );
+}

@@ -62,6 +62,7 @@ impl App {
             search: Search::default(),
             load: LoadState::Idle,
             job_ids: super::job::JobIds::default(),
+            jobs_to_cancel: Vec::new(),
             limits: Limits::default(),
             user_agent: UserAgentChoice::Given,
             original: Arc::default(),
@@ -142,7 +143,8 @@ impl App {
     /// text too large to lint on the spot, asked for once per text; the recovery copy of
     /// unsaved edits, kept in step with the text (and dropped once they are saved).
     pub(super) fn housekeeping(&mut self) -> Vec<Effect> {
-        let mut effects = Vec::new();
+        // The background work of views a new document closed: stopped.
+        let mut effects = std::mem::take(&mut self.jobs_to_cancel);
         if self.overlay == Some(Overlay::Changes) {
             self.refresh_changes();
         }
@@ -270,6 +272,8 @@ impl App {
         let summary = load_summary(&document);
         // A new file: the version shown and the history read are the last one's.
         self.viewing = None;
+        let stopped = self.stop_history();
+        self.jobs_to_cancel.extend(stopped);
         self.history = None;
         self.last_fetch = None;
         self.last_load_id = Some(id);
@@ -290,7 +294,9 @@ impl App {
         let replaced = std::mem::replace(&mut self.document, document);
         self.loads += 1;
         // Another site's sitemaps: read when the view is opened again (a walk still
-        // running is stopped when the next one starts, and its events are stale).
+        // running is stopped).
+        let stopped = self.stop_sitemaps();
+        self.jobs_to_cancel.extend(stopped);
         self.sitemaps = None;
         self.adopt_loaded_text();
         // New file, new rules: the default rows are its paths.
