@@ -29,17 +29,38 @@ pub enum Piece<'a> {
 pub fn is_unsafe(c: char) -> bool {
     matches!(c, '\0'..='\x08' | '\x0A'..='\x1F' | '\x7F' | '\u{80}'..='\u{9F}')
         || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        // The line and paragraph separators: a line break to some terminals.
+        || matches!(c, '\u{2028}' | '\u{2029}')
         || is_invisible(c)
 }
 
 /// True for the characters that take no room and change no glyph, but are characters
-/// all the same: zero width space, non-joiner and joiner, word joiner, zero width
-/// no-break space (a byte order mark anywhere but the start) and the soft hyphen.
-/// Inside a robot's name or a path they make it mean something other than what it
-/// shows.
+/// all the same: Unicode's default-ignorable code points (zero width space, non-joiner
+/// and joiner, word joiner, zero width no-break space (a byte order mark anywhere but
+/// the start), the soft hyphen, variation selectors, fillers, tags, ...), the bidi
+/// controls aside ([`is_unsafe`] lists them). Inside a robot's name or a path they make
+/// it mean something other than what it shows.
 #[must_use]
 pub fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200D}'
+            | '\u{2060}'..='\u{2065}'
+            | '\u{206A}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFF8}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
+    )
 }
 
 /// The visible stand-in for an unsafe character.
@@ -201,6 +222,19 @@ pub fn sanitize_str(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// From the attack on issue 26: tag characters, variation selectors, fillers and
+    /// the line separators reached the terminal as they were.
+    #[test]
+    fn every_default_ignorable_character_and_the_separators_are_escaped() {
+        for c in ['\u{E0041}', '\u{FE0F}', '\u{2064}', '\u{180E}', '\u{034F}', '\u{3164}', '\u{1D173}', '\u{2028}'] {
+            let text = format!("/x{c}y");
+            assert_eq!(sanitize_str(&text), format!("/x<U+{:04X}>y", u32::from(c)), "{c:?}");
+        }
+        // Bidi controls stay what they were: unsafe, not invisible.
+        assert!(is_unsafe('\u{2066}') && !is_invisible('\u{2066}'));
+        assert_eq!(sanitize_str("/日本"), "/日本");
+    }
 
     #[test]
     fn every_control_is_escaped() {
