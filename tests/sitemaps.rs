@@ -311,6 +311,14 @@ async fn the_view_shows_the_tree_and_the_blocked_urls() {
     assert!(screen.contains("8 of 8 sitemaps read (3 could not be read) · 8 URLs"), "{screen}");
     assert!(screen.contains("Googlebot: 3 of 8 URLs blocked"), "{screen}");
     insta::assert_snapshot!("sitemaps_view", screen);
+    // G puts the last row at the bottom of the rows drawn (paging assumed a smaller
+    // pane than the one drawn, and left the last rows empty).
+    draw(&mut app, 120, 24);
+    press(&mut app, "G");
+    let view = app.sitemaps_view().expect("open");
+    let (rows, shown) = (view.rows().len(), view.rows_shown.get());
+    assert!(rows > shown && shown > 0, "{rows} rows, {shown} shown");
+    assert_eq!(view.scroll, rows - shown);
     // A URL GPTBot may not fetch: Enter puts it in the tester, with GPTBot selected.
     let view = app.sitemaps_view().expect("open");
     let row = view

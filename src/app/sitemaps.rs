@@ -95,6 +95,9 @@ pub struct SitemapsView {
     /// What the blocked lists were counted for (text generation, robots and readings):
     /// opening the view again with nothing changed does not count them again.
     counted_for: Option<(u64, Vec<(String, Reading)>)>,
+    /// The rows the view showed when last drawn (what its notices leave of its
+    /// height): paging moves by as many.
+    pub rows_shown: std::cell::Cell<usize>,
     /// The cursor's row and the first row shown.
     pub cursor: usize,
     /// The first row shown.
@@ -182,6 +185,7 @@ impl App {
             limits: limits.clone(),
             rows: Vec::new(),
             counted_for: None,
+            rows_shown: std::cell::Cell::new(0),
             cursor: 0,
             scroll: 0,
         });
@@ -283,8 +287,13 @@ impl App {
 
     /// Moves the view's cursor.
     pub(super) fn move_sitemaps(&mut self, delta: isize) {
-        let height = usize::from(self.area.height.saturating_sub(8)).max(1);
         let Some(view) = &mut self.sitemaps else { return };
+        // As drawn (before the first frame, a guess).
+        let height = match view.rows_shown.get() {
+            0 => usize::from(self.area.height.saturating_sub(8)),
+            shown => shown,
+        }
+        .max(1);
         let rows = view.rows().len();
         view.cursor = view.cursor.saturating_add_signed(delta).min(rows.saturating_sub(1));
         if view.cursor < view.scroll {

@@ -122,6 +122,9 @@ impl App {
     pub(super) fn page_height(&self) -> isize {
         let height = match self.overlay {
             Some(Overlay::Compare) => self.areas().compare_rows(),
+            Some(Overlay::Sitemaps) if self.sitemaps.as_ref().is_some_and(|view| view.rows_shown.get() > 0) => {
+                self.sitemaps.as_ref().map_or(1, |view| view.rows_shown.get())
+            }
             Some(_) => usize::from(self.area.height.saturating_sub(8)),
             None => self.areas().inner_height(self.focus).saturating_sub(1),
         };

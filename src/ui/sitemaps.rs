@@ -110,6 +110,7 @@ impl Widget for SitemapsOverlay<'_> {
         // What the view holds less than the sitemaps list, said first, where it is seen.
         let mut lines: Vec<Line<'static>> = notices(view).into_iter().map(|n| Line::styled(n, THEME.warning)).collect();
         let height = usize::from(area.height.saturating_sub(2)).saturating_sub(lines.len());
+        view.rows_shown.set(height);
         for (index, row) in rows.iter().enumerate().skip(view.scroll).take(height) {
             let mut line = match *row {
                 SitemapsRow::Sitemap(id) => sitemap_line(&view.sitemaps[id], view.job.is_running(), &view.limits),
