@@ -287,25 +287,7 @@ fn expand(tree: &str) -> Vec<String> {
 /// The top-level module of this crate a path names, resolved from `module`; `None` for
 /// std and other crates.
 fn crate_module(path: &str, module: &[String]) -> Option<String> {
-    let segments: Vec<&str> = path.split("::").collect();
-    let mut base: Vec<String> = module.to_vec();
-    let mut rest = segments.as_slice();
-    match rest.first().copied() {
-        Some("crate" | "robotscope") => {
-            base.clear();
-            rest = &rest[1..];
-        }
-        Some("self") => rest = &rest[1..],
-        Some("super") => {
-            while rest.first() == Some(&"super") {
-                base.pop();
-                rest = &rest[1..];
-            }
-        }
-        _ => return None,
-    }
-    base.extend(rest.iter().map(|segment| (*segment).to_owned()));
-    base.first().cloned()
+    resolved(path, module)?.first().cloned()
 }
 
 #[test]

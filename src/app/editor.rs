@@ -223,7 +223,8 @@ pub fn byte_of_char(line: &str, index: usize) -> usize {
 /// the end) fits in `width` columns: `last` when it still does, else the cursor as far
 /// right as it goes. Costs the window's width, not the line's length.
 fn left_edge(line: &str, cursor: usize, last: usize, width: usize) -> usize {
-    let at_cursor = line[byte_of_char(line, cursor)..].chars().next().map_or(1, editor_columns).max(1);
+    let (before, from_cursor) = line.split_at(byte_of_char(line, cursor));
+    let at_cursor = from_cursor.chars().next().map_or(1, editor_columns).max(1);
     // The line's start, when the cursor shows from there: a short line is never shown
     // scrolled because a long one was.
     if columns_of(line.chars(), cursor, width) + at_cursor <= width {
@@ -236,7 +237,6 @@ fn left_edge(line: &str, cursor: usize, last: usize, width: usize) -> usize {
         return last;
     }
     // The cursor in the last column: back from it as far as the width goes.
-    let before = &line[..byte_of_char(line, cursor)];
     let mut used = at_cursor;
     let mut left = cursor;
     for c in before.chars().rev().take(most_chars(width)) {

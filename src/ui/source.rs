@@ -17,8 +17,12 @@ use crate::app::layout::source_gutter_width;
 use crate::app::search::find_in;
 use crate::app::{App, Pane};
 use crate::fetch::size_label;
-use crate::policy::escape::{display_width, is_unsafe, visible};
+use crate::policy::escape::{TAB_STOP_COLUMNS, display_width, is_unsafe, visible};
 use crate::words::plural;
+
+/// A tab in the editor (see [`editor_columns`]).
+const TAB_SPACES: &str = "    ";
+const _: () = assert!(TAB_SPACES.len() == TAB_STOP_COLUMNS);
 
 /// What a line of the editor shows besides its text.
 struct LineMarks {
@@ -73,11 +77,18 @@ fn draw_editor_line(line: &str, left: usize, marks: &LineMarks, area: Rect, buf:
         budget -= 1;
         let c = chars.next();
         let columns = c.map_or(1, editor_columns);
-        let (shown, style) = match c {
-            Some('\t') => (" ".repeat(columns), Style::new()),
-            Some(c) if is_unsafe(c) => (visible(c), THEME.escape),
-            Some(c) => (c.to_string(), Style::new()),
-            None => (" ".to_owned(), Style::new()),
+        // Drawn from a stack buffer: no allocation per character, only for the rare
+        // escape.
+        let mut encoded = [0; 4];
+        let escape;
+        let (shown, style): (&str, Style) = match c {
+            Some('\t') => (&TAB_SPACES[..columns.min(TAB_SPACES.len())], Style::new()),
+            Some(c) if is_unsafe(c) => {
+                escape = visible(c);
+                (&escape, THEME.escape)
+            }
+            Some(c) => (c.encode_utf8(&mut encoded), Style::new()),
+            None => (" ", Style::new()),
         };
         let marked = marks.cursor == Some(index) || marks.selected.as_ref().is_some_and(|s| s.contains(&index));
         let style = if marked { style.patch(THEME.cursor) } else { style };
