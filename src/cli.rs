@@ -727,7 +727,10 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
         // absolute path stays one, where `a/` and `b/` would make `a//etc/robots.txt`.
         let name = if args.source == "-" { "(standard input)" } else { args.source.as_str() };
         let diff = policy::fix::unified_diff_between(txt.source(), &report.text, name, name);
-        out.write_all(sanitize_lines(diff.as_bytes()).as_bytes()).and_then(|()| out.flush())
+        // As the fixed text: escaped on a terminal, byte for byte into a file or a pipe
+        // (escaped, a CR LF file's diff would not apply).
+        let diff = if out.is_terminal() { sanitize_lines(diff.as_bytes()) } else { diff.as_str().into() };
+        out.write_all(diff.as_bytes()).and_then(|()| out.flush())
     } else if args.check {
         Ok(())
     } else if out.is_terminal() {

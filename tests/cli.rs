@@ -418,6 +418,19 @@ fn fix_prints_the_fixed_file_and_diff_prints_the_change() {
     robotscope().args(["fix", clean]).assert().code(0).stdout("User-agent: *\nDisallow: /private/\n");
 }
 
+/// From a review of issue 26: the diff of a CR LF file, written to a file, was escaped
+/// (`^M`) and did not apply; into a pipe or a file it goes byte for byte.
+#[test]
+fn fix_diff_into_a_file_keeps_the_line_ends() {
+    let file = robots_file("User-agent: *\r\nDisalow: /x\r\n");
+    let path = file.path().to_str().expect("path");
+    robotscope()
+        .args(["fix", path, "--diff"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("-Disalow: /x\r\n+Disallow: /x\r\n"));
+}
+
 /// Issue 24: `fix --check` for CI: nothing on standard output, exit 1 when there is
 /// something to fix and 0 when not; with `--diff`, the diff too.
 #[test]

@@ -519,7 +519,7 @@ impl Linter<'_> {
                     .to_owned(),
                 // (From the bytes as written only: a lossy copy would replace invalid ones.)
                 std::str::from_utf8(self.txt.text(&field.value())).is_ok().then(|| Fix {
-                    title: "Write each space as %20".into(),
+                    title: "Write each space as %20 (a tab is left out)".into(),
                     edits: vec![Edit { span: field.value().clone(), replacement: percent_encode_spaces(value) }],
                 }),
             );
@@ -666,10 +666,14 @@ pub(super) fn rename_key(field: &Field, kind: FieldKind) -> Fix {
 
 /// Whitespace-separated words with their byte offsets.
 pub(super) fn split_words(text: &str) -> Vec<(usize, &str)> {
+    // ASCII white space only: a no-break space is no separator an author types between
+    // two paths (taking it for one turned `Disallow: <U+00A0>/p`, fixed twice, into
+    // `Disallow: /`).
+    let is_separator = |c: char| c.is_ascii_whitespace() || c == '\u{b}';
     let mut words = Vec::new();
     let mut start = None;
     for (at, c) in text.char_indices() {
-        match (c.is_whitespace(), start) {
+        match (is_separator(c), start) {
             (true, Some(s)) => {
                 words.push((s, &text[s..at]));
                 start = None;
@@ -684,19 +688,18 @@ pub(super) fn split_words(text: &str) -> Vec<(usize, &str)> {
     words
 }
 
-/// `value` with every white space character percent-encoded, as a crawler requests it:
-/// a space as `%20`, a tab as `%09`, a no-break space as `%C2%A0` (the characters
-/// [`split_words`] splits at).
+/// `value` as a crawler requests it, for the characters [`split_words`] splits at: a
+/// space as `%20`, a vertical tab as `%0B`, and a tab left out (URL parsers drop it,
+/// so the rule then matches what the crawler requests and its verdicts stay).
 pub(super) fn percent_encode_spaces(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
-        if c.is_whitespace() {
-            let mut bytes = [0; 4];
-            for byte in c.encode_utf8(&mut bytes).bytes() {
-                let _ = write!(out, "%{byte:02X}");
+        match c {
+            '\t' => {}
+            ' ' | '\u{b}' | '\u{c}' => {
+                let _ = write!(out, "%{:02X}", u32::from(c));
             }
-        } else {
-            out.push(c);
+            c => out.push(c),
         }
     }
     out
