@@ -17,7 +17,7 @@ use crate::columns::{Cell, Column};
 use crate::fetch::{self, FetchWarning, Limits, Retrieved, Source};
 use crate::history::StoreChoice;
 use crate::policy::agent::{is_valid_token, suggest_token};
-use crate::policy::escape::{sanitize, sanitize_lines, sanitize_str};
+use crate::policy::escape::{sanitize, sanitize_lines, sanitize_lines_keeping_crlf, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
 use crate::policy::request::{Request, UrlMode, path_lines};
 use crate::policy::usage::Category;
@@ -727,10 +727,21 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
         // absolute path stays one, where `a/` and `b/` would make `a//etc/robots.txt`.
         let name = if args.source == "-" { "(standard input)" } else { args.source.as_str() };
         let diff = policy::fix::unified_diff_between(txt.source(), &report.text, name, name);
-        // As the fixed text: escaped on a terminal, byte for byte into a file or a pipe
-        // (escaped, a CR LF file's diff would not apply).
-        let diff = if out.is_terminal() { sanitize_lines(diff.as_bytes()) } else { diff.as_str().into() };
-        out.write_all(diff.as_bytes()).and_then(|()| out.flush())
+        // Escaped on a terminal. Into a file or a pipe the CR LF line ends stay (escaped,
+        // a CR LF file's diff would apply nowhere), but what could drive a terminal is
+        // escaped all the same: whoever reads the diff later reads it on one.
+        let shown = if out.is_terminal() {
+            sanitize_lines(diff.as_bytes())
+        } else {
+            sanitize_lines_keeping_crlf(diff.as_bytes())
+        };
+        if !out.is_terminal() && shown != diff {
+            note!(
+                "robotscope: the diff shows control characters of the file escaped, so patch(1) will not apply it; \
+                 `robotscope fix FILE > NEW` writes the fixed file byte for byte"
+            );
+        }
+        out.write_all(shown.as_bytes()).and_then(|()| out.flush())
     } else if args.check {
         Ok(())
     } else if out.is_terminal() {

@@ -76,4 +76,7 @@ pub use impact::{FixEffect, Impact, impact, robots_named};
 pub use lint::{Diagnostic, Edit, Fix, Severity, lint, lint_checked, read_in_part};
 
 // Showing a robots.txt's text without letting it drive the terminal.
-pub use escape::{Piece, char_columns, display_width, is_unsafe, pieces, sanitize, sanitize_lines, sanitize_str};
+pub use escape::{
+    Piece, char_columns, display_width, is_unsafe, pieces, sanitize, sanitize_lines, sanitize_lines_keeping_crlf,
+    sanitize_str,
+};

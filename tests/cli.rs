@@ -428,7 +428,23 @@ fn fix_diff_into_a_file_keeps_the_line_ends() {
         .args(["fix", path, "--diff"])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("-Disalow: /x\r\n+Disallow: /x\r\n"));
+        .stdout(predicate::str::contains("-Disalow: /x\r\n+Disallow: /x\r\n"))
+        .stderr(predicate::str::contains("patch(1)").not());
+}
+
+/// From CI on the fix above: the diff's removed lines carry the file's own bytes, so an
+/// escape sequence in the file reached the pipe raw. It is escaped, and the user is told
+/// that such a diff will not apply.
+#[test]
+fn fix_diff_into_a_pipe_escapes_what_could_drive_a_terminal_and_says_so() {
+    let file = robots_file("User-agent: *\r\nDisallow: /a\u{1b}[2J\r\n");
+    let path = file.path().to_str().expect("path");
+    robotscope()
+        .args(["fix", path, "--diff"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("-Disallow: /a^[[2J\r\n+Disallow: /a%1B[2J\r\n"))
+        .stderr(predicate::str::contains("patch(1) will not apply it"));
 }
 
 /// Issue 24: `fix --check` for CI: nothing on standard output, exit 1 when there is

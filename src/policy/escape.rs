@@ -213,6 +213,37 @@ pub fn sanitize_lines(bytes: &[u8]) -> String {
     out
 }
 
+/// Lines for a program rather than a terminal (a diff that patch(1) applies): like
+/// [`sanitize_lines`], but a CR that ends a line is kept, as the line end it is; it
+/// cannot move the cursor back over text, since a line feed follows it.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::sanitize_lines_keeping_crlf;
+/// assert_eq!(sanitize_lines_keeping_crlf(b"a\r\n\x1b[2J\r\rb"), "a\r\n^[[2J^M^Mb");
+/// ```
+#[must_use]
+pub fn sanitize_lines_keeping_crlf(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut lines = bytes.split(|&b| b == b'\n').peekable();
+    while let Some(line) = lines.next() {
+        let ended = lines.peek().is_some();
+        match line.strip_suffix(b"\r") {
+            // The last piece has no line feed after it: a CR there stays escaped.
+            Some(body) if ended => {
+                out.push_str(&sanitize(body));
+                out.push('\r');
+            }
+            _ => out.push_str(&sanitize(line)),
+        }
+        if ended {
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// [`sanitize`] for text that is already a `str`.
 #[must_use]
 pub fn sanitize_str(text: &str) -> Cow<'_, str> {
