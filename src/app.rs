@@ -8,31 +8,28 @@
 //!
 //! What has the keys is decided in one place, [`App::key_context`]: an open [`Prompt`]
 //! (the one prompt sub-state: the tester's path, a robot's name, a file, a search), else
-//! the one open [`Overlay`] (compare, page policy, help, ...), else the editor, else the
+//! the one open [`View`] (compare, page policy, help, ...), else the editor, else the
 //! focused pane. The keymap resolves keys against that context only, so a key cannot go
-//! to a prompt that is not the one on screen.
+//! to a prompt that is not the one on screen. Each view owns its state and its
+//! `update` (`app/view.rs` routes to them).
 //!
 //! Imports: the policy layer, robot profiles, ratatui's layout geometry and crossterm's
 //! key types (in `keymap`); never tokio, reqwest or terminal I/O.
 
 pub mod action;
-pub mod compare;
 pub mod document;
 pub mod editor;
 pub mod edits;
 pub mod effect;
 pub mod focus;
-pub mod history;
 pub mod input;
 pub mod job;
 pub mod keymap;
 pub mod layout;
 pub mod overlay;
-pub mod page;
 pub mod prompt;
 pub mod records;
 pub mod search;
-pub mod sitemaps;
 pub mod status;
 pub mod tester;
 pub mod unsaved;
@@ -44,7 +41,7 @@ mod scroll;
 #[cfg(test)]
 mod tests;
 mod verdict;
-mod views;
+pub mod view;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -65,6 +62,7 @@ pub use robots::{RobotEntry, RobotOrigin};
 pub use scroll::ScrollView;
 pub use status::About;
 pub use verdict::Evaluation;
+pub use view::{Layer, View};
 
 use crate::fetch::{Limits, Retrieved, Source};
 use crate::policy::parse::product_token;
@@ -93,7 +91,7 @@ const HORIZONTAL_STEP: usize = 8;
 pub enum KeyContext {
     /// A prompt has every key.
     Prompt(PromptKind),
-    /// An overlay has the keys.
+    /// The open view has the keys.
     Overlay(Overlay),
     /// The editor has every key but its own few.
     Editor,
@@ -140,20 +138,17 @@ pub struct App {
     /// The reading the user picked with `s`; `None` follows each robot's default.
     reading_choice: Option<Reading>,
     focus: Pane,
-    /// The one overlay over the base view, if any.
-    overlay: Option<Overlay>,
-    /// The view (compare, page policy) that help or the message log was opened over;
-    /// closing them goes back to it.
-    overlay_below: Option<Overlay>,
-    /// The prompt being typed, over the base view or the overlay.
+    /// The one view open over the base view, if any, with its state.
+    view: Option<View>,
+    /// The closed views that keep their place, and those a layer covers.
+    shelf: view::Shelf,
+    /// The prompt being typed, over the base view or the open view.
     prompt: Option<Prompt>,
     /// The pane that had focus before the tester's prompt took it.
     focus_before_prompt: Pane,
     source_view: ScrollView,
     /// Columns of the source's lines scrolled off to the left (`h`/`l`).
     source_column: usize,
-    /// The first line of a scrolled overlay (help, the message log).
-    overlay_scroll: usize,
     records_view: ScrollView,
     /// The tester's path, with its history.
     path: LineInput,
@@ -180,7 +175,6 @@ pub struct App {
     original: Arc<RobotsTxt>,
     original_availability: crate::policy::Availability,
     diagnostics: Vec<crate::policy::Diagnostic>,
-    diagnostics_view: ScrollView,
     editor: Option<editor::Editor>,
     /// The user pressed `e` again after being told the text is not UTF-8.
     lossy_edit_confirmed: bool,
@@ -203,20 +197,8 @@ pub struct App {
     environment: crate::clipboard::Environment,
     /// The longest OSC 52 sequence a copy may send.
     osc52_max_bytes: usize,
-    /// The compare view's robots, paths and cursor (kept while it is closed).
-    compare: compare::CompareView,
-    /// The page policy overlay's page.
-    page: Option<page::PageView>,
-    /// The sitemaps view's state, once opened (kept while it is closed).
-    sitemaps: Option<sitemaps::SitemapsView>,
-    /// The history view's state, once opened (kept while it is closed).
-    history: Option<history::HistoryView>,
-    /// What the changes view shows, made when it opens.
-    changes_report: Option<edits::ChangesReport>,
     /// What waits for the answer about unsaved edits.
     pending: Option<unsaved::Pending>,
-    /// The save that waits for the answer about replacing a file.
-    replace_question: Option<unsaved::ReplaceQuestion>,
     /// The load the user chose to show over their edits: it replaces them on arrival.
     load_replaces_edits: Option<u64>,
     /// Where recovery copies of texts from no file go.
@@ -227,9 +209,9 @@ pub struct App {
     /// The texts before each change, for undo and redo.
     undo: unsaved::UndoHistory,
     /// Where versions are kept and found.
-    history_settings: history::HistorySettings,
+    history_settings: crate::history::HistorySettings,
     /// The stored version the panes show, read-only, and the current file kept aside.
-    viewing: Option<history::Viewing>,
+    viewing: Option<view::history::Viewing>,
     /// The site's last fetch before the one on screen, from the store.
     last_fetch: Option<crate::history::Version>,
     /// The id of the load whose result is on screen.
@@ -335,25 +317,19 @@ impl App {
         self.focus
     }
 
-    /// The overlay over the base view, if one is open.
-    #[must_use]
-    pub fn overlay(&self) -> Option<Overlay> {
-        self.overlay
-    }
-
     /// The prompt being typed, if one is open.
     #[must_use]
     pub fn prompt(&self) -> Option<&Prompt> {
         self.prompt.as_ref()
     }
 
-    /// Where keys go now: the prompt, else the overlay, else the editor, else the
+    /// Where keys go now: the prompt, else the open view, else the editor, else the
     /// focused pane.
     #[must_use]
     pub fn key_context(&self) -> KeyContext {
         if let Some(prompt) = &self.prompt {
             KeyContext::Prompt(prompt.kind)
-        } else if let Some(overlay) = self.overlay {
+        } else if let Some(overlay) = self.overlay() {
             KeyContext::Overlay(overlay)
         } else if self.editor.is_some() {
             KeyContext::Editor
@@ -405,7 +381,7 @@ impl App {
     /// The layout for the current terminal size.
     #[must_use]
     pub fn areas(&self) -> Areas {
-        Areas::layout(self.area, self.overlay == Some(Overlay::Compare))
+        Areas::layout(self.area, self.overlay() == Some(Overlay::Compare))
     }
 
     /// The status bar's message, if one describes the present.
@@ -419,12 +395,6 @@ impl App {
         self.status.log()
     }
 
-    /// The first line of a scrolled overlay (help, the message log).
-    #[must_use]
-    pub fn overlay_scroll(&self) -> usize {
-        self.overlay_scroll
-    }
-
     /// The text last searched for in the source (empty when none).
     #[must_use]
     pub fn search_query(&self) -> &str {
@@ -432,12 +402,6 @@ impl App {
             Some(prompt) if prompt.kind == PromptKind::Search => prompt.input.text(),
             _ => &self.search.query,
         }
-    }
-
-    /// The diagnostics list's scroll position.
-    #[must_use]
-    pub fn diagnostics_view(&self) -> ScrollView {
-        self.diagnostics_view
     }
 
     /// Whether a load is running.
@@ -488,13 +452,9 @@ impl App {
             self.say(About::Moment, message);
             return Vec::new();
         }
-        let action = match self
-            .update_page(action)
-            .or_else(|action| self.update_edits(action))
-            .or_else(|action| self.update_compare(action))
-            .or_else(|action| self.update_sitemaps(action))
-            .or_else(|action| self.update_history(action))
-        {
+        // The open view first, then editing, copying, saving and quitting (each in
+        // its own module); what is left is the base view's.
+        let action = match self.update_open_view(action).or_else(|action| self.update_edits(action)) {
             Ok(effects) => return effects,
             Err(action) => action,
         };
@@ -503,8 +463,9 @@ impl App {
             Action::PromptEdit(edit) => self.edit_prompt(edit),
             Action::PromptSubmit => return self.submit_prompt(),
             Action::Paste(text) => self.paste(&text),
-            Action::Toggle(overlay) => self.toggle(overlay),
+            Action::Toggle(overlay) => return self.toggle(overlay),
             Action::Cancel => return self.cancel(),
+            // A view open here has a prompt over it, which moving does not reach.
             Action::Up => self.move_by(-1),
             Action::Down => self.move_by(1),
             Action::PageUp => self.move_by(-self.page_height()),
@@ -528,6 +489,7 @@ impl App {
                 self.reevaluate();
                 self.rebuild_columns();
             }
+            Action::ToggleComparedRobot => self.toggle_compared_robot(),
             Action::ShowInSource => self.show_record_in_source(),
             Action::SearchNext => self.search_again(Direction::Forward),
             Action::SearchPrevious => self.search_again(Direction::Backward),
@@ -535,17 +497,32 @@ impl App {
             Action::LoadProgress { id, elapsed } => self.load_progress(id, elapsed),
             Action::Loaded { id, result } => self.loaded(id, *result),
             Action::SourceResolved { result } => return self.open_resolved(result),
+            Action::FetchKept { id, previous, warning } => self.fetch_kept(id, previous.map(|p| *p), warning),
             Action::Click { column, row } => self.click(column, row),
             Action::Scroll { column, row, down } => self.wheel(column, row, down),
             Action::Resize { width, height } => self.resize(width, height),
-            // The actions of the editing and the views, which their own `update_*` took
-            // above when they mean something (`update_edits`: editing, copying, saving
-            // and quitting; `update_compare`, `update_page`, `update_sitemaps`,
-            // `update_history`: each view's keys and its background answers). Here they
-            // come from another state (a view's key with that view closed, an answer
-            // for a view gone): nothing to do. Listed, not `_`, so that a new action
-            // cannot be forgotten here.
-            Action::PageFetched { .. }
+            // Background answers for a view, open or not: to the view of their kind.
+            Action::PageFetched { .. } => return self.update_view_of_kind(Overlay::Page, action),
+            Action::SitemapEvents { .. } | Action::SitemapsWalked { .. } => {
+                return self.update_view_of_kind(Overlay::Sitemaps, action);
+            }
+            Action::HistoryProgress { .. } | Action::HistoryLoaded { .. } => {
+                return self.update_view_of_kind(Overlay::History, action);
+            }
+            Action::PathsRead { .. } => return self.update_view_of_kind(Overlay::Compare, action),
+            // A view's own keys with the view closed (or a prompt over it), and the
+            // actions `update_edits` took above: nothing to do. Listed, not `_`, so that
+            // a new action cannot be forgotten here.
+            Action::ToggleReadingColumns
+            | Action::RemoveCompareColumn
+            | Action::CycleCompareUsage
+            | Action::CycleComparePurpose
+            | Action::CompareSitemapUrls
+            | Action::AskArchive
+            | Action::MarkVersion
+            | Action::ToggleVersionDiff
+            | Action::DetailDown
+            | Action::DetailUp
             | Action::Linted { .. }
             | Action::FixHere
             | Action::FixAll
@@ -560,24 +537,7 @@ impl App {
             | Action::Undo
             | Action::Redo
             | Action::Terminate
-            | Action::Quit
-            | Action::ToggleComparedRobot
-            | Action::ToggleReadingColumns
-            | Action::RemoveCompareColumn
-            | Action::CycleCompareUsage
-            | Action::CycleComparePurpose
-            | Action::PathsRead { .. }
-            | Action::SitemapEvents { .. }
-            | Action::SitemapsWalked { .. }
-            | Action::CompareSitemapUrls
-            | Action::HistoryProgress { .. }
-            | Action::HistoryLoaded { .. }
-            | Action::FetchKept { .. }
-            | Action::AskArchive
-            | Action::MarkVersion
-            | Action::ToggleVersionDiff
-            | Action::DetailDown
-            | Action::DetailUp => {}
+            | Action::Quit => {}
         }
         Vec::new()
     }

@@ -8,13 +8,13 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
-use robotscope::app::history::HistorySettings;
 use robotscope::cli::{
     self, CheckArgs, CompareArgs, DiffArgs, FixArgs, HistoryArgs, LintArgs, Outcome, PageArgs, SitemapsArgs,
     SourceOptions,
 };
 use robotscope::clipboard::ClipboardMode;
 use robotscope::fetch::Source;
+use robotscope::history::HistorySettings;
 use robotscope::history::StoreChoice;
 use robotscope::policy::sanitize_str;
 use robotscope::robots_db::RobotsDb;

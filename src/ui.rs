@@ -27,7 +27,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use crate::app::layout::{HELP_OVERLAY, HISTORY_OVERLAY, MESSAGES_OVERLAY, above_status};
-use crate::app::{App, Areas, Overlay, Prompt, PromptKind};
+use crate::app::{App, Areas, Prompt, PromptKind, View};
 use theme::THEME;
 
 /// The smallest terminal the explorer draws its panes in; below it, it says so.
@@ -80,45 +80,37 @@ pub fn render(app: &App, frame: &mut Frame) {
     }
 }
 
-/// Draws the overlay open over the panes, if any.
+/// Draws the view open over the panes, if any: each view's own widget (the compare
+/// view is drawn with the panes, as it replaces some of them).
 fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
-    match app.overlay() {
-        Some(Overlay::Help) => {
+    let Some(view) = app.view() else { return };
+    match view {
+        View::Help(layer) => {
             let (width, height) = HELP_OVERLAY;
-            frame.render_widget(
-                help::HelpOverlay { scroll: app.overlay_scroll(), first: app.help_first() },
-                centered(area, width, height),
-            );
+            let first = app.help_first();
+            frame.render_widget(help::HelpOverlay { scroll: layer.scroll, first }, centered(area, width, height));
         }
-        Some(Overlay::Messages) => {
+        View::Messages(_) => {
             let (width, height) = MESSAGES_OVERLAY;
             frame.render_widget(status::MessagesOverlay { app }, centered(area, width, height));
         }
-        Some(Overlay::FetchDetails) => frame.render_widget(fetch::FetchDetails { app }, centered(area, 100, 24)),
-        Some(Overlay::Page) => {
-            if let Some(view) = app.page_view() {
-                frame.render_widget(page::PageOverlay { app, view }, centered(area, 118, 40));
-            }
+        View::FetchDetails => frame.render_widget(fetch::FetchDetails { app }, centered(area, 100, 24)),
+        View::Page(view) => frame.render_widget(page::PageOverlay { app, view }, centered(area, 118, 40)),
+        View::Sitemaps(view) => {
+            // As wide as the terminal allows (URLs are long), above the status line.
+            let width = area.width.saturating_sub(4).max(118);
+            frame.render_widget(sitemaps::SitemapsOverlay { app, view }, centered(above_status(area), width, 40));
         }
-        Some(Overlay::Sitemaps) => {
-            if let Some(view) = app.sitemaps_view() {
-                // As wide as the terminal allows (URLs are long), above the status line.
-                let width = area.width.saturating_sub(4).max(118);
-                frame.render_widget(sitemaps::SitemapsOverlay { app, view }, centered(above_status(area), width, 40));
-            }
+        View::History(view) => {
+            let (width, height) = HISTORY_OVERLAY;
+            frame.render_widget(history::HistoryOverlay { app, view }, centered(above_status(area), width, height));
         }
-        Some(Overlay::History) => {
-            if let Some(view) = app.history_view() {
-                let (width, height) = HISTORY_OVERLAY;
-                frame.render_widget(history::HistoryOverlay { app, view }, centered(above_status(area), width, height));
-            }
-        }
-        Some(Overlay::Diagnostics) => frame.render_widget(edits::DiagnosticsOverlay { app }, centered(area, 110, 30)),
-        Some(Overlay::Changes) => {
+        View::Diagnostics(_) => frame.render_widget(edits::DiagnosticsOverlay { app }, centered(area, 110, 30)),
+        View::Changes(_) => {
             let (width, height) = crate::app::layout::CHANGES_OVERLAY;
             frame.render_widget(edits::ChangesOverlay { app }, centered(area, width, height));
         }
-        Some(Overlay::CopyMenu) => frame.render_widget(
+        View::CopyMenu => frame.render_widget(
             edits::Question {
                 title: " Copy ",
                 choices: &[
@@ -130,7 +122,7 @@ fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
             },
             centered(area, 50, 6),
         ),
-        Some(Overlay::UnsavedEdits) => {
+        View::UnsavedEdits { .. } => {
             let doing = app.pending().map_or_else(|| "go on".to_owned(), crate::app::unsaved::Pending::doing);
             let (save, drop) = (format!("save them, then {doing}"), format!("{doing}, dropping them"));
             let choices = [("w", save.as_str()), ("y", drop.as_str()), ("Esc", "keep working")];
@@ -138,13 +130,13 @@ fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
             let title = " Unsaved edits ";
             frame.render_widget(edits::Question { title, choices: &choices }, centered(area, width as u16, 5));
         }
-        Some(Overlay::ConfirmReplace) => {
-            let file = app.replace_question().map(|q| q.file.display().to_string()).unwrap_or_default();
+        View::ConfirmReplace(question) => {
+            let file = question.file.display().to_string();
             let title = format!(" {} exists ", text::cut_end(&file, 60));
             let choices = [("y", "replace it"), ("Esc", "keep it (w saves under another name)")];
             frame.render_widget(edits::Question { title: &title, choices: &choices }, centered(area, 70, 4));
         }
-        Some(Overlay::Compare) | None => {}
+        View::Compare(_) => {}
     }
 }
 

@@ -235,7 +235,7 @@ async fn fix_everything_then_changes_while_a_background_lint_runs() {
 /// (80 MB) leave it holding at most its 32 MiB, the rest counted and said at the top.
 #[tokio::test]
 async fn the_sitemaps_view_keeps_urls_by_bytes() {
-    use robotscope::app::sitemaps::MAX_VIEW_URL_BYTES;
+    use robotscope::app::view::sitemaps::MAX_VIEW_URL_BYTES;
     let long = "x".repeat(8000);
     let base = std::sync::Arc::new(std::sync::OnceLock::<String>::new());
     let for_router = std::sync::Arc::clone(&base);

@@ -524,10 +524,10 @@ mod explorer {
     use futures::StreamExt;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-    use robotscope::app::history::HistorySettings;
     use robotscope::app::keymap::press;
     use robotscope::app::{App, Overlay};
     use robotscope::fetch::{Limits, Source};
+    use robotscope::history::HistorySettings;
     use robotscope::history::StoreChoice;
     use robotscope::robots_db::RobotsDb;
     use tokio::sync::mpsc;

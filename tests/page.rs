@@ -398,7 +398,7 @@ mod explorer {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use robotscope::app::keymap::press;
-    use robotscope::app::page::PageState;
+    use robotscope::app::view::page::PageState;
     use robotscope::app::{Action, App, Effect};
     use robotscope::fetch::{self, Limits, Source};
     use robotscope::robots_db::RobotsDb;

@@ -278,7 +278,7 @@ fn the_walk_reports_each_sitemap_once() {
 #[tokio::test]
 async fn the_view_shows_the_tree_and_the_blocked_urls() {
     use robotscope::app::keymap::press;
-    use robotscope::app::sitemaps::SitemapsRow;
+    use robotscope::app::view::sitemaps::SitemapsRow;
     use robotscope::app::{Action, App, Effect, KeyContext, Overlay};
     use robotscope::fetch::{self, Limits, Source};
     use robotscope::robots_db::RobotsDb;

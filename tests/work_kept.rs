@@ -235,7 +235,7 @@ fn an_osc52_copy_too_long_for_the_terminal_is_not_sent() {
 /// lycra's group flips its RFC 9309 verdict only.
 #[test]
 fn the_changes_view_lists_flips_under_every_reading() {
-    use robotscope::app::edits::ChangesLine;
+    use robotscope::app::view::changes::ChangesLine;
     use robotscope::policy::Reading;
     let mut app = App::example();
     press(&mut app, "aWebCrawler<ret>/<C-u>/index.html<ret>");

@@ -214,14 +214,14 @@ pub enum Action {
         /// The load's id.
         id: u64,
         /// How far.
-        progress: super::history::HistoryProgress,
+        progress: crate::history::HistoryProgress,
     },
     /// A history load ended: the versions, or why there are none.
     HistoryLoaded {
         /// The load's id.
         id: u64,
         /// What came back.
-        result: Box<Result<super::history::LoadedHistory, crate::history::ViewError>>,
+        result: Box<Result<crate::history::LoadedHistory, crate::history::ViewError>>,
     },
     /// A load's robots.txt was kept in the store; `previous` is the site's last fetch
     /// before it.

@@ -21,7 +21,7 @@ use crate::fetch::size_label;
 use crate::policy::fix::{
     FixReport, apply_edits, check_fixes, compatible_fixes, fix_all, fix_all_effect, unified_diff,
 };
-use crate::policy::impact::{Flip, Impact, impact};
+use crate::policy::impact::{Impact, impact};
 use crate::policy::lint::{Diagnostic, lint};
 use crate::policy::request::Request;
 use crate::policy::{Availability, Reading, evaluate_fetched};
@@ -47,39 +47,6 @@ pub struct Change {
 
 /// At most this many robots and paths are compared for the changes view.
 const MAX_LOOKED_AT: usize = 200;
-
-/// What the edits changed, as the changes view (`v`) shows it: made when the view opens
-/// (and again if the text changes), not at every frame.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChangesReport {
-    /// The (text, loaded text) generations it was made for.
-    generations: (u64, u64),
-    /// The columns its explanations were wrapped to.
-    width: usize,
-    /// Its lines, top to bottom.
-    pub lines: Vec<ChangesLine>,
-}
-
-/// One line of the changes view.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ChangesLine {
-    /// A section's heading.
-    Heading(String),
-    /// Nothing to say in a section.
-    Nothing(String),
-    /// A verdict the edits flipped for a robot and path the user looked at.
-    Flipped(Change),
-    /// Why, for the edited text (under the flip).
-    Why(String),
-    /// A verdict the edits flipped for a robot the file names.
-    Named(Flip),
-    /// Robots, each under a reading, whose wildcard rules changed in a way no path
-    /// showed.
-    Uncertain(String),
-    /// A line of the unified diff.
-    Diff(String),
-}
 
 /// Texts up to this size are linted at once (in a millisecond or two). Larger ones are
 /// linted on a background task that the event loop starts ([`App::stale_diagnostics`]),
@@ -175,15 +142,14 @@ impl App {
     fn set_diagnostics(&mut self, diagnostics: Vec<Diagnostic>) {
         self.diagnostics = diagnostics;
         self.diagnostics_current = true;
-        self.diagnostics_view.cursor = self.diagnostics_view.cursor.min(self.diagnostics.len().saturating_sub(1));
     }
 
     /// `f`: the fixes of the diagnostics on the cursor's line (or, in the diagnostics
-    /// list, of the selected one).
-    pub(super) fn fix_here(&mut self) {
+    /// list, of the `selected` one).
+    pub(super) fn fix_here(&mut self, selected: Option<usize>) {
         self.lint_now();
-        let chosen: Vec<&Diagnostic> = if self.overlay == Some(Overlay::Diagnostics) {
-            self.diagnostics.get(self.diagnostics_view.cursor).into_iter().collect()
+        let chosen: Vec<&Diagnostic> = if let Some(selected) = selected {
+            self.diagnostics.get(selected).into_iter().collect()
         } else {
             let line = self.cursor_line();
             self.diagnostics.iter().filter(|d| d.line == line).collect()
@@ -209,8 +175,7 @@ impl App {
 
     /// Checks the selected diagnostic's fix under every reading, unless it was: the list
     /// shows what it would change before `f` applies it.
-    pub(super) fn check_selected_fix(&mut self) {
-        let index = self.diagnostics_view.cursor;
+    pub(super) fn check_selected_fix(&mut self, index: usize) {
         if self.diagnostics.get(index).is_some_and(|d| d.fix().is_some() && d.fix_effect().is_none()) {
             check_fixes(&self.document.txt, &mut self.diagnostics[index..=index]);
         }
@@ -266,8 +231,9 @@ impl App {
             Ok(mut editor) => {
                 editor.move_to(self.source_view.cursor, 0);
                 editor.show_from(self.source_view.offset);
+                let effects = self.close_view();
+                self.jobs_to_cancel.extend(effects);
                 self.editor = Some(editor);
-                self.overlay = None;
                 self.focus = Pane::Source;
                 self.say(About::Moment, "Editing: every change is tested at once. Esc leaves, Ctrl-S saves.");
             }
@@ -311,70 +277,6 @@ impl App {
         if self.is_dirty() {
             self.say(About::Text, "Edited: w saves, y copies, v shows what changed");
         }
-    }
-
-    /// The changes view's report, when it is open.
-    #[must_use]
-    pub fn changes_report(&self) -> Option<&ChangesReport> {
-        self.changes_report.as_ref()
-    }
-
-    /// Makes the changes view's report for the text on screen, unless it is made.
-    pub(super) fn refresh_changes(&mut self) {
-        let generations = (self.text_generation, self.original_generation);
-        // The explanations wrap to the view's inner width, less their indent.
-        let (columns, _) = super::layout::overlay_size(self.area, super::layout::CHANGES_OVERLAY.0, 1);
-        let width = usize::from(columns.saturating_sub(2 + 4)).max(20);
-        if self.changes_report.as_ref().is_some_and(|report| (report.generations, report.width) == (generations, width))
-        {
-            return;
-        }
-        let mut lines = vec![ChangesLine::Heading(
-            "Verdicts the edits flipped for the robots you selected and the paths you tested, under every reading"
-                .to_owned(),
-        )];
-        let changes = self.changes();
-        if changes.is_empty() {
-            lines.push(ChangesLine::Nothing("none".to_owned()));
-        }
-        for change in changes {
-            let why = super::tester::wrap(&change.explanation, width);
-            lines.push(ChangesLine::Flipped(change));
-            lines.extend(why.into_iter().map(ChangesLine::Why));
-        }
-        lines.push(ChangesLine::Heading(String::new()));
-        lines.push(ChangesLine::Heading(
-            "Every robot the file names and a robot no group names, under every reading".to_owned(),
-        ));
-        let impact = crate::policy::impact::impact(&self.original, &self.document.txt);
-        if impact.is_none() {
-            lines.push(ChangesLine::Nothing("no verdict changed".to_owned()));
-        }
-        lines.extend(impact.flips().iter().cloned().map(ChangesLine::Named));
-        let unlisted = impact.changed_robots().len().saturating_sub(impact.flips().len());
-        if unlisted > 0 {
-            lines.push(ChangesLine::Nothing(format!("and {} more", plural(unlisted, "robot"))));
-        }
-        if !impact.uncertain_robots().is_empty() {
-            let who: Vec<String> = impact
-                .uncertain_robots()
-                .iter()
-                .take(8)
-                .map(|(reading, robot)| format!("{robot} ({})", reading.short_title()))
-                .collect();
-            lines.push(ChangesLine::Uncertain(format!(
-                "may change (wildcard rules changed, and no path tried shows it): {}",
-                who.join(", ")
-            )));
-        }
-        lines.push(ChangesLine::Heading(String::new()));
-        lines.push(ChangesLine::Heading("Diff against the loaded text".to_owned()));
-        let diff = self.diff();
-        if diff.is_empty() {
-            lines.push(ChangesLine::Nothing("no edits".to_owned()));
-        }
-        lines.extend(diff.lines().map(|line| ChangesLine::Diff(line.to_owned())));
-        self.changes_report = Some(ChangesReport { generations, width, lines });
     }
 
     /// What the edits changed, for the robots and paths the user looked at, under every
@@ -442,8 +344,8 @@ impl App {
 
     /// `y` then a choice: copies the file, the group or the diff.
     pub(super) fn copy(&mut self, what: CopyWhat) -> Vec<Effect> {
-        if self.overlay == Some(Overlay::CopyMenu) {
-            self.overlay = None;
+        if self.overlay() == Some(Overlay::CopyMenu) {
+            let _nothing_to_stop = self.close_view();
         }
         let text = match what {
             CopyWhat::File => String::from_utf8_lossy(self.document.txt.source()).into_owned(),
@@ -544,10 +446,7 @@ impl App {
     ) -> Vec<Effect> {
         let saved = match result {
             Ok(saved) => saved,
-            Err(error) => {
-                self.save_failed(path, after, error);
-                return Vec::new();
-            }
+            Err(error) => return self.save_failed(path, after, error),
         };
         let bytes = plural(text.len(), "byte");
         self.original = Arc::new(self.limits.parse(text));
@@ -582,7 +481,7 @@ impl App {
                 Vec::new()
             }
             Action::FixHere => {
-                self.fix_here();
+                self.fix_here(None);
                 Vec::new()
             }
             Action::FixAll => self.fix_everything(),

@@ -105,7 +105,7 @@ pub enum Effect {
         /// The site's robots.txt URL.
         robots_url: url::Url,
         /// Where versions are kept and found.
-        settings: super::history::HistorySettings,
+        settings: crate::history::HistorySettings,
         /// Ask the archive first.
         archive: bool,
         /// The limits of each request to the archive.

@@ -5,7 +5,7 @@ use super::robots::{robot_entries, robot_entries_from};
 use super::{
     About, App, Arc, DEFAULT_PATH, Document, Duration, Effect, Evaluation, Limits, LineInput, LoadState, Origin,
     Overlay, Pane, Reading, RecoveryCopy, Rect, Retrieved, RobotEntry, RobotOrigin, RobotProfile, RobotsDb, RobotsTxt,
-    ScrollView, Search, Source, Status, UserAgentChoice, compare, history, unsaved,
+    ScrollView, Search, Source, Status, UserAgentChoice, View, unsaved, view,
 };
 
 impl App {
@@ -23,20 +23,18 @@ impl App {
         let robots = robot_entries(&document.txt, db, &[]);
         let robot = robots.iter().position(|entry| entry.profile.token == "Googlebot").unwrap_or(0);
         let mut app = App {
-            compare: compare::CompareView::with_default_robots(&robots),
+            view: None,
+            shelf: view::Shelf::with(View::Compare(Box::new(view::compare::CompareView::with_default_robots(&robots)))),
             document,
             robots,
             robot,
             robots_view: ScrollView { cursor: robot, offset: 0 },
             reading_choice: None,
             focus: Pane::Source,
-            overlay: None,
-            overlay_below: None,
             prompt: None,
             focus_before_prompt: Pane::Source,
             source_view: ScrollView::default(),
             source_column: 0,
-            overlay_scroll: 0,
             records_view: ScrollView::default(),
             path: LineInput::with_text(DEFAULT_PATH),
             tester_scroll: 0,
@@ -68,7 +66,6 @@ impl App {
             original: Arc::default(),
             original_availability: crate::policy::Availability::Available,
             diagnostics: Vec::new(),
-            diagnostics_view: ScrollView::default(),
             editor: None,
             lossy_edit_confirmed: false,
             looked_at: Vec::new(),
@@ -82,17 +79,12 @@ impl App {
             // The shell tells the app about the real environment (`set_clipboard`).
             environment: crate::clipboard::Environment::default(),
             osc52_max_bytes: crate::clipboard::OSC52_MAX_BYTES,
-            page: None,
-            sitemaps: None,
-            history: None,
-            changes_report: None,
             pending: None,
-            replace_question: None,
             load_replaces_edits: None,
             recovery_directory: std::env::temp_dir(),
             recovery_offer: None,
             undo: unsaved::UndoHistory::default(),
-            history_settings: history::HistorySettings::default(),
+            history_settings: crate::history::HistorySettings::default(),
             viewing: None,
             last_fetch: None,
             last_load_id: None,
@@ -145,9 +137,7 @@ impl App {
     pub(super) fn housekeeping(&mut self) -> Vec<Effect> {
         // The background work of views a new document closed: stopped.
         let mut effects = std::mem::take(&mut self.jobs_to_cancel);
-        if self.overlay == Some(Overlay::Changes) {
-            self.refresh_changes();
-        }
+        self.refresh_changes();
         if let Some(generation) = self.stale_diagnostics()
             && self.lint_asked != Some(generation)
         {
@@ -257,7 +247,8 @@ impl App {
                 if self.is_dirty() && !replaces_edits {
                     let loaded = unsaved::Loaded { id, document };
                     self.pending = Some(unsaved::Pending::ShowLoaded(Box::new(loaded)));
-                    self.open(Overlay::UnsavedEdits);
+                    let effects = self.show(View::UnsavedEdits { below: None });
+                    self.jobs_to_cancel.extend(effects);
                     self.say(About::Moment, "Loaded; your edits stay on screen until you choose");
                     return;
                 }
@@ -272,9 +263,9 @@ impl App {
         let summary = load_summary(&document);
         // A new file: the version shown and the history read are the last one's.
         self.viewing = None;
-        let stopped = self.stop_history();
-        self.jobs_to_cancel.extend(stopped);
-        self.history = None;
+        if let Some(View::History(mut view)) = self.discard_view(Overlay::History) {
+            self.jobs_to_cancel.extend(view.stop());
+        }
         self.last_fetch = None;
         self.last_load_id = Some(id);
         self.replace_document(document);
@@ -295,14 +286,10 @@ impl App {
         self.loads += 1;
         // Another site's sitemaps: read when the view is opened again (a walk still
         // running is stopped).
-        let stopped = self.stop_sitemaps();
-        self.jobs_to_cancel.extend(stopped);
-        self.sitemaps = None;
+        if let Some(View::Sitemaps(mut view)) = self.discard_view(Overlay::Sitemaps) {
+            self.jobs_to_cancel.extend(view.stop());
+        }
         self.adopt_loaded_text();
-        // New file, new rules: the default rows are its paths.
-        self.compare.set_paths(Vec::new());
-        self.compare.cursor.0 = 0;
-        self.compare.offset.0 = 0;
         self.robots = robot_entries_from(&self.document.txt, &db_profiles, &added);
         self.robot = self.robots.iter().position(|e| e.profile.token.eq_ignore_ascii_case(&token)).unwrap_or(0);
         self.robots_view = ScrollView { cursor: self.robot, offset: 0 };
@@ -315,11 +302,8 @@ impl App {
         self.search.query.clear();
         self.put_page_in_tester();
         self.reevaluate();
-        if self.overlay == Some(Overlay::Compare) {
-            let paths = self.default_compare_paths();
-            self.compare.set_paths(paths);
-            self.rebuild_columns();
-        }
+        // New file, new rules: the default rows are its paths.
+        self.reset_compare_rows();
         replaced
     }
 

@@ -2,7 +2,7 @@
 //! the source, and the mouse.
 
 use super::scroll::scrolled;
-use super::{App, HORIZONTAL_STEP, Overlay, Pane, WHEEL_LINES, layout};
+use super::{App, HORIZONTAL_STEP, Pane, WHEEL_LINES, layout};
 
 impl App {
     /// The terminal's new size: whatever of the verdict was in view stays in view.
@@ -49,14 +49,8 @@ impl App {
     }
 
     pub(super) fn show_record_in_source(&mut self) {
-        let line = if self.overlay == Some(Overlay::Diagnostics) {
-            let line = self.diagnostics.get(self.diagnostics_view.cursor).map(|d| d.line);
-            self.overlay = None;
-            line
-        } else {
-            let interpretation = self.document.txt.interpretation(self.reading());
-            self.record_rows().get(self.records_view.cursor).and_then(|row| row.line(interpretation))
-        };
+        let interpretation = self.document.txt.interpretation(self.reading());
+        let line = self.record_rows().get(self.records_view.cursor).and_then(|row| row.line(interpretation));
         if let Some(line) = line {
             self.show_line(line);
         }
@@ -73,7 +67,7 @@ impl App {
     // --- The mouse -----------------------------------------------------------------------
 
     pub(super) fn click(&mut self, column: u16, row: u16) {
-        if self.prompt.is_some() || self.overlay.is_some() {
+        if self.prompt.is_some() || self.view.is_some() {
             return;
         }
         let areas = self.areas();
@@ -109,7 +103,7 @@ impl App {
     }
 
     pub(super) fn wheel(&mut self, column: u16, row: u16, down: bool) {
-        if self.overlay.is_some() {
+        if self.view.is_some() {
             self.move_by(if down { WHEEL_LINES.cast_signed() } else { -WHEEL_LINES.cast_signed() });
             return;
         }
@@ -141,5 +135,28 @@ impl App {
         );
         let rows = self.record_rows().len();
         self.records_view.reveal(self.records_view.cursor, rows, areas.inner_height(Pane::Records));
+    }
+}
+
+impl App {
+    /// Moves the base view's cursor by `delta` lines (an open view moves its own; here
+    /// it has a prompt over it, which moving does not reach).
+    pub(super) fn move_by(&mut self, delta: isize) {
+        if self.view.is_none() {
+            self.move_cursor(delta);
+        }
+    }
+
+    /// The lines a page key moves the focused pane by.
+    pub(super) fn page_height(&self) -> isize {
+        let height = self.areas().inner_height(self.focus).saturating_sub(1);
+        isize::try_from(height.max(1)).unwrap_or(1)
+    }
+
+    pub(super) fn set_focus(&mut self, pane: Pane) {
+        if pane != Pane::Source {
+            self.editor = None;
+        }
+        self.focus = pane;
     }
 }

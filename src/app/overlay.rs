@@ -1,13 +1,12 @@
-//! What can lie over the base view: at most one overlay at a time.
+//! Which view lies over the base view: the kinds of [`View`](super::View), without
+//! their state, for what names a view without holding it (the key that opens it, the
+//! keymap's context while it is open, what help lists first).
 //!
 //! The base view is the four panes (robots, source, records, tester), or the editor in
-//! the source pane. An [`Overlay`] takes the keys while it is open; a prompt can sit on
-//! top of either. Help, the message log and the quit question can be opened over the
-//! compare view or the page policy, and going back from them reopens that view (whose
-//! state is kept while it is closed), so the rule "one overlay" never loses the user's
-//! place.
+//! the source pane. A view takes the keys while it is open; a prompt can sit on top of
+//! either.
 
-/// An overlay over the base view.
+/// A view over the base view, by kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Overlay {
     /// The compare view: paths x robots (`c`).
@@ -35,13 +34,4 @@ pub enum Overlay {
     UnsavedEdits,
     /// Replace a file that exists and is not the one the user opened?
     ConfirmReplace,
-}
-
-impl Overlay {
-    /// True for the overlays that are views of their own (kept while closed), which help,
-    /// the message log and the quit question return to.
-    #[must_use]
-    pub fn is_view(self) -> bool {
-        matches!(self, Overlay::Compare | Overlay::Page | Overlay::Sitemaps | Overlay::History)
-    }
 }

@@ -157,9 +157,13 @@ impl App {
             PromptKind::AddRobot | PromptKind::ComparePath | PromptKind::ComparePathsFile => LineInput::default(),
         };
         if let PromptKind::SaveAs(_) = kind
-            && matches!(self.overlay, Some(Overlay::UnsavedEdits | Overlay::ConfirmReplace))
+            && matches!(self.overlay(), Some(Overlay::UnsavedEdits | Overlay::ConfirmReplace))
         {
-            self.overlay = self.overlay_below.take();
+            // The question is answered by the save; what waits on it stays.
+            let pending = self.pending.take();
+            let effects = self.close_view();
+            self.jobs_to_cancel.extend(effects);
+            self.pending = pending;
         }
         self.prompt = Some(Prompt::new(kind, input));
     }
@@ -167,7 +171,7 @@ impl App {
     /// The source pane takes the focus (for search and go-to-line), unless an overlay
     /// covers it: the compare view shows the source too.
     pub(super) fn focus_source_pane(&mut self) {
-        if self.overlay.is_none() {
+        if self.view.is_none() {
             self.focus = Pane::Source;
         }
     }
@@ -223,7 +227,8 @@ impl App {
                 self.path = prompt.input;
                 self.path.commit_to_history();
                 self.focus = self.focus_before_prompt;
-                self.compare.follow_tested_path(self.path.text());
+                let tested = self.path.text().to_owned();
+                self.follow_tested_path(&tested);
                 self.reevaluate();
             }
             PromptKind::AddRobot => self.add_robot_named(&text),
@@ -248,8 +253,8 @@ impl App {
         Vec::new()
     }
 
-    /// Esc: closes the innermost thing open (a prompt, an overlay, the editor), or
-    /// cancels a load.
+    /// Esc: closes the innermost thing open (a prompt, the editor), or cancels a load.
+    /// (An open view takes Esc first: see `App::update_open_view`.)
     pub(super) fn cancel(&mut self) -> Vec<Effect> {
         if let Some(prompt) = self.prompt.take() {
             match prompt.kind {
@@ -270,9 +275,6 @@ impl App {
                 _ => {}
             }
             return Vec::new();
-        }
-        if let Some(overlay) = self.overlay {
-            return self.close(overlay);
         }
         if self.editor.is_some() {
             self.close_editor();

@@ -44,7 +44,7 @@ impl App {
         // +http://…)`): the profile whose header it is, else the robot its product token
         // names, as the command line suggests.
         let header_of = |entry: &RobotEntry| !entry.profile.is_named(name) && entry.profile.user_agent == name;
-        if self.overlay != Some(Overlay::Compare)
+        if self.overlay() != Some(Overlay::Compare)
             && let Some(index) = self.robots.iter().position(header_of)
         {
             self.select_robot(index);
@@ -72,7 +72,7 @@ impl App {
             self.robots.push(RobotEntry { profile, origin: RobotOrigin::AddedByUser, named_in_file });
             self.robots.len() - 1
         });
-        if self.overlay == Some(Overlay::Compare) {
+        if self.overlay() == Some(Overlay::Compare) {
             self.add_compare_robot(index);
             self.say(About::Moment, format!("Compared {name}"));
         } else {

@@ -9,7 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use super::document::{Document, Origin};
-use super::{About, AfterSave, App, Effect, Overlay, PromptKind, RecoveryCopy};
+use super::view::ReplaceQuestion;
+use super::{About, AfterSave, App, Effect, Overlay, PromptKind, RecoveryCopy, View};
 use crate::fetch::Source;
 use crate::save::{Replace, SaveError, recovery_base};
 
@@ -46,17 +47,6 @@ impl Pending {
             Pending::ShowLoaded(loaded) => format!("show {}", loaded.document.label),
         }
     }
-}
-
-/// A save that found the file there, waiting for the user to say whether to replace it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReplaceQuestion {
-    /// The path as the user gave it.
-    pub path: PathBuf,
-    /// The file it names (after links), which exists.
-    pub file: PathBuf,
-    /// What was to happen after the save.
-    pub after: AfterSave,
 }
 
 /// The most bytes of text the undo and redo steps keep together: the oldest steps go
@@ -126,7 +116,10 @@ impl App {
     /// The save that waits for the answer about replacing a file.
     #[must_use]
     pub fn replace_question(&self) -> Option<&ReplaceQuestion> {
-        self.replace_question.as_ref()
+        match &self.view {
+            Some(View::ConfirmReplace(question)) => Some(question),
+            _ => None,
+        }
     }
 
     /// Does `pending` at once when there are no unsaved edits; otherwise asks first.
@@ -135,8 +128,7 @@ impl App {
             return self.carry_out(pending);
         }
         self.pending = Some(pending);
-        self.open(Overlay::UnsavedEdits);
-        Vec::new()
+        self.show(View::UnsavedEdits { below: None })
     }
 
     /// Goes on with what waited, the edits saved or given up.
@@ -154,9 +146,10 @@ impl App {
 
     /// `y` in the question: the edits go, what waited goes on.
     pub(super) fn discard_and_continue(&mut self) -> Vec<Effect> {
-        self.overlay = self.overlay_below.take();
-        let Some(pending) = self.pending.take() else { return Vec::new() };
-        let effects = self.carry_out(pending);
+        let pending = self.pending.take();
+        let mut effects = self.close_view();
+        let Some(pending) = pending else { return effects };
+        effects.extend(self.carry_out(pending));
         // A load started now replaces the edits when it arrives, without asking again;
         // if it fails, they are still there.
         if let Some(Effect::Load { id, .. }) = effects.iter().find(|e| matches!(e, Effect::Load { .. })) {
@@ -168,10 +161,10 @@ impl App {
     /// `q` or Ctrl-C: quits, or asks first when there are unsaved edits (a second `q`
     /// or Ctrl-C while asked about quitting quits).
     pub(super) fn request_quit(&mut self) -> Vec<Effect> {
-        if self.overlay == Some(Overlay::UnsavedEdits) && matches!(self.pending, Some(Pending::Quit)) {
+        if self.overlay() == Some(Overlay::UnsavedEdits) && matches!(self.pending, Some(Pending::Quit)) {
             return vec![Effect::Quit];
         }
-        if self.overlay == Some(Overlay::UnsavedEdits) {
+        if self.overlay() == Some(Overlay::UnsavedEdits) {
             // Asked about something else: now it is about quitting.
             self.pending = Some(Pending::Quit);
             return Vec::new();
@@ -211,27 +204,28 @@ impl App {
     }
 
     /// A save found its file there: asks before replacing it.
-    pub(super) fn ask_to_replace(&mut self, path: PathBuf, file: PathBuf, after: AfterSave) {
-        self.replace_question = Some(ReplaceQuestion { path, file, after });
-        self.open(Overlay::ConfirmReplace);
+    pub(super) fn ask_to_replace(&mut self, path: PathBuf, file: PathBuf, after: AfterSave) -> Vec<Effect> {
+        self.show(View::ConfirmReplace(ReplaceQuestion { path, file, after, below: None }))
     }
 
     /// `y` in the replace question: saves over the file.
     pub(super) fn replace_file(&mut self) -> Vec<Effect> {
-        self.overlay = self.overlay_below.take();
-        let Some(question) = self.replace_question.take() else { return Vec::new() };
+        let Some(question) = self.replace_question().cloned() else { return Vec::new() };
+        let mut effects = self.close_view();
         self.say(About::Moment, format!("Replacing {}…", question.file.display()));
         let text = self.document.txt.source().to_vec();
-        vec![Effect::Save { path: question.path, text, after: question.after, replace: Replace::Allowed }]
+        effects.push(Effect::Save { path: question.path, text, after: question.after, replace: Replace::Allowed });
+        effects
     }
 
     /// The error a save came back with, said, and the question it calls for.
-    pub(super) fn save_failed(&mut self, path: &Path, after: AfterSave, error: SaveError) {
+    pub(super) fn save_failed(&mut self, path: &Path, after: AfterSave, error: SaveError) -> Vec<Effect> {
         match error {
             SaveError::Exists { path: file } => self.ask_to_replace(path.to_path_buf(), file, after),
             error => {
                 self.pending = None;
                 self.say(About::Moment, format!("Not saved: {error}. Your edits are kept."));
+                Vec::new()
             }
         }
     }

@@ -2,8 +2,8 @@
 //! reading, with the usage preferences and what the bytes past 500 KiB would change.
 
 use super::{
-    Access, App, Availability, Origin, Pane, Reading, RecordRow, Request, RobotsTxt, Source, UsageAnswer, UsageRules,
-    Verdict, evaluate_fetched,
+    Access, App, Areas, Availability, Document, Origin, Pane, Reading, RecordRow, Request, RobotsTxt, Source,
+    UsageAnswer, UsageRules, Verdict, evaluate_fetched,
 };
 
 /// The verdict for the selected robot, reading and path, and how the other readings
@@ -88,36 +88,30 @@ impl App {
         self.tester_scroll = 0;
     }
 
-    /// The group of the verdict: the deciding rule's, or else the first that applied.
-    pub(super) fn verdict_group(&self) -> Option<usize> {
-        let verdict = self.shown_verdict();
-        verdict.decided_by.map(|m| m.group).or_else(|| verdict.selection.groups.first().copied())
-    }
-
     /// The line of the verdict: the deciding line, or else its group's first line.
     pub(super) fn verdict_line(&self) -> Option<usize> {
-        let interpretation = self.document.txt.interpretation(self.shown_reading());
-        let verdict = self.shown_verdict();
-        verdict
-            .decided_by
-            .map(|m| m.line)
-            .or_else(|| self.verdict_group().map(|g| interpretation.groups()[g].first_line()))
+        verdict_line(&self.document, self.shown_verdict())
     }
 
     /// Scrolls the deciding line (or else the first group that applied) into view in the
     /// source, and its group into view in the records.
     pub(super) fn reveal_verdict(&mut self) {
-        let reading = self.shown_reading();
-        let (group, line) = (self.verdict_group(), self.verdict_line());
+        let verdict = self.shown_verdict().clone();
+        self.reveal(&verdict, self.areas());
+    }
+
+    /// Scrolls `verdict`'s line into view in the source and its group in the records,
+    /// the panes laid out as `areas` (the compare view shows the source too).
+    pub(super) fn reveal(&mut self, verdict: &Verdict, areas: Areas) {
+        let (group, line) = (verdict_group(verdict), verdict_line(&self.document, verdict));
         let txt = &self.document.txt;
-        let areas = self.areas();
         if let Some(line) = line {
             self.source_view.bring_into_view(line - 1, txt.lines().len(), areas.inner_height(Pane::Source));
         }
         if let Some(group) = group {
             // The deciding rule's row, or else the group's heading.
-            let decider = self.shown_verdict().decided_by.map(|m| RecordRow::Rule { group, rule: m.rule });
-            let rows = self.document.rows(reading);
+            let decider = verdict.decided_by.map(|m| RecordRow::Rule { group, rule: m.rule });
+            let rows = self.document.rows(verdict.reading);
             let row = decider
                 .and_then(|target| rows.iter().position(|&row| row == target))
                 .or_else(|| rows.iter().position(|row| row.group() == Some(group)));
@@ -126,6 +120,20 @@ impl App {
             }
         }
     }
+}
+
+/// The group of a verdict: the deciding rule's, or else the first that applied.
+fn verdict_group(verdict: &Verdict) -> Option<usize> {
+    verdict.decided_by.map(|m| m.group).or_else(|| verdict.selection.groups.first().copied())
+}
+
+/// The line of a verdict: the deciding line, or else its group's first line.
+fn verdict_line(document: &Document, verdict: &Verdict) -> Option<usize> {
+    let interpretation = document.txt.interpretation(verdict.reading);
+    verdict
+        .decided_by
+        .map(|m| m.line)
+        .or_else(|| verdict_group(verdict).map(|g| interpretation.groups()[g].first_line()))
 }
 
 /// The usage preferences the tester shows for a verdict: under RFC 9309, when the groups

@@ -12,7 +12,7 @@ use super::pane_block;
 use super::text::safe_span;
 use super::theme::THEME;
 use crate::app::App;
-use crate::app::edits::ChangesLine;
+use crate::app::view::changes::ChangesLine;
 use crate::policy::Severity;
 
 /// The style of a severity's mark and name.

@@ -12,7 +12,7 @@ use super::text::safe_span;
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::App;
-use crate::app::history::HistoryView;
+use crate::app::view::history::HistoryView;
 use crate::fetch::size_label;
 use crate::history::{Provenance, Version};
 use crate::policy::Availability;
@@ -139,7 +139,7 @@ impl HistoryOverlay<'_> {
             lines.push(Line::styled(format!("Diff against {}:", against.date()), THEME.heading));
             let (old, new) = (&view.versions[older], &view.versions[newer]);
             let (Some(old_txt), Some(new_txt)) = (&old.txt, &new.txt) else {
-                lines.push(Line::styled(crate::app::history::NOT_HELD, THEME.dim));
+                lines.push(Line::styled(crate::app::view::history::NOT_HELD, THEME.dim));
                 return lines;
             };
             let diff =

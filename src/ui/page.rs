@@ -13,7 +13,7 @@ use super::pane_block;
 use super::text::safe_span;
 use super::theme::THEME;
 use crate::app::App;
-use crate::app::page::{PageRow, PageState, PageView};
+use crate::app::view::page::{PageRow, PageState, PageView};
 use crate::fetch::size_label;
 use crate::fetch::{Fetched, PageFetch};
 use crate::policy::page::Answer;

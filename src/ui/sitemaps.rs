@@ -11,7 +11,7 @@ use super::text::safe_span;
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::App;
-use crate::app::sitemaps::{SitemapNode, SitemapsRow, SitemapsView};
+use crate::app::view::sitemaps::{SitemapNode, SitemapsRow, SitemapsView};
 use crate::sitemaps::crawl::cut_words;
 use crate::sitemaps::{Kind, Report, WalkLimits};
 use crate::words::{grouped, plural};
@@ -77,8 +77,8 @@ fn notices(view: &SitemapsView) -> Vec<String> {
         notices.push(format!(
             "  {} more URLs listed, not checked here (the view keeps {} URLs or {} MiB; robotscope sitemaps checks all)",
             grouped(view.dropped),
-            grouped(crate::app::sitemaps::MAX_VIEW_URLS),
-            crate::app::sitemaps::MAX_VIEW_URL_BYTES >> 20
+            grouped(crate::app::view::sitemaps::MAX_VIEW_URLS),
+            crate::app::view::sitemaps::MAX_VIEW_URL_BYTES >> 20
         ));
     }
     if let Some(stop) = view.walked.and_then(|walked| walked.stopped_by) {

@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 
 use url::Url;
 
-use super::job::Job;
-use super::{About, Action, App, Effect, Overlay};
+use super::{Reply, View, movement};
+use crate::app::job::Job;
+use crate::app::{About, Action, App, Effect, Overlay};
 use crate::columns::Column;
 use crate::policy::Reading;
 use crate::policy::request::Request;
@@ -148,25 +149,256 @@ impl SitemapsView {
     }
 }
 
+impl SitemapsView {
+    /// The view of a walk that starts now.
+    fn start(job: Job, limits: WalkLimits) -> SitemapsView {
+        SitemapsView {
+            job,
+            sitemaps: Vec::new(),
+            urls: Vec::new(),
+            dropped: 0,
+            blocked: Vec::new(),
+            walked: None,
+            limits,
+            rows: Vec::new(),
+            counted_for: None,
+            rows_shown: std::cell::Cell::new(0),
+            cursor: 0,
+            scroll: 0,
+        }
+    }
+
+    /// Stops the walk if it runs.
+    pub(in crate::app) fn stop(&mut self) -> Vec<Effect> {
+        self.job.stop().map(|id| Effect::CancelSitemaps { id }).into_iter().collect()
+    }
+
+    /// Makes the blocked lists again from every URL kept (robots, reading or text
+    /// changed, or the view opened).
+    fn recount_blocked(&mut self, app: &App) {
+        let columns = sitemap_columns(app);
+        let key = (app.text_generation, columns.iter().map(|c| (c.label.clone(), c.reading)).collect::<Vec<_>>());
+        if self.counted_for.as_ref() == Some(&key) {
+            return;
+        }
+        self.counted_for = Some(key);
+        self.blocked = columns.iter().map(|c| Blocked { label: c.label.clone(), ..Blocked::default() }).collect();
+        let (txt, availability) = (&app.document.txt, app.document.availability);
+        for index in 0..self.urls.len() {
+            tally_url(self, &columns, txt, availability, index);
+        }
+        if !self.job.is_running() {
+            self.sort_blocked();
+        }
+        self.rebuild_rows();
+    }
+
+    /// A batch of the walk's events.
+    fn events(&mut self, id: u64, events: Vec<Event>, app: &App) {
+        if !self.job.is(id) {
+            return;
+        }
+        // The robots, reading or text may have changed while the view was closed.
+        self.recount_blocked(app);
+        let columns = sitemap_columns(app);
+        let (txt, availability) = (&app.document.txt, app.document.availability);
+        for event in events {
+            match event {
+                Event::Started { id, url, parent } => {
+                    let depth = parent.and_then(|p| self.sitemaps.get(p)).map_or(0, |p| p.depth + 1);
+                    if self.sitemaps.len() <= id {
+                        let filler = SitemapNode { url: url.clone(), parent, depth, report: None };
+                        self.sitemaps.resize(id + 1, filler);
+                    }
+                    self.sitemaps[id] = SitemapNode { url, parent, depth, report: None };
+                }
+                Event::Pages { sitemap, entries, unsent } => {
+                    self.dropped += unsent;
+                    for entry in entries {
+                        if self.urls.len() == MAX_VIEW_URLS {
+                            self.dropped += 1;
+                            continue;
+                        }
+                        self.urls.push((entry.loc, sitemap));
+                        tally_url(self, &columns, txt, availability, self.urls.len() - 1);
+                    }
+                }
+                Event::Finished(report) => {
+                    if let Some(node) = self.sitemaps.get_mut(report.id) {
+                        node.report = Some(*report);
+                    }
+                }
+            }
+        }
+        self.rebuild_rows();
+    }
+
+    /// The walk ended (or was cancelled).
+    fn walked(&mut self, id: u64, walked: Walked, app: &mut App) {
+        if !self.job.finish(id) {
+            return;
+        }
+        self.walked = Some(walked);
+        self.sort_blocked();
+        self.rebuild_rows();
+        let message = format!(
+            "Sitemaps: {} read, {} listed",
+            plural(walked.sitemaps, "sitemap"),
+            plural(self.urls.len() + self.dropped, "URL")
+        );
+        app.say(About::Moment, message);
+    }
+
+    /// Moves the view's cursor.
+    fn move_by(&mut self, delta: isize, app: &App) {
+        let rows = self.rows().len();
+        let height = self.page_rows(app);
+        self.cursor = self.cursor.saturating_add_signed(delta).min(rows.saturating_sub(1));
+        if self.cursor < self.scroll {
+            self.scroll = self.cursor;
+        } else if self.cursor >= self.scroll + height {
+            self.scroll = self.cursor + 1 - height;
+        }
+    }
+
+    /// The rows a page holds: as drawn (before the first frame, a guess).
+    fn page_rows(&self, app: &App) -> usize {
+        match self.rows_shown.get() {
+            0 => usize::from(app.area.height.saturating_sub(8)),
+            shown => shown,
+        }
+        .max(1)
+    }
+
+    /// Enter: a URL row goes into the tester, with the robot it is listed under selected
+    /// (so that the tester shows the verdict the list gave); a rule's row shows its line
+    /// in the source.
+    fn use_row(&self, app: &mut App) -> Reply {
+        match self.rows().get(self.cursor).copied() {
+            Some(SitemapsRow::Url(robot, index)) => {
+                let url = &self.urls[index].0;
+                let label = &self.blocked[robot].label;
+                if let Some(entry) = app.robots.iter().position(|entry| entry.profile.name == *label) {
+                    app.select_robot(entry);
+                }
+                app.path.set_text(url);
+                app.path.commit_to_history();
+                app.follow_tested_path(url);
+                app.reevaluate();
+                Reply::Close(Vec::new())
+            }
+            Some(SitemapsRow::Line(_, Some(line))) => {
+                app.show_line(line);
+                Reply::Close(Vec::new())
+            }
+            _ => {
+                app.say(About::Moment, "Enter on a URL puts it in the tester; on a rule, shows its line");
+                Reply::done()
+            }
+        }
+    }
+
+    /// `R`: the listed URLs become the compare view's rows.
+    fn compare_urls(&self, app: &mut App) -> Reply {
+        if self.urls.is_empty() {
+            app.say(About::Moment, "No URL listed yet");
+            return Reply::done();
+        }
+        let paths: Vec<String> = self.urls.iter().take(MAX_COMPARE_ROWS).map(|(url, _)| url.clone()).collect();
+        let message = if self.urls.len() > MAX_COMPARE_ROWS {
+            format!("Rows: the first {MAX_COMPARE_ROWS} of {} URLs the sitemaps list", self.urls.len())
+        } else {
+            format!("Rows: the {} the sitemaps list", plural(paths.len(), "URL"))
+        };
+        // The compare view takes this one's place (which waits on the shelf).
+        let effects = app.compare_paths(paths);
+        app.say(About::Moment, message);
+        Reply::Done(effects)
+    }
+
+    /// The view's answer to an action: its walk's events, Esc, `r`, Enter, `R`, moving.
+    pub(super) fn update(&mut self, action: Action, app: &mut App) -> Reply {
+        match action {
+            Action::SitemapEvents { id, events } => self.events(id, events, app),
+            Action::SitemapsWalked { id, walked } => self.walked(id, walked, app),
+            // Esc stops a walk that runs, else leaves the view.
+            Action::Cancel => {
+                let effects = self.stop();
+                if effects.is_empty() {
+                    return Reply::Close(effects);
+                }
+                app.say(About::Moment, "Stopped reading the sitemaps; Esc leaves, r reads them again");
+                return Reply::Done(effects);
+            }
+            // `r` reads them all again.
+            Action::Reload => {
+                let mut effects = self.stop();
+                let Some((view, walk)) = app.start_walk() else {
+                    app.say(About::Moment, "The robots.txt lists no Sitemap any more");
+                    return Reply::Close(effects);
+                };
+                *self = view;
+                self.recount_blocked(app);
+                effects.push(walk);
+                return Reply::Done(effects);
+            }
+            Action::ShowInSource => return self.use_row(app),
+            Action::CompareSitemapUrls => return self.compare_urls(app),
+            action => match movement(&action, self.page_rows(app)) {
+                Some(delta) => self.move_by(delta, app),
+                None => return Reply::Pass(action),
+            },
+        }
+        Reply::done()
+    }
+}
+
+/// The compared robots' columns, as the compare view has them.
+fn sitemap_columns(app: &App) -> Vec<Column> {
+    Column::all(
+        &app.document.txt,
+        app.compared_robots().iter().map(|robot| {
+            let reading = app.reading_choice.unwrap_or_else(|| robot.reading());
+            (robot.label.clone(), robot.robot(), reading)
+        }),
+    )
+}
+
 impl App {
     /// The sitemaps view, when it is open.
     #[must_use]
     pub fn sitemaps_view(&self) -> Option<&SitemapsView> {
-        self.sitemaps.as_ref().filter(|_| self.overlay == Some(Overlay::Sitemaps))
+        match &self.view {
+            Some(View::Sitemaps(view)) => Some(view),
+            _ => None,
+        }
     }
 
     /// `m`: opens the view, starting the walk the first time (or after a new load).
-    fn open_sitemaps(&mut self) -> Vec<Effect> {
-        if self.sitemaps.is_some() {
-            self.open(Overlay::Sitemaps);
-            self.recount_blocked();
-            return Vec::new();
-        }
+    pub(in crate::app) fn open_sitemaps(&mut self) -> Vec<Effect> {
+        let (mut view, walk) = if let Some(View::Sitemaps(view)) = self.shelf.take(Overlay::Sitemaps) {
+            (view, None)
+        } else {
+            let Some((view, walk)) = self.start_walk() else {
+                let message = "The robots.txt lists no Sitemap (robotscope sitemaps --sitemap URL reads one)";
+                self.say(About::Moment, message);
+                return Vec::new();
+            };
+            (Box::new(view), Some(walk))
+        };
+        view.recount_blocked(self);
+        let mut effects = self.show(View::Sitemaps(view));
+        effects.extend(walk);
+        effects
+    }
+
+    /// A new view and the walk that fills it, from the `Sitemap:` lines of the file on
+    /// screen; `None` when it lists none.
+    fn start_walk(&mut self) -> Option<(SitemapsView, Effect)> {
         let site = self.site_origin().and_then(|origin| Url::parse(&format!("{origin}/robots.txt")).ok());
         let (starts, _) = sitemaps_of(&self.document.txt, site.as_ref());
         if starts.is_empty() {
-            self.say(About::Moment, "The robots.txt lists no Sitemap (robotscope sitemaps --sitemap URL reads one)");
-            return Vec::new();
+            return None;
         }
         let job = Job::start(&mut self.job_ids, ());
         let id = job.id();
@@ -175,228 +407,7 @@ impl App {
             max_sent_bytes: Some(MAX_VIEW_URL_BYTES),
             ..WalkLimits::default()
         };
-        self.sitemaps = Some(SitemapsView {
-            job,
-            sitemaps: Vec::new(),
-            urls: Vec::new(),
-            dropped: 0,
-            blocked: Vec::new(),
-            walked: None,
-            limits: limits.clone(),
-            rows: Vec::new(),
-            counted_for: None,
-            rows_shown: std::cell::Cell::new(0),
-            cursor: 0,
-            scroll: 0,
-        });
-        self.open(Overlay::Sitemaps);
-        self.recount_blocked();
-        vec![Effect::WalkSitemaps { id, starts, limits }]
-    }
-
-    /// The compared robots' columns, as the compare view has them.
-    fn sitemap_columns(&self) -> Vec<Column> {
-        let txt = &self.document.txt;
-        Column::all(
-            txt,
-            self.compare.robots.iter().map(|robot| {
-                let reading = self.reading_choice.unwrap_or_else(|| robot.reading());
-                (robot.label.clone(), robot.robot(), reading)
-            }),
-        )
-    }
-
-    /// Makes the blocked lists again from every URL kept (robots, reading or text
-    /// changed, or the view opened).
-    fn recount_blocked(&mut self) {
-        let columns = self.sitemap_columns();
-        let key = (self.text_generation, columns.iter().map(|c| (c.label.clone(), c.reading)).collect::<Vec<_>>());
-        let Some(view) = &mut self.sitemaps else { return };
-        if view.counted_for.as_ref() == Some(&key) {
-            return;
-        }
-        view.counted_for = Some(key);
-        view.blocked = columns.iter().map(|c| Blocked { label: c.label.clone(), ..Blocked::default() }).collect();
-        let txt = &self.document.txt;
-        let availability = self.document.availability;
-        for index in 0..view.urls.len() {
-            tally_url(view, &columns, txt, availability, index);
-        }
-        if !view.job.is_running() {
-            view.sort_blocked();
-        }
-        view.rebuild_rows();
-    }
-
-    /// A batch of the walk's events.
-    fn sitemap_events(&mut self, id: u64, events: Vec<Event>) {
-        // The robots, reading or text may have changed while the view was closed.
-        if self.sitemaps.as_ref().is_some_and(|view| view.job.is(id)) {
-            self.recount_blocked();
-        }
-        let columns = self.sitemap_columns();
-        let Some(view) = self.sitemaps.as_mut().filter(|view| view.job.is(id)) else { return };
-        let (txt, availability) = (&self.document.txt, self.document.availability);
-        for event in events {
-            match event {
-                Event::Started { id, url, parent } => {
-                    let depth = parent.and_then(|p| view.sitemaps.get(p)).map_or(0, |p| p.depth + 1);
-                    if view.sitemaps.len() <= id {
-                        let filler = SitemapNode { url: url.clone(), parent, depth, report: None };
-                        view.sitemaps.resize(id + 1, filler);
-                    }
-                    view.sitemaps[id] = SitemapNode { url, parent, depth, report: None };
-                }
-                Event::Pages { sitemap, entries, unsent } => {
-                    view.dropped += unsent;
-                    for entry in entries {
-                        if view.urls.len() == MAX_VIEW_URLS {
-                            view.dropped += 1;
-                            continue;
-                        }
-                        view.urls.push((entry.loc, sitemap));
-                        tally_url(view, &columns, txt, availability, view.urls.len() - 1);
-                    }
-                }
-                Event::Finished(report) => {
-                    if let Some(node) = view.sitemaps.get_mut(report.id) {
-                        node.report = Some(*report);
-                    }
-                }
-            }
-        }
-        view.rebuild_rows();
-    }
-
-    /// The walk ended (or was cancelled).
-    fn sitemaps_walked(&mut self, id: u64, walked: Walked) {
-        let Some(view) = self.sitemaps.as_mut() else { return };
-        if !view.job.finish(id) {
-            return;
-        }
-        view.walked = Some(walked);
-        view.sort_blocked();
-        view.rebuild_rows();
-        let message = format!(
-            "Sitemaps: {} read, {} listed",
-            plural(walked.sitemaps, "sitemap"),
-            plural(view.urls.len() + view.dropped, "URL")
-        );
-        self.say(About::Moment, message);
-    }
-
-    /// Moves the view's cursor.
-    pub(super) fn move_sitemaps(&mut self, delta: isize) {
-        let Some(view) = &mut self.sitemaps else { return };
-        // As drawn (before the first frame, a guess).
-        let height = match view.rows_shown.get() {
-            0 => usize::from(self.area.height.saturating_sub(8)),
-            shown => shown,
-        }
-        .max(1);
-        let rows = view.rows().len();
-        view.cursor = view.cursor.saturating_add_signed(delta).min(rows.saturating_sub(1));
-        if view.cursor < view.scroll {
-            view.scroll = view.cursor;
-        } else if view.cursor >= view.scroll + height {
-            view.scroll = view.cursor + 1 - height;
-        }
-    }
-
-    /// Enter: a URL row goes into the tester, with the robot it is listed under selected
-    /// (so that the tester shows the verdict the list gave); a rule's row shows its line
-    /// in the source.
-    fn use_sitemap_url(&mut self) {
-        let Some(view) = &self.sitemaps else { return };
-        match view.rows().get(view.cursor).copied() {
-            Some(SitemapsRow::Url(robot, index)) => {
-                let url = view.urls[index].0.clone();
-                let label = view.blocked[robot].label.clone();
-                if let Some(entry) = self.robots.iter().position(|entry| entry.profile.name == label) {
-                    self.select_robot(entry);
-                }
-                self.path.set_text(&url);
-                self.path.commit_to_history();
-                self.compare.follow_tested_path(&url);
-                self.close(Overlay::Sitemaps);
-                self.reevaluate();
-            }
-            Some(SitemapsRow::Line(_, Some(line))) => {
-                self.close(Overlay::Sitemaps);
-                self.show_line(line);
-            }
-            _ => self.say(About::Moment, "Enter on a URL puts it in the tester; on a rule, shows its line"),
-        }
-    }
-
-    /// `R`: the listed URLs become the compare view's rows.
-    fn compare_sitemap_urls(&mut self) {
-        let Some(view) = &self.sitemaps else { return };
-        if view.urls.is_empty() {
-            self.say(About::Moment, "No URL listed yet");
-            return;
-        }
-        let paths: Vec<String> = view.urls.iter().take(MAX_COMPARE_ROWS).map(|(url, _)| url.clone()).collect();
-        let message = if view.urls.len() > MAX_COMPARE_ROWS {
-            format!("Rows: the first {MAX_COMPARE_ROWS} of {} URLs the sitemaps list", view.urls.len())
-        } else {
-            format!("Rows: the {} the sitemaps list", plural(paths.len(), "URL"))
-        };
-        self.close(Overlay::Sitemaps);
-        self.compare.set_paths(paths);
-        self.compare.cursor.0 = 0;
-        self.compare.offset.0 = 0;
-        self.open(Overlay::Compare);
-        self.say(About::Moment, message);
-    }
-
-    /// Handles the sitemaps view's actions; gives the others back.
-    pub(super) fn update_sitemaps(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
-        let open = self.overlay == Some(Overlay::Sitemaps);
-        Ok(match action {
-            Action::Toggle(Overlay::Sitemaps) if open => self.close(Overlay::Sitemaps),
-            Action::Toggle(Overlay::Sitemaps) => self.open_sitemaps(),
-            Action::SitemapEvents { id, events } => {
-                self.sitemap_events(id, events);
-                Vec::new()
-            }
-            Action::SitemapsWalked { id, walked } => {
-                self.sitemaps_walked(id, walked);
-                Vec::new()
-            }
-            // Esc stops a walk that runs, else leaves the view.
-            Action::Cancel if open => match self.sitemaps.as_mut().and_then(|view| view.job.stop()) {
-                Some(id) => {
-                    self.say(About::Moment, "Stopped reading the sitemaps; Esc leaves, r reads them again");
-                    vec![Effect::CancelSitemaps { id }]
-                }
-                None => self.close(Overlay::Sitemaps),
-            },
-            // `r` reads them all again.
-            Action::Reload if open => {
-                let mut effects = self.stop_sitemaps();
-                self.sitemaps = None;
-                effects.extend(self.open_sitemaps());
-                effects
-            }
-            Action::ShowInSource if open => {
-                self.use_sitemap_url();
-                Vec::new()
-            }
-            Action::CompareSitemapUrls if open => {
-                self.compare_sitemap_urls();
-                Vec::new()
-            }
-            other => return Err(other),
-        })
-    }
-
-    /// Cancels a walk that runs.
-    pub(super) fn stop_sitemaps(&mut self) -> Vec<Effect> {
-        match &self.sitemaps {
-            Some(view) if view.job.is_running() => vec![Effect::CancelSitemaps { id: view.job.id() }],
-            _ => Vec::new(),
-        }
+        Some((SitemapsView::start(job, limits.clone()), Effect::WalkSitemaps { id, starts, limits }))
     }
 }
 

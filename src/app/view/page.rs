@@ -10,11 +10,12 @@
 use url::Url;
 
 use super::compare::CompareRobot;
-use super::job::Job;
-use super::{About, Action, App, Effect, Overlay, PromptKind};
+use super::{Reply, View, movement};
+use crate::app::job::{Job, JobIds};
+use crate::app::{About, Action, App, Effect, Overlay, PromptKind};
 use std::sync::Arc;
 
-use crate::fetch::{FetchError, Obey, PageFetch};
+use crate::fetch::{FetchError, Limits, Obey, PageFetch};
 use crate::policy::Reading;
 use crate::policy::page::PagePolicy;
 use crate::policy::page::{CrawlVerdict, PageAnswer};
@@ -72,18 +73,87 @@ pub struct PageRow {
     pub usage: Option<Usage>,
 }
 
+impl PageView {
+    /// The view of `url`, its fetch starting.
+    fn start(url: Url, job_ids: &mut JobIds) -> PageView {
+        PageView {
+            url,
+            job: Job::start(job_ids, ()),
+            state: PageState::Fetching,
+            scroll: 0,
+            last_scroll: std::cell::Cell::new(usize::MAX / 2),
+        }
+    }
+
+    /// Stops the fetch if it still runs.
+    fn stop(&mut self) -> Vec<Effect> {
+        self.job.stop().map(|id| Effect::CancelPageFetch { id }).into_iter().collect()
+    }
+
+    fn fetched(&mut self, id: u64, result: Result<PageFetch, FetchError>, limits: &Limits) {
+        if !(self.job.is_running() && self.job.finish(id)) {
+            return;
+        }
+        self.state = match result {
+            Ok(fetched) => {
+                let notes = fetched.notes(limits);
+                PageState::Fetched { fetched: Box::new(fetched), notes }
+            }
+            Err(error) => PageState::Failed(error),
+        };
+    }
+
+    /// The view's answer to an action: its fetch's answer, `r`, scrolling.
+    pub(super) fn update(&mut self, action: Action, app: &mut App) -> Reply {
+        match action {
+            Action::PageFetched { id, result } => {
+                self.fetched(id, *result, &app.limits);
+                Reply::done()
+            }
+            // `r` fetches the page again, and anyway, where robots.txt keeps them out.
+            Action::Reload => {
+                let mut effects = self.stop();
+                *self = PageView::start(self.url.clone(), &mut app.job_ids);
+                effects.push(app.page_fetch(self, false));
+                Reply::Done(effects)
+            }
+            action => match movement(&action, usize::from(app.area.height.saturating_sub(8))) {
+                Some(delta) => {
+                    // No further than the last first line there is, as last drawn.
+                    let last = self.last_scroll.get();
+                    self.scroll = self.scroll.min(last).saturating_add_signed(delta).min(last);
+                    Reply::done()
+                }
+                None => Reply::Pass(action),
+            },
+        }
+    }
+
+    /// What closing the view takes: a fetch still running is dropped, with the view; a
+    /// fetched page is kept, so that `p` on the same URL answers again at once (after
+    /// an edit, say).
+    pub(super) fn closing(&mut self) -> (Vec<Effect>, bool) {
+        let effects = self.stop();
+        let keep = effects.is_empty();
+        (effects, keep)
+    }
+}
+
 impl App {
     /// The page policy overlay, while it is open.
     #[must_use]
     pub fn page_view(&self) -> Option<&PageView> {
-        self.page.as_ref().filter(|_| self.overlay == Some(Overlay::Page))
+        match &self.view {
+            Some(View::Page(view)) => Some(view),
+            _ => None,
+        }
     }
 
     /// Each robot's answers for the fetched page: the selected robot first, then the
     /// compared robots. Empty until the page has answered.
     #[must_use]
     pub fn page_rows(&self) -> Vec<PageRow> {
-        let Some(PageView { state: PageState::Fetched { fetched, .. }, .. }) = &self.page else {
+        let Some(PageView { state: PageState::Fetched { fetched, .. }, .. }) = self.page_view() else {
             return Vec::new();
         };
         self.page_robots()
@@ -115,7 +185,7 @@ impl App {
     }
 
     /// `p`: fetches the tested page and opens the overlay.
-    fn open_page(&mut self) -> Vec<Effect> {
+    pub(in crate::app) fn open_page(&mut self) -> Vec<Effect> {
         let Some(url) = self.tested_page_url() else {
             self.say(
                 About::Moment,
@@ -130,32 +200,26 @@ impl App {
         }
         // A page robots.txt kept robotscope out of was never read: after an edit that lets
         // a robot in, it is fetched now.
-        let fetched_already = self.page.as_ref().is_some_and(|view| {
-            view.url == url && matches!(&view.state, PageState::Fetched { fetched, .. } if fetched.page.is_some())
-        });
-        if fetched_already {
+        let fetched_already = matches!(self.shelf.get(Overlay::Page), Some(View::Page(view)) if view.url == url
+            && matches!(&view.state, PageState::Fetched { fetched, .. } if fetched.page.is_some()));
+        if fetched_already && let Some(view) = self.shelf.take(Overlay::Page) {
             // The page is the same; the robots.txt may have changed: answer again, and
             // leave fetching anew to `r`.
-            self.open(Overlay::Page);
-            return Vec::new();
+            return self.show(view);
         }
-        self.fetch_page(url, true)
+        let mut effects = match self.discard_view(Overlay::Page) {
+            Some(View::Page(mut old)) => old.stop(),
+            _ => Vec::new(),
+        };
+        let view = PageView::start(url, &mut self.job_ids);
+        effects.push(self.page_fetch(&view, true));
+        effects.extend(self.show(View::Page(Box::new(view))));
+        effects
     }
 
-    /// Fetches the page for the robots shown (the selected and the compared ones),
-    /// obeying their robots.txt unless `obey` is false (`r`: fetch anyway).
-    fn fetch_page(&mut self, url: Url, obey: bool) -> Vec<Effect> {
-        let mut effects = self.stop_page_fetch();
-        let job = Job::start(&mut self.job_ids, ());
-        let id = job.id();
-        self.page = Some(PageView {
-            url: url.clone(),
-            job,
-            state: PageState::Fetching,
-            scroll: 0,
-            last_scroll: std::cell::Cell::new(usize::MAX / 2),
-        });
-        self.open(Overlay::Page);
+    /// The fetch of the view's page for the robots shown (the selected and the compared
+    /// ones), obeying their robots.txt unless `obey` is false (`r`: fetch anyway).
+    fn page_fetch(&self, view: &PageView, obey: bool) -> Effect {
         let obey = obey.then(|| {
             let robots = self
                 .page_robots()
@@ -167,71 +231,13 @@ impl App {
                 .collect();
             Box::new(Obey { txt: Arc::clone(&self.document.txt), availability: self.document.availability, robots })
         });
-        effects.push(Effect::FetchPage { id, url, limits: self.fetch_limits(), obey });
-        effects
+        Effect::FetchPage { id: view.job.id(), url: view.url.clone(), limits: self.fetch_limits(), obey }
     }
 
     /// The robots the overlay answers for: the selected robot, then the compared ones.
     fn page_robots(&self) -> Vec<CompareRobot> {
         let selected = CompareRobot::from_entry(self.robot());
-        let others = self.compare.robots.iter().filter(|r| r.label != selected.label).cloned().collect::<Vec<_>>();
+        let others = self.compared_robots().iter().filter(|r| r.label != selected.label).cloned().collect::<Vec<_>>();
         std::iter::once(selected).chain(others).collect()
-    }
-
-    /// Cancels a page fetch that is still running.
-    fn stop_page_fetch(&mut self) -> Vec<Effect> {
-        let stopped = self.page.as_mut().and_then(|view| view.job.stop());
-        stopped.map(|id| Effect::CancelPageFetch { id }).into_iter().collect()
-    }
-
-    fn page_fetched(&mut self, id: u64, result: Result<PageFetch, FetchError>) {
-        let Some(view) = &mut self.page else { return };
-        if !(view.job.is_running() && view.job.finish(id)) {
-            return;
-        }
-        view.state = match result {
-            Ok(fetched) => {
-                let notes = fetched.notes(&self.limits);
-                PageState::Fetched { fetched: Box::new(fetched), notes }
-            }
-            Err(error) => PageState::Failed(error),
-        };
-    }
-
-    /// What closing the overlay takes: a fetch still running is dropped; a fetched page
-    /// is kept, so that `p` on the same URL answers again at once (after an edit, say).
-    pub(super) fn close_page(&mut self) -> Vec<Effect> {
-        let effects = self.stop_page_fetch();
-        if !effects.is_empty() {
-            self.page = None;
-        }
-        effects
-    }
-
-    /// Scrolls the overlay by `delta` lines (`usize::MIN`-ward to the top).
-    pub(super) fn scroll_page(&mut self, delta: isize) {
-        if let Some(view) = &mut self.page {
-            let last = view.last_scroll.get();
-            view.scroll = view.scroll.min(last).saturating_add_signed(delta).min(last);
-        }
-    }
-
-    /// Handles the page overlay's actions; gives back the others.
-    pub(super) fn update_page(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
-        let open = self.overlay == Some(Overlay::Page);
-        Ok(match action {
-            Action::Toggle(Overlay::Page) if open => self.close(Overlay::Page),
-            Action::Toggle(Overlay::Page) => self.open_page(),
-            Action::PageFetched { id, result } => {
-                self.page_fetched(id, *result);
-                Vec::new()
-            }
-            // `r` fetches the page again, and anyway, where robots.txt keeps them out.
-            Action::Reload if open => match self.page.as_ref().map(|view| view.url.clone()) {
-                Some(url) => self.fetch_page(url, false),
-                None => Vec::new(),
-            },
-            other => return Err(other),
-        })
     }
 }

@@ -14,9 +14,10 @@ pub use crate::history::{
     HistoryProgress, HistorySettings, LoadedHistory, LoadedVersion, MAX_VIEW_BODY_BYTES, MAX_VIEW_VERSIONS,
 };
 
-use super::job::Job;
-use super::tester::upper_first;
-use super::{About, Action, App, Document, Effect, Origin, Overlay, layout};
+use super::{Reply, View, movement};
+use crate::app::job::Job;
+use crate::app::tester::upper_first;
+use crate::app::{About, Action, App, Document, Effect, Origin, Overlay, layout};
 use crate::fetch::Source;
 use crate::history::{self, Change, Subject, Version};
 use crate::policy::Availability;
@@ -78,7 +79,10 @@ impl App {
     /// The history view, when it is open.
     #[must_use]
     pub fn history_view(&self) -> Option<&HistoryView> {
-        self.history.as_ref().filter(|_| self.overlay == Some(Overlay::History))
+        match &self.view {
+            Some(View::History(view)) => Some(view),
+            _ => None,
+        }
     }
 
     /// Where versions are kept and found.
@@ -128,17 +132,19 @@ impl App {
     }
 
     /// `H`: opens the view, reading the store the first time (or after a new load).
-    fn open_history(&mut self) -> Vec<Effect> {
+    pub(in crate::app) fn open_history(&mut self) -> Vec<Effect> {
         let Some(robots_url) = self.history_site() else {
             self.say(About::Moment, "A history is a site's: open a site (o) to see its versions");
             return Vec::new();
         };
         let site = history::site_key(&robots_url);
-        if self.history.as_ref().is_some_and(|view| view.site == site) {
-            self.open(Overlay::History);
-            return Vec::new();
+        match self.shelf.take(Overlay::History) {
+            Some(View::History(view)) if view.site == site => return self.show(View::History(view)),
+            // Another site's: what it still reads is stopped.
+            Some(View::History(mut view)) => self.jobs_to_cancel.extend(view.stop()),
+            _ => {}
         }
-        self.history = Some(HistoryView {
+        let mut view = Box::new(HistoryView {
             job: Job::default(),
             site,
             versions: Vec::new(),
@@ -149,156 +155,16 @@ impl App {
             diff: false,
             detail_scroll: 0,
         });
-        self.open(Overlay::History);
-        self.load_history(false)
-    }
-
-    /// Reads the versions again, asking the archive first when `archive` is true.
-    fn load_history(&mut self, archive: bool) -> Vec<Effect> {
-        let Some(robots_url) = self.history_site() else { return Vec::new() };
-        let mut effects = self.stop_history();
-        let Some(view) = self.history.as_mut() else { return effects };
-        view.job = Job::start(&mut self.job_ids, HistoryProgress { archive, listed: None, done: 0 });
-        let id = view.job.id();
-        effects.push(Effect::LoadHistory {
-            id,
-            robots_url,
-            settings: self.history_settings.clone(),
-            archive,
-            limits: self.fetch_limits(),
-        });
+        let mut effects = view.load(false, self);
+        effects.extend(self.show(View::History(view)));
         effects
-    }
-
-    /// Cancels a history load that runs.
-    pub(super) fn stop_history(&mut self) -> Vec<Effect> {
-        let stopped = self.history.as_mut().and_then(|view| view.job.stop());
-        stopped.map(|id| Effect::CancelHistory { id }).into_iter().collect()
-    }
-
-    fn history_loaded(&mut self, id: u64, result: Result<LoadedHistory, history::ViewError>) {
-        let Some(view) = self.history.as_mut() else { return };
-        if !view.job.finish(id) {
-            return;
-        }
-        match result {
-            Ok(loaded) => {
-                // New since the view last read them (nothing to compare with at first).
-                let added =
-                    (!view.versions.is_empty()).then(|| loaded.versions.len().saturating_sub(view.versions.len()));
-                // The mark stays on its version, wherever new ones put it.
-                let marked = view.marked.map(|index| view.versions[index].version.timestamp.clone());
-                view.versions = loaded.versions;
-                view.redirects_left_out = loaded.redirects_left_out;
-                view.marked =
-                    marked.and_then(|marked| view.versions.iter().position(|v| v.version.timestamp == marked));
-                view.cursor = view.cursor.min(view.versions.len());
-                let count = view.versions.len();
-                let message = match count {
-                    0 => "No version of this site is stored yet; A asks the web archive".to_owned(),
-                    _ => match added {
-                        Some(0) => format!("History: {}, none new", plural(count, "version")),
-                        Some(added) => format!("History: {} ({added} new)", plural(count, "version")),
-                        None => format!("History: {}", plural(count, "version")),
-                    },
-                };
-                self.say(About::Moment, message);
-                // After the count, so that the status bar shows what went wrong (the
-                // message log keeps both).
-                for warning in loaded.warnings {
-                    self.say(About::Moment, warning);
-                }
-            }
-            Err(error) => self.say(About::Moment, upper_first(&error.to_string())),
-        }
-    }
-
-    fn history_progress(&mut self, id: u64, progress: HistoryProgress) {
-        if let Some(view) = self.history.as_mut() {
-            view.job.advance(id, progress);
-        }
-    }
-
-    /// Moves the view's cursor (the list) and resets the detail's scroll.
-    pub(super) fn move_history(&mut self, delta: isize) {
-        let (width, height) = layout::HISTORY_OVERLAY;
-        let (_, height) = layout::overlay_size(layout::above_status(self.area), width, height);
-        // Inside the border.
-        let height = usize::from(height.saturating_sub(2)).max(1);
-        let Some(view) = &mut self.history else { return };
-        let rows = view.versions.len() + 1;
-        view.cursor = view.cursor.saturating_add_signed(delta).min(rows - 1);
-        view.detail_scroll = 0;
-        if view.cursor < view.scroll {
-            view.scroll = view.cursor;
-        } else if view.cursor >= view.scroll + height {
-            view.scroll = view.cursor + 1 - height;
-        }
-    }
-
-    /// Enter: the selected version into the panes, read-only; on "now", back to the
-    /// current file.
-    fn show_version(&mut self) {
-        let Some(view) = &self.history else { return };
-        let Some(index) = view.selected() else {
-            if let Some(viewing) = self.viewing.take() {
-                let _version = self.replace_document(*viewing.current);
-                self.say(About::Moment, "Back to the current file");
-            }
-            let _ = self.close(Overlay::History);
-            return;
-        };
-        if self.viewing.is_none() && self.is_dirty() {
-            self.say(
-                About::Moment,
-                "Save (w) or undo your edits first: a version would take the place of the text on screen",
-            );
-            return;
-        }
-        let LoadedVersion { version, txt } = view.versions[index].clone();
-        let Some(txt) = txt else {
-            self.say(About::Moment, NOT_HELD);
-            return;
-        };
-        let Some(site) = self.history_site() else { return };
-        let label = format!("{} of {} ({}, read-only)", site, version.date(), version.provenance);
-        let source = Source::Site { robots_url: site, page: None };
-        let mut document = Document::new((*txt).clone(), label, Origin::Version { source });
-        document.availability = version.availability;
-        let current = self.replace_document(document);
-        let current = self.viewing.take().map_or(current, |viewing| *viewing.current);
-        self.viewing = Some(Viewing { timestamp: version.timestamp.clone(), current: Box::new(current) });
-        let _ = self.close(Overlay::History);
-        let status = version.status.map(|status| format!(", {status}")).unwrap_or_default();
-        self.say(
-            About::Moment,
-            format!(
-                "The version of {} ({}{status}), read-only; H, then Enter on 'now' goes back",
-                version.date(),
-                version.provenance
-            ),
-        );
-    }
-
-    /// Space: marks the selected version to diff against (again: unmarks it).
-    fn mark_version(&mut self) {
-        let Some(view) = &mut self.history else { return };
-        let Some(index) = view.selected() else { return };
-        view.marked = if view.marked == Some(index) { None } else { Some(index) };
-        let message = match view.marked {
-            Some(index) => {
-                format!("Marked {}: d shows the diff of any version against it", view.versions[index].version.date())
-            }
-            None => "Unmarked: d diffs each version against the one before it".to_owned(),
-        };
-        self.say(About::Moment, message);
     }
 
     /// The versions the detail compares for the selected row: (older, newer). For a
     /// version, the marked one (or the one before it) and itself.
     #[must_use]
     pub fn history_pair(&self) -> Option<(usize, usize)> {
-        let view = self.history.as_ref()?;
+        let view = self.history_view()?;
         let selected = view.selected()?;
         let other = match view.marked {
             Some(marked) if marked != selected => marked,
@@ -311,7 +177,7 @@ impl App {
     /// path, in words.
     #[must_use]
     pub fn history_flips(&self, older: usize, newer: usize) -> Vec<String> {
-        let Some(view) = &self.history else { return Vec::new() };
+        let Some(view) = self.history_view() else { return Vec::new() };
         if view.versions[older].txt.is_none() || view.versions[newer].txt.is_none() {
             return vec![NOT_HELD.to_owned()];
         }
@@ -344,7 +210,7 @@ impl App {
     /// path, in words (the first version, which has nothing before it).
     #[must_use]
     pub fn history_answers(&self, index: usize) -> Vec<String> {
-        let Some(view) = &self.history else { return Vec::new() };
+        let Some(view) = self.history_view() else { return Vec::new() };
         let loaded = &view.versions[index];
         let Some(txt) = &loaded.txt else { return vec![NOT_HELD.to_owned()] };
         let (subjects, paths) = self.history_subjects();
@@ -365,8 +231,7 @@ impl App {
     /// answers for.
     fn history_subjects(&self) -> (Vec<Subject>, Vec<String>) {
         let subjects = self
-            .compare
-            .robots
+            .compared_robots()
             .iter()
             .map(|robot| Subject {
                 label: robot.label.clone(),
@@ -413,7 +278,10 @@ impl App {
     }
 
     /// A fetch was kept: `previous` is the site's last fetch before it.
-    fn fetch_kept(&mut self, id: u64, previous: Option<Version>) {
+    pub(in crate::app) fn fetch_kept(&mut self, id: u64, previous: Option<Version>, warning: Option<String>) {
+        if let Some(warning) = warning {
+            self.say(About::Moment, upper_first(&warning));
+        }
         if self.last_load_id != Some(id) {
             return;
         }
@@ -425,69 +293,174 @@ impl App {
             self.say(About::Moment, message);
         }
     }
+}
 
-    /// Handles the history view's actions; gives the others back.
-    pub(super) fn update_history(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
-        let open = self.overlay == Some(Overlay::History);
-        Ok(match action {
-            Action::Toggle(Overlay::History) if open => self.close(Overlay::History),
-            Action::Toggle(Overlay::History) => self.open_history(),
-            Action::HistoryProgress { id, progress } => {
-                self.history_progress(id, progress);
-                Vec::new()
-            }
-            Action::HistoryLoaded { id, result } => {
-                self.history_loaded(id, *result);
-                Vec::new()
-            }
-            Action::FetchKept { id, previous, warning } => {
-                if let Some(warning) = warning {
-                    self.say(About::Moment, upper_first(&warning));
-                }
-                self.fetch_kept(id, previous.map(|previous| *previous));
-                Vec::new()
-            }
-            Action::Cancel if open => match self.history.as_ref().filter(|view| view.job.is_running()) {
-                Some(_) => {
-                    self.say(About::Moment, "Stopped; Esc leaves the history, A asks the archive again");
-                    self.stop_history()
-                }
-                None => self.close(Overlay::History),
-            },
-            Action::AskArchive if open => {
-                let base = self.history_settings.archive.clone();
-                self.say(About::Moment, format!("Asking the archive at {base} (Esc stops)"));
-                self.load_history(true)
-            }
-            Action::Reload if open => self.load_history(false),
-            Action::ShowInSource if open => {
-                self.show_version();
-                Vec::new()
-            }
-            Action::MarkVersion if open => {
-                self.mark_version();
-                Vec::new()
-            }
-            Action::ToggleVersionDiff if open => {
-                if let Some(view) = &mut self.history {
-                    view.diff = !view.diff;
-                    view.detail_scroll = 0;
-                }
-                Vec::new()
-            }
-            Action::DetailDown if open => {
-                if let Some(view) = &mut self.history {
-                    view.detail_scroll += 1;
-                }
-                Vec::new()
-            }
-            Action::DetailUp if open => {
-                if let Some(view) = &mut self.history {
-                    view.detail_scroll = view.detail_scroll.saturating_sub(1);
-                }
-                Vec::new()
-            }
-            other => return Err(other),
-        })
+impl HistoryView {
+    /// Reads the versions again, asking the archive first when `archive` is true.
+    fn load(&mut self, archive: bool, app: &mut App) -> Vec<Effect> {
+        let Some(robots_url) = app.history_site() else { return Vec::new() };
+        let mut effects = self.stop();
+        self.job = Job::start(&mut app.job_ids, HistoryProgress { archive, listed: None, done: 0 });
+        effects.push(Effect::LoadHistory {
+            id: self.job.id(),
+            robots_url,
+            settings: app.history_settings.clone(),
+            archive,
+            limits: app.fetch_limits(),
+        });
+        effects
     }
+
+    /// Stops a reading that runs.
+    pub(in crate::app) fn stop(&mut self) -> Vec<Effect> {
+        self.job.stop().map(|id| Effect::CancelHistory { id }).into_iter().collect()
+    }
+
+    fn loaded(&mut self, id: u64, result: Result<LoadedHistory, history::ViewError>, app: &mut App) {
+        if !self.job.finish(id) {
+            return;
+        }
+        match result {
+            Ok(loaded) => {
+                // New since the view last read them (nothing to compare with at first).
+                let added =
+                    (!self.versions.is_empty()).then(|| loaded.versions.len().saturating_sub(self.versions.len()));
+                // The mark stays on its version, wherever new ones put it.
+                let marked = self.marked.map(|index| self.versions[index].version.timestamp.clone());
+                self.versions = loaded.versions;
+                self.redirects_left_out = loaded.redirects_left_out;
+                self.marked =
+                    marked.and_then(|marked| self.versions.iter().position(|v| v.version.timestamp == marked));
+                self.cursor = self.cursor.min(self.versions.len());
+                let count = self.versions.len();
+                let message = match count {
+                    0 => "No version of this site is stored yet; A asks the web archive".to_owned(),
+                    _ => match added {
+                        Some(0) => format!("History: {}, none new", plural(count, "version")),
+                        Some(added) => format!("History: {} ({added} new)", plural(count, "version")),
+                        None => format!("History: {}", plural(count, "version")),
+                    },
+                };
+                app.say(About::Moment, message);
+                // After the count, so that the status bar shows what went wrong (the
+                // message log keeps both).
+                for warning in loaded.warnings {
+                    app.say(About::Moment, warning);
+                }
+            }
+            Err(error) => app.say(About::Moment, upper_first(&error.to_string())),
+        }
+    }
+
+    /// Moves the cursor (the list) and resets the detail's scroll.
+    fn move_by(&mut self, delta: isize, app: &App) {
+        let height = list_height(app);
+        let rows = self.versions.len() + 1;
+        self.cursor = self.cursor.saturating_add_signed(delta).min(rows - 1);
+        self.detail_scroll = 0;
+        if self.cursor < self.scroll {
+            self.scroll = self.cursor;
+        } else if self.cursor >= self.scroll + height {
+            self.scroll = self.cursor + 1 - height;
+        }
+    }
+
+    /// Enter: the selected version into the panes, read-only; on "now", back to the
+    /// current file.
+    fn show_version(&self, app: &mut App) -> Reply {
+        let Some(index) = self.selected() else {
+            if let Some(viewing) = app.viewing.take() {
+                let _version = app.replace_document(*viewing.current);
+                app.say(About::Moment, "Back to the current file");
+            }
+            return Reply::Close(Vec::new());
+        };
+        if app.viewing.is_none() && app.is_dirty() {
+            app.say(
+                About::Moment,
+                "Save (w) or undo your edits first: a version would take the place of the text on screen",
+            );
+            return Reply::done();
+        }
+        let LoadedVersion { version, txt } = self.versions[index].clone();
+        let Some(txt) = txt else {
+            app.say(About::Moment, NOT_HELD);
+            return Reply::done();
+        };
+        let Some(site) = app.history_site() else { return Reply::done() };
+        let label = format!("{} of {} ({}, read-only)", site, version.date(), version.provenance);
+        let source = Source::Site { robots_url: site, page: None };
+        let mut document = Document::new((*txt).clone(), label, Origin::Version { source });
+        document.availability = version.availability;
+        let current = app.replace_document(document);
+        let current = app.viewing.take().map_or(current, |viewing| *viewing.current);
+        app.viewing = Some(Viewing { timestamp: version.timestamp.clone(), current: Box::new(current) });
+        let status = version.status.map(|status| format!(", {status}")).unwrap_or_default();
+        app.say(
+            About::Moment,
+            format!(
+                "The version of {} ({}{status}), read-only; H, then Enter on 'now' goes back",
+                version.date(),
+                version.provenance
+            ),
+        );
+        Reply::Close(Vec::new())
+    }
+
+    /// Space: marks the selected version to diff against (again: unmarks it).
+    fn mark(&mut self, app: &mut App) {
+        let Some(index) = self.selected() else { return };
+        self.marked = if self.marked == Some(index) { None } else { Some(index) };
+        let message = match self.marked {
+            Some(index) => {
+                format!("Marked {}: d shows the diff of any version against it", self.versions[index].version.date())
+            }
+            None => "Unmarked: d diffs each version against the one before it".to_owned(),
+        };
+        app.say(About::Moment, message);
+    }
+
+    /// The view's answer to an action: the reading's progress and result, Esc, `A`,
+    /// `r`, Enter, Space, `d`, the detail's scrolling, moving.
+    pub(super) fn update(&mut self, action: Action, app: &mut App) -> Reply {
+        match action {
+            Action::HistoryProgress { id, progress } => {
+                self.job.advance(id, progress);
+            }
+            Action::HistoryLoaded { id, result } => self.loaded(id, *result, app),
+            Action::Cancel => {
+                if !self.job.is_running() {
+                    return Reply::Close(Vec::new());
+                }
+                app.say(About::Moment, "Stopped; Esc leaves the history, A asks the archive again");
+                return Reply::Done(self.stop());
+            }
+            Action::AskArchive => {
+                let base = app.history_settings.archive.clone();
+                app.say(About::Moment, format!("Asking the archive at {base} (Esc stops)"));
+                return Reply::Done(self.load(true, app));
+            }
+            Action::Reload => return Reply::Done(self.load(false, app)),
+            Action::ShowInSource => return self.show_version(app),
+            Action::MarkVersion => self.mark(app),
+            Action::ToggleVersionDiff => {
+                self.diff = !self.diff;
+                self.detail_scroll = 0;
+            }
+            Action::DetailDown => self.detail_scroll += 1,
+            Action::DetailUp => self.detail_scroll = self.detail_scroll.saturating_sub(1),
+            action => match movement(&action, list_height(app)) {
+                Some(delta) => self.move_by(delta, app),
+                None => return Reply::Pass(action),
+            },
+        }
+        Reply::done()
+    }
+}
+
+/// The rows of the versions' list, inside the view's border.
+fn list_height(app: &App) -> usize {
+    let (width, height) = layout::HISTORY_OVERLAY;
+    let (_, height) = layout::overlay_size(layout::above_status(app.area), width, height);
+    usize::from(height.saturating_sub(2)).max(1)
 }

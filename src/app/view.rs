@@ -1,0 +1,463 @@
+//! The views over the base view: at most one is open, and each is one type that owns
+//! its state and its `update` (its drawing is a widget in `ui/`, its keys a context in
+//! the keymap).
+//!
+//! [`View`] is the open view, its variants holding the views' state, so that a view
+//! cannot be open without it. A view that keeps its place while closed (compare, the
+//! page policy, sitemaps, history), or that help, the message log or a question covers
+//! for a while, waits on the [`Shelf`] until it opens again; its background answers
+//! reach it there.
+//!
+//! Routing: the open view's `update` takes an action first (unless a prompt is over
+//! it) and answers with a [`Reply`]; what it passes goes on to the app. A view's
+//! update gets the app beside itself (the view is taken out of the app meanwhile), to
+//! read the document, robots and reading, and to say things; it closes by answering
+//! [`Reply::Close`], and opening another view from it puts it on the shelf.
+
+pub mod changes;
+pub mod compare;
+pub mod diagnostics;
+pub mod history;
+pub mod page;
+pub mod sitemaps;
+
+use std::path::PathBuf;
+
+use super::{Action, AfterSave, App, Effect, Overlay, ScrollView, keymap, layout, tester};
+use changes::ChangesView;
+use compare::CompareView;
+use history::HistoryView;
+use page::PageView;
+use sitemaps::SitemapsView;
+
+/// The open view, with its state.
+#[derive(Debug)]
+pub enum View {
+    /// Paths x robots (`c`).
+    Compare(Box<CompareView>),
+    /// The tested page's own policy (`p`).
+    Page(Box<PageView>),
+    /// The site's sitemaps (`m`).
+    Sitemaps(Box<SitemapsView>),
+    /// The site's robots.txt over time (`H`).
+    History(Box<HistoryView>),
+    /// Every key (`?`).
+    Help(Layer),
+    /// The last messages, whole (`M`).
+    Messages(Layer),
+    /// How the file was fetched (`i`).
+    FetchDetails,
+    /// The diagnostics, with the cursor on one (`d`).
+    Diagnostics(ScrollView),
+    /// What the edits changed (`v`).
+    Changes(ChangesView),
+    /// What to copy (`y`).
+    CopyMenu,
+    /// What becomes of the unsaved edits (the app keeps what waits on the answer: it
+    /// outlives the question while a save runs). `below`: the view it covers.
+    UnsavedEdits {
+        /// The view it covers, on the shelf.
+        below: Option<Overlay>,
+    },
+    /// Replace a file that exists?
+    ConfirmReplace(ReplaceQuestion),
+}
+
+/// A save that found the file there, waiting for the user to say whether to replace it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplaceQuestion {
+    /// The path as the user gave it.
+    pub path: PathBuf,
+    /// The file it names (after links), which exists.
+    pub file: PathBuf,
+    /// What was to happen after the save.
+    pub after: AfterSave,
+    /// The view the question covers, which answering goes back to.
+    pub below: Option<Overlay>,
+}
+
+/// Help and the message log: a scrolled text over another view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layer {
+    /// The first line shown.
+    pub scroll: usize,
+    /// The view it covers, on the shelf; closing goes back to it.
+    pub below: Option<Overlay>,
+}
+
+/// What a view did with an action.
+#[derive(Debug)]
+pub(super) enum Reply {
+    /// Taken; the view stays open.
+    Done(Vec<Effect>),
+    /// Taken; the view closes.
+    Close(Vec<Effect>),
+    /// Not the view's: the app routes it.
+    Pass(Action),
+}
+
+impl Reply {
+    /// Taken, with nothing for the shell to do.
+    pub(super) fn done() -> Reply {
+        Reply::Done(Vec::new())
+    }
+}
+
+/// The lines a moving key moves by, `page` lines to a page.
+pub(super) fn movement(action: &Action, page: usize) -> Option<isize> {
+    let page = isize::try_from(page.max(1)).unwrap_or(1);
+    match action {
+        Action::Up => Some(-1),
+        Action::Down => Some(1),
+        Action::PageUp => Some(-page),
+        Action::PageDown => Some(page),
+        Action::Top => Some(isize::MIN / 2),
+        Action::Bottom => Some(isize::MAX / 2),
+        _ => None,
+    }
+}
+
+impl View {
+    /// Which view this is.
+    #[must_use]
+    pub fn kind(&self) -> Overlay {
+        match self {
+            View::Compare(_) => Overlay::Compare,
+            View::Page(_) => Overlay::Page,
+            View::Sitemaps(_) => Overlay::Sitemaps,
+            View::History(_) => Overlay::History,
+            View::Help(_) => Overlay::Help,
+            View::Messages(_) => Overlay::Messages,
+            View::FetchDetails => Overlay::FetchDetails,
+            View::Diagnostics(_) => Overlay::Diagnostics,
+            View::Changes(_) => Overlay::Changes,
+            View::CopyMenu => Overlay::CopyMenu,
+            View::UnsavedEdits { .. } => Overlay::UnsavedEdits,
+            View::ConfirmReplace(_) => Overlay::ConfirmReplace,
+        }
+    }
+
+    /// The view this one covers, which closing it goes back to.
+    fn below(&self) -> Option<Overlay> {
+        match self {
+            View::Help(layer) | View::Messages(layer) => layer.below,
+            View::UnsavedEdits { below } => *below,
+            View::ConfirmReplace(question) => question.below,
+            _ => None,
+        }
+    }
+
+    /// The view's own answer to `action`, with the app beside it.
+    fn update(&mut self, action: Action, app: &mut App) -> Reply {
+        match self {
+            View::Compare(view) => view.update(action, app),
+            View::Page(view) => view.update(action, app),
+            View::Sitemaps(view) => view.update(action, app),
+            View::History(view) => view.update(action, app),
+            View::Help(layer) => {
+                let lines = keymap::help_line_count();
+                layer.update(action, app, lines, layout::HELP_OVERLAY.1)
+            }
+            View::Messages(layer) => {
+                let lines = app.message_log_lines().len();
+                layer.update(action, app, lines, layout::MESSAGES_OVERLAY.1)
+            }
+            View::Changes(view) => view.update(action, app),
+            View::Diagnostics(list) => app.update_diagnostics(list, action),
+            // Their keys are the app's actions (copying, saving, quitting), taken with
+            // the view open; moving has nothing to move.
+            View::FetchDetails | View::CopyMenu | View::UnsavedEdits { .. } | View::ConfirmReplace(_) => {
+                match movement(&action, 1) {
+                    Some(_) => Reply::done(),
+                    None => Reply::Pass(action),
+                }
+            }
+        }
+    }
+
+    /// What closing the view takes (a fetch still running is stopped), and whether it
+    /// keeps its place on the shelf for the next time it opens.
+    fn closing(&mut self, app: &mut App) -> (Vec<Effect>, bool) {
+        match self {
+            View::Compare(_) => {
+                app.after_compare_closes();
+                (Vec::new(), true)
+            }
+            View::Page(view) => view.closing(),
+            View::Sitemaps(_) | View::History(_) | View::Diagnostics(_) => (Vec::new(), true),
+            // "Keep working": nothing waits any more.
+            View::UnsavedEdits { .. } => {
+                app.pending = None;
+                (Vec::new(), false)
+            }
+            // The diff of a large file is megabytes: made again when the view opens.
+            View::Help(_)
+            | View::Messages(_)
+            | View::FetchDetails
+            | View::Changes(_)
+            | View::CopyMenu
+            | View::ConfirmReplace(_) => (Vec::new(), false),
+        }
+    }
+}
+
+impl Layer {
+    /// A layer over `below` (help, the message log), scrolled to `scroll`.
+    pub(super) fn over(below: Option<Overlay>, scroll: usize) -> Layer {
+        Layer { scroll, below }
+    }
+
+    /// Scrolls by the moving keys, no further than the last line of `lines`.
+    fn update(&mut self, action: Action, app: &App, lines: usize, most_rows: u16) -> Reply {
+        let shown = usize::from(app.area.height.min(most_rows).saturating_sub(2)).max(1);
+        match movement(&action, usize::from(app.area.height.saturating_sub(8))) {
+            Some(delta) => {
+                self.scroll = scrolled_to(self.scroll, delta, lines, shown);
+                Reply::done()
+            }
+            None => Reply::Pass(action),
+        }
+    }
+}
+
+/// A text's first line after scrolling by `delta`, no further than its last page.
+pub(super) fn scrolled_to(scroll: usize, delta: isize, lines: usize, shown: usize) -> usize {
+    let last = lines.saturating_sub(shown);
+    scroll.min(last).saturating_add_signed(delta).min(last)
+}
+
+/// The closed views that keep their place, and those covered for a while (at most one
+/// of each kind).
+#[derive(Debug, Default)]
+pub(super) struct Shelf(Vec<View>);
+
+impl Shelf {
+    /// A shelf that holds `view`.
+    pub(super) fn with(view: View) -> Shelf {
+        Shelf(vec![view])
+    }
+
+    /// Takes the view of `kind` off the shelf.
+    pub(super) fn take(&mut self, kind: Overlay) -> Option<View> {
+        let index = self.0.iter().position(|view| view.kind() == kind)?;
+        Some(self.0.swap_remove(index))
+    }
+
+    /// Puts a view on the shelf, in place of one of its kind.
+    fn put(&mut self, view: View) {
+        let _older = self.take(view.kind());
+        self.0.push(view);
+    }
+
+    /// The view of `kind` on the shelf.
+    pub(super) fn get(&self, kind: Overlay) -> Option<&View> {
+        self.0.iter().find(|view| view.kind() == kind)
+    }
+
+    /// The view of `kind` on the shelf, to change.
+    pub(super) fn get_mut(&mut self, kind: Overlay) -> Option<&mut View> {
+        self.0.iter_mut().find(|view| view.kind() == kind)
+    }
+}
+
+impl App {
+    /// The open view, if any.
+    #[must_use]
+    pub fn view(&self) -> Option<&View> {
+        self.view.as_ref()
+    }
+
+    /// Which view is open, if any.
+    #[must_use]
+    pub fn overlay(&self) -> Option<Overlay> {
+        self.view.as_ref().map(View::kind)
+    }
+
+    /// The view of `kind`, open or on the shelf.
+    pub(super) fn view_of(&self, kind: Overlay) -> Option<&View> {
+        self.view.as_ref().filter(|view| view.kind() == kind).or_else(|| self.shelf.get(kind))
+    }
+
+    /// The view of `kind`, open or on the shelf, to change.
+    pub(super) fn view_of_mut(&mut self, kind: Overlay) -> Option<&mut View> {
+        match &mut self.view {
+            Some(view) if view.kind() == kind => Some(view),
+            _ => self.shelf.get_mut(kind),
+        }
+    }
+
+    /// Takes the view of `kind` out of the app, open or on the shelf: a new document
+    /// makes it mean nothing.
+    pub(super) fn discard_view(&mut self, kind: Overlay) -> Option<View> {
+        match &self.view {
+            Some(view) if view.kind() == kind => self.view.take(),
+            _ => self.shelf.take(kind),
+        }
+    }
+
+    /// Gives `action` to the open view, unless a prompt is over it (the prompt has the
+    /// keys); gives it back when the view passes it.
+    pub(super) fn update_open_view(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
+        if self.prompt.is_some() {
+            return Err(action);
+        }
+        let Some(mut view) = self.view.take() else { return Err(action) };
+        let reply = view.update(action, self);
+        match reply {
+            Reply::Pass(action) => {
+                self.view = Some(view);
+                // What every view does: Esc and its own key close it.
+                match action {
+                    Action::Cancel => Ok(self.close_view()),
+                    Action::Toggle(kind) if self.overlay() == Some(kind) => Ok(self.close_view()),
+                    action => Err(action),
+                }
+            }
+            Reply::Done(effects) => {
+                match self.view {
+                    // The view opened another, which takes its place.
+                    Some(_) => self.shelf.put(view),
+                    None => self.view = Some(view),
+                }
+                Ok(effects)
+            }
+            Reply::Close(mut effects) => {
+                let (closing, keep) = view.closing(self);
+                effects.extend(closing);
+                let below = view.below();
+                if keep {
+                    self.shelf.put(view);
+                }
+                if self.view.is_none() {
+                    self.view = below.and_then(|below| self.shelf.take(below));
+                }
+                Ok(effects)
+            }
+        }
+    }
+
+    /// Gives a background answer to the view of `kind`, open or on the shelf (a view
+    /// that is gone drops it).
+    pub(super) fn update_view_of_kind(&mut self, kind: Overlay, action: Action) -> Vec<Effect> {
+        let open = self.overlay() == Some(kind);
+        let Some(mut view) = (if open { self.view.take() } else { self.shelf.take(kind) }) else {
+            return Vec::new();
+        };
+        let effects = match view.update(action, self) {
+            Reply::Done(effects) | Reply::Close(effects) => effects,
+            Reply::Pass(_) => Vec::new(),
+        };
+        if open && self.view.is_none() {
+            self.view = Some(view);
+        } else {
+            self.shelf.put(view);
+        }
+        effects
+    }
+
+    /// Opens `view` in place of the one open. Help, the message log and the questions
+    /// cover the open view (it waits on the shelf, and closing them goes back to it);
+    /// another view closes it.
+    pub(super) fn show(&mut self, mut view: View) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        if let Some(mut open) = self.view.take() {
+            let below = Some(open.kind());
+            let covers = match &mut view {
+                View::Help(layer) | View::Messages(layer) => {
+                    layer.below = below;
+                    true
+                }
+                View::UnsavedEdits { below: covered } => {
+                    *covered = below;
+                    true
+                }
+                View::ConfirmReplace(question) => {
+                    question.below = below;
+                    true
+                }
+                _ => false,
+            };
+            if covers {
+                // It waits on the shelf (help over the message log over the compare
+                // view goes back to the log, then to the view).
+                self.shelf.put(open);
+            } else {
+                let (closing, keep) = open.closing(self);
+                effects.extend(closing);
+                if keep {
+                    self.shelf.put(open);
+                }
+            }
+        }
+        if !matches!(view, View::Compare(_)) {
+            self.editor = None;
+        }
+        self.view = Some(view);
+        effects
+    }
+
+    /// Closes the open view: back to the view it covered, or to the base view.
+    pub(super) fn close_view(&mut self) -> Vec<Effect> {
+        let Some(mut view) = self.view.take() else { return Vec::new() };
+        let (effects, keep) = view.closing(self);
+        let below = view.below();
+        if keep {
+            self.shelf.put(view);
+        }
+        self.view = below.and_then(|below| self.shelf.take(below));
+        effects
+    }
+
+    /// Opens the view of `kind` (from its key), or closes it when it is the one open.
+    pub(super) fn toggle(&mut self, kind: Overlay) -> Vec<Effect> {
+        if self.overlay() == Some(kind) {
+            return self.close_view();
+        }
+        match kind {
+            Overlay::Compare => self.open_compare(),
+            Overlay::Page => self.open_page(),
+            Overlay::Sitemaps => self.open_sitemaps(),
+            Overlay::History => self.open_history(),
+            Overlay::Help => self.show(View::Help(Layer::over(None, 0))),
+            Overlay::Messages => {
+                // The newest messages, at the bottom.
+                let lines = self.message_log_lines().len();
+                let shown = usize::from(self.area.height.min(layout::MESSAGES_OVERLAY.1).saturating_sub(2)).max(1);
+                self.show(View::Messages(Layer::over(None, lines.saturating_sub(shown))))
+            }
+            Overlay::FetchDetails => self.show(View::FetchDetails),
+            Overlay::Diagnostics => self.open_diagnostics(),
+            Overlay::Changes => self.open_changes(),
+            Overlay::CopyMenu => self.show(View::CopyMenu),
+            // Asked by what needs the answer, never by a key of their own.
+            Overlay::UnsavedEdits | Overlay::ConfirmReplace => Vec::new(),
+        }
+    }
+
+    /// The first line of a scrolled view (help, the message log, the changes).
+    #[must_use]
+    pub fn overlay_scroll(&self) -> usize {
+        match &self.view {
+            Some(View::Help(layer) | View::Messages(layer)) => layer.scroll,
+            Some(View::Changes(view)) => view.scroll,
+            _ => 0,
+        }
+    }
+
+    /// The keys the help lists first: those of the view it was opened over.
+    #[must_use]
+    pub fn help_first(&self) -> Option<keymap::Context> {
+        match &self.view {
+            Some(View::Help(layer)) => layer.below.map(keymap::Context::Overlay),
+            _ => None,
+        }
+    }
+
+    /// The message log as the overlay shows it: each message wrapped to its width,
+    /// oldest first.
+    #[must_use]
+    pub fn message_log_lines(&self) -> Vec<String> {
+        let width = usize::from(self.area.width.min(layout::MESSAGES_OVERLAY.0).saturating_sub(4)).max(10);
+        self.status.log().flat_map(|message| tester::wrap(message, width)).collect()
+    }
+}
