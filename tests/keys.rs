@@ -477,3 +477,49 @@ fn opening_another_file_stops_the_sitemaps_walk() {
         "the walk of the file replaced is stopped: {effects:?}"
     );
 }
+
+/// Issue 26: views that cover others unwind one at a time. Help over the message log
+/// over the compare view goes back to the log, then to the view (it went back to the
+/// panes before); each keeps its own scroll.
+#[test]
+fn help_over_the_log_over_a_view_unwinds_one_at_a_time() {
+    let mut app = App::from_text(FILE);
+    draw(&mut app, 100, 20);
+    for n in 0..40 {
+        test_path(&mut app, &format!("/p{n}"));
+    }
+    press(&mut app, "cM");
+    assert_eq!(app.overlay(), Some(Overlay::Messages));
+    press(&mut app, "k");
+    let log_scroll = app.overlay_scroll();
+    press(&mut app, "?");
+    assert_eq!(app.overlay(), Some(Overlay::Help));
+    assert_eq!(app.overlay_scroll(), 0, "help opens at its top");
+    press(&mut app, "<pgdn><esc>");
+    assert_eq!(app.overlay(), Some(Overlay::Messages), "back to the log");
+    assert_eq!(app.overlay_scroll(), log_scroll, "where the log was left");
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), Some(Overlay::Compare), "then to the view");
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), None);
+}
+
+/// Issue 26: a view covered by help goes on with its background work: the walk's
+/// answers reach the sitemaps view while help is over it, and Esc shows it with them.
+#[test]
+fn a_covered_view_gets_its_background_answers() {
+    let mut app = App::from_text(FILE);
+    let effects = press(&mut app, "m");
+    let Some(&Effect::WalkSitemaps { id, .. }) = effects.first() else { panic!("a walk: {effects:?}") };
+    press(&mut app, "?");
+    assert_eq!(app.overlay(), Some(Overlay::Help));
+    let walked = robotscope::sitemaps::Walked { sitemaps: 1, ..Default::default() };
+    app.update(Action::SitemapsWalked { id, walked });
+    press(&mut app, "<esc>");
+    let view = app.sitemaps_view().expect("back to the sitemaps view");
+    assert_eq!(view.walked, Some(walked), "the answer reached the covered view");
+    assert!(!view.job.is_running());
+    // Esc now leaves at once: there is no walk left to stop.
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), None);
+}
