@@ -95,6 +95,17 @@ fn a_load_that_finishes_over_edits_asks() {
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /~\n", "the edits are still on screen");
     press(&mut app, "y");
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /other/\n");
+    // A load that finishes while the quit question is open asks in its place: one
+    // question, and Esc leaves it with the edits kept (not a second, empty question).
+    let mut app = app_on_file(&path);
+    let id = load_id(&press(&mut app, "r")).expect("a load");
+    press(&mut app, "Fq");
+    assert!(matches!(app.pending(), Some(Pending::Quit)));
+    app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
+    assert!(matches!(app.pending(), Some(Pending::ShowLoaded(_))));
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), None, "one question, answered once");
+    assert!(app.is_dirty());
     // A load that fails after the user gave up their edits leaves them be.
     let mut app = app_on_file(&path);
     press(&mut app, "F");

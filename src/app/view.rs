@@ -361,7 +361,9 @@ impl App {
     pub(super) fn show(&mut self, mut view: View) -> Vec<Effect> {
         let mut effects = Vec::new();
         if let Some(mut open) = self.view.take() {
-            let below = Some(open.kind());
+            // The same question again (a load arrived while asked about quitting): it
+            // takes the place of the first, over what that one covered.
+            let below = if open.kind() == view.kind() { open.below() } else { Some(open.kind()) };
             let covers = match &mut view {
                 View::Help(layer) | View::Messages(layer) => {
                     layer.below = below;
@@ -377,7 +379,9 @@ impl App {
                 }
                 _ => false,
             };
-            if covers {
+            if covers && open.kind() == view.kind() {
+                // Replaced, not covered: nothing of it waits.
+            } else if covers {
                 // It waits on the shelf (help over the message log over the compare
                 // view goes back to the log, then to the view).
                 self.shelf.put(open);
