@@ -99,24 +99,16 @@ pub enum KeyContext {
     Pane(Pane),
 }
 
-/// Whether a source is being loaded. (The base view's load; the views' own background
-/// work is a [`job::Job`]. Both draw their ids from one counter.)
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum LoadState {
-    /// Nothing is being loaded.
-    #[default]
-    Idle,
-    /// A load is running in the background.
-    Loading {
-        /// The load's id; results with another id are stale and dropped.
-        id: u64,
-        /// What is being loaded.
-        source: Source,
-        /// How long it has run, from the last progress tick.
-        elapsed: Duration,
-        /// Progress ticks so far (for the spinner).
-        ticks: usize,
-    },
+/// How far the load of a source has got, while it runs (the base view's background
+/// job, a [`job::Job`] like the views' own).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loading {
+    /// What is being loaded.
+    pub source: Source,
+    /// How long it has run, from the last progress tick.
+    pub elapsed: Duration,
+    /// Progress ticks so far (for the spinner).
+    pub ticks: usize,
 }
 
 /// Which User-Agent header a fetch sends.
@@ -162,7 +154,8 @@ pub struct App {
     /// Sources loaded so far, for messages about the loaded one.
     loads: u64,
     search: Search,
-    load: LoadState,
+    /// The load of a source.
+    load: job::Job<Loading>,
     /// The ids of background jobs.
     job_ids: job::JobIds,
     /// The cancelling of jobs whose view went with the document that had them.
@@ -404,10 +397,10 @@ impl App {
         }
     }
 
-    /// Whether a load is running.
+    /// The load of a source, while it runs.
     #[must_use]
-    pub fn load_state(&self) -> &LoadState {
-        &self.load
+    pub fn load_in_progress(&self) -> Option<&Loading> {
+        self.load.progress()
     }
 
     /// The records pane's rows under the current reading.

@@ -15,7 +15,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use robotscope::app::keymap::{parse_keys, press};
 use robotscope::app::unsaved::Pending;
-use robotscope::app::{Action, App, Effect, KeyContext, LoadState, Overlay};
+use robotscope::app::{Action, App, Effect, KeyContext, Overlay};
 use robotscope::fetch::{Limits, Retrieved, Source};
 use robotscope::robots_db::RobotsDb;
 use tokio::sync::mpsc;
@@ -61,7 +61,7 @@ fn reload_and_open_ask_before_dropping_edits() {
     assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::UnsavedEdits));
     assert!(matches!(app.pending(), Some(Pending::Reload)));
     press(&mut app, "<esc>");
-    assert!(app.pending().is_none() && app.is_dirty() && *app.load_state() == LoadState::Idle);
+    assert!(app.pending().is_none() && app.is_dirty() && app.load_in_progress().is_none());
     // o asks the same, naming what it would open (once the shell has asked the file
     // system what the name names, as it does off the event loop).
     let other = dir.path().join("other");

@@ -1,21 +1,20 @@
 //! Loading a source into the explorer: the first load, `r` and `o`, progress, the
 //! result (shown, or kept aside while the user decides about unsaved edits).
 
+use super::job::Job;
 use super::robots::{robot_entries, robot_entries_from};
 use super::{
-    About, App, Arc, DEFAULT_PATH, Document, Duration, Effect, Evaluation, Limits, LineInput, LoadState, Origin,
-    Overlay, Pane, Reading, RecoveryCopy, Rect, Retrieved, RobotEntry, RobotOrigin, RobotProfile, RobotsDb, RobotsTxt,
+    About, App, Arc, DEFAULT_PATH, Document, Duration, Effect, Evaluation, Limits, LineInput, Loading, Origin, Overlay,
+    Pane, Reading, RecoveryCopy, Rect, Retrieved, RobotEntry, RobotOrigin, RobotProfile, RobotsDb, RobotsTxt,
     ScrollView, Search, Source, Status, UserAgentChoice, View, unsaved, view,
 };
 
 impl App {
     /// The load `id` has run for `elapsed`.
     pub(super) fn load_progress(&mut self, id: u64, elapsed: Duration) {
-        if let LoadState::Loading { id: current, elapsed: shown, ticks, .. } = &mut self.load
-            && *current == id
-        {
-            *shown = elapsed;
-            *ticks += 1;
+        if let Some(Loading { source, ticks, .. }) = self.load.progress().filter(|_| self.load.is(id)) {
+            let next = Loading { source: source.clone(), elapsed, ticks: ticks + 1 };
+            self.load.advance(id, next);
         }
     }
 
@@ -58,7 +57,7 @@ impl App {
             user_actions: 0,
             loads: 0,
             search: Search::default(),
-            load: LoadState::Idle,
+            load: Job::default(),
             job_ids: super::job::JobIds::default(),
             jobs_to_cancel: Vec::new(),
             limits: Limits::default(),
@@ -213,12 +212,13 @@ impl App {
     /// Starts loading `source`, replacing any load that is running.
     pub(super) fn begin_load(&mut self, source: Source) -> Vec<Effect> {
         let mut effects = Vec::new();
-        if let LoadState::Loading { id, .. } = self.load {
+        if let Some(id) = self.load.stop() {
             effects.push(Effect::CancelLoad { id });
         }
-        let id = self.job_ids.new_id();
         let limits = self.fetch_limits();
-        self.load = LoadState::Loading { id, source: source.clone(), elapsed: Duration::ZERO, ticks: 0 };
+        self.load =
+            Job::start(&mut self.job_ids, Loading { source: source.clone(), elapsed: Duration::ZERO, ticks: 0 });
+        let id = self.load.id();
         self.status.clear();
         effects.push(Effect::Load { id, source, limits });
         effects
@@ -235,10 +235,10 @@ impl App {
 
     /// A load finished; stale results (a cancelled or replaced load) are dropped.
     pub(super) fn loaded(&mut self, id: u64, result: Result<Retrieved, crate::fetch::SourceError>) {
-        if !matches!(self.load, LoadState::Loading { id: current, .. } if current == id) {
+        // Stale results (a cancelled or replaced load) are dropped.
+        if !(self.load.is_running() && self.load.finish(id)) {
             return;
         }
-        self.load = LoadState::Idle;
         let replaces_edits = self.load_replaces_edits.take() == Some(id);
         match result {
             Ok(retrieved) => {

@@ -11,7 +11,7 @@
 
 use super::effect::AfterSave;
 use super::input::LineInput;
-use super::{About, App, Direction, Edit, Effect, LoadState, Overlay, Pane};
+use super::{About, App, Direction, Edit, Effect, Overlay, Pane};
 
 /// What a prompt is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -284,8 +284,10 @@ impl App {
             self.say(About::Moment, "Cancelled fixing everything; the text is as it was");
             return Vec::new();
         }
-        if let LoadState::Loading { id, source, .. } = std::mem::take(&mut self.load) {
-            self.say(About::Moment, format!("Cancelled loading {}", source.label()));
+        if let Some(label) = self.load_in_progress().map(|loading| loading.source.label())
+            && let Some(id) = self.load.stop()
+        {
+            self.say(About::Moment, format!("Cancelled loading {label}"));
             return vec![Effect::CancelLoad { id }];
         }
         self.status.clear();

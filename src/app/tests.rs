@@ -187,12 +187,12 @@ fn a_site_loads_in_the_background_and_its_page_goes_to_the_tester() {
     let effects = app.start();
     let [Effect::Load { id, source, .. }] = effects.as_slice() else { panic!("{effects:?}") };
     assert_eq!(*id, 1);
-    assert!(matches!(app.load_state(), LoadState::Loading { id: 1, .. }));
+    assert!(app.load_in_progress().is_some());
     assert!(app.is_waiting_for_source(), "no verdict over an empty file while it loads");
     app.update(Action::LoadProgress { id: 1, elapsed: Duration::from_millis(300) });
-    assert!(matches!(app.load_state(), LoadState::Loading { elapsed, ticks: 1, .. } if elapsed.as_millis() == 300));
+    assert!(matches!(app.load_in_progress(), Some(Loading { elapsed, ticks: 1, .. }) if elapsed.as_millis() == 300));
     app.update(loaded(1, source.clone(), 200, "User-agent: *\nDisallow: /private/\n"));
-    assert_eq!(*app.load_state(), LoadState::Idle);
+    assert!(app.load_in_progress().is_none());
     assert!(!app.evaluation().verdict.allowed);
     assert_eq!(app.evaluation().verdict.decided_by.map(|m| m.line), Some(2));
     assert!(app.message().is_some_and(|m| m.contains("200 OK")));
@@ -213,7 +213,7 @@ fn a_failed_or_cancelled_load_is_called_what_it_is() {
     let mut app = App::loading(site("/"), Limits::default(), false, &db);
     app.start();
     press(&mut app, "<esc>");
-    assert_eq!(*app.load_state(), LoadState::Idle);
+    assert!(app.load_in_progress().is_none());
     assert!(app.is_waiting_for_source(), "nothing loaded: the tester says so, with r and o");
 }
 
@@ -236,7 +236,7 @@ fn esc_cancels_a_load_and_stale_results_are_dropped() {
     let mut app = App::loading(site("/"), Limits::default(), false, &db);
     app.start();
     assert_eq!(press(&mut app, "<esc>"), vec![Effect::CancelLoad { id: 1 }]);
-    assert_eq!(*app.load_state(), LoadState::Idle);
+    assert!(app.load_in_progress().is_none());
     app.update(loaded(1, site("/"), 200, "User-agent: *\nDisallow: /\n"));
     assert!(app.document().txt.source().is_empty(), "a cancelled load's result is ignored");
     // A reload replaces a running load, whose late result is ignored too.

@@ -5,14 +5,14 @@
 //! [`View`] is the open view, its variants holding the views' state, so that a view
 //! cannot be open without it. A view that keeps its place while closed (compare, the
 //! page policy, sitemaps, history), or that help, the message log or a question covers
-//! for a while, waits on the [`Shelf`] until it opens again; its background answers
+//! for a while, waits on the `Shelf` until it opens again; its background answers
 //! reach it there.
 //!
 //! Routing: the open view's `update` takes an action first (unless a prompt is over
-//! it) and answers with a [`Reply`]; what it passes goes on to the app. A view's
+//! it) and answers with a `Reply`; what it passes goes on to the app. A view's
 //! update gets the app beside itself (the view is taken out of the app meanwhile), to
 //! read the document, robots and reading, and to say things; it closes by answering
-//! [`Reply::Close`], and opening another view from it puts it on the shelf.
+//! `Reply::Close`, and opening another view from it puts it on the shelf.
 
 pub mod changes;
 pub mod compare;

@@ -10,7 +10,7 @@ use ratatui::widgets::{Clear, Paragraph, Widget};
 use super::pane_block;
 use super::text::{cut_end, safe_span};
 use super::theme::THEME;
-use crate::app::{App, LoadState, Pane, keymap};
+use crate::app::{App, Loading, Pane, keymap};
 use crate::fetch::size_label;
 use crate::policy::escape::display_width;
 
@@ -29,7 +29,7 @@ impl Widget for StatusBar<'_> {
         let app = self.app;
         let width = usize::from(area.width);
         let mut spans = vec![Span::raw(" ")];
-        if let LoadState::Loading { source, elapsed, ticks, .. } = app.load_state() {
+        if let Some(Loading { source, elapsed, ticks }) = app.load_in_progress() {
             const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
             let spinner = format!("{} loading ", SPINNER[ticks % SPINNER.len()]);
             spans.push(Span::styled(spinner, THEME.key.bg(THEME.status.bg.unwrap_or_default())));

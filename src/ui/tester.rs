@@ -12,7 +12,7 @@ use super::text::{input_window, safe_span, text_window};
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::tester::{DetailKind, LABEL_COLUMNS};
-use crate::app::{App, LoadState, Pane, PromptKind};
+use crate::app::{App, Loading, Pane, PromptKind};
 use crate::policy::{Reading, Verdict};
 
 /// The label before the path.
@@ -85,12 +85,12 @@ impl Widget for TesterPane<'_> {
         put(Line::from(path_line), buf);
 
         if app.is_waiting_for_source() {
-            let (what, then) = match app.load_state() {
-                LoadState::Loading { source, .. } => (
+            let (what, then) = match app.load_in_progress() {
+                Some(Loading { source, .. }) => (
                     format!(" Loading {} …", source.label()),
                     " No verdict until the robots.txt answers (Esc cancels).",
                 ),
-                LoadState::Idle => {
+                None => {
                     (" Not loaded.".to_owned(), " No verdict without a robots.txt: r loads it again, o opens another.")
                 }
             };
