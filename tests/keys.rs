@@ -523,3 +523,70 @@ fn a_covered_view_gets_its_background_answers() {
     press(&mut app, "<esc>");
     assert_eq!(app.overlay(), None);
 }
+
+/// From the review of issue 26: the chain of covering views holds a kind twice (help
+/// over the log over help over the compare view) and unwinds through each; the same
+/// question asked again over help takes the first one's place, and no question without
+/// anything waiting on it is left behind.
+#[test]
+fn covering_views_unwind_and_a_question_is_never_left_empty() {
+    let mut app = App::from_text(FILE);
+    press(&mut app, "c?M?M");
+    for expected in [Overlay::Help, Overlay::Messages, Overlay::Help, Overlay::Compare] {
+        press(&mut app, "<esc>");
+        assert_eq!(app.overlay(), Some(expected));
+    }
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), None);
+    // Edited, asked about quitting, help over the question, Ctrl-C: one question.
+    press(&mut app, "ex<esc>q?<C-c>");
+    assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits));
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), None, "no second question behind the first");
+    assert!(app.is_dirty() && app.pending().is_none());
+}
+
+/// From the review of issue 26: the mouse wheel moves the open view as its moving keys
+/// do (it did nothing in a view).
+#[test]
+fn the_wheel_moves_the_open_view() {
+    let mut app = App::from_text("User-agent: *\nDisallow: ~\nDisallow: ~x\nDisallow: ~y\nDisallow: ~z\nNoindex: /\n");
+    draw(&mut app, 120, 40);
+    press(&mut app, "d");
+    assert!(app.diagnostics().len() > 3);
+    app.update(Action::Scroll { column: 60, row: 20, down: true });
+    assert_eq!(app.diagnostics_view().cursor, 3, "three lines a notch");
+}
+
+/// From the review of issue 26: the diagnostics cursor follows a list that shrank under
+/// it (F fixed most of them): `k` moves at once.
+#[test]
+fn the_diagnostics_cursor_follows_a_shrinking_list() {
+    let mut app = App::from_text("User-agent: *\nDisallow: ~\nDisallow: ~x\nDisallow: ~y\nNoindex: /\nNoindex: /x\n");
+    draw(&mut app, 120, 40);
+    press(&mut app, "dGF");
+    let left = app.diagnostics().len();
+    assert!(left >= 2, "{:?}", app.diagnostics());
+    press(&mut app, "k");
+    assert_eq!(app.diagnostics_view().cursor, left - 2);
+}
+
+/// From the review of issue 26: `r` in the sitemaps view of a file that lists no
+/// Sitemap any more closes the view and forgets it; `m` then says so, rather than
+/// showing the old walk again.
+#[test]
+fn reading_sitemaps_again_from_a_file_that_lists_none_forgets_them() {
+    let sitemap = "Sitemap: https://example.com/s.xml";
+    let mut app = App::from_text(&format!("{sitemap}\nUser-agent: *\nDisallow: /x\n"));
+    press(&mut app, "m<esc><esc>");
+    assert_eq!(app.overlay(), None);
+    press(&mut app, &format!("e<end>{}<esc>", "<bs>".repeat(sitemap.len())));
+    assert!(!app.document().txt.source().starts_with(b"Sitemap"));
+    press(&mut app, "m");
+    assert_eq!(app.overlay(), Some(Overlay::Sitemaps), "the view kept while closed");
+    press(&mut app, "r");
+    assert_eq!(app.overlay(), None, "r closed the view");
+    press(&mut app, "m");
+    assert_eq!(app.overlay(), None, "no view of sitemaps the file does not list");
+    assert!(app.message().is_some_and(|m| m.contains("no Sitemap")), "{:?}", app.message());
+}

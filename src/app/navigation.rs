@@ -2,7 +2,7 @@
 //! the source, and the mouse.
 
 use super::scroll::scrolled;
-use super::{App, HORIZONTAL_STEP, Pane, WHEEL_LINES, layout};
+use super::{Action, App, HORIZONTAL_STEP, Pane, WHEEL_LINES, layout};
 
 impl App {
     /// The terminal's new size: whatever of the verdict was in view stays in view.
@@ -104,7 +104,10 @@ impl App {
 
     pub(super) fn wheel(&mut self, column: u16, row: u16, down: bool) {
         if self.view.is_some() {
-            self.move_by(if down { WHEEL_LINES.cast_signed() } else { -WHEEL_LINES.cast_signed() });
+            // The open view moves as its moving keys move it.
+            for _ in 0..WHEEL_LINES {
+                let _moved = self.update_open_view(if down { Action::Down } else { Action::Up });
+            }
             return;
         }
         let areas = self.areas();

@@ -3,10 +3,10 @@
 //! the keymap).
 //!
 //! [`View`] is the open view, its variants holding the views' state, so that a view
-//! cannot be open without it. A view that keeps its place while closed (compare, the
-//! page policy, sitemaps, history), or that help, the message log or a question covers
-//! for a while, waits on the `Shelf` until it opens again; its background answers
-//! reach it there.
+//! cannot be open without it. A view that keeps its place while closed (compare,
+//! sitemaps, history, the diagnostics, the page policy once its page answered), or that
+//! help, the message log or a question covers for a while, waits on the `Shelf` until
+//! it opens again; its background answers reach it there.
 //!
 //! Routing: the open view's `update` takes an action first (unless a prompt is over
 //! it) and answers with a `Reply`; what it passes goes on to the app. A view's
@@ -92,6 +92,9 @@ pub(super) enum Reply {
     Done(Vec<Effect>),
     /// Taken; the view closes.
     Close(Vec<Effect>),
+    /// Taken; the view closes and forgets its state (what it showed means nothing
+    /// now).
+    Forget(Vec<Effect>),
     /// Not the view's: the app routes it.
     Pass(Action),
 }
@@ -154,13 +157,9 @@ impl View {
             View::Page(view) => view.update(action, app),
             View::Sitemaps(view) => view.update(action, app),
             View::History(view) => view.update(action, app),
-            View::Help(layer) => {
-                let lines = keymap::help_line_count();
-                layer.update(action, app, lines, layout::HELP_OVERLAY.1)
-            }
+            View::Help(layer) => layer.update(action, app, |_| keymap::help_line_count(), layout::HELP_OVERLAY.1),
             View::Messages(layer) => {
-                let lines = app.message_log_lines().len();
-                layer.update(action, app, lines, layout::MESSAGES_OVERLAY.1)
+                layer.update(action, app, |app| app.message_log_lines().len(), layout::MESSAGES_OVERLAY.1)
             }
             View::Changes(view) => view.update(action, app),
             View::Diagnostics(list) => app.update_diagnostics(list, action),
@@ -207,12 +206,13 @@ impl Layer {
         Layer { scroll, below }
     }
 
-    /// Scrolls by the moving keys, no further than the last line of `lines`.
-    fn update(&mut self, action: Action, app: &App, lines: usize, most_rows: u16) -> Reply {
+    /// Scrolls by the moving keys, no further than the last of its `lines` (counted
+    /// only for a move: the log is wrapped to count them).
+    fn update(&mut self, action: Action, app: &App, lines: impl FnOnce(&App) -> usize, most_rows: u16) -> Reply {
         let shown = usize::from(app.area.height.min(most_rows).saturating_sub(2)).max(1);
         match movement(&action, usize::from(app.area.height.saturating_sub(8))) {
             Some(delta) => {
-                self.scroll = scrolled_to(self.scroll, delta, lines, shown);
+                self.scroll = scrolled_to(self.scroll, delta, lines(app), shown);
                 Reply::done()
             }
             None => Reply::Pass(action),
@@ -226,8 +226,9 @@ pub(super) fn scrolled_to(scroll: usize, delta: isize, lines: usize, shown: usiz
     scroll.min(last).saturating_add_signed(delta).min(last)
 }
 
-/// The closed views that keep their place, and those covered for a while (at most one
-/// of each kind).
+/// The closed views that keep their place (one of each kind), and those covered for a
+/// while, newest last: help over the log over help holds help twice, and unwinds to
+/// each in turn.
 #[derive(Debug, Default)]
 pub(super) struct Shelf(Vec<View>);
 
@@ -237,26 +238,26 @@ impl Shelf {
         Shelf(vec![view])
     }
 
-    /// Takes the view of `kind` off the shelf.
+    /// Takes the newest view of `kind` off the shelf.
     pub(super) fn take(&mut self, kind: Overlay) -> Option<View> {
-        let index = self.0.iter().position(|view| view.kind() == kind)?;
-        Some(self.0.swap_remove(index))
+        let index = self.0.iter().rposition(|view| view.kind() == kind)?;
+        Some(self.0.remove(index))
     }
 
-    /// Puts a view on the shelf, in place of one of its kind.
+    /// Puts a view on the shelf, the newest of its kind. (A view that keeps its place
+    /// is taken off when it opens, so there is one of it.)
     fn put(&mut self, view: View) {
-        let _older = self.take(view.kind());
         self.0.push(view);
     }
 
-    /// The view of `kind` on the shelf.
+    /// The newest view of `kind` on the shelf.
     pub(super) fn get(&self, kind: Overlay) -> Option<&View> {
-        self.0.iter().find(|view| view.kind() == kind)
+        self.0.iter().rev().find(|view| view.kind() == kind)
     }
 
-    /// The view of `kind` on the shelf, to change.
+    /// The newest view of `kind` on the shelf, to change.
     pub(super) fn get_mut(&mut self, kind: Overlay) -> Option<&mut View> {
-        self.0.iter_mut().find(|view| view.kind() == kind)
+        self.0.iter_mut().rev().find(|view| view.kind() == kind)
     }
 }
 
@@ -313,27 +314,37 @@ impl App {
                     action => Err(action),
                 }
             }
-            Reply::Done(effects) => {
-                match self.view {
-                    // The view opened another, which takes its place.
-                    Some(_) => self.shelf.put(view),
-                    None => self.view = Some(view),
-                }
-                Ok(effects)
-            }
-            Reply::Close(mut effects) => {
-                let (closing, keep) = view.closing(self);
-                effects.extend(closing);
-                let below = view.below();
-                if keep {
-                    self.shelf.put(view);
-                }
+            Reply::Done(mut effects) => {
                 if self.view.is_none() {
-                    self.view = below.and_then(|below| self.shelf.take(below));
+                    self.view = Some(view);
+                } else {
+                    // The view opened another, which takes its place: this one closes.
+                    let (closing, keep) = view.closing(self);
+                    effects.extend(closing);
+                    if keep {
+                        self.shelf.put(view);
+                    }
                 }
                 Ok(effects)
             }
+            Reply::Close(effects) => Ok(self.closed(view, effects, true)),
+            Reply::Forget(effects) => Ok(self.closed(view, effects, false)),
         }
+    }
+
+    /// What follows a view's closing: it goes to the shelf if it keeps its place (and
+    /// `keep` allows), and the view it covered comes back.
+    fn closed(&mut self, mut view: View, mut effects: Vec<Effect>, keep: bool) -> Vec<Effect> {
+        let (closing, keeps_its_place) = view.closing(self);
+        effects.extend(closing);
+        let below = view.below();
+        if keep && keeps_its_place {
+            self.shelf.put(view);
+        }
+        if self.view.is_none() {
+            self.view = below.and_then(|below| self.shelf.take(below));
+        }
+        effects
     }
 
     /// Gives a background answer to the view of `kind`, open or on the shelf (a view
@@ -344,7 +355,7 @@ impl App {
             return Vec::new();
         };
         let effects = match view.update(action, self) {
-            Reply::Done(effects) | Reply::Close(effects) => effects,
+            Reply::Done(effects) | Reply::Close(effects) | Reply::Forget(effects) => effects,
             Reply::Pass(_) => Vec::new(),
         };
         if open && self.view.is_none() {
@@ -360,6 +371,15 @@ impl App {
     /// another view closes it.
     pub(super) fn show(&mut self, mut view: View) -> Vec<Effect> {
         let mut effects = Vec::new();
+        // The same question asked again while help or the log covers it (Ctrl-C over
+        // help over the quit question): back down to it, and the new one takes its
+        // place, rather than a second question over a first that nothing waits on.
+        let question = matches!(view, View::UnsavedEdits { .. } | View::ConfirmReplace(_));
+        if question && self.shelf.get(view.kind()).is_some() {
+            while self.view.is_some() && self.overlay() != Some(view.kind()) {
+                effects.extend(self.close_view());
+            }
+        }
         if let Some(mut open) = self.view.take() {
             // The same question again (a load arrived while asked about quitting): it
             // takes the place of the first, over what that one covered.

@@ -34,6 +34,8 @@ impl App {
     /// The diagnostics list's answer to an action: moving checks the selected fix under
     /// every reading, `f` applies it, Enter shows its line.
     pub(in crate::app) fn update_diagnostics(&mut self, list: &mut ScrollView, action: Action) -> Reply {
+        // The list may have shrunk since (F, an undo, a background lint).
+        list.cursor = list.cursor.min(self.diagnostics.len().saturating_sub(1));
         match action {
             Action::FixHere => self.fix_here(Some(list.cursor)),
             Action::ShowInSource => {

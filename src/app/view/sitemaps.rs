@@ -335,7 +335,7 @@ impl SitemapsView {
                 let mut effects = self.stop();
                 let Some((view, walk)) = app.start_walk() else {
                     app.say(About::Moment, "The robots.txt lists no Sitemap any more");
-                    return Reply::Close(effects);
+                    return Reply::Forget(effects);
                 };
                 *self = view;
                 self.recount_blocked(app);
