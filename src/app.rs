@@ -192,6 +192,9 @@ pub struct App {
     osc52_max_bytes: usize,
     /// What waits for the answer about unsaved edits.
     pending: Option<unsaved::Pending>,
+    /// A load that finished over edits while the editor was open: asked about when the
+    /// user leaves the editor.
+    load_held: Option<Box<unsaved::Loaded>>,
     /// The load the user chose to show over their edits: it replaces them on arrival.
     load_replaces_edits: Option<u64>,
     /// Where recovery copies of texts from no file go.

@@ -95,14 +95,15 @@ fn a_load_that_finishes_over_edits_asks() {
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /~\n", "the edits are still on screen");
     press(&mut app, "y");
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /other/\n");
-    // A load that finishes while the quit question is open asks in its place: one
-    // question, and Esc leaves it with the edits kept (not a second, empty question).
+    // A load that finishes while the user is asked about quitting leaves that choice
+    // be: one question, about quitting, and Esc leaves it with the edits kept.
     let mut app = app_on_file(&path);
     let id = load_id(&press(&mut app, "r")).expect("a load");
     press(&mut app, "Fq");
     assert!(matches!(app.pending(), Some(Pending::Quit)));
     app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
-    assert!(matches!(app.pending(), Some(Pending::ShowLoaded(_))));
+    assert!(matches!(app.pending(), Some(Pending::Quit)));
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /~\n");
     press(&mut app, "<esc>");
     assert_eq!(app.overlay(), None, "one question, answered once");
     assert!(app.is_dirty());
@@ -316,4 +317,81 @@ fn fixes_and_undo_keep_the_users_place_in_the_file() {
         assert_eq!((now.offset, now.cursor), (place.offset, place.cursor), "after {keys}: {:?}", app.message());
     }
     assert!(!app.is_dirty(), "the last undo went back to the text as loaded");
+}
+
+/// From the attack on issue 26: "save, then quit" while a load finished behind the save
+/// prompt saved, then showed the load and stayed, under a question with nothing behind
+/// it. The choice stands: saved, then quit.
+#[test]
+fn save_then_quit_stands_when_a_load_finishes_meanwhile() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("robots.txt");
+    fs::write(&path, TEXT).expect("write");
+    let mut app = app_on_file(&path);
+    let id = load_id(&press(&mut app, "r")).expect("a load");
+    press(&mut app, "Fqw");
+    assert!(app.prompt().is_some(), "the save prompt");
+    app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
+    let effects = press(&mut app, "<ret>");
+    let Some(Effect::Save { path: saved_to, text, after, .. }) =
+        effects.into_iter().find(|e| matches!(e, Effect::Save { .. }))
+    else {
+        panic!("a save")
+    };
+    assert_eq!(text, b"User-agent: *\nDisallow: /~\n", "the edits are what is saved");
+    let saved = robotscope::save::Saved { file: saved_to.clone(), in_place: false };
+    let effects = app.update(Action::Saved { path: saved_to, text, after, result: Ok(saved) });
+    assert!(effects.iter().any(|e| matches!(e, Effect::Quit)), "then quits: {effects:?}");
+}
+
+/// From the attack on issue 26: a question about replacing a file outlived the text it
+/// was about; after a load replaced the edits, `y` wrote the loaded text over the file.
+#[test]
+fn a_replace_question_goes_with_the_text_it_was_about() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("robots.txt");
+    let other = dir.path().join("existing.txt");
+    fs::write(&path, TEXT).expect("write");
+    fs::write(&other, "keep me").expect("write");
+    let mut app = app_on_file(&path);
+    let id = load_id(&press(&mut app, "r")).expect("a load");
+    let effects = press(&mut app, &format!("Fw<C-u>{}<ret>", other.display()));
+    let Some(Effect::Save { path: saved_to, text, after, .. }) =
+        effects.into_iter().find(|e| matches!(e, Effect::Save { .. }))
+    else {
+        panic!("a save")
+    };
+    let exists = robotscope::save::SaveError::Exists { path: other.clone() };
+    app.update(Action::Saved { path: saved_to, text, after, result: Err(exists) });
+    assert_eq!(app.overlay(), Some(Overlay::ConfirmReplace));
+    app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
+    assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits), "the load asks over the replace question");
+    press(&mut app, "y");
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /other/\n");
+    assert_eq!(app.overlay(), None, "no question about saving a text that is gone");
+}
+
+/// From the attack on issue 26: a load that finished while the user typed in the editor
+/// took the keys (a typed `y` dropped the edits), and "keep working" left the editor.
+#[test]
+fn a_load_does_not_take_the_editors_keys_and_keep_working_goes_back_to_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("robots.txt");
+    fs::write(&path, TEXT).expect("write");
+    let mut app = app_on_file(&path);
+    let id = load_id(&press(&mut app, "r")).expect("a load");
+    press(&mut app, "e<end>x");
+    app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
+    assert_eq!(app.overlay(), None, "no question while typing");
+    press(&mut app, "y");
+    assert_eq!(app.document().txt.source(), b"User-agent: *xy\nDisallow: ~\n", "typed, not an answer");
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits), "asked once out of the editor");
+    press(&mut app, "<esc>");
+    assert!(app.is_dirty() && app.pending().is_none());
+    // Ctrl-C in the editor asks about quitting; Esc keeps working, in the editor.
+    press(&mut app, "e<C-c>");
+    assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits));
+    press(&mut app, "<esc>");
+    assert!(app.editor().is_some(), "back in the editor");
 }

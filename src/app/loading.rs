@@ -80,6 +80,7 @@ impl App {
             osc52_max_bytes: crate::clipboard::OSC52_MAX_BYTES,
             pending: None,
             load_replaces_edits: None,
+            load_held: None,
             recovery_directory: std::env::temp_dir(),
             recovery_offer: None,
             undo: unsaved::UndoHistory::default(),
@@ -135,6 +136,17 @@ impl App {
     /// unsaved edits, kept in step with the text (and dropped once they are saved).
     pub(super) fn housekeeping(&mut self) -> Vec<Effect> {
         // The background work of views a new document closed: stopped.
+        // A load that finished while the editor was open asks once the user has left it
+        // (unless they chose something else meanwhile: quitting, say).
+        if self.editor.is_none()
+            && self.view.is_none()
+            && self.prompt.is_none()
+            && let Some(loaded) = self.load_held.take()
+            && self.pending.is_none()
+        {
+            self.pending = Some(unsaved::Pending::ShowLoaded(loaded));
+            self.ask_about_the_load();
+        }
         let mut effects = std::mem::take(&mut self.jobs_to_cancel);
         self.refresh_changes();
         if let Some(generation) = self.stale_diagnostics()
@@ -245,17 +257,36 @@ impl App {
                 let document = Document::from_retrieved(retrieved, &self.limits);
                 // Edits made while it loaded are not dropped without asking.
                 if self.is_dirty() && !replaces_edits {
-                    let loaded = unsaved::Loaded { id, document };
-                    self.pending = Some(unsaved::Pending::ShowLoaded(Box::new(loaded)));
-                    let effects = self.show(View::UnsavedEdits { below: None });
-                    self.jobs_to_cancel.extend(effects);
-                    self.say(About::Moment, "Loaded; your edits stay on screen until you choose");
+                    if self.pending.is_some() {
+                        // The user is deciding about their edits already (to quit, say,
+                        // or saving first): that choice stands.
+                        let message = "A load finished while you chose what becomes of your edits; r loads it again";
+                        self.say(About::Moment, message);
+                        return;
+                    }
+                    let loaded = Box::new(unsaved::Loaded { id, document });
+                    if self.editor.is_some() {
+                        // Keys typed into the editor must not answer the question: it is
+                        // asked when the user leaves it.
+                        self.load_held = Some(loaded);
+                        self.say(About::Moment, "Loaded; Esc leaves the editor and asks what becomes of your edits");
+                        return;
+                    }
+                    self.pending = Some(unsaved::Pending::ShowLoaded(loaded));
+                    self.ask_about_the_load();
                     return;
                 }
                 self.show_loaded(id, document);
             }
             Err(error) => self.say(About::Moment, error.to_string()),
         }
+    }
+
+    /// Asks what becomes of the edits now that a load has brought another text.
+    pub(super) fn ask_about_the_load(&mut self) {
+        let effects = self.show(View::UnsavedEdits { below: None });
+        self.jobs_to_cancel.extend(effects);
+        self.say(About::Moment, "Loaded; your edits stay on screen until you choose");
     }
 
     /// Shows what a load brought in place of the document on screen.
@@ -283,6 +314,10 @@ impl App {
         let db_profiles: Vec<RobotProfile> =
             self.robots.iter().filter(|e| e.origin == RobotOrigin::Profile).map(|e| e.profile.clone()).collect();
         let replaced = std::mem::replace(&mut self.document, document);
+        // The editor and a question about replacing a file were about the text replaced.
+        self.editor = None;
+        self.load_held = None;
+        while self.discard_view(Overlay::ConfirmReplace).is_some() {}
         self.loads += 1;
         // Another site's sitemaps: read when the view is opened again (a walk still
         // running is stopped).

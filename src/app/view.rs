@@ -413,7 +413,11 @@ impl App {
                 }
             }
         }
-        if !matches!(view, View::Compare(_)) {
+        // A view in the source pane's place closes the editor; help, the log and the
+        // questions cover it for a while, and "keep working" goes back to it.
+        if !matches!(view, View::Compare(_) | View::Help(_) | View::Messages(_))
+            && !matches!(view, View::UnsavedEdits { .. } | View::ConfirmReplace(_))
+        {
             self.editor = None;
         }
         self.view = Some(view);
