@@ -529,6 +529,7 @@ impl App {
             | Action::Copied { .. }
             | Action::Saved { .. }
             | Action::DiscardAndContinue
+            // Taken by the replace question, the one view that asks it.
             | Action::ReplaceFile
             | Action::Undo
             | Action::Redo

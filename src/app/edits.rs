@@ -14,7 +14,7 @@ use crossterm::event::KeyEvent;
 use super::document::{Document, Origin};
 use super::editor::{Editor, EditorRefusal};
 use super::effect::CopyWhat;
-use super::{About, Action, AfterSave, App, Effect, Overlay, Pane};
+use super::{About, Action, AfterSave, App, Effect, Pane};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, choose, osc52_len, osc52_limit};
 use crate::fetch::Source;
 use crate::fetch::size_label;
@@ -344,9 +344,6 @@ impl App {
 
     /// `y` then a choice: copies the file, the group or the diff.
     pub(super) fn copy(&mut self, what: CopyWhat) -> Vec<Effect> {
-        if self.overlay() == Some(Overlay::CopyMenu) {
-            let _nothing_to_stop = self.close_view();
-        }
         let text = match what {
             CopyWhat::File => String::from_utf8_lossy(self.document.txt.source()).into_owned(),
             CopyWhat::Group => {
@@ -508,7 +505,6 @@ impl App {
             Action::Copied { what, text, result } => self.copied(what, text, result),
             Action::Saved { path, text, after, result } => self.saved(&path, text, after, result),
             Action::DiscardAndContinue => self.discard_and_continue(),
-            Action::ReplaceFile => self.replace_file(),
             Action::Undo => {
                 self.undo();
                 Vec::new()

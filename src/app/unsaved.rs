@@ -209,13 +209,10 @@ impl App {
     }
 
     /// `y` in the replace question: saves over the file.
-    pub(super) fn replace_file(&mut self) -> Vec<Effect> {
-        let Some(question) = self.replace_question().cloned() else { return Vec::new() };
-        let mut effects = self.close_view();
+    pub(super) fn replace_file(&mut self, question: &ReplaceQuestion) -> Vec<Effect> {
         self.say(About::Moment, format!("Replacing {}…", question.file.display()));
         let text = self.document.txt.source().to_vec();
-        effects.push(Effect::Save { path: question.path, text, after: question.after, replace: Replace::Allowed });
-        effects
+        vec![Effect::Save { path: question.path.clone(), text, after: question.after, replace: Replace::Allowed }]
     }
 
     /// The error a save came back with, said, and the question it calls for.

@@ -120,6 +120,14 @@ pub(super) fn movement(action: &Action, page: usize) -> Option<isize> {
     }
 }
 
+/// A view with nothing to move: moving keys do nothing, the rest are passed.
+fn still(action: Action) -> Reply {
+    match movement(&action, 1) {
+        Some(_) => Reply::done(),
+        None => Reply::Pass(action),
+    }
+}
+
 impl View {
     /// Which view this is.
     #[must_use]
@@ -163,14 +171,18 @@ impl View {
             }
             View::Changes(view) => view.update(action, app),
             View::Diagnostics(list) => app.update_diagnostics(list, action),
-            // Their keys are the app's actions (copying, saving, quitting), taken with
-            // the view open; moving has nothing to move.
-            View::FetchDetails | View::CopyMenu | View::UnsavedEdits { .. } | View::ConfirmReplace(_) => {
-                match movement(&action, 1) {
-                    Some(_) => Reply::done(),
-                    None => Reply::Pass(action),
-                }
-            }
+            // The menu's choice copies and closes it; `y` replaces the file.
+            View::CopyMenu => match action {
+                Action::Copy(what) => Reply::Close(app.copy(what)),
+                action => still(action),
+            },
+            View::ConfirmReplace(question) => match action {
+                Action::ReplaceFile => Reply::Close(app.replace_file(question)),
+                action => still(action),
+            },
+            // Its keys are the app's (saving, dropping the edits, quitting), which carry
+            // on with what waits (`App::discard_and_continue`).
+            View::FetchDetails | View::UnsavedEdits { .. } => still(action),
         }
     }
 
