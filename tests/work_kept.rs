@@ -395,3 +395,68 @@ fn a_load_does_not_take_the_editors_keys_and_keep_working_goes_back_to_it() {
     press(&mut app, "<esc>");
     assert!(app.editor().is_some(), "back in the editor");
 }
+
+/// From the second review of issue 26: with the editor open under a question, a paste
+/// went into the text beneath it.
+#[test]
+fn a_paste_under_a_question_does_not_reach_the_editor() {
+    let mut app = App::from_text(TEXT);
+    press(&mut app, "e<end>AB<C-c>");
+    assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits));
+    let before = app.document().txt.source().to_vec();
+    app.update(Action::Paste("PASTED".to_owned()));
+    assert_eq!(app.document().txt.source(), before);
+    press(&mut app, "<esc>");
+    app.update(Action::Paste("P".to_owned()));
+    assert_ne!(app.document().txt.source(), before, "back in the editor, a paste lands");
+}
+
+/// From the second review of issue 26: a load that finished while the user was in the
+/// editor or a prompt was lost when a cancelled replace question left "quit" waiting,
+/// asked about edits that had been saved, or was dropped by the save prompt. It waits
+/// until the user is done, then asks (or, with nothing unsaved, shows).
+#[test]
+fn a_load_held_while_the_user_types_is_never_lost() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("robots.txt");
+    let other = dir.path().join("existing.txt");
+    fs::write(&path, TEXT).expect("write");
+    fs::write(&other, "keep me").expect("write");
+    let new_text = "User-agent: *\nDisallow: /other/\n";
+    // Held in the editor; quit, save to a file that exists, keep it: nothing waits any
+    // more, and leaving the editor asks about the load.
+    let mut app = app_on_file(&path);
+    let id = load_id(&press(&mut app, "r")).expect("a load");
+    press(&mut app, "e<end>x");
+    app.update(loaded(id, &path, new_text));
+    let effects = press(&mut app, &format!("<C-c>w<C-u>{}<ret>", other.display()));
+    let Some(Effect::Save { path: saved_to, text, after, .. }) =
+        effects.into_iter().find(|e| matches!(e, Effect::Save { .. }))
+    else {
+        panic!("a save")
+    };
+    let exists = robotscope::save::SaveError::Exists { path: other.clone() };
+    app.update(Action::Saved { path: saved_to, text, after, result: Err(exists) });
+    press(&mut app, "n");
+    assert!(app.pending().is_none(), "keeping the file calls off what was to follow the save");
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits), "the held load asks");
+    assert!(matches!(app.pending(), Some(Pending::ShowLoaded(_))));
+    // Held in the save prompt, then the prompt cancelled: it asks.
+    let mut app = app_on_file(&path);
+    let id = load_id(&press(&mut app, "r")).expect("a load");
+    press(&mut app, "Fw");
+    app.update(loaded(id, &path, new_text));
+    assert_eq!(app.overlay(), None, "no question under the prompt");
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits));
+    // Held in the editor, the edits undone meanwhile: shown, with nothing to ask.
+    let mut app = app_on_file(&path);
+    let id = load_id(&press(&mut app, "r")).expect("a load");
+    press(&mut app, "e<end>x");
+    app.update(loaded(id, &path, new_text));
+    press(&mut app, "<C-z><esc>");
+    assert!(!app.is_dirty());
+    assert_eq!(app.overlay(), None);
+    assert_eq!(app.document().txt.source(), new_text.as_bytes(), "the load is shown");
+}

@@ -136,16 +136,22 @@ impl App {
     /// unsaved edits, kept in step with the text (and dropped once they are saved).
     pub(super) fn housekeeping(&mut self) -> Vec<Effect> {
         // The background work of views a new document closed: stopped.
-        // A load that finished while the editor was open asks once the user has left it
-        // (unless they chose something else meanwhile: quitting, say).
-        if self.editor.is_none()
+        // A load that finished while the editor or a prompt was open asks once the user
+        // has left them (after what they chose meanwhile, quitting say, is done with).
+        if self.load_held.is_some()
+            && self.editor.is_none()
             && self.view.is_none()
             && self.prompt.is_none()
-            && let Some(loaded) = self.load_held.take()
             && self.pending.is_none()
+            && let Some(loaded) = self.load_held.take()
         {
-            self.pending = Some(unsaved::Pending::ShowLoaded(loaded));
-            self.ask_about_the_load();
+            if self.is_dirty() {
+                self.pending = Some(unsaved::Pending::ShowLoaded(loaded));
+                self.ask_about_the_load();
+            } else {
+                // Saved (or undone) meanwhile: nothing to ask about.
+                self.show_loaded(loaded.id, loaded.document);
+            }
         }
         let mut effects = std::mem::take(&mut self.jobs_to_cancel);
         self.refresh_changes();
@@ -260,16 +266,19 @@ impl App {
                     if self.pending.is_some() {
                         // The user is deciding about their edits already (to quit, say,
                         // or saving first): that choice stands.
-                        let message = "A load finished while you chose what becomes of your edits; r loads it again";
+                        let message = format!(
+                            "A load of {} finished while you chose what becomes of your edits; it was set aside",
+                            document.label
+                        );
                         self.say(About::Moment, message);
                         return;
                     }
                     let loaded = Box::new(unsaved::Loaded { id, document });
-                    if self.editor.is_some() {
-                        // Keys typed into the editor must not answer the question: it is
-                        // asked when the user leaves it.
+                    if self.editor.is_some() || self.prompt.is_some() {
+                        // Keys typed into the editor or a prompt must not answer the
+                        // question: it is asked when the user leaves them.
                         self.load_held = Some(loaded);
-                        self.say(About::Moment, "Loaded; Esc leaves the editor and asks what becomes of your edits");
+                        self.say(About::Moment, "Loaded; when you are done here, you are asked about your edits");
                         return;
                     }
                     self.pending = Some(unsaved::Pending::ShowLoaded(loaded));
@@ -317,7 +326,13 @@ impl App {
         // The editor and a question about replacing a file were about the text replaced.
         self.editor = None;
         self.load_held = None;
-        while self.discard_view(Overlay::ConfirmReplace).is_some() {}
+        while let Some(View::ConfirmReplace(question)) = self.discard_view(Overlay::ConfirmReplace) {
+            if self.view.is_none() {
+                self.view = question.below.and_then(|below| self.shelf.take(below));
+            }
+            let file = question.file.display().to_string();
+            self.say(About::Moment, format!("Not saved over {file}: the text it was about is gone"));
+        }
         self.loads += 1;
         // Another site's sitemaps: read when the view is opened again (a walk still
         // running is stopped).

@@ -207,7 +207,10 @@ impl App {
             if changed {
                 self.prompt_changed();
             }
-        } else if let Some(editor) = &mut self.editor
+        } else if self.view.is_none()
+            // A view over the editor (help, a question) has the keys: a paste is no
+            // answer to it, and does not reach the text beneath.
+            && let Some(editor) = &mut self.editor
             // Terminals paste a line break as CR (tmux, most others) or CR LF: each is
             // a line break here, never a CR inside a line.
             && editor.textarea.insert_str(text.replace("\r\n", "\n").replace('\r', "\n"))

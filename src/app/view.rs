@@ -178,6 +178,12 @@ impl View {
             },
             View::ConfirmReplace(question) => match action {
                 Action::ReplaceFile => Reply::Close(app.replace_file(question)),
+                // "Keep it": the save is off, and so is what was to follow it (quitting,
+                // say), as when the save prompt is cancelled.
+                Action::Cancel => {
+                    app.pending = None;
+                    Reply::Close(Vec::new())
+                }
                 action => still(action),
             },
             // Its keys are the app's (saving, dropping the edits, quitting), which carry
