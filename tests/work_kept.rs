@@ -460,3 +460,25 @@ fn a_load_held_while_the_user_types_is_never_lost() {
     assert_eq!(app.overlay(), None);
     assert_eq!(app.document().txt.source(), new_text.as_bytes(), "the load is shown");
 }
+
+/// From the second review of issue 26: `q` over the question about a load turned it
+/// into the quit question, and keeping working then lost the load without a word. It
+/// is set aside, and asked about again.
+#[test]
+fn quitting_over_a_loads_question_sets_the_load_aside() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("robots.txt");
+    fs::write(&path, TEXT).expect("write");
+    let mut app = app_on_file(&path);
+    let id = load_id(&press(&mut app, "r")).expect("a load");
+    press(&mut app, "F");
+    app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
+    assert!(matches!(app.pending(), Some(Pending::ShowLoaded(_))));
+    press(&mut app, "q");
+    assert!(matches!(app.pending(), Some(Pending::Quit)));
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits), "the load asks again");
+    assert!(matches!(app.pending(), Some(Pending::ShowLoaded(_))));
+    press(&mut app, "y");
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /other/\n");
+}

@@ -127,8 +127,16 @@ impl App {
         if !self.is_dirty() {
             return self.carry_out(pending);
         }
-        self.pending = Some(pending);
+        self.wait_for(pending);
         self.show(View::UnsavedEdits { below: None })
+    }
+
+    /// What waits for the answer about the edits is now `pending`. A load that waited
+    /// to be shown is set aside, not dropped: if the user keeps working, it asks again.
+    fn wait_for(&mut self, pending: Pending) {
+        if let Some(Pending::ShowLoaded(loaded)) = self.pending.replace(pending) {
+            self.load_held = Some(loaded);
+        }
     }
 
     /// Goes on with what waited, the edits saved or given up.
@@ -166,7 +174,7 @@ impl App {
         }
         if self.overlay() == Some(Overlay::UnsavedEdits) {
             // Asked about something else: now it is about quitting.
-            self.pending = Some(Pending::Quit);
+            self.wait_for(Pending::Quit);
             return Vec::new();
         }
         self.unless_unsaved(Pending::Quit)
