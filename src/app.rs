@@ -178,6 +178,10 @@ pub struct App {
     diagnostics_current: bool,
     /// The text generation a background lint was last asked for.
     lint_asked: Option<u64>,
+    /// A background lint runs (its answer, current or stale, always comes back): the
+    /// next is asked for only then, so a burst of keys on a large text runs one lint
+    /// at a time, not one per key (each holds a copy of the text and its diagnostics).
+    linting: bool,
     /// The text generation `F` is fixing in the background.
     fixing: Option<u64>,
     /// Counts changes to `original` (a load, a save), as `text_generation` counts

@@ -471,6 +471,8 @@ impl App {
     pub(super) fn update_edits(&mut self, action: Action) -> Result<Vec<Effect>, Action> {
         Ok(match action {
             Action::Linted { generation, diagnostics } => {
+                // The next lint may start (housekeeping asks for the text on screen).
+                self.linting = false;
                 // An answer for a text since replaced is dropped.
                 if generation == self.text_generation && !self.diagnostics_current {
                     self.set_diagnostics(diagnostics);

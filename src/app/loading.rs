@@ -71,6 +71,7 @@ impl App {
             text_generation: 0,
             diagnostics_current: false,
             lint_asked: None,
+            linting: false,
             fixing: None,
             original_generation: 0,
             recovery_kept: None,
@@ -126,6 +127,7 @@ impl App {
         };
         // A shell that starts knows nothing yet, whatever was updated before it.
         self.lint_asked = None;
+        self.linting = false;
         self.recovery_kept = None;
         effects.extend(self.housekeeping());
         effects
@@ -157,8 +159,10 @@ impl App {
         self.refresh_changes();
         if let Some(generation) = self.stale_diagnostics()
             && self.lint_asked != Some(generation)
+            && !self.linting
         {
             self.lint_asked = Some(generation);
+            self.linting = true;
             effects.push(Effect::Lint { generation, txt: Arc::clone(&self.document.txt) });
         }
         // Comparing the text with the loaded one costs its length: only when either changed.
