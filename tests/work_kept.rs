@@ -39,6 +39,13 @@ fn loaded(id: u64, path: &std::path::Path, text: &str) -> Action {
     Action::Loaded { id, result: Box::new(Ok(retrieved)) }
 }
 
+/// The explorer on `path`, which `r` is reading again: the app and the load's id.
+fn reading_again(path: &std::path::Path) -> (App, u64) {
+    let mut app = app_on_file(path);
+    let id = load_id(&press(&mut app, "r")).expect("a load");
+    (app, id)
+}
+
 fn load_id(effects: &[Effect]) -> Option<u64> {
     effects.iter().find_map(|effect| match effect {
         Effect::Load { id, .. } => Some(*id),
@@ -86,8 +93,7 @@ fn a_load_that_finishes_over_edits_asks() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("robots.txt");
     fs::write(&path, TEXT).expect("write");
-    let mut app = app_on_file(&path);
-    let id = load_id(&press(&mut app, "r")).expect("a load");
+    let (mut app, id) = reading_again(&path);
     press(&mut app, "F");
     app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
     assert_eq!(app.key_context(), KeyContext::Overlay(Overlay::UnsavedEdits));
@@ -97,8 +103,7 @@ fn a_load_that_finishes_over_edits_asks() {
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /other/\n");
     // A load that finishes while the user is asked about quitting leaves that choice
     // be: one question, about quitting, and Esc leaves it with the edits kept.
-    let mut app = app_on_file(&path);
-    let id = load_id(&press(&mut app, "r")).expect("a load");
+    let (mut app, id) = reading_again(&path);
     press(&mut app, "Fq");
     assert!(matches!(app.pending(), Some(Pending::Quit)));
     app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
@@ -327,8 +332,7 @@ fn save_then_quit_stands_when_a_load_finishes_meanwhile() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("robots.txt");
     fs::write(&path, TEXT).expect("write");
-    let mut app = app_on_file(&path);
-    let id = load_id(&press(&mut app, "r")).expect("a load");
+    let (mut app, id) = reading_again(&path);
     press(&mut app, "Fqw");
     assert!(app.prompt().is_some(), "the save prompt");
     app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
@@ -353,8 +357,7 @@ fn a_replace_question_goes_with_the_text_it_was_about() {
     let other = dir.path().join("existing.txt");
     fs::write(&path, TEXT).expect("write");
     fs::write(&other, "keep me").expect("write");
-    let mut app = app_on_file(&path);
-    let id = load_id(&press(&mut app, "r")).expect("a load");
+    let (mut app, id) = reading_again(&path);
     let effects = press(&mut app, &format!("Fw<C-u>{}<ret>", other.display()));
     let Some(Effect::Save { path: saved_to, text, after, .. }) =
         effects.into_iter().find(|e| matches!(e, Effect::Save { .. }))
@@ -378,8 +381,7 @@ fn a_load_does_not_take_the_editors_keys_and_keep_working_goes_back_to_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("robots.txt");
     fs::write(&path, TEXT).expect("write");
-    let mut app = app_on_file(&path);
-    let id = load_id(&press(&mut app, "r")).expect("a load");
+    let (mut app, id) = reading_again(&path);
     press(&mut app, "e<end>x");
     app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
     assert_eq!(app.overlay(), None, "no question while typing");
@@ -425,8 +427,7 @@ fn a_load_held_while_the_user_types_is_never_lost() {
     let new_text = "User-agent: *\nDisallow: /other/\n";
     // Held in the editor; quit, save to a file that exists, keep it: nothing waits any
     // more, and leaving the editor asks about the load.
-    let mut app = app_on_file(&path);
-    let id = load_id(&press(&mut app, "r")).expect("a load");
+    let (mut app, id) = reading_again(&path);
     press(&mut app, "e<end>x");
     app.update(loaded(id, &path, new_text));
     let effects = press(&mut app, &format!("<C-c>w<C-u>{}<ret>", other.display()));
@@ -443,16 +444,14 @@ fn a_load_held_while_the_user_types_is_never_lost() {
     assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits), "the held load asks");
     assert!(matches!(app.pending(), Some(Pending::ShowLoaded(_))));
     // Held in the save prompt, then the prompt cancelled: it asks.
-    let mut app = app_on_file(&path);
-    let id = load_id(&press(&mut app, "r")).expect("a load");
+    let (mut app, id) = reading_again(&path);
     press(&mut app, "Fw");
     app.update(loaded(id, &path, new_text));
     assert_eq!(app.overlay(), None, "no question under the prompt");
     press(&mut app, "<esc>");
     assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits));
     // Held in the editor, the edits undone meanwhile: shown, with nothing to ask.
-    let mut app = app_on_file(&path);
-    let id = load_id(&press(&mut app, "r")).expect("a load");
+    let (mut app, id) = reading_again(&path);
     press(&mut app, "e<end>x");
     app.update(loaded(id, &path, new_text));
     press(&mut app, "<C-z><esc>");
@@ -469,8 +468,7 @@ fn quitting_over_a_loads_question_sets_the_load_aside() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("robots.txt");
     fs::write(&path, TEXT).expect("write");
-    let mut app = app_on_file(&path);
-    let id = load_id(&press(&mut app, "r")).expect("a load");
+    let (mut app, id) = reading_again(&path);
     press(&mut app, "F");
     app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
     assert!(matches!(app.pending(), Some(Pending::ShowLoaded(_))));

@@ -337,11 +337,7 @@ impl App {
                     self.view = Some(view);
                 } else {
                     // The view opened another, which takes its place: this one closes.
-                    let (closing, keep) = view.closing(self);
-                    effects.extend(closing);
-                    if keep {
-                        self.shelf.put(view);
-                    }
+                    effects.extend(self.put_away(view, true).0);
                 }
                 Ok(effects)
             }
@@ -350,15 +346,22 @@ impl App {
         }
     }
 
-    /// What follows a view's closing: it goes to the shelf if it keeps its place (and
-    /// `keep` allows), and the view it covered comes back.
-    fn closed(&mut self, mut view: View, mut effects: Vec<Effect>, keep: bool) -> Vec<Effect> {
-        let (closing, keeps_its_place) = view.closing(self);
-        effects.extend(closing);
+    /// Closes `view` (what closing it takes: a fetch stopped, ...) and puts it on the
+    /// shelf when it keeps its place and `keep` allows; gives the view it covered.
+    fn put_away(&mut self, mut view: View, keep: bool) -> (Vec<Effect>, Option<Overlay>) {
+        let (effects, keeps_its_place) = view.closing(self);
         let below = view.below();
         if keep && keeps_its_place {
             self.shelf.put(view);
         }
+        (effects, below)
+    }
+
+    /// What follows a view's closing: it goes to the shelf if it keeps its place (and
+    /// `keep` allows), and the view it covered comes back.
+    fn closed(&mut self, view: View, mut effects: Vec<Effect>, keep: bool) -> Vec<Effect> {
+        let (closing, below) = self.put_away(view, keep);
+        effects.extend(closing);
         if self.view.is_none() {
             self.view = below.and_then(|below| self.shelf.take(below));
         }
@@ -398,7 +401,7 @@ impl App {
                 effects.extend(self.close_view());
             }
         }
-        if let Some(mut open) = self.view.take() {
+        if let Some(open) = self.view.take() {
             // The same question again (a load arrived while asked about quitting): it
             // takes the place of the first, over what that one covered.
             let below = if open.kind() == view.kind() { open.below() } else { Some(open.kind()) };
@@ -424,11 +427,7 @@ impl App {
                 // view goes back to the log, then to the view).
                 self.shelf.put(open);
             } else {
-                let (closing, keep) = open.closing(self);
-                effects.extend(closing);
-                if keep {
-                    self.shelf.put(open);
-                }
+                effects.extend(self.put_away(open, true).0);
             }
         }
         // A view in the source pane's place closes the editor; help, the log and the
@@ -444,14 +443,8 @@ impl App {
 
     /// Closes the open view: back to the view it covered, or to the base view.
     pub(super) fn close_view(&mut self) -> Vec<Effect> {
-        let Some(mut view) = self.view.take() else { return Vec::new() };
-        let (effects, keep) = view.closing(self);
-        let below = view.below();
-        if keep {
-            self.shelf.put(view);
-        }
-        self.view = below.and_then(|below| self.shelf.take(below));
-        effects
+        let Some(view) = self.view.take() else { return Vec::new() };
+        self.closed(view, Vec::new(), true)
     }
 
     /// Opens the view of `kind` (from its key), or closes it when it is the one open.
