@@ -14,6 +14,7 @@
 #[path = "support/large_file.rs"]
 mod support;
 
+use std::fmt::Write as _;
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -76,6 +77,30 @@ fn edit_long_line(c: &mut Criterion) {
     group.bench_function("10 MB line, a key", |b| {
         b.iter(|| {
             robotscope::app::keymap::press(&mut app, "y");
+            terminal.draw(|frame| ui::render(&app, frame)).expect("draw");
+        });
+    });
+    // A short line in the middle of 300,000 of them (7.5 MB; its lint runs in the
+    // background, as the explorer's does).
+    let text = (0..300_000).fold(String::new(), |mut text, n| {
+        let _ = writeln!(text, "Disallow: /section/{n:06}/");
+        text
+    });
+    let mut app =
+        App::new(RobotsTxt::parse(format!("User-agent: *\n{text}")), "many".to_owned(), &RobotsDb::embedded());
+    app.update(Action::Resize { width: 120, height: 40 });
+    robotscope::app::keymap::press(&mut app, ":150000<ret>e<end>");
+    group.bench_function("300,000 lines, a key", |b| {
+        b.iter(|| {
+            robotscope::app::keymap::press(&mut app, "y");
+            terminal.draw(|frame| ui::render(&app, frame)).expect("draw");
+        });
+    });
+    // Key repeat: ten keys arrive together, and the loop tests the text once before
+    // its frame.
+    group.bench_function("300,000 lines, ten keys in one frame", |b| {
+        b.iter(|| {
+            robotscope::app::keymap::press(&mut app, "yyyyyyyyyy");
             terminal.draw(|frame| ui::render(&app, frame)).expect("draw");
         });
     });

@@ -424,6 +424,10 @@ impl App {
         if action.is_users() {
             self.user_actions += 1;
         }
+        // Only a key in the editor may leave the document behind its lines.
+        if !matches!(action, Action::EditorKey(_)) {
+            self.settle_text();
+        }
         let mut effects = self.apply(action);
         self.status.expire(&self.stamp());
         effects.extend(self.housekeeping());

@@ -237,6 +237,10 @@ where
                 return Ok(app);
             }
         }
+        // The burst's keys in the editor, parsed and tested once.
+        if shell.run_all(app.settle()) {
+            return Ok(app);
+        }
         terminal.draw(|frame| ui::render(&app, frame)).wrap_err("drawing")?;
     }
 }

@@ -239,3 +239,73 @@ fn the_editor_follows_undo_and_page_keys_end_a_selection() {
     let lines = app.document().txt.source().split(|&b| b == b'\n').count() - 1;
     assert_eq!(lines, 201, "Q typed, no page deleted");
 }
+
+/// The copies among `effects` (the recovery copy of a changed text comes with them).
+fn copies(effects: Vec<Effect>) -> Vec<Effect> {
+    effects.into_iter().filter(|effect| matches!(effect, Effect::Copy { .. })).collect()
+}
+
+/// The editor's own keys through the keymap, as a user types them: a word deleted, a
+/// line selected with Shift and cut to the clipboard, the cut undone; Esc drops a
+/// selection before it leaves.
+#[test]
+fn the_editor_selects_cuts_copies_and_deletes_words() {
+    let mut app = App::from_text("User-agent: *\nDisallow: /private/\nAllow: /private/open\n");
+    app.set_clipboard(ClipboardMode::Auto, Environment { has_display: true, over_ssh: false, in_tmux: false }, None);
+    press(&mut app, "e<down><end><C-w>");
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /\nAllow: /private/open\n");
+    press(&mut app, "<C-a>");
+    app.update(Action::EditorKey(KeyEvent::new(KeyCode::End, KeyModifiers::SHIFT)));
+    let cut = copies(press(&mut app, "<C-x>"));
+    assert_eq!(
+        cut,
+        vec![Effect::Copy { what: CopyWhat::Selection, text: "Disallow: /".into(), method: CopyMethod::System }]
+    );
+    assert_eq!(app.document().txt.source(), b"User-agent: *\n\nAllow: /private/open\n");
+    press(&mut app, "<C-z>");
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /\nAllow: /private/open\n");
+    // Alt-W copies and leaves the text; with nothing selected it says how to select.
+    app.update(Action::EditorKey(KeyEvent::new(KeyCode::Down, KeyModifiers::SHIFT)));
+    app.update(Action::EditorKey(KeyEvent::new(KeyCode::End, KeyModifiers::SHIFT)));
+    let copy = copies(app.update(Action::EditorKey(KeyEvent::new(KeyCode::Char('w'), KeyModifiers::ALT))));
+    let [Effect::Copy { what: CopyWhat::Selection, text, .. }] = copy.as_slice() else { panic!("{copy:?}") };
+    assert_eq!(text, "Disallow: /\nAllow: /private/open");
+    assert!(app.update(Action::EditorKey(KeyEvent::new(KeyCode::Char('w'), KeyModifiers::ALT))).is_empty());
+    assert!(app.message().is_some_and(|m| m.contains("Nothing is selected")));
+    // Ctrl-K takes the rest of the line; Esc drops a selection first, then leaves.
+    press(&mut app, "<up><C-a><C-k>");
+    assert_eq!(app.document().txt.source(), b"User-agent: *\n\nAllow: /private/open\n");
+    app.update(Action::EditorKey(KeyEvent::new(KeyCode::Right, KeyModifiers::SHIFT)));
+    press(&mut app, "<esc>");
+    assert_eq!(app.key_context(), KeyContext::Editor, "the first Esc drops the selection");
+    press(&mut app, "<esc>");
+    assert_eq!(app.key_context(), KeyContext::Pane(Pane::Source));
+}
+
+/// Keys that arrive together (key repeat, a fast typist) are parsed and tested once,
+/// before the frame; every other action sees them first, and undo still steps back
+/// one line's typing at a time.
+#[test]
+fn a_burst_of_keys_is_tested_once_and_undone_step_by_step() {
+    let original: &[u8] = b"User-agent: *\nDisallow: /a\n";
+    let mut app = App::from_text("User-agent: *\nDisallow: /a\n");
+    test_path(&mut app, "/ab");
+    press(&mut app, "e<down><end>");
+    for key in robotscope::app::keymap::parse_keys("b<ret>Allow:<space>/ab") {
+        app.update(Action::EditorKey(key));
+    }
+    assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /ab\n\n", "the last line's keys wait");
+    // A copy (any action but a key in the editor) sees every key of the burst.
+    app.set_clipboard(ClipboardMode::Osc52, Environment { has_display: false, over_ssh: true, in_tmux: false }, None);
+    let copy = copies(app.update(Action::Copy(CopyWhat::File)));
+    let [Effect::Copy { text, .. }] = copy.as_slice() else { panic!("{copy:?}") };
+    assert_eq!(text, "User-agent: *\nDisallow: /ab\nAllow: /ab\n");
+    assert!(app.evaluation().verdict.allowed(), "and it is tested: /ab is allowed now");
+    let undone = |app: &mut App| {
+        press(app, "<C-z>");
+        app.document().txt.source().to_vec()
+    };
+    assert_eq!(undone(&mut app), b"User-agent: *\nDisallow: /ab\n\n");
+    assert_eq!(undone(&mut app), b"User-agent: *\nDisallow: /ab\n");
+    assert_eq!(undone(&mut app), original);
+}

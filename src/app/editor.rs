@@ -1,16 +1,18 @@
-//! The editor pane's state: a `ratatui-textarea` holding the file's lines, and how to
-//! turn them back into the file's bytes with its own line ends.
+//! The editor pane's state: the file's lines in a [`LineBuffer`], what the editor's keys
+//! do to them, the window of them drawn, and how to turn them back into the file's
+//! bytes with its own line ends.
 //!
-//! The text area works on lines of `String`; the file's line end (LF, CR LF or CR, the
+//! The buffer works on lines of `String`; the file's line end (LF, CR LF or CR, the
 //! one most of its lines use) and whether it ended with one are remembered, so that an
 //! edit changes only what the user changed.
+
+mod buffer;
 
 use std::cell::Cell;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::style::Style;
-use ratatui_textarea::{CursorMove, DataCursor, TextArea};
 
+pub use self::buffer::{Deletion, LineBuffer, Move, Place, char_count};
 use crate::policy::escape::{TAB_STOP_COLUMNS, char_columns};
 use crate::policy::lex::{self, LineEnd};
 
@@ -25,11 +27,112 @@ pub enum EditorRefusal {
     NotUtf8(usize),
 }
 
+/// The keys [`Editor::key`] reads, as the help lists them, the obvious and the Emacs
+/// ones left to the README for room (Shift with any move selects).
+pub const EDITOR_KEYS: &[(&str, &str)] = &[
+    ("S-move C-Spc", "select"),
+    ("C-x M-w", "cut, copy the selection"),
+    ("C-← C-→", "word back, on"),
+    ("C-↑ C-↓", "group above, below"),
+    ("C-Home C-End", "text start, end"),
+    ("C-w M-d", "delete word back, on"),
+    ("C-u C-k", "delete to start, end"),
+];
+
+/// What a key asks of the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Command {
+    /// A move; true: extending the selection (Shift held).
+    Go(Move, bool),
+    /// Lines up (negative) or down.
+    Rows(isize, bool),
+    /// Pages up (negative) or down.
+    Pages(isize, bool),
+    /// Ctrl-Space: moves select from here on.
+    Mark,
+    /// A character typed (`\n` for Enter).
+    Type(char),
+    /// A deletion.
+    Delete(Deletion),
+    /// The selection, to the clipboard and out of the text.
+    Cut,
+    /// The selection, to the clipboard.
+    Copy,
+}
+
+impl Command {
+    /// What `key` asks, when it means anything in the editor: the keys of
+    /// [`EDITOR_KEYS`].
+    fn of(key: KeyEvent) -> Option<Command> {
+        let control = key.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = key.modifiers.contains(KeyModifiers::ALT);
+        let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+        let go = |to| Some(Command::Go(to, shift));
+        match (key.code, control, alt) {
+            (KeyCode::Left, false, false) | (KeyCode::Char('b'), true, false) => go(Move::Left),
+            (KeyCode::Right, false, false) | (KeyCode::Char('f'), true, false) => go(Move::Right),
+            (KeyCode::Left, true, _) | (KeyCode::Char('b'), false, true) => go(Move::WordLeft),
+            (KeyCode::Right, true, _) | (KeyCode::Char('f'), false, true) => go(Move::WordRight),
+            (KeyCode::Home, false, _) | (KeyCode::Char('a'), true, false) => go(Move::LineStart),
+            (KeyCode::End, false, _) | (KeyCode::Char('e'), true, false) => go(Move::LineEnd),
+            (KeyCode::Up, true, _) | (KeyCode::Char('{'), false, true) => go(Move::BlockUp),
+            (KeyCode::Down, true, _) | (KeyCode::Char('}'), false, true) => go(Move::BlockDown),
+            (KeyCode::Home, true, _) | (KeyCode::Char('<'), false, true) => go(Move::Top),
+            (KeyCode::End, true, _) | (KeyCode::Char('>'), false, true) => go(Move::Bottom),
+            (KeyCode::Up, false, false) | (KeyCode::Char('p'), true, false) => Some(Command::Rows(-1, shift)),
+            (KeyCode::Down, false, false) | (KeyCode::Char('n'), true, false) => Some(Command::Rows(1, shift)),
+            (KeyCode::PageUp, false, false) | (KeyCode::Char('v'), false, true) => Some(Command::Pages(-1, shift)),
+            (KeyCode::PageDown, false, false) | (KeyCode::Char('v'), true, false) => Some(Command::Pages(1, shift)),
+            (KeyCode::Char(' '), true, false) => Some(Command::Mark),
+            (KeyCode::Backspace, false, false) | (KeyCode::Char('h'), true, false) => {
+                Some(Command::Delete(Deletion::CharBack))
+            }
+            (KeyCode::Delete, false, false) | (KeyCode::Char('d'), true, false) => {
+                Some(Command::Delete(Deletion::CharForward))
+            }
+            (KeyCode::Backspace, false, true) | (KeyCode::Char('w'), true, false) => {
+                Some(Command::Delete(Deletion::WordBack))
+            }
+            (KeyCode::Delete | KeyCode::Char('d'), false, true) => Some(Command::Delete(Deletion::WordForward)),
+            (KeyCode::Char('u'), true, false) => Some(Command::Delete(Deletion::ToLineStart)),
+            (KeyCode::Char('k'), true, false) => Some(Command::Delete(Deletion::ToLineEnd)),
+            (KeyCode::Char('x'), true, false) => Some(Command::Cut),
+            (KeyCode::Char('w'), false, true) => Some(Command::Copy),
+            (KeyCode::Enter, false, false) | (KeyCode::Char('m'), true, false) => Some(Command::Type('\n')),
+            (KeyCode::Tab, false, false) => Some(Command::Type('\t')),
+            // Ctrl and Alt together are AltGr on some terminals: a character all the same.
+            (KeyCode::Char(c), false, false) | (KeyCode::Char(c), true, true) => Some(Command::Type(c)),
+            _ => None,
+        }
+    }
+}
+
+/// What a key did in the editor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Keyed {
+    /// It means nothing here.
+    Ignored,
+    /// It moved the cursor or the selection.
+    Moved,
+    /// It changed the text.
+    Edited,
+    /// Ctrl-X or Alt-W: the selected text, for the clipboard (`cut`: and taken out of
+    /// the text).
+    Copy {
+        /// The text selected.
+        text: String,
+        /// True when it was cut.
+        cut: bool,
+    },
+    /// Ctrl-X or Alt-W with nothing selected.
+    NothingSelected,
+}
+
 /// The open editor.
 #[derive(Debug, Clone)]
 pub struct Editor {
-    /// The text area (lines, cursor, undo history).
-    pub textarea: TextArea<'static>,
+    /// The lines, the cursor and the selection.
+    buffer: LineBuffer,
     /// The line end written between lines.
     line_end: &'static str,
     /// Whether the text ends with a line end.
@@ -37,15 +140,18 @@ pub struct Editor {
     /// The part of the text last drawn; the next drawing moves it only as far as the
     /// cursor needs.
     window: Cell<EditorWindow>,
+    /// True when the lines hold keys the document has not been parsed from yet (see
+    /// `App::settle`).
+    unsettled: bool,
 }
 
 /// The part of the text the editor pane shows: its first line and, on every line, its
 /// first character.
 ///
-/// The pane draws the text itself rather than through ratatui-textarea's widget, which
-/// measures every visible line whole on each frame and counts columns in 16 bits: a
-/// line of 10 MB cost half a second a key and scrolled wrong past column 65,535. Here a
-/// frame costs what the window shows.
+/// A frame costs what the window shows, however long the lines are (ratatui-textarea's
+/// widget, which the editor drew with before, measured every visible line whole on each
+/// frame and counted columns in 16 bits: a line of 10 MB cost half a second a key and
+/// scrolled wrong past column 65,535).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct EditorWindow {
     /// The first line shown (0-based).
@@ -91,57 +197,108 @@ impl Editor {
         let final_line_end = ends.last().is_none_or(|&end| end != LineEnd::None);
         let text: Vec<String> =
             lines.iter().map(|line| String::from_utf8_lossy(line.content(source)).into_owned()).collect();
-        let mut textarea = TextArea::new(if text.is_empty() { vec![String::new()] } else { text });
-        // Line numbers are drawn beside the text area (`ui::source`), which keeps them in
-        // place when a long line scrolls the text sideways.
-        textarea.set_cursor_line_style(Style::new());
-        Editor { textarea, line_end, final_line_end, window: Cell::default() }
+        Editor { buffer: LineBuffer::new(text), line_end, final_line_end, window: Cell::default(), unsettled: false }
+    }
+
+    /// The lines, without their line ends.
+    #[must_use]
+    pub fn lines(&self) -> &[String] {
+        self.buffer.lines()
+    }
+
+    /// The cursor: its line and its character (0-based).
+    #[must_use]
+    pub fn cursor(&self) -> (usize, usize) {
+        (self.buffer.cursor().row, self.buffer.cursor_column())
+    }
+
+    /// A key typed in the editor, with `page` the lines a page key moves.
+    pub fn key(&mut self, key: KeyEvent, page: usize) -> Keyed {
+        let Some(command) = Command::of(key) else { return Keyed::Ignored };
+        let buffer = &mut self.buffer;
+        let edited = |changed: bool| if changed { Keyed::Edited } else { Keyed::Ignored };
+        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+        match command {
+            Command::Go(to, extend) => buffer.go(to, extend),
+            Command::Rows(rows, extend) => buffer.go_rows(rows, extend),
+            Command::Pages(pages, extend) => buffer.go_rows(pages.saturating_mul(page), extend),
+            Command::Mark => buffer.toggle_mark(),
+            Command::Type(c) => return edited(buffer.insert(c.encode_utf8(&mut [0; 4]))),
+            Command::Delete(what) => return edited(buffer.delete(what).is_some()),
+            Command::Cut => {
+                return buffer.cut().map_or(Keyed::NothingSelected, |text| Keyed::Copy { text, cut: true });
+            }
+            Command::Copy => {
+                let Some(text) = buffer.selected_text() else { return Keyed::NothingSelected };
+                buffer.cancel_selection();
+                return Keyed::Copy { text, cut: false };
+            }
+        }
+        Keyed::Moved
+    }
+
+    /// True when `key` types or deletes one character inside the cursor's line, and
+    /// does nothing else: the lines stay where they are, and no selection goes.
+    #[must_use]
+    pub fn edits_in_line(&self, key: KeyEvent) -> bool {
+        let Place { row, byte } = self.buffer.cursor();
+        let in_line = match Command::of(key) {
+            Some(Command::Type(c)) => c != '\n',
+            Some(Command::Delete(Deletion::CharBack)) => byte > 0,
+            Some(Command::Delete(Deletion::CharForward)) => byte < self.lines()[row].len(),
+            _ => false,
+        };
+        in_line && self.buffer.selection().is_none()
+    }
+
+    /// Notes that the lines changed and the document has yet to follow.
+    pub fn unsettle(&mut self) {
+        self.unsettled = true;
+    }
+
+    /// The text, when the document has yet to follow the lines (once).
+    pub fn take_unsettled(&mut self) -> Option<Vec<u8>> {
+        std::mem::take(&mut self.unsettled).then(|| self.text())
+    }
+
+    /// Types `text` at the cursor (over the selection); `\n` breaks the line. False when
+    /// nothing changed.
+    pub fn insert(&mut self, text: &str) -> bool {
+        self.buffer.insert(text)
+    }
+
+    /// The selected text, lines joined by LF.
+    #[must_use]
+    pub fn selected_text(&self) -> Option<String> {
+        self.buffer.selected_text()
+    }
+
+    /// Drops the selection; true if there was one.
+    pub fn cancel_selection(&mut self) -> bool {
+        self.buffer.cancel_selection()
     }
 
     /// The window of `height` lines and `width` columns to draw: the cursor in view, and
     /// otherwise where the last one was. Remembered for the next frame.
     pub fn follow_cursor(&self, height: usize, width: usize) -> EditorWindow {
-        let DataCursor(row, column) = self.textarea.cursor();
+        let (row, column) = self.cursor();
         let last = self.window.get();
         let top = if row < last.top { row } else { last.top.max((row + 1).saturating_sub(height.max(1))) };
-        let line = &self.textarea.lines()[row];
+        let line = &self.lines()[row];
         let window = EditorWindow { top, left: left_edge(line, column, last.left, width.max(1)) };
         self.window.set(window);
         window
-    }
-
-    /// Page Up and Page Down (and Emacs's Alt-V and Ctrl-V): the cursor a page of `height`
-    /// lines up or down. True when `key` was one of them.
-    pub fn page_key(&mut self, key: KeyEvent, height: usize) -> bool {
-        let emacs = |c, modifier| key.code == KeyCode::Char(c) && key.modifiers == modifier;
-        let DataCursor(row, column) = self.textarea.cursor();
-        let row = if key.code == KeyCode::PageDown || emacs('v', KeyModifiers::CONTROL) {
-            row + height
-        } else if key.code == KeyCode::PageUp || emacs('v', KeyModifiers::ALT) {
-            row.saturating_sub(height)
-        } else {
-            return false;
-        };
-        // Shift extends the selection, as with the other moves; a page key without it
-        // ends one (it would extend a selection the user may have forgotten).
-        if !key.modifiers.contains(KeyModifiers::SHIFT) {
-            self.textarea.cancel_selection();
-        }
-        self.move_to(row, column);
-        true
     }
 
     /// The characters of line `row` that are selected (`start..end`, in characters;
     /// `end` past the line's last character when the selection goes on to the next).
     #[must_use]
     pub fn selected_on(&self, row: usize) -> Option<std::ops::Range<usize>> {
-        let ((first_row, first_column), (last_row, last_column)) = self.textarea.selection_range()?;
-        if row < first_row || row > last_row {
-            return None;
-        }
-        let start = if row == first_row { first_column } else { 0 };
-        let end = if row == last_row { last_column } else { usize::MAX };
-        (start < end).then_some(start..end)
+        let bytes = self.buffer.selected_on(row)?;
+        let line = &self.lines()[row];
+        let start = char_count(&line[..bytes.start]);
+        let end = if bytes.end == usize::MAX { usize::MAX } else { start + char_count(&line[bytes.start..bytes.end]) };
+        Some(start..end)
     }
 
     /// The part of the text last drawn.
@@ -159,33 +316,13 @@ impl Editor {
     /// Moves the cursor to `row`, `column` (0-based, in characters), as near as the text
     /// allows.
     pub fn move_to(&mut self, row: usize, column: usize) {
-        let clamp = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
-        if u16::try_from(row).is_ok() {
-            self.textarea.move_cursor(CursorMove::Jump(clamp(row), clamp(column)));
-        } else {
-            // The text area jumps to 16-bit places only: the rest of the way one line
-            // at a time, from the start of a line (a Down keeps the column it can).
-            self.textarea.move_cursor(CursorMove::Jump(u16::MAX, 0));
-            for _ in usize::from(u16::MAX)..row.min(self.textarea.lines().len().saturating_sub(1)) {
-                self.textarea.move_cursor(CursorMove::Down);
-            }
-            let reached = self.textarea.cursor().0;
-            let length = self.textarea.lines()[reached].chars().count();
-            for _ in 0..column.min(length).min(usize::from(u16::MAX)) {
-                self.textarea.move_cursor(CursorMove::Forward);
-            }
-        }
-        // A column past 65,535 is taken as the line's end: only a line that long has
-        // one, and an edit there usually leaves the cursor at its end.
-        if column > usize::from(u16::MAX) {
-            self.textarea.move_cursor(CursorMove::End);
-        }
+        self.buffer.jump(row, column, false);
     }
 
     /// The edited text, with the file's line ends.
     #[must_use]
     pub fn text(&self) -> Vec<u8> {
-        let lines = self.textarea.lines();
+        let lines = self.lines();
         let mut text = lines.join(self.line_end);
         let empty = lines.len() == 1 && lines[0].is_empty();
         if self.final_line_end && !empty {
@@ -197,7 +334,7 @@ impl Editor {
     /// The 1-based line the cursor is on.
     #[must_use]
     pub fn cursor_line(&self) -> usize {
-        self.textarea.cursor().0 + 1
+        self.buffer.cursor().row + 1
     }
 }
 
@@ -318,21 +455,21 @@ mod tests {
     }
 
     #[test]
-    fn moves_past_the_text_areas_sixteen_bits() {
+    fn moves_past_sixteen_bits() {
         let text: String = (0..70_000).map(|n| n.to_string() + "\n").collect();
         let mut editor = Editor::open(text.as_bytes(), false).expect("opens");
         editor.move_to(69_000, 2);
-        assert_eq!(editor.textarea.cursor(), (69_000, 2));
+        assert_eq!(editor.cursor(), (69_000, 2));
         // Past a short line on the way, the column is still the one asked for.
         let text: String =
             (0..70_000).map(|n| if n == 65_535 { "\n".to_owned() } else { n.to_string() + "\n" }).collect();
         let mut editor = Editor::open(text.as_bytes(), false).expect("opens");
         editor.move_to(69_000, 3);
-        assert_eq!(editor.textarea.cursor(), (69_000, 3));
+        assert_eq!(editor.cursor(), (69_000, 3));
         let long = format!("{}\n", "x".repeat(70_000));
         let mut editor = Editor::open(long.as_bytes(), false).expect("opens");
         editor.move_to(0, 70_000);
-        assert_eq!(editor.textarea.cursor(), (0, 70_000));
+        assert_eq!(editor.cursor(), (0, 70_000));
         assert_eq!(editor.follow_cursor(10, 20), EditorWindow { top: 0, left: 69_981 });
     }
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crossterm::event::KeyEvent;
 
 use super::document::{Document, Origin};
-use super::editor::{Editor, EditorRefusal};
+use super::editor::{Editor, EditorRefusal, Keyed};
 use super::effect::CopyWhat;
 use super::{About, Action, AfterSave, App, Effect, Pane};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, choose, osc52_len, osc52_limit};
@@ -216,7 +216,7 @@ impl App {
     /// Sets the text and, if the editor is open, reloads it there too.
     pub(super) fn replace_text_everywhere(&mut self, text: Vec<u8>) {
         if let Some(editor) = &self.editor {
-            let cursor = editor.textarea.cursor();
+            let cursor = editor.cursor();
             let mut reopened = Editor::reopen(&text);
             reopened.show_from(editor.window().top);
             reopened.move_to(cursor.0, cursor.1);
@@ -245,27 +245,65 @@ impl App {
     }
 
     /// A key typed in the editor.
-    pub(super) fn editor_key(&mut self, key: KeyEvent) {
+    ///
+    /// A key that goes on typing on the line of the undo step under way changes the
+    /// editor's lines only: the keys of a burst (key repeat, fast typing) are parsed,
+    /// linted and tested together, once, before the next frame or the next action of
+    /// any other kind ([`App::settle`]). Every other key starts from a settled text, so
+    /// that the undo step it opens keeps the text as it was before it.
+    pub(super) fn editor_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let page = self.areas().inner_height(Pane::Source).max(1);
-        let Some(editor) = &mut self.editor else { return };
-        let line = editor.cursor_line();
-        // Paging is the editor's own: the text area's pages the window it drew, and the
-        // pane draws the text itself (see `EditorWindow`).
-        let edited = !editor.page_key(key, page) && editor.textarea.input(key);
-        if edited {
-            let text = editor.text();
-            // Keys typed on one line are one step to undo; Enter starts another.
-            let typing_on = (key.code != crossterm::event::KeyCode::Enter).then_some(line);
-            let what = match typing_on {
-                Some(line) => format!("typing on line {line}"),
-                None => format!("the line break on line {line}"),
-            };
+        let Some(editor) = &self.editor else { return Vec::new() };
+        let (line, lines) = (editor.cursor_line(), editor.lines().len());
+        if !(editor.edits_in_line(key) && self.undo.typing_on(line)) {
+            self.settle_text();
+        }
+        let Some(editor) = &mut self.editor else { return Vec::new() };
+        let keyed = editor.key(key, page);
+        let (now_on, now_lines) = (editor.cursor_line(), editor.lines().len());
+        let mut effects = Vec::new();
+        let what = match keyed {
+            Keyed::Ignored | Keyed::Moved | Keyed::Copy { cut: false, .. } => None,
+            // Keys typed on one line are one step to undo; a change of lines is another.
+            Keyed::Edited if now_lines == lines && now_on == line => {
+                Some((format!("typing on line {line}"), Some(line)))
+            }
+            Keyed::Edited if now_lines > lines => Some((format!("the line break on line {line}"), None)),
+            Keyed::Edited => Some((format!("the lines joined at line {line}"), None)),
+            Keyed::Copy { cut: true, .. } => Some((format!("the cut at line {line}"), None)),
+            Keyed::NothingSelected => {
+                self.say(About::Moment, "Nothing is selected: Shift with a move, or Ctrl-Space and moves, select text");
+                None
+            }
+        };
+        if let Keyed::Copy { text, .. } = keyed {
+            effects = self.copy_text(CopyWhat::Selection, text);
+        }
+        if let Some((what, typing_on)) = what {
             self.record_undo(what, typing_on);
-            self.set_text(text);
+            if let Some(editor) = &mut self.editor {
+                editor.unsettle();
+            }
         }
         if let Some(editor) = &self.editor {
             self.source_view.cursor = editor.cursor_line() - 1;
         }
+        effects
+    }
+
+    /// Parses, lints and tests the editor's lines when keys changed them since the
+    /// document was last made from them: the event loop calls it before it draws, and
+    /// every action but a key in the editor starts with it. Returns the effects of the
+    /// new text (its background lint, its recovery copy).
+    pub fn settle(&mut self) -> Vec<Effect> {
+        if self.settle_text() { self.housekeeping() } else { Vec::new() }
+    }
+
+    /// [`App::settle`]'s parse; true when there was something to settle.
+    pub(super) fn settle_text(&mut self) -> bool {
+        let Some(text) = self.editor.as_mut().and_then(Editor::take_unsettled) else { return false };
+        self.set_text(text);
+        true
     }
 
     /// Leaves the editor; the edits stay.
@@ -361,7 +399,19 @@ impl App {
                 }
                 diff
             }
+            CopyWhat::Selection => {
+                let Some(text) = self.editor.as_ref().and_then(Editor::selected_text) else {
+                    self.say(About::Moment, "Nothing is selected in the editor, so there is nothing to copy");
+                    return Vec::new();
+                };
+                text
+            }
         };
+        self.copy_text(what, text)
+    }
+
+    /// Sends `text` to the clipboard the settings choose.
+    fn copy_text(&mut self, what: CopyWhat, text: String) -> Vec<Effect> {
         let method = choose(self.clipboard, self.environment);
         if method == CopyMethod::Osc52 && !self.fits_osc52(what, &text) {
             return Vec::new();
@@ -381,11 +431,12 @@ impl App {
             About::Moment,
             format!(
                 "Not copied: {} ({}) makes an OSC 52 sequence of {}, and {who} at most {} \
-                 (--osc52-max-bytes sets it); w saves it to a file instead",
+                 (--osc52-max-bytes sets it); {}",
                 what.name(),
                 size_label(text.len()),
                 size_label(length),
-                size_label(self.osc52_max_bytes)
+                size_label(self.osc52_max_bytes),
+                what.fallback(),
             ),
         );
         false
@@ -412,8 +463,9 @@ impl App {
                     About::Moment,
                     format!(
                         "Sent {} ({bytes}) to the terminal's clipboard (OSC 52): the terminal sets it if it allows \
-                         OSC 52; if the paste comes out empty, w saves it to a file",
-                        what.name()
+                         OSC 52; if the paste comes out empty, {}",
+                        what.name(),
+                        what.fallback(),
                     ),
                 );
                 Vec::new()
@@ -426,7 +478,7 @@ impl App {
                 vec![Effect::Copy { what, text, method: CopyMethod::Osc52 }]
             }
             Err(error) => {
-                self.say(About::Moment, format!("Copy failed: {error}. The text is still here; w saves it to a file."));
+                self.say(About::Moment, format!("Copy failed: {error}. The text is not lost: {}.", what.fallback()));
                 Vec::new()
             }
         }
@@ -499,10 +551,7 @@ impl App {
                 self.open_editor();
                 Vec::new()
             }
-            Action::EditorKey(key) => {
-                self.editor_key(key);
-                Vec::new()
-            }
+            Action::EditorKey(key) => self.editor_key(key),
             Action::Copy(what) => self.copy(what),
             Action::Copied { what, text, result } => self.copied(what, text, result),
             Action::Saved { path, text, after, result } => self.saved(&path, text, after, result),

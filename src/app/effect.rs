@@ -173,6 +173,8 @@ pub enum CopyWhat {
     Group,
     /// The diff of the edited text against the loaded one.
     Diff,
+    /// The text selected in the editor (Ctrl-X, Alt-W).
+    Selection,
 }
 
 impl CopyWhat {
@@ -183,6 +185,16 @@ impl CopyWhat {
             CopyWhat::File => "the file",
             CopyWhat::Group => "the group",
             CopyWhat::Diff => "the diff",
+            CopyWhat::Selection => "the selection",
+        }
+    }
+
+    /// What to do when the copy does not reach the clipboard: the text is never lost.
+    #[must_use]
+    pub fn fallback(self) -> &'static str {
+        match self {
+            CopyWhat::File | CopyWhat::Group | CopyWhat::Diff => "w saves it to a file",
+            CopyWhat::Selection => "a cut is still in the undo history (Ctrl-Z)",
         }
     }
 }

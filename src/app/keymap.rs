@@ -11,6 +11,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::action::Action;
+use super::editor::EDITOR_KEYS;
 use super::effect::{AfterSave, CopyWhat, Effect};
 use super::focus::Pane;
 use super::input::Edit;
@@ -53,7 +54,7 @@ impl Context {
             Context::Pane(Pane::Tester) => "Tester pane",
             Context::Prompt => "Typing (any prompt)",
             Context::PathPrompt => "Typing a path",
-            Context::Editing => "Editor (other keys edit)",
+            Context::Editing => "Editor (other keys type)",
             Context::Overlay(Overlay::Help) => "Help",
             Context::Overlay(Overlay::Messages) => "Messages",
             Context::Overlay(Overlay::FetchDetails) => "Fetch details",
@@ -197,7 +198,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(HELP, &[ESC, ch('?'), ch('q')], Action::Toggle(Overlay::Help), "close help", true),
     bind(MESSAGES, &[ESC, ch('M'), ch('q')], Action::Toggle(Overlay::Messages), "close", true),
     bind(FETCH, &[ESC, ch('i'), ch('q')], Action::Toggle(Overlay::FetchDetails), "close", true),
-    bind(Context::Editing, &[ESC], Action::Cancel, "leave, edits kept", true),
+    bind(Context::Editing, &[ESC], Action::Cancel, "unselect, or leave", true),
     bind(Context::Editing, &[ctrl('s')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::Stay)), "save", true),
     bind(Context::Editing, &[ctrl('z')], Action::Undo, "undo", false),
     bind(Context::Editing, &[ctrl('y')], Action::Redo, "redo", false),
@@ -318,7 +319,11 @@ fn all_help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
         if sections.last().is_none_or(|(context, _)| *context != binding.context) {
             sections.push((binding.context, Vec::new()));
         }
-        let Some((_, section)) = sections.last_mut() else { continue };
+        let Some((context, section)) = sections.last_mut() else { continue };
+        if *context == Context::Editing && section.is_empty() {
+            // The editor reads the other keys itself (`Editor::key`): its own table.
+            section.extend(EDITOR_KEYS.iter().map(|&(keys, label)| HelpEntry { keys: keys.to_owned(), label }));
+        }
         match (group, section.last_mut()) {
             (Some(label), Some(last)) if last.label == label => {
                 last.keys.push(' ');
@@ -456,6 +461,8 @@ pub fn press(app: &mut App, notation: &str) -> Vec<Effect> {
             effects.extend(app.update(action));
         }
     }
+    // As the event loop does before it draws.
+    effects.extend(app.settle());
     effects
 }
 

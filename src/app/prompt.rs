@@ -213,7 +213,7 @@ impl App {
             && let Some(editor) = &mut self.editor
             // Terminals paste a line break as CR (tmux, most others) or CR LF: each is
             // a line break here, never a CR inside a line.
-            && editor.textarea.insert_str(text.replace("\r\n", "\n").replace('\r', "\n"))
+            && editor.insert(&text.replace("\r\n", "\n").replace('\r', "\n"))
         {
             let text = editor.text();
             self.record_undo("Paste".to_owned(), None);
@@ -256,7 +256,8 @@ impl App {
         Vec::new()
     }
 
-    /// Esc: closes the innermost thing open (a prompt, the editor), or cancels a load.
+    /// Esc: closes the innermost thing open (a prompt, the editor's selection, the
+    /// editor), or cancels a load.
     /// (An open view takes Esc first: see `App::update_open_view`.)
     pub(super) fn cancel(&mut self) -> Vec<Effect> {
         if let Some(prompt) = self.prompt.take() {
@@ -279,8 +280,11 @@ impl App {
             }
             return Vec::new();
         }
-        if self.editor.is_some() {
-            self.close_editor();
+        if let Some(editor) = &mut self.editor {
+            // A selection goes first, as in most editors; the next Esc leaves.
+            if !editor.cancel_selection() {
+                self.close_editor();
+            }
             return Vec::new();
         }
         if self.fixing.take().is_some() {

@@ -94,6 +94,11 @@ impl UndoHistory {
         }
     }
 
+    /// True when a typing run on `line` is under way: a key typed there joins its step.
+    pub(super) fn typing_on(&self, line: usize) -> bool {
+        self.typing_on == Some(line)
+    }
+
     /// Forgets everything: another file is on screen.
     pub(super) fn clear(&mut self) {
         *self = UndoHistory::default();

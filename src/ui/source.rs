@@ -35,7 +35,7 @@ struct LineMarks {
 /// The editor in the pane: the line numbers in a gutter of their own, which stays when a
 /// long line scrolls the text sideways, and the window of the text that holds the cursor.
 fn draw_editor(editor: &Editor, area: Rect, buf: &mut Buffer) {
-    let count = editor.textarea.lines().len();
+    let count = editor.lines().len();
     let title = format!(" Editing · {count} lines · Esc leaves (edits stay) · Ctrl-S saves · Ctrl-Z undoes ");
     let block = pane_block(&title, true);
     let inner = block.inner(area);
@@ -44,8 +44,8 @@ fn draw_editor(editor: &Editor, area: Rect, buf: &mut Buffer) {
     let gutter = Rect { width: width.min(inner.width), ..inner };
     let text = Rect { x: inner.x + gutter.width, width: inner.width - gutter.width, ..inner };
     let window = editor.follow_cursor(usize::from(text.height), usize::from(text.width));
-    let ratatui_textarea::DataCursor(cursor_row, cursor_column) = editor.textarea.cursor();
-    let lines = editor.textarea.lines();
+    let (cursor_row, cursor_column) = editor.cursor();
+    let lines = editor.lines();
     for row in 0..text.height {
         let line = window.top + usize::from(row);
         if line >= lines.len() {
