@@ -43,6 +43,8 @@ write("controls.txt", bytes(range(256)) * 2000)
 write("www/deep.html", "<html><head><meta name=robots content=noindex></head><body>" + "<div>" * 1000000)
 write("www/formatting.html", "<html><body>" + "".join(f"<b id={i}>" for i in range(200000)))
 write("www/robots.txt", "User-agent: *\nAllow: /\n")
+# 300,000 short rules (7.5 MB), for the editor.
+write("many-rules.txt", "User-agent: *\n" + "".join(f"Disallow: /section/{i:06}/\n" for i in range(300000)))
 # 1,000,000 paths for check on standard input.
 write("paths.txt", "".join(f"/p{i}/x.pdf\n" for i in range(1000000)))
 EOF
@@ -118,4 +120,41 @@ run 8 200 "history: 14 MB CDX listing, first run" "$bin" history "$site/" --arch
 run 4 200 "history: 14 MB CDX listing, later run" "$bin" history "$site/" --archive "$site" --archive-delay 0 --store "$dir/h.sqlite3"
 run 1 100 "check --usage: 10,000 usage wildcards, 100k paths" sh -c "'$bin' check '$dir/usage-wildcards.txt' -a bot --usage < '$dir/usage-paths.txt'"
 run 0.1 30 "an error exit under RUST_BACKTRACE=1" env RUST_BACKTRACE=1 "$bin" check /nonexistent -a bot /
+
+# --- Issue 25, Low: keys typed in the explorer's editor ------------------------------------
+# The real binary in tmux, as a user types: 100 keys at the end of the 20 MB line, and in
+# the middle of 300,000 lines, sent one by one. The keys come at the typist's pace, so
+# the budget is CPU seconds (user and system), not wall time; and the keys typed must be
+# on screen three seconds after the last.
+# edit BUDGET_CPU_SECONDS BUDGET_MB NAME FILE KEYS-BEFORE-TYPING...
+edit() {
+    local seconds=$1 mb=$2 name=$3 file=$4; shift 4
+    if ! command -v tmux > /dev/null; then echo "$name: skipped (no tmux)"; return; fi
+    rm -f "$dir/edit.time"
+    tmux new -d -s adversarial -x 120 -y 40 "/usr/bin/time -f '%U %S %M' -o '$dir/edit.time' '$bin' '$file'"
+    sleep 3
+    tmux send-keys -t adversarial "$@"
+    sleep 1
+    for _ in $(seq 1 100); do tmux send-keys -t adversarial z; done
+    sleep 3
+    local typed
+    typed=$(tmux capture-pane -p -t adversarial | grep -c 'zzzzzzzzzz')
+    # Apart: an Escape followed at once by q is read as Alt-q.
+    for key in Escape q y; do tmux send-keys -t adversarial "$key"; sleep 1; done
+    for _ in $(seq 1 "${EDIT_WAIT:-300}"); do [ -s "$dir/edit.time" ] && break; sleep 0.2; done
+    tmux kill-session -t adversarial 2> /dev/null
+    if ! [ -s "$dir/edit.time" ]; then
+        printf '%-44s still busy a minute after the last key OVER\n' "$name"
+        over=1
+        return
+    fi
+    read -r user system kb < <(tail -1 "$dir/edit.time")
+    local cpu verdict=""
+    cpu=$(awk "BEGIN { print $user + $system }")
+    if [ "$typed" -eq 0 ] || awk "BEGIN { exit !($cpu > $seconds || $kb / 1024 > $mb) }"; then verdict=" OVER"; over=1; fi
+    [ "$typed" -eq 0 ] && verdict="$verdict (the keys are not on screen)"
+    printf '%-44s %7.2f s %7.1f MB   (budget %s CPU s, %s MB)%s\n' "$name" "$cpu" "$(awk "BEGIN { print $kb / 1024 }")" "$seconds" "$mb" "$verdict"
+}
+edit 3 400 "editor: 100 keys at the end of a 20 MB line" "$dir/one-long-line.txt" e Down End
+edit 10 600 "editor: 100 keys in the middle of 300,000 lines" "$dir/many-rules.txt" : 150000 Enter e End
 exit $over
