@@ -1,5 +1,5 @@
 //! The non-interactive subcommands: `check`, `lint`, `fix`, `compare`, `page` (in
-//! `cli/page.rs`) and `robots`.
+//! `cli/page.rs`), `audit` (in `cli/audit.rs`) and `robots`.
 //!
 //! Each subcommand writes to standard output and returns an [`Outcome`]; `main` turns
 //! the outcome into the exit status, in one place. Text from the file is escaped before
@@ -35,12 +35,14 @@ macro_rules! note {
 }
 
 mod answers;
+mod audit;
 mod history;
 mod json;
 mod page;
 mod sitemaps;
 
 use answers::{Answerer, CheckRecord, Format, Only, RequestNotes};
+pub use audit::{AuditArgs, audit};
 pub use history::{DiffArgs, HistoryArgs, diff, history, keep_in_store};
 pub use page::{PageArgs, page};
 pub use sitemaps::{SitemapsArgs, sitemaps};

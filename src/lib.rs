@@ -58,6 +58,9 @@ pub use policy::{
 #[cfg(feature = "tool")]
 #[doc(hidden)]
 pub mod app;
+#[cfg(feature = "audit")]
+#[doc(hidden)]
+pub mod audit;
 #[cfg(feature = "tool")]
 #[doc(hidden)]
 pub mod cli;

@@ -9,7 +9,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
 use robotscope::cli::{
-    self, CheckArgs, CompareArgs, DiffArgs, FixArgs, HistoryArgs, LintArgs, Outcome, PageArgs, SitemapsArgs,
+    self, AuditArgs, CheckArgs, CompareArgs, DiffArgs, FixArgs, HistoryArgs, LintArgs, Outcome, PageArgs, SitemapsArgs,
     SourceOptions,
 };
 use robotscope::clipboard::ClipboardMode;
@@ -80,6 +80,14 @@ enum Command {
     /// Changes of usage preferences (train-ai, search, ai-input) are flips too. Without
     /// -a or -r: the compare defaults; without paths: /.
     History(HistoryArgs),
+    /// Which robots fetched what the robots.txt in force at the time disallowed: access logs replayed.
+    ///
+    /// Each request of a robot (named by its User-Agent; browsers are not judged) meets
+    /// the version of its time: --robots FILE for all time, or the site's versions (the
+    /// store, and the web archive unless --local). A request within --grace of a change
+    /// that the version before allowed is tolerated. Exit status 1 when there are
+    /// violations, 2 when nothing could be read.
+    Audit(AuditArgs),
     /// The unified diff between two versions of a site's robots.txt (default: the last two).
     ///
     /// Exit status 1 when they differ, as diff(1).
@@ -121,6 +129,7 @@ fn main() -> ExitCode {
         Some(Command::Page(page)) => Some(&mut page.robots),
         Some(Command::Sitemaps(sitemaps)) => Some(&mut sitemaps.robots),
         Some(Command::History(history)) => Some(&mut history.robots),
+        Some(Command::Audit(audit)) => Some(&mut audit.robots),
         _ => None,
     };
     if let (Some(selection), Some((_, sub_matches))) = (selection, matches.subcommand()) {
@@ -135,6 +144,7 @@ fn main() -> ExitCode {
         Some(Command::Page(page)) => cli::page(page, &db),
         Some(Command::Sitemaps(sitemaps)) => cli::sitemaps(sitemaps, &db),
         Some(Command::History(history)) => cli::history(history, &db),
+        Some(Command::Audit(audit)) => cli::audit(audit, &db),
         Some(Command::Diff(diff)) => cli::diff(diff),
         Some(Command::Robots) => cli::robots(&db),
         None => explore(&args, &db),

@@ -134,17 +134,17 @@ fn open_store(options: &SourceOptions) -> Result<Store> {
 }
 
 /// A site's versions, gathered: fetched now and from the archive unless `--local`.
-struct Gathered {
-    store: Store,
-    site: String,
-    timeline: Timeline,
+pub(super) struct Gathered {
+    pub(super) store: Store,
+    pub(super) site: String,
+    pub(super) timeline: Timeline,
     /// Captures listed but not read (failed, or left for the next run).
     unread: usize,
     /// Captures of other hosts the archive listed, left out.
     other_hosts: usize,
 }
 
-fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) -> Result<Gathered> {
+pub(super) fn gather(spec: &str, options: &VersionOptions, source_options: &SourceOptions) -> Result<Gathered> {
     let source = Source::resolve(spec)?;
     let robots_url = match &source {
         Source::Site { robots_url, .. } => robots_url.clone(),

@@ -1,0 +1,84 @@
+//! Access-log audits: which robots fetched what the robots.txt in force at the time
+//! disallowed. [`logs`] reads the lines, [`replay`] judges each request against its
+//! version, and [`robot_of`] says which robot a User-Agent header names.
+
+pub mod logs;
+pub mod replay;
+
+use crate::robots_db::RobotsDb;
+
+/// The robot a User-Agent header names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claimed {
+    /// A robot profile (its index in the database).
+    Known(usize),
+    /// A robot the database does not know: the product token that names it.
+    Unknown(String),
+}
+
+/// The robot `user_agent` claims to be: the profile whose product token it carries (the
+/// longest, so that `Googlebot-Image` is not taken for `Googlebot`), else a product
+/// token that calls itself a bot, crawler or spider; `None` for a browser and every
+/// other client.
+#[must_use]
+pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
+    let lower = user_agent.to_ascii_lowercase();
+    let known = db
+        .profiles()
+        .iter()
+        .enumerate()
+        .filter(|(_, profile)| carries_token(&lower, &profile.token.to_ascii_lowercase()))
+        .max_by_key(|(_, profile)| profile.token.len())
+        .map(|(index, _)| Claimed::Known(index));
+    known.or_else(|| {
+        user_agent
+            .split([' ', ';', '(', ')', ',', '+'])
+            .map(|product| product.split('/').next().unwrap_or_default())
+            .find(|name| {
+                let name = name.to_ascii_lowercase();
+                !name.starts_with("http")
+                    && ["bot", "crawl", "spider", "slurp"].iter().any(|word| name.contains(word))
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            })
+            .map(|name| Claimed::Unknown(name.to_owned()))
+    })
+}
+
+/// True when `token` is a product token in `user_agent` (both lower case): not inside a
+/// longer name (`Googlebot` is not in `NotGooglebot2`).
+fn carries_token(user_agent: &str, token: &str) -> bool {
+    let is_name = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    user_agent.match_indices(token).any(|(at, _)| {
+        !is_name(user_agent[..at].chars().next_back()) && !is_name(user_agent[at + token.len()..].chars().next())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claimed(user_agent: &str) -> Option<String> {
+        let db = RobotsDb::embedded();
+        robot_of(user_agent, &db).map(|claimed| match claimed {
+            Claimed::Known(index) => db.profiles()[index].token.clone(),
+            Claimed::Unknown(token) => format!("?{token}"),
+        })
+    }
+
+    #[test]
+    fn user_agents_name_their_robots() {
+        let google = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+        assert_eq!(claimed(google).as_deref(), Some("Googlebot"));
+        assert_eq!(claimed("Googlebot-Image/1.0").as_deref(), Some("Googlebot-Image"));
+        let gpt =
+            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot";
+        assert_eq!(claimed(gpt).as_deref(), Some("GPTBot"));
+        assert_eq!(
+            claimed("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)").as_deref(),
+            Some("?MJ12bot")
+        );
+        let firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+        assert_eq!(claimed(firefox), None, "browsers are not judged");
+        assert_eq!(claimed("NotGooglebot2/1.0").as_deref(), Some("?NotGooglebot2"), "a bot, but not Googlebot");
+    }
+}

@@ -1,0 +1,730 @@
+//! `robotscope audit`: access logs replayed against the robots.txt in force when each
+//! request came. The logs are read a line at a time (gzip and standard input too), each
+//! line capped in bytes; the versions come from `--robots FILE` or from the site's
+//! history (the store, and the archive unless `--local`).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use color_eyre::eyre::{Result, WrapErr, bail};
+use jiff::{SignedDuration, Timestamp};
+use serde::Serialize;
+
+use super::history::{VersionOptions, gather};
+use super::{Outcome, RobotSelection, SourceOptions, finish_output, json, robot_queries};
+use crate::audit::logs::{CustomFormat, LogFormat, LogRequest};
+use crate::audit::replay::{InForce, Judge, Judged, Judgement, Timeline, Verdict, is_robots_txt};
+use crate::audit::{Claimed, robot_of};
+use crate::policy::escape::sanitize_str;
+use crate::policy::usage::{Category, Preference};
+use crate::policy::{Availability, Reading, Robot};
+use crate::robots_db::{Purpose, RobotsDb};
+use crate::words::plural;
+
+/// The longest log line read; the rest of a longer one is skipped, and the line counted
+/// unreadable.
+const MAX_LINE_BYTES: usize = 64 * 1024;
+/// The lines read to find a file's format.
+const DETECT_LINES: usize = 50;
+/// The User-Agent headers whose robot is remembered (a hostile log can make every one
+/// different).
+const REMEMBERED_AGENTS: usize = 10_000;
+/// The unreadable lines quoted at the end.
+const QUOTED_BAD_LINES: usize = 3;
+
+/// `robotscope audit`: which robots fetched what the robots.txt of the time disallowed.
+#[derive(Debug, Clone, Args)]
+pub struct AuditArgs {
+    /// Access logs: files (gzipped or not), or `-` for standard input. Combined and
+    /// Common Log Format and JSON lines are recognised in each file; --log-format names
+    /// another format.
+    #[arg(value_name = "LOG", required = true)]
+    pub logs: Vec<String>,
+    /// The site whose robots.txt versions judge the requests: the store's, and the web
+    /// archive's captures unless --local.
+    #[arg(long, value_name = "SITE", required_unless_present = "robots_file")]
+    pub site: Option<String>,
+    /// One robots.txt, taken as in force for all time, instead of the site's versions.
+    #[arg(long = "robots", value_name = "FILE", conflicts_with_all = ["site", "archive", "local"])]
+    pub robots_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub robots: RobotSelection,
+    /// How long after a change a request that the version before allowed is tolerated
+    /// rather than a violation (RFC 9309 §2.4 lets a crawler cache robots.txt for up to
+    /// 24 hours): 0, 90m, 24h, 2d.
+    #[arg(long, value_name = "DURATION", default_value = "24h", value_parser = grace)]
+    pub grace: SignedDuration,
+    /// In --json and --csv, every robot request, not only violations and tolerated ones.
+    #[arg(long)]
+    pub all: bool,
+    /// One JSON object per line: requests, then robots, then a summary.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// The request rows as CSV.
+    #[arg(long)]
+    pub csv: bool,
+    /// The logs' format, as `GoAccess` writes it: %h client, %d date, %t time, %x date
+    /// and time, %r request line, %m method, %U path, %s status, %u User-Agent, %^ and
+    /// other fields skipped. Example: '%h %^[%d:%t %^] "%r" %s %b "%R" "%u"'.
+    #[arg(long, value_name = "FORMAT")]
+    pub log_format: Option<String>,
+    /// How %d (or %x) is written, strftime-style.
+    #[arg(long, value_name = "FORMAT", default_value = "%d/%b/%Y", requires = "log_format")]
+    pub date_format: String,
+    /// How %t is written, strftime-style.
+    #[arg(long, value_name = "FORMAT", default_value = "%H:%M:%S", requires = "log_format")]
+    pub time_format: String,
+    #[command(flatten)]
+    pub versions: VersionOptions,
+    #[command(flatten)]
+    pub source_options: SourceOptions,
+}
+
+fn grace(text: &str) -> Result<SignedDuration, String> {
+    let text = text.trim();
+    let parsed = match text.parse::<i64>() {
+        Ok(seconds) => Some(SignedDuration::from_secs(seconds)),
+        Err(_) => text.parse::<SignedDuration>().ok().or_else(|| {
+            let days = text.strip_suffix('d')?.parse::<i64>().ok()?;
+            Some(SignedDuration::from_hours(days.checked_mul(24)?))
+        }),
+    };
+    match parsed {
+        Some(duration) if duration.is_negative() => Err("must not be negative".to_owned()),
+        Some(duration) if duration > SignedDuration::from_hours(24 * 365) => Err("must be at most a year".to_owned()),
+        Some(duration) => Ok(duration),
+        None => Err(format!("`{text}` is not a duration: write 0, 90m, 24h or 2d")),
+    }
+}
+
+/// A robot the logs name, and what its requests came to.
+#[derive(Debug)]
+struct Tally {
+    /// The product token it is known by.
+    label: String,
+    robot: Robot,
+    reading: Reading,
+    purpose: Purpose,
+    requests: u64,
+    verdicts: HashMap<Verdict, u64>,
+    robots_txt_fetches: u64,
+    /// A request for something else before its first robots.txt fetch.
+    crawled_before_fetching: bool,
+    /// The last request's time, for the intervals Crawl-delay asks for.
+    last: Option<Timestamp>,
+    /// Requests sooner after the one before than the Crawl-delay in force, and the
+    /// shortest such interval.
+    delay_breaches: u64,
+    shortest: Option<SignedDuration>,
+    /// Requests of an AI-training robot for paths whose usage says `train-ai=n`.
+    train_ai_refused: u64,
+}
+
+/// A group of violations: one robot, one deciding line of one version.
+#[derive(Debug)]
+struct Broken {
+    count: u64,
+    first: Timestamp,
+    last: Timestamp,
+    example: String,
+    rule: Option<String>,
+}
+
+/// One request row of `--json` and `--csv`.
+#[derive(Debug, Serialize)]
+struct RequestRow<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    log_line: u64,
+    time: String,
+    ip: &'a str,
+    user_agent: &'a str,
+    agent: &'a str,
+    path: &'a str,
+    verdict: &'static str,
+    line: Option<usize>,
+    rule: Option<&'a str>,
+    version: Option<String>,
+}
+
+/// What the run found, and what it has still to say.
+struct Audit<'a> {
+    db: &'a RobotsDb,
+    timeline: &'a Timeline,
+    judge: Judge<'a>,
+    /// Only these robots (their tokens, lower case), when -a, -r or -p named any.
+    only: Option<Vec<(String, Robot, Reading)>>,
+    semantics: Option<Reading>,
+    tallies: Vec<Tally>,
+    by_token: HashMap<String, usize>,
+    agents: HashMap<String, Option<usize>>,
+    broken: HashMap<(usize, Option<usize>, Option<usize>), Broken>,
+    lines: u64,
+    unreadable: u64,
+    bad_lines: Vec<String>,
+    robot_requests: u64,
+    rows: Option<(Box<dyn Write + 'a>, bool)>,
+    all: bool,
+}
+
+/// `robotscope audit`.
+///
+/// # Errors
+///
+/// When the versions cannot be found, no log can be opened, or nothing in the logs can
+/// be read.
+pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
+    let custom = match &args.log_format {
+        Some(format) => Some(
+            CustomFormat::new(format, &args.date_format, &args.time_format)
+                .map_err(|why| color_eyre::eyre::eyre!("--log-format: {why}"))?,
+        ),
+        None => None,
+    };
+    let (timeline, about) = versions(args)?;
+    let grace = args.grace;
+    let named = !(args.robots.agents.is_empty() && args.robots.robots.is_empty() && args.robots.purposes.is_empty());
+    let only = if named {
+        Some(
+            robot_queries(&args.robots, db)?
+                .into_iter()
+                .map(|q| (q.label.to_ascii_lowercase(), q.robot, q.reading))
+                .collect(),
+        )
+    } else {
+        None
+    };
+    let stdout = io::stdout().lock();
+    let rows: Option<(Box<dyn Write>, bool)> =
+        (args.json || args.csv).then(|| (Box::new(BufWriter::new(stdout)) as Box<dyn Write>, args.csv));
+    let mut audit = Audit {
+        db,
+        timeline: &timeline,
+        judge: Judge::new(&timeline, grace),
+        only,
+        semantics: args.robots.semantics,
+        tallies: Vec::new(),
+        by_token: HashMap::new(),
+        agents: HashMap::new(),
+        broken: HashMap::new(),
+        lines: 0,
+        unreadable: 0,
+        bad_lines: Vec::new(),
+        robot_requests: 0,
+        rows,
+        all: args.all,
+    };
+    if args.csv {
+        audit.write_row_text("log_line,time,ip,user_agent,agent,path,verdict,line,rule,version\n")?;
+    }
+    let deadline = Instant::now() + args.versions.deadline.max_time;
+    let mut stopped = None;
+    for log in &args.logs {
+        match audit.read_log(log, custom.as_ref(), deadline) {
+            Ok(true) => {}
+            Ok(false) => {
+                stopped = Some(log.clone());
+                break;
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    if audit.lines == audit.unreadable {
+        bail!(
+            "nothing could be read in {}: {}",
+            plural(usize::try_from(audit.lines).unwrap_or(usize::MAX), "line"),
+            audit.bad_lines.first().map_or("the logs are empty", String::as_str)
+        );
+    }
+    let violations =
+        audit.tallies.iter().map(|tally| tally.verdicts.get(&Verdict::Violation).copied().unwrap_or(0)).sum::<u64>();
+    audit.finish(&about, stopped.as_deref(), args.versions.deadline.max_time)?;
+    Ok(if violations > 0 { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// The versions that judge the requests, and what to call them.
+fn versions(args: &AuditArgs) -> Result<(Timeline, String)> {
+    let limits = args.source_options.limits(None);
+    if let Some(path) = &args.robots_file {
+        let bytes = std::fs::read(path).wrap_err_with(|| format!("reading {}", path.display()))?;
+        let txt = Arc::new(limits.parse(bytes));
+        let version = InForce { since: None, txt, availability: Availability::Available };
+        return Ok((Timeline::new(vec![version]), format!("{} (for all time)", path.display())));
+    }
+    let Some(site) = &args.site else { bail!("give --site SITE or --robots FILE") };
+    let gathered = gather(site, &args.versions, &args.source_options)?;
+    let mut versions = Vec::new();
+    for version in gathered.timeline.before.iter().chain(&gathered.timeline.versions) {
+        let body = crate::history::body_of(&gathered.store, version).wrap_err("reading the store")?;
+        let since = jiff::civil::DateTime::strptime("%Y%m%d%H%M%S", &version.timestamp)
+            .ok()
+            .and_then(|civil| jiff::tz::Offset::UTC.to_timestamp(civil).ok());
+        let Some(since) = since else { continue };
+        versions.push(InForce {
+            since: Some(since),
+            txt: Arc::new(limits.parse(body)),
+            availability: version.availability,
+        });
+    }
+    if versions.is_empty() {
+        bail!(
+            "no version of {}/robots.txt is known: without --local, one is fetched now",
+            sanitize_str(&gathered.site)
+        );
+    }
+    let about = format!("{} of {}/robots.txt", plural(versions.len(), "version"), gathered.site);
+    Ok((Timeline::new(versions), about))
+}
+
+/// A log opened for reading: a file or standard input, gunzipped when it is gzip.
+fn open_log(log: &str) -> Result<Box<dyn BufRead>> {
+    let raw: Box<dyn Read> = if log == "-" {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(File::open(log).wrap_err_with(|| format!("opening {}", sanitize_str(log)))?)
+    };
+    let mut reader = BufReader::with_capacity(256 * 1024, raw);
+    let gzip = reader.fill_buf().wrap_err_with(|| format!("reading {}", sanitize_str(log)))?.starts_with(&[0x1f, 0x8b]);
+    Ok(if gzip {
+        Box::new(BufReader::with_capacity(256 * 1024, flate2::bufread::MultiGzDecoder::new(reader)))
+    } else {
+        Box::new(reader)
+    })
+}
+
+/// Reads one line into `line` (without its line end), at most `MAX_LINE_BYTES` of it;
+/// false at the end. True in the second place when the line was longer.
+fn read_line(reader: &mut dyn BufRead, line: &mut Vec<u8>) -> io::Result<(bool, bool)> {
+    line.clear();
+    let mut cut = false;
+    let mut any = false;
+    loop {
+        let available = reader.fill_buf()?;
+        if available.is_empty() {
+            return Ok((any, cut));
+        }
+        any = true;
+        let (taken, done) = match memchr::memchr(b'\n', available) {
+            Some(end) => (end + 1, true),
+            None => (available.len(), false),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(line.len());
+        let content = &available[..if done { taken - 1 } else { taken }];
+        cut |= content.len() > room;
+        line.extend_from_slice(&content[..content.len().min(room)]);
+        reader.consume(taken);
+        if done {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Ok((true, cut));
+        }
+    }
+}
+
+/// The format of a log whose first lines are `waiting`.
+fn detect(log: &str, waiting: &[(u64, String, bool)]) -> Result<LogFormat> {
+    match LogFormat::detect(waiting.iter().map(|(_, text, _)| text.as_str())) {
+        Some(format) => Ok(format),
+        None if waiting.iter().all(|(_, text, _)| text.trim().is_empty()) => Ok(LogFormat::Combined),
+        None => bail!(
+            "{}: not an access log robotscope knows (Combined or Common Log Format, JSON lines); \
+             --log-format names another",
+            sanitize_str(log)
+        ),
+    }
+}
+
+impl Audit<'_> {
+    /// Reads a log through; false when the deadline stopped it.
+    fn read_log(&mut self, log: &str, custom: Option<&CustomFormat>, deadline: Instant) -> Result<bool> {
+        let mut reader = open_log(log)?;
+        let mut line = Vec::new();
+        let mut waiting: Vec<(u64, String, bool)> = Vec::new();
+        let mut format = custom.map(|format| LogFormat::Custom(format.clone()));
+        let mut number = 0u64;
+        loop {
+            let (more, cut) =
+                read_line(&mut *reader, &mut line).wrap_err_with(|| format!("reading {}", sanitize_str(log)))?;
+            if !more {
+                break;
+            }
+            number += 1;
+            let text = String::from_utf8_lossy(&line).into_owned();
+            if format.is_none() {
+                // The format is found from the first lines, which wait for it.
+                waiting.push((number, text, cut));
+                if waiting.len() < DETECT_LINES {
+                    continue;
+                }
+                format = Some(detect(log, &waiting)?);
+                for (number, text, cut) in std::mem::take(&mut waiting) {
+                    self.take_line(log, number, &text, cut, format.as_ref());
+                }
+                continue;
+            }
+            self.take_line(log, number, &text, cut, format.as_ref());
+            if number.is_multiple_of(1024) && Instant::now() >= deadline {
+                return Ok(false);
+            }
+        }
+        if !waiting.is_empty() {
+            let format = detect(log, &waiting)?;
+            for (number, text, cut) in std::mem::take(&mut waiting) {
+                self.take_line(log, number, &text, cut, Some(&format));
+            }
+        }
+        Ok(true)
+    }
+
+    fn take_line(&mut self, log: &str, number: u64, text: &str, cut: bool, format: Option<&LogFormat>) {
+        if text.trim().is_empty() {
+            return;
+        }
+        self.lines += 1;
+        let Some(format) = format else { return };
+        let parsed = if cut { Err(None) } else { format.parse(text).map_err(Some) };
+        match parsed {
+            Ok(request) => self.take_request(number, &request),
+            Err(why) => {
+                self.unreadable += 1;
+                if self.bad_lines.len() < QUOTED_BAD_LINES {
+                    let why =
+                        why.map_or_else(|| format!("longer than {} KiB", MAX_LINE_BYTES / 1024), |why| why.to_string());
+                    let sample: String = text.chars().take(80).collect();
+                    self.bad_lines.push(format!("{}:{number}: {why}: {}", sanitize_str(log), sanitize_str(&sample)));
+                }
+            }
+        }
+    }
+
+    /// The robot entry a User-Agent names, if it is one the audit judges.
+    fn tally_of(&mut self, user_agent: &str) -> Option<usize> {
+        if let Some(&known) = self.agents.get(user_agent) {
+            return known;
+        }
+        let found = robot_of(user_agent, self.db).and_then(|claimed| self.entry(claimed));
+        if self.agents.len() < REMEMBERED_AGENTS {
+            self.agents.insert(user_agent.to_owned(), found);
+        }
+        found
+    }
+
+    fn entry(&mut self, claimed: Claimed) -> Option<usize> {
+        let (label, robot, reading, purpose) = match claimed {
+            Claimed::Known(index) => {
+                let profile = &self.db.profiles()[index];
+                (profile.token.clone(), profile.robot(), profile.reading, profile.purpose)
+            }
+            Claimed::Unknown(token) => (token.clone(), Robot::from_agent(&token), Reading::Rfc9309, Purpose::Other),
+        };
+        let key = label.to_ascii_lowercase();
+        if let Some(&index) = self.by_token.get(&key) {
+            return Some(index);
+        }
+        let (robot, reading) = match &self.only {
+            Some(only) => {
+                let (_, robot, reading) = only.iter().find(|(token, _, _)| *token == key)?;
+                (robot.clone(), *reading)
+            }
+            None => (robot, self.semantics.unwrap_or(reading)),
+        };
+        self.tallies.push(Tally {
+            label,
+            robot,
+            reading,
+            purpose,
+            requests: 0,
+            verdicts: HashMap::new(),
+            robots_txt_fetches: 0,
+            crawled_before_fetching: false,
+            last: None,
+            delay_breaches: 0,
+            shortest: None,
+            train_ai_refused: 0,
+        });
+        self.by_token.insert(key, self.tallies.len() - 1);
+        Some(self.tallies.len() - 1)
+    }
+
+    fn take_request(&mut self, number: u64, request: &LogRequest) {
+        let Some(index) = self.tally_of(&request.user_agent) else { return };
+        self.robot_requests += 1;
+        let tally = &self.tallies[index];
+        let judged = Judged { key: index, robot: &tally.robot, reading: tally.reading };
+        let judgement = self.judge.judge(judged, &request.target, request.time);
+        let robots_txt = is_robots_txt(&request.target);
+        let (delay, refused) = match judgement.version {
+            Some(version) => {
+                let matcher = self.judge.matcher(version, judged);
+                let refused = tally.purpose == Purpose::AiTraining
+                    && matcher
+                        .usage(&request.target)
+                        .is_some_and(|usage| usage.get(Category::TrainAi).preference() == Preference::Disallowed);
+                (matcher.crawl_delay(), refused)
+            }
+            None => (None, false),
+        };
+        let tally = &mut self.tallies[index];
+        tally.requests += 1;
+        *tally.verdicts.entry(judgement.verdict).or_default() += 1;
+        if robots_txt {
+            tally.robots_txt_fetches += 1;
+        } else if tally.robots_txt_fetches == 0 {
+            tally.crawled_before_fetching = true;
+        }
+        if let (Some(last), Some(delay)) = (tally.last, delay) {
+            let interval = request.time.duration_since(last);
+            if !interval.is_negative() && interval < SignedDuration::try_from(delay).unwrap_or(SignedDuration::MAX) {
+                tally.delay_breaches += 1;
+                tally.shortest = Some(tally.shortest.map_or(interval, |shortest| shortest.min(interval)));
+            }
+        }
+        tally.last = Some(request.time);
+        tally.train_ai_refused += u64::from(refused);
+        if judgement.verdict == Verdict::Violation {
+            let broken = self.broken.entry((index, judgement.version, judgement.line)).or_insert_with(|| Broken {
+                count: 0,
+                first: request.time,
+                last: request.time,
+                example: request.target.clone(),
+                rule: judgement.rule.clone(),
+            });
+            broken.count += 1;
+            broken.first = broken.first.min(request.time);
+            broken.last = broken.last.max(request.time);
+        }
+        if self.all || matches!(judgement.verdict, Verdict::Violation | Verdict::Tolerated) {
+            self.write_request(number, request, index, &judgement);
+        }
+    }
+
+    fn version_time(&self, version: Option<usize>) -> Option<String> {
+        version
+            .and_then(|version| self.timeline.versions()[version].since)
+            .map(|since| since.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
+    }
+
+    fn write_request(&mut self, number: u64, request: &LogRequest, index: usize, judgement: &Judgement) {
+        let version = self.version_time(judgement.version);
+        let row = RequestRow {
+            kind: "request",
+            log_line: number,
+            time: request.time.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            ip: &request.ip,
+            user_agent: &request.user_agent,
+            agent: &self.tallies[index].label,
+            path: &request.target,
+            verdict: judgement.verdict.name(),
+            line: judgement.line,
+            rule: judgement.rule.as_deref(),
+            version,
+        };
+        let Some((out, csv)) = &mut self.rows else { return };
+        let written = if *csv { write_csv_row(out, &row) } else { json::write_line(out, &row) };
+        // A closed pipe ends the output, not the audit's exit status.
+        if written.is_err() {
+            self.rows = None;
+        }
+    }
+
+    fn write_row_text(&mut self, text: &str) -> Result<()> {
+        if let Some((out, _)) = &mut self.rows {
+            finish_output(out.write_all(text.as_bytes()))?;
+        }
+        Ok(())
+    }
+
+    /// The robots' table (or objects), the violations by deciding line, the summary.
+    fn finish(mut self, about: &str, stopped: Option<&str>, max_time: Duration) -> Result<()> {
+        self.tallies.sort_by(|a, b| b.requests.cmp(&a.requests).then_with(|| a.label.cmp(&b.label)));
+        let count = |tally: &Tally, verdict| tally.verdicts.get(&verdict).copied().unwrap_or(0);
+        let violations: u64 = self.tallies.iter().map(|tally| count(tally, Verdict::Violation)).sum();
+        for bad in &self.bad_lines {
+            super::stderr_line(format_args!("robotscope: warning: unreadable line {bad}"));
+        }
+        if let Some(log) = stopped {
+            super::stderr_line(format_args!(
+                "robotscope: warning: stopped reading {} at --max-time {}s: what was read is reported",
+                sanitize_str(log),
+                max_time.as_secs()
+            ));
+        }
+        if let Some((mut out, csv)) = self.rows.take() {
+            if !csv {
+                for tally in &self.tallies {
+                    let record = RobotRecord {
+                        kind: "robot",
+                        agent: &tally.label,
+                        requests: tally.requests,
+                        violations: count(tally, Verdict::Violation),
+                        tolerated: count(tally, Verdict::Tolerated),
+                        unjudged: count(tally, Verdict::Unjudged),
+                        robots_txt_fetches: tally.robots_txt_fetches,
+                        crawled_before_robots_txt: tally.crawled_before_fetching,
+                        crawl_delay_breaches: tally.delay_breaches,
+                        shortest_interval_seconds: tally.shortest.map(|interval| interval.as_secs_f64()),
+                        train_ai_refused: tally.train_ai_refused,
+                    };
+                    finish_output(json::write_line(&mut out, &record))?;
+                }
+                let summary = Summary {
+                    kind: "summary",
+                    lines: self.lines,
+                    unreadable: self.unreadable,
+                    robot_requests: self.robot_requests,
+                    violations,
+                };
+                finish_output(json::write_line(&mut out, &summary))?;
+            }
+            return finish_output(out.flush());
+        }
+        let mut out = BufWriter::new(io::stdout().lock());
+        let result = self.write_text(&mut out, about, violations).and_then(|()| out.flush());
+        finish_output(result)
+    }
+
+    fn write_text(&self, out: &mut dyn Write, about: &str, violations: u64) -> io::Result<()> {
+        let count = |tally: &Tally, verdict| tally.verdicts.get(&verdict).copied().unwrap_or(0);
+        writeln!(
+            out,
+            "{} read ({} unreadable), {} judged against {}",
+            plural(to_usize(self.lines), "log line"),
+            self.unreadable,
+            plural(to_usize(self.robot_requests), "robot request"),
+            sanitize_str(about)
+        )?;
+        if self.tallies.is_empty() {
+            return writeln!(out, "No robot the audit judges came in these logs.");
+        }
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{:<24} {:>9} {:>10} {:>9} {:>8} {:>10} {:>12}",
+            "robot", "requests", "violations", "tolerated", "unjudged", "robots.txt", "crawl-delay"
+        )?;
+        for tally in &self.tallies {
+            let delay = match (tally.delay_breaches, tally.shortest) {
+                (0, _) | (_, None) => "-".to_owned(),
+                (breaches, Some(shortest)) => format!("{breaches} (≥{:.1}s)", shortest.as_secs_f64()),
+            };
+            let fetched = if tally.robots_txt_fetches == 0 {
+                "never".to_owned()
+            } else if tally.crawled_before_fetching {
+                format!("{} (late)", tally.robots_txt_fetches)
+            } else {
+                tally.robots_txt_fetches.to_string()
+            };
+            writeln!(
+                out,
+                "{:<24} {:>9} {:>10} {:>9} {:>8} {:>10} {:>12}",
+                sanitize_str(&tally.label),
+                tally.requests,
+                count(tally, Verdict::Violation),
+                count(tally, Verdict::Tolerated),
+                count(tally, Verdict::Unjudged),
+                fetched,
+                delay
+            )?;
+        }
+        let refused: Vec<String> = self
+            .tallies
+            .iter()
+            .filter(|tally| tally.train_ai_refused > 0)
+            .map(|tally| format!("{} ({})", sanitize_str(&tally.label), tally.train_ai_refused))
+            .collect();
+        if !refused.is_empty() {
+            writeln!(
+                out,
+                "\nAI-training robots fetched paths whose usage preferences say train-ai=n (fetching is not \
+                 training; for information): {}",
+                refused.join(", ")
+            )?;
+        }
+        if violations == 0 {
+            return writeln!(out, "\nNo violations.");
+        }
+        writeln!(out, "\nViolations, by the line that decided:")?;
+        let mut broken: Vec<_> = self.broken.iter().collect();
+        broken.sort_by(|a, b| b.1.count.cmp(&a.1.count).then_with(|| a.0.cmp(b.0)));
+        for ((index, version, line), group) in broken {
+            let rule = match (line, &group.rule) {
+                (Some(line), Some(rule)) => format!("line {line} `{}`", sanitize_str(rule)),
+                (_, Some(why)) => sanitize_str(why).into_owned(),
+                _ => "the rules".to_owned(),
+            };
+            let version = self
+                .version_time(*version)
+                .map_or_else(|| "the file".to_owned(), |time| format!("the version of {time}"));
+            writeln!(
+                out,
+                "  {}: {} by {rule} of {version}, {} to {}, e.g. {}",
+                sanitize_str(&self.tallies[*index].label),
+                plural(to_usize(group.count), "request"),
+                group.first.strftime("%Y-%m-%d %H:%M:%S"),
+                group.last.strftime("%Y-%m-%d %H:%M:%S"),
+                sanitize_str(&group.example)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn to_usize(count: u64) -> usize {
+    usize::try_from(count).unwrap_or(usize::MAX)
+}
+
+#[derive(Debug, Serialize)]
+struct RobotRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    agent: &'a str,
+    requests: u64,
+    violations: u64,
+    tolerated: u64,
+    unjudged: u64,
+    robots_txt_fetches: u64,
+    crawled_before_robots_txt: bool,
+    crawl_delay_breaches: u64,
+    shortest_interval_seconds: Option<f64>,
+    train_ai_refused: u64,
+}
+
+#[derive(Debug, Serialize)]
+struct Summary {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    lines: u64,
+    unreadable: u64,
+    robot_requests: u64,
+    violations: u64,
+}
+
+/// A CSV row: fields with a comma, quote or line break quoted, quotes doubled; control
+/// characters escaped, as everywhere robotscope writes text from outside.
+fn write_csv_row(out: &mut dyn Write, row: &RequestRow<'_>) -> io::Result<()> {
+    let field = |text: &str| {
+        let text = sanitize_str(text).into_owned();
+        if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
+    };
+    let number = |n: Option<usize>| n.map(|n| n.to_string()).unwrap_or_default();
+    writeln!(
+        out,
+        "{},{},{},{},{},{},{},{},{},{}",
+        row.log_line,
+        row.time,
+        field(row.ip),
+        field(row.user_agent),
+        field(row.agent),
+        field(row.path),
+        row.verdict,
+        number(row.line),
+        field(row.rule.unwrap_or_default()),
+        row.version.as_deref().unwrap_or_default()
+    )
+}
