@@ -264,7 +264,9 @@ fn the_editor_selects_cuts_copies_and_deletes_words() {
     assert_eq!(app.document().txt.source(), b"User-agent: *\n\nAllow: /private/open\n");
     press(&mut app, "<C-z>");
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /\nAllow: /private/open\n");
+    assert_eq!(app.editor().map(|editor| editor.cursor()), Some((1, 11)), "at the end of what came back");
     // Alt-W copies and leaves the text; with nothing selected it says how to select.
+    press(&mut app, "<C-a>");
     app.update(Action::EditorKey(KeyEvent::new(KeyCode::Down, KeyModifiers::SHIFT)));
     app.update(Action::EditorKey(KeyEvent::new(KeyCode::End, KeyModifiers::SHIFT)));
     let copy = copies(app.update(Action::EditorKey(KeyEvent::new(KeyCode::Char('w'), KeyModifiers::ALT))));
@@ -308,4 +310,31 @@ fn a_burst_of_keys_is_tested_once_and_undone_step_by_step() {
     assert_eq!(undone(&mut app), b"User-agent: *\nDisallow: /ab\n\n");
     assert_eq!(undone(&mut app), b"User-agent: *\nDisallow: /ab\n");
     assert_eq!(undone(&mut app), original);
+}
+
+/// From the fresh-eyes review of the editor: a page key moves the window a page, not
+/// only the cursor; a copy from a CR LF file carries CR LF; the message about an undo
+/// goes once the text changes again; Ctrl-Space says what it did.
+#[test]
+fn pages_copies_and_messages_in_the_editor() {
+    let text: String = (1..=84).map(|n| format!("Disallow: /{n}\r\n")).collect();
+    let mut app = App::from_text(&format!("User-agent: *\r\n{text}"));
+    app.update(Action::Resize { width: 120, height: 40 });
+    app.set_clipboard(ClipboardMode::Osc52, Environment { has_display: false, over_ssh: true, in_tmux: false }, None);
+    press(&mut app, "e");
+    let page = app.editor().map(|editor| editor.cursor().0).expect("editing");
+    press(&mut app, "<pgdn>");
+    let (row, window) = app.editor().map(|editor| (editor.cursor().0, editor.window().top)).expect("editing");
+    assert!(row > page + 10, "a page down: line {row}");
+    assert_eq!(window, row - page, "the window moved as far as the cursor");
+    app.update(Action::EditorKey(KeyEvent::new(KeyCode::Down, KeyModifiers::SHIFT)));
+    let copy = copies(app.update(Action::EditorKey(KeyEvent::new(KeyCode::Char('w'), KeyModifiers::ALT))));
+    let [Effect::Copy { text, .. }] = copy.as_slice() else { panic!("{copy:?}") };
+    assert!(text.ends_with("\r\n"), "the file's own line end: {text:?}");
+    press(&mut app, "x<C-z>");
+    assert!(app.message().is_some_and(|m| m.starts_with("Undid")));
+    press(&mut app, "y");
+    assert!(!app.message().is_some_and(|m| m.contains("Ctrl-Y redoes")), "{:?}", app.message());
+    app.update(Action::EditorKey(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::CONTROL)));
+    assert!(app.message().is_some_and(|m| m.starts_with("Mark set")));
 }

@@ -148,7 +148,7 @@ fn ui_only_draws() {
 /// may import, besides itself. The app names the types of the clipboard and of saving
 /// (the effects it asks for, the results that come back), never their I/O, which the
 /// word scans above forbid it.
-const MAY_IMPORT: [(&str, &[&str]); 15] = [
+const MAY_IMPORT: [(&str, &[&str]); 16] = [
     ("policy", &[]),
     // Counted nouns for the tool's messages.
     ("words", &[]),
@@ -161,11 +161,13 @@ const MAY_IMPORT: [(&str, &[&str]); 15] = [
     ("fetch", &["policy", "words"]),
     ("sitemaps", &["policy", "fetch", "columns", "words"]),
     ("history", &["policy", "fetch", "columns", "words"]),
+    // Access logs judged against versions of a robots.txt: pure, the versions given.
+    ("audit", &["policy", "robots_db"]),
     // Loading a source: the fetch joined to the store.
     ("load", &["policy", "fetch", "history"]),
     ("app", &["policy", "robots_db", "fetch", "sitemaps", "history", "clipboard", "save", "columns", "words"]),
     ("ui", &["app", "policy", "robots_db", "fetch", "sitemaps", "history", "columns", "words"]),
-    ("cli", &["policy", "robots_db", "fetch", "load", "sitemaps", "history", "columns", "words"]),
+    ("cli", &["policy", "robots_db", "fetch", "load", "sitemaps", "history", "audit", "columns", "words"]),
     (
         "tui",
         &[

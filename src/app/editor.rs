@@ -126,6 +126,8 @@ pub enum Keyed {
     },
     /// Ctrl-X or Alt-W with nothing selected.
     NothingSelected,
+    /// Ctrl-Space: true when the mark is now set (moves select), false when dropped.
+    Mark(bool),
 }
 
 /// The open editor.
@@ -221,17 +223,33 @@ impl Editor {
         match command {
             Command::Go(to, extend) => buffer.go(to, extend),
             Command::Rows(rows, extend) => buffer.go_rows(rows, extend),
-            Command::Pages(pages, extend) => buffer.go_rows(pages.saturating_mul(page), extend),
-            Command::Mark => buffer.toggle_mark(),
+            Command::Pages(pages, extend) => {
+                // The window moves with the cursor, a page at a time, as pagers do.
+                let before = buffer.cursor().row;
+                buffer.go_rows(pages.saturating_mul(page), extend);
+                let window = self.window.get();
+                let top = if buffer.cursor().row >= before {
+                    window.top + (buffer.cursor().row - before)
+                } else {
+                    window.top.saturating_sub(before - buffer.cursor().row)
+                };
+                self.window.set(EditorWindow { top, ..window });
+            }
+            Command::Mark => {
+                buffer.toggle_mark();
+                return Keyed::Mark(buffer.is_marking());
+            }
             Command::Type(c) => return edited(buffer.insert(c.encode_utf8(&mut [0; 4]))),
             Command::Delete(what) => return edited(buffer.delete(what).is_some()),
+            // The clipboard gets the file's own line ends.
             Command::Cut => {
-                return buffer.cut().map_or(Keyed::NothingSelected, |text| Keyed::Copy { text, cut: true });
+                let Some(text) = buffer.cut() else { return Keyed::NothingSelected };
+                return Keyed::Copy { text: text.replace('\n', self.line_end), cut: true };
             }
             Command::Copy => {
                 let Some(text) = buffer.selected_text() else { return Keyed::NothingSelected };
                 buffer.cancel_selection();
-                return Keyed::Copy { text, cut: false };
+                return Keyed::Copy { text: text.replace('\n', self.line_end), cut: false };
             }
         }
         Keyed::Moved
@@ -338,6 +356,23 @@ impl Editor {
     }
 }
 
+/// The line and character (0-based) where `new` stops differing from `old`: after an
+/// undo, a redo or a fix, the cursor goes where the text changed (the end of what came
+/// back, the place of what went), not where it was.
+#[must_use]
+pub fn place_of_change(old: &[u8], new: &[u8]) -> (usize, usize) {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = old.iter().rev().zip(new.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    let offset = new.len() - suffix;
+    let lines = lex::lex(new);
+    let Some(last) = lines.len().checked_sub(1) else { return (0, 0) };
+    let row = lines.partition_point(|line| line.end() <= offset).min(last);
+    let line = &lines[row];
+    let within = offset.clamp(line.start(), line.content_end()) - line.start();
+    (row, char_count(&String::from_utf8_lossy(&line.content(new)[..within])))
+}
+
 /// The columns a character takes in the editor: a tab takes a whole tab stop, wherever
 /// it is, so that a line's characters take the same room at every scroll.
 #[must_use]
@@ -412,6 +447,19 @@ fn columns_of(mut chars: impl Iterator<Item = char>, count: usize, width: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_place_of_a_change_is_where_the_text_differs() {
+        // Undoing typing: where it began; redoing it: where it ended.
+        assert_eq!(place_of_change(b"a\nbXYZc\n", b"a\nbc\n"), (1, 1));
+        assert_eq!(place_of_change(b"a\nbc\n", b"a\nbXYZc\n"), (1, 4));
+        // A line break undone; lines pasted and undone.
+        assert_eq!(place_of_change(b"ab\r\ncd\r\n", b"abcd\r\n"), (0, 2));
+        assert_eq!(place_of_change(b"x\n1\n2\n3\ny\n", b"x\ny\n"), (1, 0));
+        assert_eq!(place_of_change(b"caf\xc3\xa9!", "café?".as_bytes()), (0, 5));
+        assert_eq!(place_of_change(b"same", b"same"), (0, 4));
+        assert_eq!(place_of_change(b"x", b""), (0, 0));
+    }
 
     #[test]
     fn round_trips_line_ends() {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use crossterm::event::KeyEvent;
 
 use super::document::{Document, Origin};
-use super::editor::{Editor, EditorRefusal, Keyed};
+use super::editor::{Editor, EditorRefusal, Keyed, place_of_change};
 use super::effect::CopyWhat;
 use super::{About, Action, AfterSave, App, Effect, Pane};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, choose, osc52_len, osc52_limit};
@@ -216,10 +216,10 @@ impl App {
     /// Sets the text and, if the editor is open, reloads it there too.
     pub(super) fn replace_text_everywhere(&mut self, text: Vec<u8>) {
         if let Some(editor) = &self.editor {
-            let cursor = editor.cursor();
+            let (row, column) = place_of_change(self.document.txt.source(), &text);
             let mut reopened = Editor::reopen(&text);
             reopened.show_from(editor.window().top);
-            reopened.move_to(cursor.0, cursor.1);
+            reopened.move_to(row, column);
             self.editor = Some(reopened);
         }
         self.set_text(text);
@@ -270,9 +270,15 @@ impl App {
             }
             Keyed::Edited if now_lines > lines => Some((format!("the line break on line {line}"), None)),
             Keyed::Edited => Some((format!("the lines joined at line {line}"), None)),
-            Keyed::Copy { cut: true, .. } => Some((format!("the cut at line {line}"), None)),
+            // The cursor is where the cut began.
+            Keyed::Copy { cut: true, .. } => Some((format!("the cut at line {now_on}"), None)),
             Keyed::NothingSelected => {
                 self.say(About::Moment, "Nothing is selected: Shift with a move, or Ctrl-Space and moves, select text");
+                None
+            }
+            Keyed::Mark(on) => {
+                let said = if on { "Mark set: moves select from here (Esc drops it)" } else { "Mark dropped" };
+                self.say(About::Moment, said);
                 None
             }
         };
@@ -303,6 +309,8 @@ impl App {
     pub(super) fn settle_text(&mut self) -> bool {
         let Some(text) = self.editor.as_mut().and_then(Editor::take_unsettled) else { return false };
         self.set_text(text);
+        // What the status bar said about the text before ("Ctrl-Y redoes it") is over.
+        self.status.expire(&self.stamp());
         true
     }
 

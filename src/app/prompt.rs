@@ -282,7 +282,9 @@ impl App {
         }
         if let Some(editor) = &mut self.editor {
             // A selection goes first, as in most editors; the next Esc leaves.
-            if !editor.cancel_selection() {
+            if editor.cancel_selection() {
+                self.say(About::Moment, "Selection dropped; Esc again leaves the editor");
+            } else {
                 self.close_editor();
             }
             return Vec::new();

@@ -57,7 +57,10 @@ fn draw_editor(editor: &Editor, area: Rect, buf: &mut Buffer) {
         let marks =
             LineMarks { cursor: (line == cursor_row).then_some(cursor_column), selected: editor.selected_on(line) };
         let y = text.y + row;
-        draw_editor_line(&lines[line], window.left, &marks, Rect { y, height: 1, ..text }, buf);
+        // Only the cursor's line scrolls sideways (as in nano): every other line is shown
+        // from its start, never blank because the cursor's line is long.
+        let left = if line == cursor_row { window.left } else { 0 };
+        draw_editor_line(&lines[line], left, &marks, Rect { y, height: 1, ..text }, buf);
     }
 }
 
@@ -90,8 +93,20 @@ fn draw_editor_line(line: &str, left: usize, marks: &LineMarks, area: Rect, buf:
             Some(c) => (c.encode_utf8(&mut encoded), Style::new()),
             None => (" ", Style::new()),
         };
-        let marked = marks.cursor == Some(index) || marks.selected.as_ref().is_some_and(|s| s.contains(&index));
-        let style = if marked { style.patch(THEME.cursor) } else { style };
+        let selected = marks.selected.as_ref().is_some_and(|s| s.contains(&index));
+        let style = if selected { style.patch(THEME.selection) } else { style };
+        let style = if marks.cursor == Some(index) { style.patch(THEME.cursor) } else { style };
+        // A character that takes no column (a combining accent) joins the one before.
+        if columns == 0
+            && let Some(c) = c
+            && x > area.x
+            && let Some(cell) = buf.cell_mut((x - 1, area.y))
+        {
+            let joined = format!("{}{c}", cell.symbol());
+            cell.set_symbol(&joined);
+            index += 1;
+            continue;
+        }
         // A wide character cut by the right edge is left out; ratatui blanks its cell.
         buf.set_stringn(x, area.y, shown, usize::from(right - x), style);
         x = x.saturating_add(u16::try_from(columns).unwrap_or(u16::MAX));

@@ -56,7 +56,12 @@ impl Widget for StatusBar<'_> {
             let focus_on_source = app.focus() == Pane::Source && app.prompt().is_none() && app.overlay().is_none();
             match app.diagnostics().iter().find(|d| d.line == line && focus_on_source) {
                 Some(diagnostic) => {
-                    let fix = if diagnostic.fix.is_some() { " (f fixes)" } else { "" };
+                    // In the editor, f types an f: Esc first.
+                    let fix = match (diagnostic.fix.is_some(), app.editor().is_some()) {
+                        (false, _) => "",
+                        (true, false) => " (f fixes)",
+                        (true, true) => " (Esc, then f fixes)",
+                    };
                     let head = format!("line {line}: {} {}{fix}: ", diagnostic.severity, diagnostic.code);
                     spans.push(Span::raw(head));
                     spans.extend(safe_span(&diagnostic.message, THEME.status, THEME.escape));

@@ -29,8 +29,11 @@ pub struct Theme {
     pub decides_disallowed: Style,
     /// A line that states a usage preference shown (Content-Usage, Content-Signal).
     pub decides_usage: Style,
-    /// The cursor line of the focused pane.
+    /// The cursor line of the focused pane (and the editor's cursor).
     pub cursor: Style,
+    /// The text selected in the editor: unlike the cursor, so that a selection of three
+    /// characters does not look like four.
+    pub selection: Style,
     /// The selected robot.
     pub selected: Style,
     /// "ALLOWED".
@@ -73,6 +76,7 @@ pub const THEME: Theme = Theme {
     decides_disallowed: Style::new().fg(Color::White).bg(Color::Red),
     decides_usage: Style::new().fg(Color::Black).bg(Color::Magenta),
     cursor: Style::new().add_modifier(Modifier::REVERSED),
+    selection: Style::new().fg(Color::Black).bg(Color::LightBlue),
     selected: Style::new().fg(Color::Black).bg(Color::Cyan),
     allowed: Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
     disallowed: Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),

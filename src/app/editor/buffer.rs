@@ -154,6 +154,12 @@ impl LineBuffer {
         self.anchor = self.marking.then_some(self.cursor);
     }
 
+    /// True while the mark is set (Ctrl-Space): moves select.
+    #[must_use]
+    pub fn is_marking(&self) -> bool {
+        self.marking
+    }
+
     /// Drops the selection; true if there was one.
     pub fn cancel_selection(&mut self) -> bool {
         let had = self.selection().is_some() || self.marking;
@@ -348,30 +354,19 @@ impl LineBuffer {
         self.lines[row].trim().is_empty()
     }
 
-    /// Past the blank lines above, then up to the blank line above the block there.
+    /// Up to the nearest blank line that starts a block of lines (the one just above a
+    /// line with text), or the text's start: Emacs's backward-paragraph.
     fn block_up(&self) -> Place {
-        let mut row = self.cursor.row;
-        while row > 0 && self.is_blank(row - 1) {
-            row -= 1;
-        }
-        while row > 0 && !self.is_blank(row - 1) {
-            row -= 1;
-        }
-        Place { row: row.saturating_sub(1), byte: 0 }
+        let row = (0..self.cursor.row).rev().find(|&row| self.is_blank(row) && !self.is_blank(row + 1));
+        Place { row: row.unwrap_or(0), byte: 0 }
     }
 
-    /// Past the blank lines below, then down to the blank line below the block there
-    /// (the text's end after the last block).
+    /// Down to the nearest blank line that ends a block of lines (the one just below a
+    /// line with text), or the text's end.
     fn block_down(&self) -> Place {
         let last = self.lines.len() - 1;
-        let mut row = self.cursor.row;
-        while row < last && self.is_blank(row + 1) {
-            row += 1;
-        }
-        while row < last && !self.is_blank(row + 1) {
-            row += 1;
-        }
-        if row < last { Place { row: row + 1, byte: 0 } } else { self.end() }
+        let row = (self.cursor.row + 1..=last).find(|&row| self.is_blank(row) && !self.is_blank(row - 1));
+        row.map_or_else(|| self.end(), |row| Place { row, byte: 0 })
     }
 }
 
@@ -471,15 +466,27 @@ mod tests {
 
     #[test]
     fn block_moves_go_from_group_to_group() {
-        let mut b = buffer("User-agent: a\nDisallow: /\n\nUser-agent: b\nAllow: /");
+        let mut b = buffer("User-agent: a\nDisallow: /\n\nUser-agent: b\nAllow: /\n\n\nUser-agent: c");
+        let mut stops = Vec::new();
+        for _ in 0..4 {
+            b.go(Move::BlockDown, false);
+            stops.push(b.cursor().row);
+        }
+        assert_eq!(stops, [2, 5, 7, 7], "the blank line after each group, then the end");
+        assert_eq!(b.cursor(), Place { row: 7, byte: 13 });
+        let mut stops = Vec::new();
+        for _ in 0..4 {
+            b.go(Move::BlockUp, false);
+            stops.push(b.cursor().row);
+        }
+        assert_eq!(stops, [6, 2, 0, 0], "the blank line before each group, then the start");
+        // From a group's last line down, from its first line up: the blank line next to it.
+        b.jump(1, 0, false);
         b.go(Move::BlockDown, false);
-        assert_eq!(b.cursor(), Place { row: 2, byte: 0 });
-        b.go(Move::BlockDown, false);
-        assert_eq!(b.cursor(), Place { row: 4, byte: 8 });
+        assert_eq!(b.cursor().row, 2);
+        b.jump(3, 0, false);
         b.go(Move::BlockUp, false);
-        assert_eq!(b.cursor(), Place { row: 2, byte: 0 });
-        b.go(Move::BlockUp, false);
-        assert_eq!(b.cursor(), Place { row: 0, byte: 0 });
+        assert_eq!(b.cursor().row, 2);
     }
 
     #[test]
