@@ -264,7 +264,11 @@ fn the_editor_selects_cuts_copies_and_deletes_words() {
     assert_eq!(app.document().txt.source(), b"User-agent: *\n\nAllow: /private/open\n");
     press(&mut app, "<C-z>");
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /\nAllow: /private/open\n");
-    assert_eq!(app.editor().map(|editor| editor.cursor()), Some((1, 11)), "at the end of what came back");
+    assert_eq!(
+        app.editor().map(robotscope::app::editor::Editor::cursor),
+        Some((1, 11)),
+        "at the end of what came back"
+    );
     // Alt-W copies and leaves the text; with nothing selected it says how to select.
     press(&mut app, "<C-a>");
     app.update(Action::EditorKey(KeyEvent::new(KeyCode::Down, KeyModifiers::SHIFT)));
@@ -317,7 +321,7 @@ fn a_burst_of_keys_is_tested_once_and_undone_step_by_step() {
 /// goes once the text changes again; Ctrl-Space says what it did.
 #[test]
 fn pages_copies_and_messages_in_the_editor() {
-    let text: String = (1..=84).map(|n| format!("Disallow: /{n}\r\n")).collect();
+    let text = (1..=84).map(|n| format!("Disallow: /{n}\r\n")).collect::<Vec<_>>().concat();
     let mut app = App::from_text(&format!("User-agent: *\r\n{text}"));
     app.update(Action::Resize { width: 120, height: 40 });
     app.set_clipboard(ClipboardMode::Osc52, Environment { has_display: false, over_ssh: true, in_tmux: false }, None);
