@@ -1,0 +1,250 @@
+//! `robotscope audit` on generated access logs: one robots.txt for all time, and a
+//! site's history served by a stand-in for the web archive on 127.0.0.1 (a change within
+//! the grace period, a time zone, a request before any version, a 404 version); gzipped,
+//! JSON and standard-input logs, browsers, unreadable lines; and the property that an
+//! audit against `--robots F` says what `check F` says about the same paths.
+#![cfg(feature = "tool")]
+
+mod support;
+
+use std::io::Write;
+use std::sync::{Arc, OnceLock};
+
+use assert_cmd::Command;
+use proptest::prelude::*;
+use robotscope::history;
+use serde_json::Value;
+use support::{Reply, Server};
+
+const ROBOTS: &str = "User-agent: *\nDisallow: /private/\nCrawl-delay: 10\n\nUser-agent: GPTBot\nDisallow: /\n";
+const GOOGLEBOT: &str = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+const GPTBOT: &str =
+    "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot";
+const FIREFOX: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+
+/// A Combined Log line.
+fn combined(ip: &str, time: &str, path: &str, agent: &str) -> String {
+    format!("{ip} - - [{time}] \"GET {path} HTTP/1.1\" 200 512 \"-\" \"{agent}\"\n")
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> (String, String, i32) {
+    let output =
+        Command::cargo_bin("robotscope").expect("binary").args(args).write_stdin(stdin.to_vec()).output().expect("run");
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code().unwrap_or(-1),
+    )
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect()
+}
+
+fn of_type<'a>(records: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    records.iter().filter(|record| record["type"] == kind).collect()
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).expect("write");
+    path.display().to_string()
+}
+
+#[test]
+fn a_log_against_one_robots_txt() {
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let log = [
+        combined("66.249.66.1", "10/Oct/2025:13:55:30 +0000", "/robots.txt", GOOGLEBOT),
+        combined("66.249.66.1", "10/Oct/2025:13:55:36 +0000", "/private/a", GOOGLEBOT),
+        combined("66.249.66.1", "10/Oct/2025:13:56:36 +0000", "/public", GOOGLEBOT),
+        combined("20.15.240.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT),
+        combined("1.2.3.4", "10/Oct/2025:13:58:00 +0000", "/private/b", FIREFOX),
+        "a line that is no request\n".to_owned(),
+    ]
+    .concat();
+    let log = write(&dir, "access.log", log.as_bytes());
+
+    let (text, warnings, status) = run(&["audit", &log, "--robots", &robots], b"");
+    assert_eq!(status, 1, "violations: exit 1\n{text}{warnings}");
+    assert!(text.starts_with("6 log lines read (1 unreadable), 4 robot requests judged"), "{text}");
+    assert!(text.contains("Googlebot: 1 request by line 2 `Disallow: /private/`"), "{text}");
+    assert!(text.contains("GPTBot: 1 request by line 6 `Disallow: /`"), "{text}");
+    assert!(!text.contains("Firefox"), "browsers are not judged: {text}");
+    assert!(warnings.contains("access.log:6: not in the Combined Log format"), "{warnings}");
+
+    let (json, _, status) = run(&["audit", &log, "--robots", &robots, "--json"], b"");
+    assert_eq!(status, 1);
+    let records = json_lines(&json);
+    let requests = of_type(&records, "request");
+    assert_eq!(requests.len(), 2, "violations only, without --all");
+    assert_eq!(requests[0]["log_line"], 2);
+    assert_eq!(requests[0]["verdict"], "violation");
+    assert_eq!(requests[0]["rule"], "Disallow: /private/");
+    let robots_records = of_type(&records, "robot");
+    let google = robots_records.iter().find(|r| r["agent"] == "Googlebot").expect("Googlebot");
+    assert_eq!((google["requests"].as_u64(), google["robots_txt_fetches"].as_u64()), (Some(3), Some(1)));
+    assert_eq!(google["crawl_delay_breaches"], 1, "6 s after the robots.txt, under Crawl-delay: 10");
+    let gpt = robots_records.iter().find(|r| r["agent"] == "GPTBot").expect("GPTBot");
+    assert_eq!(gpt["crawled_before_robots_txt"], true);
+    let summary = of_type(&records, "summary");
+    assert_eq!(summary[0]["lines"], 6);
+    assert_eq!(summary[0]["unreadable"], 1);
+    assert_eq!(summary[0]["violations"], 2);
+
+    let (csv, _, _) = run(&["audit", &log, "--robots", &robots, "--csv", "--all"], b"");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "log_line,time,ip,user_agent,agent,path,verdict,line,rule,version");
+    assert_eq!(rows.len(), 5, "every robot request with --all: {csv}");
+    assert!(rows[1].starts_with("1,2025-10-10T13:55:30Z,66.249.66.1,"), "{csv}");
+    assert!(rows[1].contains(",/robots.txt,allowed,"), "the robots.txt itself is allowed: {csv}");
+
+    // -r limits the robots; a log without violations exits 0; nothing readable exits 2.
+    let (text, _, status) = run(&["audit", &log, "--robots", &robots, "-r", "Googlebot", "--grace", "0"], b"");
+    assert!(!text.contains("GPTBot"), "{text}");
+    assert_eq!(status, 1);
+    let clean =
+        write(&dir, "clean.log", combined("66.249.66.1", "10/Oct/2025:13:55:30 +0000", "/", GOOGLEBOT).as_bytes());
+    assert_eq!(run(&["audit", &clean, "--robots", &robots], b"").2, 0);
+    let junk = write(&dir, "junk.log", b"<html>not a log</html>\n");
+    let (_, error, status) = run(&["audit", &junk, "--robots", &robots], b"");
+    assert_eq!(status, 2, "{error}");
+    assert!(error.contains("not an access log"), "{error}");
+}
+
+#[test]
+fn gzipped_json_and_standard_input_logs() {
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let line = combined("20.15.240.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT);
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gzip.write_all(line.repeat(3).as_bytes()).expect("gzip");
+    let gzipped = write(&dir, "access.log.gz", &gzip.finish().expect("gzip"));
+    let (json, _, status) = run(&["audit", &gzipped, "--robots", &robots, "--json"], b"");
+    assert_eq!(status, 1);
+    assert_eq!(of_type(&json_lines(&json), "summary")[0]["violations"], 3);
+
+    let caddy = r#"{"level":"info","ts":1760104620.25,"request":{"remote_ip":"20.15.240.1","method":"GET","uri":"/blog","headers":{"User-Agent":["GPTBot/1.2"]}},"status":200}"#;
+    let (json, _, _) = run(&["audit", "-", "--robots", &robots, "--json"], format!("{caddy}\n").as_bytes());
+    let requests = json_lines(&json);
+    assert_eq!(requests[0]["time"], "2025-10-10T13:57:00Z");
+    assert_eq!(requests[0]["ip"], "20.15.240.1");
+    assert_eq!(requests[0]["verdict"], "violation");
+
+    let format = r#"%h %^[%d:%t %^] "%r" %s %b "%R" "%u""#;
+    let (json, _, _) = run(&["audit", "-", "--robots", &robots, "--json", "--log-format", format], line.as_bytes());
+    assert_eq!(json_lines(&json)[0]["verdict"], "violation");
+}
+
+/// The archive's captures of the site's robots.txt, and the site itself.
+fn archive_and_site() -> Server {
+    let base: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
+    let base_in_router = Arc::clone(&base);
+    let server = Server::start(move |path| {
+        let site = base_in_router.get().map_or("", String::as_str);
+        let original = format!("{site}/robots.txt");
+        let captures: [(&str, &str, &str); 3] = [
+            ("20200101000000", "200", "User-agent: *\nDisallow: /private/\n"),
+            ("20210101000000", "200", ROBOTS),
+            ("20220101000000", "404", "gone"),
+        ];
+        if path.starts_with("/cdx/search/cdx?") {
+            let mut rows = vec![serde_json::json!(["timestamp", "original", "statuscode", "digest"])];
+            for (timestamp, status, body) in captures {
+                rows.push(serde_json::json!([timestamp, original, status, history::digest(body.as_bytes())]));
+            }
+            return Reply::text(&serde_json::to_string(&rows).expect("json"));
+        }
+        if path == "/robots.txt" {
+            return Reply::text(ROBOTS);
+        }
+        for (timestamp, status, body) in captures {
+            if path == format!("/web/{timestamp}id_/{original}") {
+                return if status == "404" { Reply::status(404) } else { Reply::text(body) };
+            }
+        }
+        Reply::status(404)
+    });
+    base.set(format!("http://{}", server.addr)).expect("once");
+    server
+}
+
+#[test]
+fn each_request_meets_the_version_of_its_time() {
+    let server = archive_and_site();
+    let dir = tempfile::tempdir().expect("dir");
+    let site = format!("http://{}", server.addr);
+    let store = dir.path().join("history.sqlite3").display().to_string();
+    let log = [
+        // Before any version.
+        combined("20.15.240.1", "31/Dec/2019:23:00:00 +0000", "/blog", GPTBOT),
+        // The first version allows GPTBot everything but /private/.
+        combined("20.15.240.1", "01/Jun/2020:12:00:00 +0000", "/blog", GPTBOT),
+        // 08:00 UTC on the day GPTBot was shut out: within the 24 hours' grace.
+        combined("20.15.240.1", "01/Jan/2021:10:00:00 +0200", "/blog", GPTBOT),
+        // The same local date, but 01:30 UTC the next day: past the grace.
+        combined("20.15.240.1", "01/Jan/2021:23:30:00 -0200", "/blog", GPTBOT),
+        // After the 404 version: no rules, everything allowed.
+        combined("20.15.240.1", "01/Jun/2022:12:00:00 +0000", "/blog", GPTBOT),
+    ]
+    .concat();
+    let log = write(&dir, "access.log", log.as_bytes());
+    let args = ["audit", &log, "--site", &site, "--archive", &site, "--archive-delay", "0", "--store", &store];
+    let (json, warnings, status) = run(&[&args[..], &["--json", "--all"]].concat(), b"");
+    assert_eq!(status, 1, "{json}{warnings}");
+    let records = json_lines(&json);
+    let verdicts: Vec<(&str, &str)> = of_type(&records, "request")
+        .iter()
+        .map(|r| (r["verdict"].as_str().unwrap_or_default(), r["version"].as_str().unwrap_or("-")))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("unjudged", "-"),
+            ("allowed", "2020-01-01T00:00:00Z"),
+            ("tolerated", "2021-01-01T00:00:00Z"),
+            ("violation", "2021-01-01T00:00:00Z"),
+            ("allowed", "2022-01-01T00:00:00Z"),
+        ]
+    );
+    // --local reads the versions the first run kept, and asks nobody.
+    let (text, _, status) = run(&["audit", &log, "--site", &site, "--local", "--store", &store], b"");
+    assert_eq!(status, 1);
+    assert!(
+        text.contains("GPTBot: 1 request by line 6 `Disallow: /` of the version of 2021-01-01T00:00:00Z"),
+        "{text}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    /// What an audit against `--robots F` says of each request is what `check F` says of
+    /// its path, for the same robot.
+    #[test]
+    fn an_audit_agrees_with_check(
+        rules in prop::collection::vec(("(Allow|Disallow)", "/[a-c*$/]{0,5}"), 1..8),
+        paths in prop::collection::vec("/[a-c/%?=]{0,8}", 1..30),
+    ) {
+        let dir = tempfile::tempdir().expect("dir");
+        let text = rules.iter().map(|(field, value)| format!("{field}: {value}\n")).collect::<Vec<_>>().concat();
+        let robots = write(&dir, "robots.txt", format!("User-agent: Googlebot\n{text}").as_bytes());
+        let log: String = paths
+            .iter()
+            .map(|path| combined("66.249.66.1", "10/Oct/2025:13:55:30 +0000", path, GOOGLEBOT))
+            .collect();
+        let log = write(&dir, "access.log", log.as_bytes());
+        let (audited, _, _) = run(&["audit", &log, "--robots", &robots, "--json", "--all"], b"");
+        let (checked, _, _) = run(&[&["check", robots.as_str(), "-r", "Googlebot", "--json"], &paths.iter().map(String::as_str).collect::<Vec<_>>()[..]].concat(), b"");
+        let audited: Vec<(bool, Value)> = of_type(&json_lines(&audited), "request")
+            .iter()
+            .map(|r| (r["verdict"] == "allowed", r["line"].clone()))
+            .collect();
+        let checked: Vec<(bool, Value)> = json_lines(&checked)
+            .iter()
+            .map(|r| (r["allowed"] == true, r["line"].clone()))
+            .collect();
+        prop_assert_eq!(audited, checked);
+    }
+}
