@@ -545,16 +545,19 @@ impl Audit<'_> {
         self.tallies.sort_by(|a, b| b.requests.cmp(&a.requests).then_with(|| a.label.cmp(&b.label)));
         let count = |tally: &Tally, verdict| tally.verdicts.get(&verdict).copied().unwrap_or(0);
         let violations: u64 = self.tallies.iter().map(|tally| count(tally, Verdict::Violation)).sum();
-        for bad in &self.bad_lines {
-            super::stderr_line(format_args!("robotscope: warning: unreadable line {bad}"));
-        }
-        if let Some(log) = stopped {
-            super::stderr_line(format_args!(
-                "robotscope: warning: stopped reading {} at --max-time {}s: what was read is reported",
-                sanitize_str(log),
-                max_time.as_secs()
-            ));
-        }
+        // The warnings come after the report, where a reader's eye ends.
+        let warn = |bad_lines: &[String]| {
+            for bad in bad_lines {
+                super::stderr_line(format_args!("robotscope: warning: unreadable line {bad}"));
+            }
+            if let Some(log) = stopped {
+                super::stderr_line(format_args!(
+                    "robotscope: warning: stopped reading {} at --max-time {}s: what was read is reported",
+                    sanitize_str(log),
+                    max_time.as_secs()
+                ));
+            }
+        };
         if let Some((mut out, csv)) = self.rows.take() {
             if !csv {
                 for tally in &self.tallies {
@@ -582,10 +585,13 @@ impl Audit<'_> {
                 };
                 finish_output(json::write_line(&mut out, &summary))?;
             }
-            return finish_output(out.flush());
+            let flushed = finish_output(out.flush());
+            warn(&self.bad_lines);
+            return flushed;
         }
         let mut out = BufWriter::new(io::stdout().lock());
         let result = self.write_text(&mut out, about, violations).and_then(|()| out.flush());
+        warn(&self.bad_lines);
         finish_output(result)
     }
 
