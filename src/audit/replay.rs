@@ -7,6 +7,7 @@ use std::sync::Arc;
 use jiff::{SignedDuration, Timestamp};
 
 use crate::policy::availability::Access;
+use crate::policy::request::{self, Request, UrlMode};
 use crate::policy::{Availability, Matcher, Reading, Robot, RobotsTxt};
 
 /// One robots.txt version and when it came into force.
@@ -167,14 +168,10 @@ impl<'a> Judge<'a> {
     }
 }
 
-/// True when `target` (a path or a URL, a query after it) is the robots.txt.
+/// True when `target` (a path or a URL, as a log gives it) is the robots.txt.
 #[must_use]
 pub fn is_robots_txt(target: &str) -> bool {
-    let path = target.find("://").map_or(target, |scheme| {
-        let after = &target[scheme + 3..];
-        after.find('/').map_or("/", |slash| &after[slash..])
-    });
-    path.split(['?', '#']).next() == Some("/robots.txt")
+    request::is_robots_txt(Request::new(target, UrlMode::AsCrawlersSend).tested())
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 //! line capped in bytes; the versions come from `--robots FILE` or from the site's
 //! history (the store, and the archive unless `--local`).
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -111,7 +110,7 @@ struct Tally {
     reading: Reading,
     purpose: Purpose,
     requests: u64,
-    verdicts: HashMap<Verdict, u64>,
+    verdicts: foldhash::HashMap<Verdict, u64>,
     robots_txt_fetches: u64,
     /// A request for something else before its first robots.txt fetch.
     crawled_before_fetching: bool,
@@ -161,9 +160,9 @@ struct Audit<'a> {
     only: Option<Vec<(String, Robot, Reading)>>,
     semantics: Option<Reading>,
     tallies: Vec<Tally>,
-    by_token: HashMap<String, usize>,
-    agents: HashMap<String, Option<usize>>,
-    broken: HashMap<(usize, Option<usize>, Option<usize>), Broken>,
+    by_token: foldhash::HashMap<String, usize>,
+    agents: foldhash::HashMap<String, Option<usize>>,
+    broken: foldhash::HashMap<(usize, Option<usize>, Option<usize>), Broken>,
     lines: u64,
     unreadable: u64,
     bad_lines: Vec<String>,
@@ -209,9 +208,9 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
         only,
         semantics: args.robots.semantics,
         tallies: Vec::new(),
-        by_token: HashMap::new(),
-        agents: HashMap::new(),
-        broken: HashMap::new(),
+        by_token: foldhash::HashMap::default(),
+        agents: foldhash::HashMap::default(),
+        broken: foldhash::HashMap::default(),
         lines: 0,
         unreadable: 0,
         bad_lines: Vec::new(),
@@ -355,10 +354,14 @@ impl Audit<'_> {
                 break;
             }
             number += 1;
-            let text = String::from_utf8_lossy(&line).into_owned();
+            // Checked as UTF-8 first: the lossy reading costs more, and is seldom needed.
+            let text = match std::str::from_utf8(&line) {
+                Ok(text) => std::borrow::Cow::Borrowed(text),
+                Err(_) => String::from_utf8_lossy(&line),
+            };
             if format.is_none() {
                 // The format is found from the first lines, which wait for it.
-                waiting.push((number, text, cut));
+                waiting.push((number, text.into_owned(), cut));
                 if waiting.len() < DETECT_LINES {
                     continue;
                 }
@@ -440,7 +443,7 @@ impl Audit<'_> {
             reading,
             purpose,
             requests: 0,
-            verdicts: HashMap::new(),
+            verdicts: foldhash::HashMap::default(),
             robots_txt_fetches: 0,
             crawled_before_fetching: false,
             last: None,
