@@ -113,6 +113,56 @@ fn a_log_against_one_robots_txt() {
     assert!(error.contains("not an access log"), "{error}");
 }
 
+/// The violations name their robot, whatever order the robots came in and however the
+/// table sorts them (it sorted the robots the violations pointed at, once).
+#[test]
+fn violations_name_their_robot() {
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let log = [
+        combined("20.15.240.1", "10/Oct/2025:13:55:00 +0000", "/blog", GPTBOT),
+        combined("66.249.66.1", "10/Oct/2025:13:55:36 +0000", "/private/a", GOOGLEBOT),
+        combined("66.249.66.1", "10/Oct/2025:13:56:36 +0000", "/private/b", GOOGLEBOT),
+    ]
+    .concat();
+    let log = write(&dir, "access.log", log.as_bytes());
+    let (text, _, _) = run(&["audit", &log, "--robots", &robots], b"");
+    assert!(text.contains("Googlebot: 2 requests by line 2 `Disallow: /private/`"), "{text}");
+    assert!(text.contains("GPTBot: 1 request by line 6 `Disallow: /`"), "{text}");
+    let table: Vec<&str> = text.lines().filter(|line| line.starts_with('G')).collect();
+    assert!(table[0].starts_with("Googlebot") && table[1].starts_with("GPTBot"), "most requests first: {text}");
+}
+
+/// A log of more lines than one batch: parsed on several threads, judged in order, and
+/// numbered as the file numbers them.
+#[test]
+fn a_long_log_keeps_its_order() {
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let mut log = String::new();
+    for n in 0..20_000 {
+        let path = if n % 997 == 0 { format!("/private/{n}") } else { format!("/page/{n}") };
+        log.push_str(&combined("66.249.66.1", "10/Oct/2025:13:55:36 +0000", &path, GOOGLEBOT));
+        if n == 15_000 {
+            log.push('\n');
+        }
+    }
+    let log = write(&dir, "access.log", log.as_bytes());
+    let (json, _, _) = run(&["audit", &log, "--robots", &robots, "--json"], b"");
+    let records = json_lines(&json);
+    let lines: Vec<u64> = of_type(&records, "request").iter().filter_map(|r| r["log_line"].as_u64()).collect();
+    let expected: Vec<u64> =
+        (0..20_000u64).filter(|n| n % 997 == 0).map(|n| if n > 15_000 { n + 2 } else { n + 1 }).collect();
+    assert_eq!(lines, expected, "violations in file order, numbered past the blank line");
+    let paths: Vec<&str> = of_type(&records, "request").iter().filter_map(|r| r["path"].as_str()).collect();
+    assert!(
+        paths
+            .iter()
+            .zip(&expected)
+            .all(|(path, line)| path.ends_with(&format!("/{}", if *line > 15_001 { line - 2 } else { line - 1 })))
+    );
+}
+
 #[test]
 fn gzipped_json_and_standard_input_logs() {
     let dir = tempfile::tempdir().expect("dir");

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::history::{VersionOptions, gather};
 use super::{Outcome, RobotSelection, SourceOptions, finish_output, json, robot_queries};
-use crate::audit::logs::{CustomFormat, LogFormat, LogRequest};
+use crate::audit::logs::{CustomFormat, LineError, LogFormat, LogRequest};
 use crate::audit::replay::{InForce, Judge, Judged, Judgement, Timeline, Verdict, is_robots_txt};
 use crate::audit::{Claimed, robot_of};
 use crate::policy::escape::sanitize_str;
@@ -30,6 +30,10 @@ use crate::words::plural;
 const MAX_LINE_BYTES: usize = 64 * 1024;
 /// The lines read to find a file's format.
 const DETECT_LINES: usize = 50;
+/// The lines a worker parses at once.
+const BATCH_LINES: usize = 4096;
+/// The workers that parse lines at most.
+const MAX_WORKERS: usize = 8;
 /// The User-Agent headers whose robot is remembered (a hostile log can make every one
 /// different).
 const REMEMBERED_AGENTS: usize = 10_000;
@@ -164,6 +168,8 @@ struct Audit<'a> {
     agents: foldhash::HashMap<String, Option<usize>>,
     broken: foldhash::HashMap<(usize, Option<usize>, Option<usize>), Broken>,
     lines: u64,
+    /// The lines of the log being read so far, blank ones too (for line numbers).
+    lines_seen: u64,
     unreadable: u64,
     bad_lines: Vec<String>,
     robot_requests: u64,
@@ -212,6 +218,7 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
         agents: foldhash::HashMap::default(),
         broken: foldhash::HashMap::default(),
         lines: 0,
+        lines_seen: 0,
         unreadable: 0,
         bad_lines: Vec::new(),
         robot_requests: 0,
@@ -326,11 +333,13 @@ fn read_line(reader: &mut dyn BufRead, line: &mut Vec<u8>) -> io::Result<(bool, 
     }
 }
 
-/// The format of a log whose first lines are `waiting`.
-fn detect(log: &str, waiting: &[(u64, String, bool)]) -> Result<LogFormat> {
-    match LogFormat::detect(waiting.iter().map(|(_, text, _)| text.as_str())) {
+/// The format of a log whose first lines are `first`.
+fn detect(log: &str, first: &Batch) -> Result<LogFormat> {
+    let lines = (0..first.lines.len()).map(|index| first.text(index));
+    let texts: Vec<std::borrow::Cow<'_, str>> = lines.collect();
+    match LogFormat::detect(texts.iter().map(AsRef::as_ref)) {
         Some(format) => Ok(format),
-        None if waiting.iter().all(|(_, text, _)| text.trim().is_empty()) => Ok(LogFormat::Combined),
+        None if texts.iter().all(|text| text.trim().is_empty()) => Ok(LogFormat::Combined),
         None => bail!(
             "{}: not an access log robotscope knows (Combined or Common Log Format, JSON lines); \
              --log-format names another",
@@ -339,71 +348,142 @@ fn detect(log: &str, waiting: &[(u64, String, bool)]) -> Result<LogFormat> {
     }
 }
 
+/// Lines read from a log, in one buffer: parsed on a worker, judged in order.
+#[derive(Debug, Default)]
+struct Batch {
+    /// The number of the line before the batch's first.
+    first_number: u64,
+    bytes: Vec<u8>,
+    /// Each line's bytes in `bytes`, and whether it was cut at `MAX_LINE_BYTES`.
+    lines: Vec<(std::ops::Range<usize>, bool)>,
+}
+
+/// A line, parsed.
+#[derive(Debug)]
+enum Parsed {
+    Blank,
+    Request(LogRequest),
+    /// Why not (`None`: longer than `MAX_LINE_BYTES`).
+    Unreadable(Option<LineError>),
+}
+
+impl Batch {
+    /// Reads up to `count` lines in place of the ones held.
+    fn fill(&mut self, reader: &mut dyn BufRead, count: usize) -> io::Result<()> {
+        self.bytes.clear();
+        self.lines.clear();
+        let mut line = Vec::new();
+        while self.lines.len() < count {
+            let (more, cut) = read_line(reader, &mut line)?;
+            if !more {
+                break;
+            }
+            let start = self.bytes.len();
+            self.bytes.extend_from_slice(&line);
+            self.lines.push((start..self.bytes.len(), cut));
+        }
+        Ok(())
+    }
+
+    /// Line `index` as text (checked as UTF-8 first: the lossy reading costs more, and
+    /// is seldom needed).
+    fn text(&self, index: usize) -> std::borrow::Cow<'_, str> {
+        let bytes = &self.bytes[self.lines[index].0.clone()];
+        match std::str::from_utf8(bytes) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(bytes),
+        }
+    }
+
+    fn parse(&self, format: &LogFormat) -> Vec<Parsed> {
+        (0..self.lines.len())
+            .map(|index| {
+                let text = self.text(index);
+                if text.trim().is_empty() {
+                    Parsed::Blank
+                } else if self.lines[index].1 {
+                    Parsed::Unreadable(None)
+                } else {
+                    format.parse(&text).map_or_else(|why| Parsed::Unreadable(Some(why)), Parsed::Request)
+                }
+            })
+            .collect()
+    }
+}
+
 impl Audit<'_> {
     /// Reads a log through; false when the deadline stopped it.
     fn read_log(&mut self, log: &str, custom: Option<&CustomFormat>, deadline: Instant) -> Result<bool> {
         let mut reader = open_log(log)?;
-        let mut line = Vec::new();
-        let mut waiting: Vec<(u64, String, bool)> = Vec::new();
-        let mut format = custom.map(|format| LogFormat::Custom(format.clone()));
-        let mut number = 0u64;
+        self.lines_seen = 0;
+        let reading = || format!("reading {}", sanitize_str(log));
+        let format = if let Some(format) = custom {
+            LogFormat::Custom(format.clone())
+        } else {
+            // The format is found from the first lines, which wait for it.
+            let mut first = Batch::default();
+            first.fill(&mut *reader, DETECT_LINES).wrap_err_with(reading)?;
+            let format = detect(log, &first)?;
+            self.take_batch(log, &first, &first.parse(&format));
+            format
+        };
+        let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).clamp(1, MAX_WORKERS);
+        let mut batches: Vec<Batch> = (0..workers).map(|_| Batch::default()).collect();
+        let mut first_number = self.lines_seen;
         loop {
-            let (more, cut) =
-                read_line(&mut *reader, &mut line).wrap_err_with(|| format!("reading {}", sanitize_str(log)))?;
-            if !more {
-                break;
+            // Read a batch for each worker, parse them at once, judge them in order.
+            let mut read = 0;
+            for batch in &mut batches {
+                batch.first_number = first_number;
+                batch.fill(&mut *reader, BATCH_LINES).wrap_err_with(reading)?;
+                first_number += batch.lines.len() as u64;
+                read += batch.lines.len();
             }
-            number += 1;
-            // Checked as UTF-8 first: the lossy reading costs more, and is seldom needed.
-            let text = match std::str::from_utf8(&line) {
-                Ok(text) => std::borrow::Cow::Borrowed(text),
-                Err(_) => String::from_utf8_lossy(&line),
-            };
-            if format.is_none() {
-                // The format is found from the first lines, which wait for it.
-                waiting.push((number, text.into_owned(), cut));
-                if waiting.len() < DETECT_LINES {
-                    continue;
-                }
-                format = Some(detect(log, &waiting)?);
-                for (number, text, cut) in std::mem::take(&mut waiting) {
-                    self.take_line(log, number, &text, cut, format.as_ref());
-                }
-                continue;
+            if read == 0 {
+                return Ok(true);
             }
-            self.take_line(log, number, &text, cut, format.as_ref());
-            if number.is_multiple_of(1024) && Instant::now() >= deadline {
+            let parsed: Vec<Vec<Parsed>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = batches.iter().map(|batch| scope.spawn(|| batch.parse(&format))).collect();
+                handles.into_iter().map(|handle| handle.join().unwrap_or_default()).collect()
+            });
+            for (batch, parsed) in batches.iter().zip(&parsed) {
+                self.take_batch(log, batch, parsed);
+            }
+            if Instant::now() >= deadline {
                 return Ok(false);
             }
         }
-        if !waiting.is_empty() {
-            let format = detect(log, &waiting)?;
-            for (number, text, cut) in std::mem::take(&mut waiting) {
-                self.take_line(log, number, &text, cut, Some(&format));
-            }
-        }
-        Ok(true)
     }
 
-    fn take_line(&mut self, log: &str, number: u64, text: &str, cut: bool, format: Option<&LogFormat>) {
-        if text.trim().is_empty() {
-            return;
-        }
-        self.lines += 1;
-        let Some(format) = format else { return };
-        let parsed = if cut { Err(None) } else { format.parse(text).map_err(Some) };
-        match parsed {
-            Ok(request) => self.take_request(number, &request),
-            Err(why) => {
-                self.unreadable += 1;
-                if self.bad_lines.len() < QUOTED_BAD_LINES {
-                    let why =
-                        why.map_or_else(|| format!("longer than {} KiB", MAX_LINE_BYTES / 1024), |why| why.to_string());
-                    let sample: String = text.chars().take(80).collect();
-                    self.bad_lines.push(format!("{}:{number}: {why}: {}", sanitize_str(log), sanitize_str(&sample)));
+    /// The lines of a batch, parsed: each counted, each request judged, each line that
+    /// cannot be read counted and the first few quoted.
+    fn take_batch(&mut self, log: &str, batch: &Batch, parsed: &[Parsed]) {
+        for (index, result) in parsed.iter().enumerate() {
+            let number = batch.first_number + index as u64 + 1;
+            match result {
+                Parsed::Blank => {}
+                Parsed::Request(request) => {
+                    self.lines += 1;
+                    self.take_request(number, request);
+                }
+                Parsed::Unreadable(why) => {
+                    self.lines += 1;
+                    self.unreadable += 1;
+                    if self.bad_lines.len() < QUOTED_BAD_LINES {
+                        let why = why
+                            .as_ref()
+                            .map_or_else(|| format!("longer than {} KiB", MAX_LINE_BYTES / 1024), ToString::to_string);
+                        let sample: String = batch.text(index).chars().take(80).collect();
+                        self.bad_lines.push(format!(
+                            "{}:{number}: {why}: {}",
+                            sanitize_str(log),
+                            sanitize_str(&sample)
+                        ));
+                    }
                 }
             }
         }
+        self.lines_seen = batch.first_number + batch.lines.len() as u64;
     }
 
     /// The robot entry a User-Agent names, if it is one the audit judges.
@@ -507,6 +587,14 @@ impl Audit<'_> {
         }
     }
 
+    /// The robots, most requests first. (The tallies keep their places: the violations
+    /// name them by index.)
+    fn by_requests(&self) -> Vec<&Tally> {
+        let mut tallies: Vec<&Tally> = self.tallies.iter().collect();
+        tallies.sort_by(|a, b| b.requests.cmp(&a.requests).then_with(|| a.label.cmp(&b.label)));
+        tallies
+    }
+
     fn version_time(&self, version: Option<usize>) -> Option<String> {
         version
             .and_then(|version| self.timeline.versions()[version].since)
@@ -545,7 +633,6 @@ impl Audit<'_> {
 
     /// The robots' table (or objects), the violations by deciding line, the summary.
     fn finish(mut self, about: &str, stopped: Option<&str>, max_time: Duration) -> Result<()> {
-        self.tallies.sort_by(|a, b| b.requests.cmp(&a.requests).then_with(|| a.label.cmp(&b.label)));
         let count = |tally: &Tally, verdict| tally.verdicts.get(&verdict).copied().unwrap_or(0);
         let violations: u64 = self.tallies.iter().map(|tally| count(tally, Verdict::Violation)).sum();
         // The warnings come after the report, where a reader's eye ends.
@@ -563,7 +650,7 @@ impl Audit<'_> {
         };
         if let Some((mut out, csv)) = self.rows.take() {
             if !csv {
-                for tally in &self.tallies {
+                for tally in self.by_requests() {
                     let record = RobotRecord {
                         kind: "robot",
                         agent: &tally.label,
@@ -617,7 +704,7 @@ impl Audit<'_> {
             "{:<24} {:>9} {:>10} {:>9} {:>8} {:>10} {:>12}",
             "robot", "requests", "violations", "tolerated", "unjudged", "robots.txt", "crawl-delay"
         )?;
-        for tally in &self.tallies {
+        for tally in self.by_requests() {
             let delay = match (tally.delay_breaches, tally.shortest) {
                 (0, _) | (_, None) => "-".to_owned(),
                 (breaches, Some(shortest)) => format!("{breaches} (≥{:.1}s)", shortest.as_secs_f64()),
