@@ -175,6 +175,10 @@ struct Audit<'a> {
     robot_requests: u64,
     rows: Option<(Box<dyn Write + 'a>, bool)>,
     all: bool,
+    /// On a terminal: what has been read, and how fast.
+    progress: Option<indicatif::ProgressBar>,
+    started: Instant,
+    bytes_read: u64,
 }
 
 /// `robotscope audit`.
@@ -224,6 +228,9 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
         robot_requests: 0,
         rows,
         all: args.all,
+        progress: super::stderr_spinner(),
+        started: Instant::now(),
+        bytes_read: 0,
     };
     if args.csv {
         audit.write_row_text("log_line,time,ip,user_agent,agent,path,verdict,line,rule,version\n")?;
@@ -237,9 +244,13 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
                 stopped = Some(log.clone());
                 break;
             }
-            Err(error) => return Err(error),
+            Err(error) => {
+                audit.clear_progress();
+                return Err(error);
+            }
         }
     }
+    audit.clear_progress();
     if audit.lines == audit.unreadable {
         bail!(
             "nothing could be read in {}: {}",
@@ -448,10 +459,32 @@ impl Audit<'_> {
             });
             for (batch, parsed) in batches.iter().zip(&parsed) {
                 self.take_batch(log, batch, parsed);
+                self.bytes_read += batch.bytes.len() as u64;
             }
+            self.show_progress(log);
             if Instant::now() >= deadline {
                 return Ok(false);
             }
+        }
+    }
+
+    fn clear_progress(&mut self) {
+        if let Some(bar) = self.progress.take() {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn show_progress(&self, log: &str) {
+        if let Some(bar) = &self.progress {
+            let seconds = self.started.elapsed().as_secs_f64().max(0.001);
+            #[expect(clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let per_second = (self.lines as f64 / seconds) as u64;
+            let name = if log == "-" { "standard input".into() } else { sanitize_str(log) };
+            bar.set_message(format!(
+                "{name}: {} read · {} · {per_second} lines/s",
+                crate::fetch::size_label(to_usize(self.bytes_read)),
+                plural(to_usize(self.lines), "line")
+            ));
         }
     }
 
