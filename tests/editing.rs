@@ -342,3 +342,29 @@ fn pages_copies_and_messages_in_the_editor() {
     app.update(Action::EditorKey(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::CONTROL)));
     assert!(app.message().is_some_and(|m| m.starts_with("Mark set")));
 }
+
+/// From the attack on the editor: a line break sent as LF (Ctrl-J in raw mode) breaks
+/// the line; an edit in a file of mixed line ends changes no other line's end; a file
+/// of one line end keeps it; a page down near the end leaves the text in view.
+#[test]
+fn line_breaks_and_line_ends_survive_the_editor() {
+    let mut app = App::from_text("User-agent: *\r\nDisallow: /a\r\nAllow: /b\nDisallow: /c\n");
+    press(&mut app, "e<down><end>");
+    app.update(Action::EditorKey(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::CONTROL)));
+    press(&mut app, "Allow:<space>/x<down><end>Z<bs>");
+    assert_eq!(
+        app.document().txt.source(),
+        b"User-agent: *\r\nDisallow: /a\r\nAllow: /x\r\nAllow: /b\nDisallow: /c\n",
+        "the break ends as the line it broke; no other line's end changes"
+    );
+
+    let mut app = App::from_text("\n");
+    press(&mut app, "ea<bs>");
+    assert_eq!(app.document().txt.source(), b"\n");
+    assert!(!app.is_dirty(), "typing a key and taking it back is no edit");
+
+    let mut app = App::from_text("User-agent: *\nDisallow: /\n");
+    app.update(Action::Resize { width: 120, height: 40 });
+    press(&mut app, "e<pgdn>");
+    assert_eq!(app.editor().map(|editor| editor.window().top), Some(0), "two lines fit: nothing to scroll");
+}

@@ -2,9 +2,9 @@
 //! do to them, the window of them drawn, and how to turn them back into the file's
 //! bytes with its own line ends.
 //!
-//! The buffer works on lines of `String`; the file's line end (LF, CR LF or CR, the
-//! one most of its lines use) and whether it ended with one are remembered, so that an
-//! edit changes only what the user changed.
+//! The buffer works on lines of `String`, each with its own line end (LF, CR LF or CR,
+//! or none on the last), so that an edit changes only what the user changed; a typed
+//! line break writes the end most of the file's lines use.
 
 mod buffer;
 
@@ -98,7 +98,9 @@ impl Command {
             (KeyCode::Char('k'), true, false) => Some(Command::Delete(Deletion::ToLineEnd)),
             (KeyCode::Char('x'), true, false) => Some(Command::Cut),
             (KeyCode::Char('w'), false, true) => Some(Command::Copy),
-            (KeyCode::Enter, false, false) | (KeyCode::Char('m'), true, false) => Some(Command::Type('\n')),
+            // A terminal in raw mode reads LF as Ctrl-J: a line break typed or sent
+            // without bracketed paste (Emacs binds C-j to a line break too).
+            (KeyCode::Enter, false, false) | (KeyCode::Char('m' | 'j'), true, false) => Some(Command::Type('\n')),
             (KeyCode::Tab, false, false) => Some(Command::Type('\t')),
             // Ctrl and Alt together are AltGr on some terminals: a character all the same.
             (KeyCode::Char(c), false, false) | (KeyCode::Char(c), true, true) => Some(Command::Type(c)),
@@ -135,10 +137,11 @@ pub enum Keyed {
 pub struct Editor {
     /// The lines, the cursor and the selection.
     buffer: LineBuffer,
-    /// The line end written between lines.
+    /// The line end a typed line break writes, and a copy carries: the one most of the
+    /// file's lines use.
     line_end: &'static str,
-    /// Whether the text ends with a line end.
-    final_line_end: bool,
+    /// True when the text opened empty: left empty, it stays so (not one line end).
+    opened_empty: bool,
     /// The part of the text last drawn; the next drawing moves it only as far as the
     /// cursor needs.
     window: Cell<EditorWindow>,
@@ -196,10 +199,23 @@ impl Editor {
             (lf, _, cr) if cr > lf => "\r",
             _ => "\n",
         };
-        let final_line_end = ends.last().is_none_or(|&end| end != LineEnd::None);
         let text: Vec<String> =
             lines.iter().map(|line| String::from_utf8_lossy(line.content(source)).into_owned()).collect();
-        Editor { buffer: LineBuffer::new(text), line_end, final_line_end, window: Cell::default(), unsettled: false }
+        let written = |end: &LineEnd| match end {
+            LineEnd::Lf => "\n",
+            LineEnd::CrLf => "\r\n",
+            LineEnd::Cr => "\r",
+            LineEnd::None => "",
+        };
+        // An empty text gets a line end once something is typed in it.
+        let ends = if source.is_empty() { vec![line_end] } else { ends.iter().map(written).collect() };
+        Editor {
+            buffer: LineBuffer::with_ends(text, ends, line_end),
+            line_end,
+            opened_empty: source.is_empty(),
+            window: Cell::default(),
+            unsettled: false,
+        }
     }
 
     /// The lines, without their line ends.
@@ -233,6 +249,8 @@ impl Editor {
                 } else {
                     window.top.saturating_sub(before - buffer.cursor().row)
                 };
+                // Never past the last page: the text's end stays at the pane's foot.
+                let top = top.min(buffer.lines().len().saturating_sub(usize::try_from(page).unwrap_or(usize::MAX)));
                 self.window.set(EditorWindow { top, ..window });
             }
             Command::Mark => {
@@ -341,12 +359,15 @@ impl Editor {
     #[must_use]
     pub fn text(&self) -> Vec<u8> {
         let lines = self.lines();
-        let mut text = lines.join(self.line_end);
-        let empty = lines.len() == 1 && lines[0].is_empty();
-        if self.final_line_end && !empty {
-            text.push_str(self.line_end);
+        if self.opened_empty && lines.len() == 1 && lines[0].is_empty() {
+            return Vec::new();
         }
-        text.into_bytes()
+        let mut text = Vec::with_capacity(lines.iter().map(|line| line.len() + 2).sum());
+        for (line, end) in lines.iter().zip(self.buffer.ends()) {
+            text.extend_from_slice(line.as_bytes());
+            text.extend_from_slice(end.as_bytes());
+        }
+        text
     }
 
     /// The 1-based line the cursor is on.
@@ -463,7 +484,7 @@ mod tests {
 
     #[test]
     fn round_trips_line_ends() {
-        for text in ["a\nb\n", "a\r\nb\r\n", "a\rb", "", "one line"] {
+        for text in ["a\nb\n", "a\r\nb\r\n", "a\rb", "", "one line", "\n", "\r\n\r\n", "a\r\nb\nc\rd"] {
             let editor = Editor::open(text.as_bytes(), false).expect("opens");
             assert_eq!(editor.text(), text.as_bytes(), "{text:?}");
         }

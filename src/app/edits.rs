@@ -255,7 +255,8 @@ impl App {
         let page = self.areas().inner_height(Pane::Source).max(1);
         let Some(editor) = &self.editor else { return Vec::new() };
         let (line, lines) = (editor.cursor_line(), editor.lines().len());
-        if !(editor.edits_in_line(key) && self.undo.typing_on(line)) {
+        let in_line = editor.edits_in_line(key);
+        if !(in_line && self.undo.typing_on(line)) {
             self.settle_text();
         }
         let Some(editor) = &mut self.editor else { return Vec::new() };
@@ -265,11 +266,12 @@ impl App {
         let what = match keyed {
             Keyed::Ignored | Keyed::Moved | Keyed::Copy { cut: false, .. } => None,
             // Keys typed on one line are one step to undo; a change of lines is another.
-            Keyed::Edited if now_lines == lines && now_on == line => {
-                Some((format!("typing on line {line}"), Some(line)))
-            }
+            // (A selection typed over and a word or a line's end deleted are steps of
+            // their own.)
+            Keyed::Edited if in_line => Some((format!("typing on line {line}"), Some(line))),
             Keyed::Edited if now_lines > lines => Some((format!("the line break on line {line}"), None)),
-            Keyed::Edited => Some((format!("the lines joined at line {line}"), None)),
+            Keyed::Edited if now_lines < lines => Some((format!("the lines joined at line {line}"), None)),
+            Keyed::Edited => Some((format!("the change on line {line}"), None)),
             // The cursor is where the cut began.
             Keyed::Copy { cut: true, .. } => Some((format!("the cut at line {now_on}"), None)),
             Keyed::NothingSelected => {

@@ -76,6 +76,7 @@ fn draw_editor_line(line: &str, left: usize, marks: &LineMarks, area: Rect, buf:
     // Characters that take no column (combining marks) do not move `x`: the count keeps
     // a line of nothing else from costing its whole length.
     let mut budget = most_chars(usize::from(area.width));
+    let mut drawn_at: Option<u16> = None;
     while x < right && budget > 0 {
         budget -= 1;
         let c = chars.next();
@@ -96,11 +97,12 @@ fn draw_editor_line(line: &str, left: usize, marks: &LineMarks, area: Rect, buf:
         let selected = marks.selected.as_ref().is_some_and(|s| s.contains(&index));
         let style = if selected { style.patch(THEME.selection) } else { style };
         let style = if marks.cursor == Some(index) { style.patch(THEME.cursor) } else { style };
-        // A character that takes no column (a combining accent) joins the one before.
+        // A character that takes no column (a combining accent) joins the one drawn
+        // before (the first cell of a wide one).
         if columns == 0
             && let Some(c) = c
-            && x > area.x
-            && let Some(cell) = buf.cell_mut((x - 1, area.y))
+            && let Some(before) = drawn_at
+            && let Some(cell) = buf.cell_mut((before, area.y))
         {
             let joined = format!("{}{c}", cell.symbol());
             cell.set_symbol(&joined);
@@ -109,6 +111,7 @@ fn draw_editor_line(line: &str, left: usize, marks: &LineMarks, area: Rect, buf:
         }
         // A wide character cut by the right edge is left out; ratatui blanks its cell.
         buf.set_stringn(x, area.y, shown, usize::from(right - x), style);
+        drawn_at = Some(x);
         x = x.saturating_add(u16::try_from(columns).unwrap_or(u16::MAX));
         if c.is_none() {
             break;

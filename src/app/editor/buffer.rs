@@ -67,6 +67,11 @@ pub enum Deletion {
 pub struct LineBuffer {
     /// Never empty: an empty text is one empty line.
     lines: Vec<String>,
+    /// Each line's own line end (`""` for a last line without one): an edit keeps the
+    /// ends of the lines it does not break or join, in a file of mixed ends too.
+    ends: Vec<&'static str>,
+    /// The line end a typed line break writes.
+    typed_end: &'static str,
     cursor: Place,
     /// Where the selection started; it runs from here to the cursor.
     anchor: Option<Place>,
@@ -80,11 +85,26 @@ pub struct LineBuffer {
 impl LineBuffer {
     /// A buffer on `lines`, the cursor at the start.
     #[must_use]
-    pub fn new(mut lines: Vec<String>) -> LineBuffer {
+    pub fn new(lines: Vec<String>) -> LineBuffer {
+        let ends = vec!["\n"; lines.len()];
+        LineBuffer::with_ends(lines, ends, "\n")
+    }
+
+    /// A buffer on `lines` ending in `ends` (one each), whose typed line breaks are
+    /// `typed_end`.
+    #[must_use]
+    pub fn with_ends(mut lines: Vec<String>, mut ends: Vec<&'static str>, typed_end: &'static str) -> LineBuffer {
         if lines.is_empty() {
             lines.push(String::new());
         }
-        LineBuffer { lines, cursor: Place::default(), anchor: None, marking: false, goal: None }
+        ends.resize(lines.len(), "");
+        LineBuffer { lines, ends, typed_end, cursor: Place::default(), anchor: None, marking: false, goal: None }
+    }
+
+    /// Each line's line end (`""` for a last line without one).
+    #[must_use]
+    pub fn ends(&self) -> &[&'static str] {
+        &self.ends
     }
 
     /// The lines, without their line ends.
@@ -228,6 +248,13 @@ impl LineBuffer {
         end.push_str(&tail);
         let added = middle.iter().map(|&line| line.to_owned()).chain(std::iter::once(end));
         self.lines.splice(row + 1..=row, added);
+        // A line break ends as the line it breaks did (CR LF among CR LF lines), and the
+        // last part keeps that end; a last line without one gets the file's usual end.
+        let broken_end = self.ends[row];
+        let typed = if broken_end.is_empty() { self.typed_end } else { broken_end };
+        self.ends[row] = typed;
+        let added_ends = std::iter::repeat_n(typed, rest.len() - 1).chain(std::iter::once(broken_end));
+        self.ends.splice(row + 1..=row, added_ends);
         self.cursor = Place { row: row + rest.len(), byte: end_byte };
         true
     }
@@ -287,6 +314,9 @@ impl LineBuffer {
             self.lines[start.row].truncate(start.byte);
             self.lines[start.row].push_str(&tail);
             self.lines.drain(start.row + 1..=end.row);
+            // The joined line ends as the last line taken did.
+            self.ends[start.row] = self.ends[end.row];
+            self.ends.drain(start.row + 1..=end.row);
         }
         self.cursor = start;
         self.anchor = None;
@@ -308,19 +338,36 @@ impl LineBuffer {
         Place { row, byte: self.lines[row].len() }
     }
 
+    /// One character back: a mark that takes no column (a combining accent) goes with
+    /// the character it joins, as the pane draws them in one cell.
     fn left_of(&self, place: Place) -> Place {
         let line = &self.lines[place.row];
-        match line[..place.byte].chars().next_back() {
-            Some(c) => Place { byte: place.byte - c.len_utf8(), ..place },
+        let mut chars = line[..place.byte].char_indices().rev();
+        match chars.next() {
+            Some((mut at, mut c)) => {
+                while joins_previous(c) {
+                    let Some((before, base)) = chars.next() else { break };
+                    (at, c) = (before, base);
+                }
+                Place { byte: at, ..place }
+            }
             None if place.row > 0 => Place { row: place.row - 1, byte: self.lines[place.row - 1].len() },
             None => place,
         }
     }
 
+    /// One character on, with the marks that join it.
     fn right_of(&self, place: Place) -> Place {
         let line = &self.lines[place.row];
-        match line[place.byte..].chars().next() {
-            Some(c) => Place { byte: place.byte + c.len_utf8(), ..place },
+        let mut chars = line[place.byte..].char_indices();
+        match chars.next() {
+            Some((_, c)) => {
+                let mut end = c.len_utf8();
+                for (at, mark) in chars.take_while(|&(_, c)| joins_previous(c)) {
+                    end = at + mark.len_utf8();
+                }
+                Place { byte: place.byte + end, ..place }
+            }
             None if place.row + 1 < self.lines.len() => Place { row: place.row + 1, byte: 0 },
             None => place,
         }
@@ -368,6 +415,11 @@ impl LineBuffer {
         let row = (self.cursor.row + 1..=last).find(|&row| self.is_blank(row) && !self.is_blank(row - 1));
         row.map_or_else(|| self.end(), |row| Place { row, byte: 0 })
     }
+}
+
+/// True for a character that takes no column and is drawn with the one before it.
+fn joins_previous(c: char) -> bool {
+    super::editor_columns(c) == 0
 }
 
 /// Letters, digits and `_` make words; `/`, `-`, `.`, `*` and spaces end them, so that
@@ -445,6 +497,38 @@ mod tests {
         assert_eq!(b.cursor(), at(0, 18), "from a line's start, the end of the line before");
         b.go(Move::WordLeft, false);
         assert_eq!(b.cursor(), at(0, 15));
+    }
+
+    #[test]
+    fn lines_keep_their_own_ends() {
+        let lines = ["a", "b", "c"].map(str::to_owned).to_vec();
+        let mut b = LineBuffer::with_ends(lines, vec!["\r\n", "\n", ""], "\n");
+        b.jump(1, 1, false);
+        assert!(b.insert("\nx\ny"));
+        assert_eq!(b.ends(), ["\r\n", "\n", "\n", "\n", ""], "a line broken into three ends as it did");
+        b.go(Move::Bottom, false);
+        b.insert("\n");
+        assert_eq!(b.ends()[4..], ["\n", ""], "the last line keeps no end; the break is the usual one");
+        let mut crlf = LineBuffer::with_ends(vec!["a".to_owned(), "b".to_owned()], vec!["\r\n", "\r\n"], "\n");
+        crlf.insert("\n");
+        assert_eq!(crlf.ends(), ["\r\n", "\r\n", "\r\n"], "among CR LF lines, a break is CR LF");
+        b.jump(0, 1, false);
+        b.delete(Deletion::CharForward);
+        assert_eq!(b.lines(), ["ab", "x", "y", "c", ""]);
+        assert_eq!(b.ends(), ["\n", "\n", "\n", "\n", ""], "a joined line ends as its second part did");
+    }
+
+    #[test]
+    fn an_accent_moves_and_goes_with_its_letter() {
+        let mut b = buffer("cafe\u{301}x");
+        b.go(Move::LineEnd, false);
+        b.go(Move::Left, false);
+        b.go(Move::Left, false);
+        assert_eq!(b.cursor().byte, 3, "on the e, not between it and its accent");
+        b.go(Move::Right, false);
+        assert_eq!(b.cursor().byte, 6);
+        assert_eq!(b.delete(Deletion::CharBack).as_deref(), Some("e\u{301}"));
+        assert_eq!(text(&b), "cafx");
     }
 
     #[test]
@@ -606,6 +690,7 @@ mod tests {
                 }
                 let Place { row, byte } = b.cursor();
                 prop_assert!(row < b.lines().len() && b.lines()[row].is_char_boundary(byte));
+                prop_assert_eq!(b.ends().len(), b.lines().len());
                 if let Some((s, e)) = b.selection() {
                     prop_assert!(s < e && b.lines()[s.row].is_char_boundary(s.byte) && b.lines()[e.row].is_char_boundary(e.byte));
                 }
