@@ -39,6 +39,8 @@
 //! * `sitemaps`: reading a site's sitemaps (`sitemaps`: quick-xml, flate2).
 //! * `history`: a site's robots.txt over time (`history`: a SQLite store of fetched
 //!   versions, the web archive's captures, verdict and usage flips).
+//! * `audit`: access logs replayed against the robots.txt of each request's time
+//!   (`audit`: log formats, robots named by their User-Agent, verdicts).
 //! * `tool`: the command line and the explorer.
 //!
 //! # The tool's layers
