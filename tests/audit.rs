@@ -163,6 +163,22 @@ fn a_long_log_keeps_its_order() {
     );
 }
 
+/// A log that names a new bot on every line: the robots judged are capped, the rest
+/// counted (memory stays flat).
+#[test]
+fn a_new_bot_on_every_line_is_bounded() {
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let log: String = (0..10_005)
+        .map(|n| combined("1.2.3.4", "10/Oct/2025:13:55:36 +0000", "/private/x", &format!("x{n}bot/1.0")))
+        .collect::<Vec<_>>()
+        .concat();
+    let log = write(&dir, "access.log", log.as_bytes());
+    let (json, warnings, _) = run(&["audit", &log, "--robots", &robots, "--json"], b"");
+    assert_eq!(of_type(&json_lines(&json), "robot").len(), 10_000);
+    assert!(warnings.contains("more than 10000 robots: 5 requests of those past them left out"), "{warnings}");
+}
+
 #[test]
 fn gzipped_json_and_standard_input_logs() {
     let dir = tempfile::tempdir().expect("dir");

@@ -37,6 +37,8 @@ const MAX_WORKERS: usize = 8;
 /// The User-Agent headers whose robot is remembered (a hostile log can make every one
 /// different).
 const REMEMBERED_AGENTS: usize = 10_000;
+/// The robots judged at most; the requests of further ones are left out, and counted.
+const MAX_ROBOTS: usize = 10_000;
 /// The unreadable lines quoted at the end.
 const QUOTED_BAD_LINES: usize = 3;
 
@@ -167,6 +169,8 @@ struct Audit<'a> {
     by_token: foldhash::HashMap<String, usize>,
     agents: foldhash::HashMap<String, Option<usize>>,
     broken: foldhash::HashMap<(usize, Option<usize>, Option<usize>), Broken>,
+    /// Requests of robots past `MAX_ROBOTS`, not judged.
+    robots_left_out: u64,
     lines: u64,
     /// The lines of the log being read so far, blank ones too (for line numbers).
     lines_seen: u64,
@@ -221,6 +225,7 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
         by_token: foldhash::HashMap::default(),
         agents: foldhash::HashMap::default(),
         broken: foldhash::HashMap::default(),
+        robots_left_out: 0,
         lines: 0,
         lines_seen: 0,
         unreadable: 0,
@@ -550,6 +555,12 @@ impl Audit<'_> {
             }
             None => (robot, self.semantics.unwrap_or(reading)),
         };
+        // A log can name a new bot on every line: past the cap, they are counted, not
+        // judged.
+        if self.tallies.len() >= MAX_ROBOTS {
+            self.robots_left_out += 1;
+            return None;
+        }
         self.tallies.push(Tally {
             label,
             robot,
@@ -672,6 +683,12 @@ impl Audit<'_> {
         let warn = |bad_lines: &[String]| {
             for bad in bad_lines {
                 super::stderr_line(format_args!("robotscope: warning: unreadable line {bad}"));
+            }
+            if self.robots_left_out > 0 {
+                super::stderr_line(format_args!(
+                    "robotscope: warning: the logs name more than {MAX_ROBOTS} robots: {} of those past them left out",
+                    plural(to_usize(self.robots_left_out), "request")
+                ));
             }
             if let Some(log) = stopped {
                 super::stderr_line(format_args!(
