@@ -1,7 +1,9 @@
 //! Access-log audits: which robots fetched what the robots.txt in force at the time
 //! disallowed. [`logs`] reads the lines, [`replay`] judges each request against its
-//! version, and [`robot_of`] says which robot a User-Agent header names.
+//! version, [`robot_of`] says which robot a User-Agent header names, and [`identity`]
+//! looks addresses up in the operators' published ranges.
 
+pub mod identity;
 pub mod logs;
 pub mod replay;
 
