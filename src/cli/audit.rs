@@ -201,16 +201,15 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
     };
     let (timeline, about) = versions(args)?;
     let grace = args.grace;
-    let named = !(args.robots.agents.is_empty() && args.robots.robots.is_empty() && args.robots.purposes.is_empty());
-    let only = if named {
+    let only = if args.robots.is_empty() {
+        None
+    } else {
         Some(
             robot_queries(&args.robots, db)?
                 .into_iter()
                 .map(|q| (q.label.to_ascii_lowercase(), q.robot, q.reading))
                 .collect(),
         )
-    } else {
-        None
     };
     let stdout = io::stdout().lock();
     let rows: Option<(Box<dyn Write>, bool)> =
