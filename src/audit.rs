@@ -20,8 +20,8 @@ pub enum Claimed {
 
 /// The robot `user_agent` claims to be: the profile whose product token it carries (the
 /// longest, so that `Googlebot-Image` is not taken for `Googlebot`), else a product
-/// token that calls itself a bot, crawler or spider; `None` for a browser and every
-/// other client.
+/// with a version whose name calls itself a bot, crawler or spider; `None` for a browser
+/// and every other client.
 #[must_use]
 pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
     let lower = user_agent.to_ascii_lowercase();
@@ -33,9 +33,11 @@ pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
         .max_by_key(|(_, profile)| profile.token.len())
         .map(|(index, _)| Claimed::Known(index));
     known.or_else(|| {
+        // A product with a version (`MJ12bot/v1.4.8`): a phone model in a browser's
+        // comment (`CUBOT X30`) is no robot.
         user_agent
             .split([' ', ';', '(', ')', ',', '+'])
-            .map(|product| product.split('/').next().unwrap_or_default())
+            .filter_map(|product| product.split_once('/').map(|(name, _)| name))
             .find(|name| {
                 let name = name.to_ascii_lowercase();
                 !name.starts_with("http")
@@ -80,6 +82,8 @@ mod tests {
             Some("?MJ12bot")
         );
         let firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+        let phone = "Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36";
+        assert_eq!(claimed(phone), None, "a phone called CUBOT is no robot");
         assert_eq!(claimed(firefox), None, "browsers are not judged");
         assert_eq!(claimed("NotGooglebot2/1.0").as_deref(), Some("?NotGooglebot2"), "a bot, but not Googlebot");
     }

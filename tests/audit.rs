@@ -107,6 +107,10 @@ fn a_log_against_one_robots_txt() {
     let clean =
         write(&dir, "clean.log", combined("66.249.66.1", "10/Oct/2025:13:55:30 +0000", "/", GOOGLEBOT).as_bytes());
     assert_eq!(run(&["audit", &clean, "--robots", &robots], b"").2, 0);
+    // --robots is read to --max-file-bytes, like any local file (/dev/zero ran out of
+    // memory).
+    let (_, warnings, _) = run(&["audit", &clean, "--robots", "/dev/zero", "--max-file-bytes", "1000"], b"");
+    assert!(warnings.contains("read to its first"), "{warnings}");
     let junk = write(&dir, "junk.log", b"<html>not a log</html>\n");
     let (_, error, status) = run(&["audit", &junk, "--robots", &robots], b"");
     assert_eq!(status, 2, "{error}");
@@ -175,8 +179,32 @@ fn a_new_bot_on_every_line_is_bounded() {
         .concat();
     let log = write(&dir, "access.log", log.as_bytes());
     let (json, warnings, _) = run(&["audit", &log, "--robots", &robots, "--json"], b"");
-    assert_eq!(of_type(&json_lines(&json), "robot").len(), 10_000);
-    assert!(warnings.contains("more than 10000 robots: 5 requests of those past them left out"), "{warnings}");
+    assert_eq!(of_type(&json_lines(&json), "robot").len(), 1_000);
+    assert!(warnings.contains("more than 1000 robots: 9005 requests of those past them left out"), "{warnings}");
+}
+
+/// `--max-time` holds while the log sends nothing (a pipe kept open, `tail -f`): what
+/// was read by then is reported.
+#[test]
+fn the_deadline_holds_while_a_log_waits() {
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("robotscope"))
+        .args(["audit", "-", "--robots", &robots, "--json", "--max-time", "1"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(combined("20.15.240.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT).as_bytes()).expect("write");
+    let started = std::time::Instant::now();
+    let output = child.wait_with_output().expect("ends");
+    drop(stdin);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "ended at the deadline, not when the pipe closed");
+    let json = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(of_type(&json_lines(&json), "summary")[0]["violations"], 1, "what was read is reported");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("stopped reading standard input at --max-time"));
 }
 
 #[test]

@@ -96,7 +96,11 @@ pub struct Judge<'a> {
     timeline: &'a Timeline,
     grace: SignedDuration,
     matchers: HashMap<(usize, usize), Matcher>,
+    matchers_bytes: usize,
 }
+
+/// The most memory the compiled rules kept may take.
+const MATCHERS_BYTES: usize = 64 << 20;
 
 /// A robot to judge requests for: its key in the caller's list, who it is, and the
 /// reading it follows.
@@ -114,7 +118,7 @@ impl<'a> Judge<'a> {
     /// A judge over `timeline` that tolerates requests up to `grace` after a change.
     #[must_use]
     pub fn new(timeline: &'a Timeline, grace: SignedDuration) -> Judge<'a> {
-        Judge { timeline, grace, matchers: HashMap::new() }
+        Judge { timeline, grace, matchers: HashMap::new(), matchers_bytes: 0 }
     }
 
     /// The verdict on `robot` fetching `target` at `time`.
@@ -144,10 +148,22 @@ impl<'a> Judge<'a> {
         version > 0 && time.duration_since(since) < self.grace && self.decide(version - 1, robot, target).0
     }
 
-    /// The rules of `version` for `robot`, compiled once.
+    /// The rules of `version` for `robot`, compiled once, while the compiled rules kept
+    /// stay under `MATCHERS_BYTES` (a log of many robots against a large robots.txt
+    /// starts over rather than grow).
     pub fn matcher(&mut self, version: usize, robot: Judged<'_>) -> &Matcher {
-        let txt = &self.timeline.versions[version].txt;
-        self.matchers.entry((version, robot.key)).or_insert_with(|| Matcher::for_robot(txt, robot.robot, robot.reading))
+        if !self.matchers.contains_key(&(version, robot.key)) {
+            let txt = &self.timeline.versions[version].txt;
+            let matcher = Matcher::for_robot(txt, robot.robot, robot.reading);
+            let bytes = matcher.memory_bytes();
+            if self.matchers_bytes + bytes > MATCHERS_BYTES {
+                self.matchers.clear();
+                self.matchers_bytes = 0;
+            }
+            self.matchers_bytes += bytes;
+            self.matchers.insert((version, robot.key), matcher);
+        }
+        &self.matchers[&(version, robot.key)]
     }
 
     /// Whether `version` lets `robot` fetch `target`, with the deciding line and rule.

@@ -6,7 +6,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -30,15 +30,19 @@ use crate::words::plural;
 const MAX_LINE_BYTES: usize = 64 * 1024;
 /// The lines read to find a file's format.
 const DETECT_LINES: usize = 50;
-/// The lines a worker parses at once.
+/// The lines a worker parses at once, and the bytes (lines near the 64 KiB cap fill a
+/// batch sooner, so that memory stays flat).
 const BATCH_LINES: usize = 4096;
+const BATCH_BYTES: usize = 4 << 20;
+/// The longest User-Agent whose robot is remembered.
+const REMEMBERED_AGENT_BYTES: usize = 512;
 /// The workers that parse lines at most.
 const MAX_WORKERS: usize = 8;
 /// The User-Agent headers whose robot is remembered (a hostile log can make every one
 /// different).
 const REMEMBERED_AGENTS: usize = 10_000;
 /// The robots judged at most; the requests of further ones are left out, and counted.
-const MAX_ROBOTS: usize = 10_000;
+const MAX_ROBOTS: usize = 1_000;
 /// The unreadable lines quoted at the end.
 const QUOTED_BAD_LINES: usize = 3;
 
@@ -75,7 +79,9 @@ pub struct AuditArgs {
     pub csv: bool,
     /// The logs' format, as `GoAccess` writes it: %h client, %d date, %t time, %x date
     /// and time, %r request line, %m method, %U path, %s status, %u User-Agent, %^ and
-    /// other fields skipped. Example: '%h %^[%d:%t %^] "%r" %s %b "%R" "%u"'.
+    /// other fields skipped. Times without a %z in the formats are UTC: for Apache's
+    /// '[10/Oct/2025:13:55:36 -0700]', write '%h %^[%x] "%r" %s %b "%R" "%u"' with
+    /// --date-format '%d/%b/%Y:%H:%M:%S %z'.
     #[arg(long, value_name = "FORMAT")]
     pub log_format: Option<String>,
     /// How %d (or %x) is written, strftime-style.
@@ -272,7 +278,15 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
 fn versions(args: &AuditArgs) -> Result<(Timeline, String)> {
     let limits = args.source_options.limits(None);
     if let Some(path) = &args.robots_file {
-        let bytes = std::fs::read(path).wrap_err_with(|| format!("reading {}", path.display()))?;
+        let (bytes, cut) = crate::fetch::read_file_capped(path, args.source_options.max_file_bytes)
+            .wrap_err_with(|| format!("reading {}", path.display()))?;
+        if cut {
+            super::stderr_line(format_args!(
+                "robotscope: warning: {} read to its first {} (--max-file-bytes)",
+                sanitize_str(&path.display().to_string()),
+                crate::fetch::size_label(args.source_options.max_file_bytes)
+            ));
+        }
         let txt = Arc::new(limits.parse(bytes));
         let version = InForce { since: None, txt, availability: Availability::Available };
         return Ok((Timeline::new(vec![version]), format!("{} (for all time)", path.display())));
@@ -303,19 +317,44 @@ fn versions(args: &AuditArgs) -> Result<(Timeline, String)> {
 }
 
 /// A log opened for reading: a file or standard input, gunzipped when it is gzip.
-fn open_log(log: &str) -> Result<Box<dyn BufRead>> {
-    let raw: Box<dyn Read> = if log == "-" {
-        Box::new(io::stdin().lock())
+/// A log, read through one buffer: a file or standard input, gunzipped when it is gzip.
+type LogReader = BufReader<Box<dyn Read + Send>>;
+
+/// A log opened for reading, and whether a read may wait for input (standard input, a
+/// pipe, a FIFO: not a regular file).
+fn open_log(log: &str) -> Result<(LogReader, bool)> {
+    let (raw, may_wait): (Box<dyn Read + Send>, bool) = if log == "-" {
+        (Box::new(io::stdin()), true)
     } else {
-        Box::new(File::open(log).wrap_err_with(|| format!("opening {}", sanitize_str(log)))?)
+        let file = File::open(log).wrap_err_with(|| format!("opening {}", sanitize_str(log)))?;
+        let regular = file.metadata().is_ok_and(|metadata| metadata.is_file());
+        (Box::new(file), !regular)
     };
     let mut reader = BufReader::with_capacity(256 * 1024, raw);
     let gzip = reader.fill_buf().wrap_err_with(|| format!("reading {}", sanitize_str(log)))?.starts_with(&[0x1f, 0x8b]);
-    Ok(if gzip {
-        Box::new(BufReader::with_capacity(256 * 1024, flate2::bufread::MultiGzDecoder::new(reader)))
+    let reader: LogReader = if gzip {
+        BufReader::with_capacity(256 * 1024, Box::new(flate2::bufread::MultiGzDecoder::new(reader)))
     } else {
-        Box::new(reader)
-    })
+        BufReader::with_capacity(256 * 1024, Box::new(reader))
+    };
+    Ok((reader, may_wait))
+}
+
+/// Reads `reader` in batches on a thread of its own, which sends them (an empty one at
+/// the end): the run's deadline then holds while a pipe or a FIFO sends nothing.
+fn read_in_batches((mut reader, may_wait): (LogReader, bool), ahead: usize) -> mpsc::Receiver<io::Result<Batch>> {
+    let (sender, batches) = mpsc::sync_channel(ahead);
+    std::thread::spawn(move || {
+        loop {
+            let mut batch = Batch::default();
+            let read = batch.fill(&mut reader, BATCH_LINES, may_wait);
+            let last = read.is_err() || batch.lines.is_empty();
+            if sender.send(read.map(|()| batch)).is_err() || last {
+                return;
+            }
+        }
+    });
+    batches
 }
 
 /// Reads one line into `line` (without its line end), at most `MAX_LINE_BYTES` of it;
@@ -350,7 +389,7 @@ fn read_line(reader: &mut dyn BufRead, line: &mut Vec<u8>) -> io::Result<(bool, 
 
 /// The format of a log whose first lines are `first`.
 fn detect(log: &str, first: &Batch) -> Result<LogFormat> {
-    let lines = (0..first.lines.len()).map(|index| first.text(index));
+    let lines = (0..first.lines.len().min(DETECT_LINES)).map(|index| first.text(index));
     let texts: Vec<std::borrow::Cow<'_, str>> = lines.collect();
     match LogFormat::detect(texts.iter().map(AsRef::as_ref)) {
         Some(format) => Ok(format),
@@ -383,12 +422,16 @@ enum Parsed {
 }
 
 impl Batch {
-    /// Reads up to `count` lines in place of the ones held.
-    fn fill(&mut self, reader: &mut dyn BufRead, count: usize) -> io::Result<()> {
+    /// Reads up to `count` lines in place of the ones held. When a read `may_wait` for
+    /// input, the lines already read go first (a quiet pipe does not hold them back).
+    fn fill(&mut self, reader: &mut LogReader, count: usize, may_wait: bool) -> io::Result<()> {
         self.bytes.clear();
         self.lines.clear();
         let mut line = Vec::new();
-        while self.lines.len() < count {
+        while self.lines.len() < count && self.bytes.len() < BATCH_BYTES {
+            if may_wait && !self.lines.is_empty() && reader.buffer().is_empty() {
+                break;
+            }
             let (more, cut) = read_line(reader, &mut line)?;
             if !more {
                 break;
@@ -429,44 +472,50 @@ impl Batch {
 impl Audit<'_> {
     /// Reads a log through; false when the deadline stopped it.
     fn read_log(&mut self, log: &str, custom: Option<&CustomFormat>, deadline: Instant) -> Result<bool> {
-        let mut reader = open_log(log)?;
-        self.lines_seen = 0;
-        let reading = || format!("reading {}", sanitize_str(log));
-        let format = if let Some(format) = custom {
-            LogFormat::Custom(format.clone())
-        } else {
-            // The format is found from the first lines, which wait for it.
-            let mut first = Batch::default();
-            first.fill(&mut *reader, DETECT_LINES).wrap_err_with(reading)?;
-            let format = detect(log, &first)?;
-            self.take_batch(log, &first, &first.parse(&format));
-            format
-        };
         let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).clamp(1, MAX_WORKERS);
-        let mut batches: Vec<Batch> = (0..workers).map(|_| Batch::default()).collect();
-        let mut first_number = self.lines_seen;
+        let batches = read_in_batches(open_log(log)?, workers);
+        self.lines_seen = 0;
+        let mut format = custom.map(|format| LogFormat::Custom(format.clone()));
         loop {
-            // Read a batch for each worker, parse them at once, judge them in order.
-            let mut read = 0;
-            for batch in &mut batches {
-                batch.first_number = first_number;
-                batch.fill(&mut *reader, BATCH_LINES).wrap_err_with(reading)?;
-                first_number += batch.lines.len() as u64;
-                read += batch.lines.len();
+            // A batch for each worker (as many as have come by the deadline), parsed at
+            // once, judged in order.
+            let mut round: Vec<Batch> = Vec::with_capacity(workers);
+            let mut ended = false;
+            let mut timed_out = false;
+            while round.len() < workers {
+                match batches.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                    Ok(Ok(batch)) if batch.lines.is_empty() => ended = true,
+                    Ok(Ok(batch)) => round.push(batch),
+                    Ok(Err(error)) => return Err(error).wrap_err_with(|| format!("reading {}", sanitize_str(log))),
+                    Err(mpsc::RecvTimeoutError::Timeout) => timed_out = true,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => ended = true,
+                }
+                if ended || timed_out {
+                    break;
+                }
             }
-            if read == 0 {
+            // The format is found from the first lines.
+            if format.is_none()
+                && let Some(first) = round.first()
+            {
+                format = Some(detect(log, first)?);
+            }
+            if let Some(format) = &format {
+                let parsed: Vec<Vec<Parsed>> = std::thread::scope(|scope| {
+                    let handles: Vec<_> = round.iter().map(|batch| scope.spawn(|| batch.parse(format))).collect();
+                    handles.into_iter().map(|handle| handle.join().unwrap_or_default()).collect()
+                });
+                for (batch, parsed) in round.iter_mut().zip(&parsed) {
+                    batch.first_number = self.lines_seen;
+                    self.take_batch(log, batch, parsed);
+                    self.bytes_read += batch.bytes.len() as u64;
+                }
+                self.show_progress(log);
+            }
+            if ended {
                 return Ok(true);
             }
-            let parsed: Vec<Vec<Parsed>> = std::thread::scope(|scope| {
-                let handles: Vec<_> = batches.iter().map(|batch| scope.spawn(|| batch.parse(&format))).collect();
-                handles.into_iter().map(|handle| handle.join().unwrap_or_default()).collect()
-            });
-            for (batch, parsed) in batches.iter().zip(&parsed) {
-                self.take_batch(log, batch, parsed);
-                self.bytes_read += batch.bytes.len() as u64;
-            }
-            self.show_progress(log);
-            if Instant::now() >= deadline {
+            if timed_out || Instant::now() >= deadline {
                 return Ok(false);
             }
         }
@@ -529,7 +578,7 @@ impl Audit<'_> {
             return known;
         }
         let found = robot_of(user_agent, self.db).and_then(|claimed| self.entry(claimed));
-        if self.agents.len() < REMEMBERED_AGENTS {
+        if self.agents.len() < REMEMBERED_AGENTS && user_agent.len() <= REMEMBERED_AGENT_BYTES {
             self.agents.insert(user_agent.to_owned(), found);
         }
         found
@@ -690,9 +739,9 @@ impl Audit<'_> {
                 ));
             }
             if let Some(log) = stopped {
+                let name = if log == "-" { "standard input".into() } else { sanitize_str(log) };
                 super::stderr_line(format_args!(
-                    "robotscope: warning: stopped reading {} at --max-time {}s: what was read is reported",
-                    sanitize_str(log),
+                    "robotscope: warning: stopped reading {name} at --max-time {}s: what was read is reported",
                     max_time.as_secs()
                 ));
             }
