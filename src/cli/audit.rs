@@ -34,7 +34,7 @@ const DETECT_LINES: usize = 50;
 /// batch sooner, so that memory stays flat).
 const BATCH_LINES: usize = 4096;
 const BATCH_BYTES: usize = 4 << 20;
-/// The longest User-Agent whose robot is remembered.
+/// The bytes of a User-Agent read to find its robot, and remembered with it.
 const REMEMBERED_AGENT_BYTES: usize = 512;
 /// The workers that parse lines at most.
 const MAX_WORKERS: usize = 8;
@@ -574,11 +574,18 @@ impl Audit<'_> {
 
     /// The robot entry a User-Agent names, if it is one the audit judges.
     fn tally_of(&mut self, user_agent: &str) -> Option<usize> {
+        // A robot names itself near the start of its header: the rest of a header of
+        // kilobytes is not read (a log of such headers cost its length times the robots).
+        let mut end = user_agent.len().min(REMEMBERED_AGENT_BYTES);
+        while !user_agent.is_char_boundary(end) {
+            end -= 1;
+        }
+        let user_agent = &user_agent[..end];
         if let Some(&known) = self.agents.get(user_agent) {
             return known;
         }
         let found = robot_of(user_agent, self.db).and_then(|claimed| self.entry(claimed));
-        if self.agents.len() < REMEMBERED_AGENTS && user_agent.len() <= REMEMBERED_AGENT_BYTES {
+        if self.agents.len() < REMEMBERED_AGENTS {
             self.agents.insert(user_agent.to_owned(), found);
         }
         found
