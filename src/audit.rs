@@ -1,10 +1,11 @@
 //! Access-log audits: which robots fetched what the robots.txt in force at the time
 //! disallowed. [`logs`] reads the lines, [`replay`] judges each request against its
-//! version, [`robot_of`] says which robot a User-Agent header names, and [`identity`]
-//! looks addresses up in the operators' published ranges.
+//! version, [`robot_of`] says which robot a User-Agent header names, [`identity`]
+//! looks addresses up in the operators' published ranges and [`rdns`] asks the DNS.
 
 pub mod identity;
 pub mod logs;
+pub mod rdns;
 pub mod replay;
 
 use crate::robots_db::RobotsDb;

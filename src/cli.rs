@@ -36,6 +36,7 @@ macro_rules! note {
 
 mod answers;
 mod audit;
+mod bots;
 mod history;
 mod json;
 mod page;
@@ -43,6 +44,7 @@ mod sitemaps;
 
 use answers::{Answerer, CheckRecord, Format, Only, RequestNotes};
 pub use audit::{AuditArgs, audit};
+pub use bots::{BotsArgs, bots};
 pub use history::{DiffArgs, HistoryArgs, diff, history, keep_in_store};
 pub use page::{PageArgs, page};
 pub use sitemaps::{SitemapsArgs, sitemaps};

@@ -9,8 +9,8 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use color_eyre::eyre::Result;
 use robotscope::app::App;
 use robotscope::cli::{
-    self, AuditArgs, CheckArgs, CompareArgs, DiffArgs, FixArgs, HistoryArgs, LintArgs, Outcome, PageArgs, SitemapsArgs,
-    SourceOptions,
+    self, AuditArgs, BotsArgs, CheckArgs, CompareArgs, DiffArgs, FixArgs, HistoryArgs, LintArgs, Outcome, PageArgs,
+    SitemapsArgs, SourceOptions,
 };
 use robotscope::clipboard::ClipboardMode;
 use robotscope::fetch::Source;
@@ -88,6 +88,8 @@ enum Command {
     /// that the version before allowed is tolerated. Exit status 1 when there are
     /// violations, 2 when nothing could be read.
     Audit(AuditArgs),
+    /// The robots' published address ranges, which audit checks requests against.
+    Bots(BotsArgs),
     /// The unified diff between two versions of a site's robots.txt (default: the last two).
     ///
     /// Exit status 1 when they differ, as diff(1).
@@ -145,6 +147,7 @@ fn main() -> ExitCode {
         Some(Command::Sitemaps(sitemaps)) => cli::sitemaps(sitemaps, &db),
         Some(Command::History(history)) => cli::history(history, &db),
         Some(Command::Audit(audit)) => cli::audit(audit, &db),
+        Some(Command::Bots(bots)) => cli::bots(bots),
         Some(Command::Diff(diff)) => cli::diff(diff),
         Some(Command::Robots) => cli::robots(&db),
         None => explore(&args, &db),

@@ -95,7 +95,8 @@ fn a_log_against_one_robots_txt() {
 
     let (csv, _, _) = run(&["audit", &log, "--robots", &robots, "--csv", "--all"], b"");
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows[0], "log_line,time,ip,user_agent,agent,path,verdict,line,rule,version");
+    assert_eq!(rows[0], "log_line,time,ip,user_agent,agent,path,verdict,line,rule,version,identity");
+    assert!(rows[1].ends_with(",verified"), "66.249.66.1 is in Google's published ranges: {csv}");
     assert_eq!(rows.len(), 5, "every robot request with --all: {csv}");
     assert!(rows[1].starts_with("1,2025-10-10T13:55:30Z,66.249.66.1,"), "{csv}");
     assert!(rows[1].contains(",/robots.txt,allowed,"), "the robots.txt itself is allowed: {csv}");
@@ -341,4 +342,223 @@ proptest! {
             .collect();
         prop_assert_eq!(audited, checked);
     }
+}
+
+/// Runs robotscope with its data directory in `data` (where `bots update` keeps lists).
+fn run_with_data(data: &std::path::Path, args: &[&str]) -> (String, String, i32) {
+    let output = Command::cargo_bin("robotscope")
+        .expect("binary")
+        .env("XDG_DATA_HOME", data)
+        .env("HOME", data)
+        .args(args)
+        .output()
+        .expect("run");
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code().unwrap_or(-1),
+    )
+}
+
+/// The identity each request row of `--json --all` gives, by client address.
+fn identities(json: &str) -> Vec<(String, String)> {
+    of_type(&json_lines(json), "request")
+        .iter()
+        .map(|row| (row["ip"].as_str().unwrap_or("").to_owned(), row["identity"].as_str().unwrap_or("").to_owned()))
+        .collect()
+}
+
+const BINGBOT: &str = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
+const APPLEBOT: &str = "Mozilla/5.0 (Macintosh) Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)";
+
+#[test]
+fn googlebot_from_googles_published_range_is_verified_and_from_elsewhere_forged() {
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let log = [
+        // 66.249.66.1 is in googlebot.json as shipped (66.249.66.0/27).
+        combined("66.249.66.1", "10/Oct/2025:13:55:30 +0000", "/public", GOOGLEBOT),
+        combined("::ffff:66.249.79.96", "10/Oct/2025:13:55:31 +0000", "/public", GOOGLEBOT),
+        combined("203.0.113.7", "10/Oct/2025:13:55:32 +0000", "/public", GOOGLEBOT),
+        combined("66.249.66.1", "10/Oct/2025:13:55:33 +0000", "/robots.txt", GPTBOT),
+    ]
+    .concat();
+    let log = write(&dir, "access.log", log.as_bytes());
+    let (json, warnings, status) = run_with_data(dir.path(), &["audit", &log, "--robots", &robots, "--json"]);
+    assert_eq!(status, 0, "no violation: {warnings}");
+    // Without --all, the forged request is written: it is news.
+    assert_eq!(identities(&json), [("203.0.113.7".to_owned(), "forged".to_owned())]);
+    let records = json_lines(&json);
+    let google = of_type(&records, "robot").into_iter().find(|robot| robot["agent"] == "Googlebot").cloned();
+    let google = google.expect("Googlebot's record");
+    assert_eq!((google["forged"].as_u64(), google["verified"].as_u64()), (Some(1), Some(2)));
+    assert_eq!(of_type(&records, "summary")[0]["forged"], 1);
+
+    let (json, ..) = run_with_data(dir.path(), &["audit", &log, "--robots", &robots, "--json", "--all"]);
+    let found = identities(&json);
+    assert_eq!(found[0].1, "verified");
+    assert_eq!(found[1].1, "verified", "IPv4 written as IPv6");
+    // OpenAI publishes GPTBot's ranges, but no copy is at hand until `bots update`.
+    assert_eq!(found[3], ("66.249.66.1".to_owned(), "unverifiable".to_owned()));
+
+    let (text, ..) = run_with_data(dir.path(), &["audit", &log, "--robots", &robots]);
+    assert!(text.contains("googlebot.json of 2025-08-19 (shipped)"), "{text}");
+    let row = text.lines().find(|line| line.starts_with("Googlebot")).expect("a row");
+    assert_eq!(row.split_whitespace().nth(5), Some("1"), "the forged column: {text}");
+}
+
+#[test]
+fn bots_update_fetches_the_lists_audit_then_uses_and_bot_ips_adds_one() {
+    let server = Server::start(|path| match path {
+        "/lists/bingbot.json" => {
+            Reply::text(r#"{"creationTime": "2026-11-01T00:00:00", "prefixes": [{"ipv4Prefix": "40.77.167.0/24"}]}"#)
+        }
+        "/lists/googlebot.json" => {
+            Reply::text(r#"{"creationTime": "2026-11-02T00:00:00", "prefixes": [{"ipv4Prefix": "192.0.2.0/24"}]}"#)
+        }
+        "/lists/gptbot.json" => Reply::text("<html>not a list</html>"),
+        _ => Reply::status(404),
+    });
+    let data = tempfile::tempdir().expect("data");
+    let (out, warnings, status) = run_with_data(data.path(), &["bots", "update", "--from", &server.url("/lists/")]);
+    assert_eq!(status, 1, "some lists failed: exit 1\n{out}{warnings}");
+    assert!(out.contains("bingbot.json: 1 ranges, made 2026-11-01T00:00:00 (Microsoft)"), "{out}");
+    assert!(warnings.contains("gptbot.json: not a list of address ranges"), "{warnings}");
+    assert!(warnings.contains("perplexitybot.json: HTTP 404"), "{warnings}");
+    let kept = data.path().join("robotscope/bot-ips");
+    assert!(kept.join("bingbot.json").is_file() && !kept.join("gptbot.json").exists());
+
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let mybot = "MyCrawler/1.0 (+https://example.com/bot)";
+    let log = [
+        combined("40.77.167.10", "10/Oct/2025:13:55:30 +0000", "/public", BINGBOT),
+        combined("198.51.100.1", "10/Oct/2025:13:55:31 +0000", "/public", BINGBOT),
+        // The updated googlebot.json takes the shipped one's place.
+        combined("192.0.2.1", "10/Oct/2025:13:55:32 +0000", "/public", GOOGLEBOT),
+        combined("192.0.2.2", "10/Oct/2025:13:55:33 +0000", "/public", mybot),
+        combined("192.0.2.3", "10/Oct/2025:13:55:34 +0000", "/public", mybot),
+    ]
+    .concat();
+    let log = write(&dir, "access.log", log.as_bytes());
+    let mine = write(&dir, "mine.json", br#"{"prefixes": [{"ipv4Prefix": "192.0.2.2/32"}]}"#);
+    let given = format!("MyCrawler={mine}");
+    let args = ["audit", &log, "--robots", &robots, "--json", "--all", "--bot-ips", &given];
+    let (json, warnings, status) = run_with_data(data.path(), &args);
+    assert_eq!(status, 0, "{warnings}");
+    let found: Vec<String> = identities(&json).into_iter().map(|(_, identity)| identity).collect();
+    assert_eq!(found, ["verified", "forged", "verified", "verified", "forged"]);
+
+    let (_, warnings, status) = run_with_data(data.path(), &["audit", &log, "--robots", &robots, "--bot-ips", &mine]);
+    assert_eq!(status, 2, "a list not named for an operator needs TOKEN=FILE");
+    assert!(warnings.contains("write TOKEN="), "{warnings}");
+}
+
+/// A DNS server on 127.0.0.1 that answers from `records` (name, data) and says NXDOMAIN
+/// to the rest; a `silent` one never answers.
+fn dns_stand_in(records: Vec<(&'static str, hickory_proto::rr::RData)>, silent: bool) -> std::net::SocketAddr {
+    use hickory_proto::op::{Message, ResponseCode};
+    use hickory_proto::rr::{Name, Record};
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("bind");
+    let address = socket.local_addr().expect("address");
+    std::thread::spawn(move || {
+        let mut buffer = [0_u8; 4096];
+        while let Ok((length, from)) = socket.recv_from(&mut buffer) {
+            if silent {
+                continue;
+            }
+            let Ok(query) = Message::from_vec(&buffer[..length]) else { continue };
+            let mut reply = Message::response(query.metadata.id, query.metadata.op_code);
+            reply.metadata.recursion_desired = query.metadata.recursion_desired;
+            reply.metadata.recursion_available = true;
+            for question in &query.queries {
+                reply.add_query(question.clone());
+                for (name, data) in &records {
+                    let name = Name::from_ascii(name).expect("a name");
+                    // Names compare without regard to case (RFC 4343).
+                    if name == *question.name() && data.record_type() == question.query_type() {
+                        reply.add_answer(Record::from_rdata(question.name().clone(), 60, data.clone()));
+                    }
+                }
+            }
+            if reply.answers.is_empty() {
+                reply.metadata.response_code = ResponseCode::NXDomain;
+            }
+            let _ = socket.send_to(&reply.to_vec().expect("encode"), from);
+        }
+    });
+    address
+}
+
+#[test]
+fn rdns_confirms_names_forward_and_tells_forgeries() {
+    use hickory_proto::rr::RData;
+    use hickory_proto::rr::rdata::{A, PTR};
+    let ptr = |name: &str| RData::PTR(PTR(hickory_proto::rr::Name::from_ascii(name).expect("name")));
+    let a = |address: [u8; 4]| RData::A(A::new(address[0], address[1], address[2], address[3]));
+    let server = dns_stand_in(
+        vec![
+            // A Googlebot outside the shipped list, whose name proves it.
+            ("10.2.0.192.in-addr.arpa.", ptr("crawl-192-0-2-10.googlebot.com.")),
+            ("crawl-192-0-2-10.googlebot.com.", a([192, 0, 2, 10])),
+            // A bingbot whose name is Microsoft's and resolves back.
+            ("20.2.0.192.in-addr.arpa.", ptr("msnbot-192-0-2-20.search.msn.com.")),
+            ("msnbot-192-0-2-20.search.msn.com.", a([192, 0, 2, 20])),
+            // Another's name.
+            ("30.2.0.192.in-addr.arpa.", ptr("host.search.msn.com.evil.example.")),
+            ("host.search.msn.com.evil.example.", a([192, 0, 2, 30])),
+            // Microsoft's name, which does not resolve back.
+            ("40.2.0.192.in-addr.arpa.", ptr("fake.search.msn.com.")),
+            ("fake.search.msn.com.", a([192, 0, 2, 99])),
+        ],
+        false,
+    );
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let log = [
+        combined("192.0.2.10", "10/Oct/2025:13:55:30 +0000", "/public", GOOGLEBOT),
+        combined("192.0.2.20", "10/Oct/2025:13:55:31 +0000", "/public", BINGBOT),
+        combined("192.0.2.30", "10/Oct/2025:13:55:32 +0000", "/public", BINGBOT),
+        combined("192.0.2.40", "10/Oct/2025:13:55:33 +0000", "/public", BINGBOT),
+        // No PTR at all.
+        combined("192.0.2.50", "10/Oct/2025:13:55:34 +0000", "/public", APPLEBOT),
+        // Without --rdns, a name is not asked: in Google's ranges, verified all the same.
+        combined("66.249.66.1", "10/Oct/2025:13:55:35 +0000", "/public", GOOGLEBOT),
+        // An operator that publishes nothing.
+        combined("192.0.2.60", "10/Oct/2025:13:55:36 +0000", "/public", "SomeBot/1.0"),
+    ]
+    .concat();
+    let log = write(&dir, "access.log", log.as_bytes());
+    let dns = server.to_string();
+    let args = ["audit", &log, "--robots", &robots, "--json", "--all", "--rdns", "--dns-server", &dns];
+    let (json, warnings, status) = run_with_data(dir.path(), &args);
+    assert_eq!(status, 0, "{warnings}");
+    let found: Vec<String> = identities(&json).into_iter().map(|(_, identity)| identity).collect();
+    assert_eq!(found, ["verified", "verified", "forged", "forged", "forged", "verified", "unverifiable"]);
+
+    // Without --rdns, the Googlebot outside the list is forged, bingbot unverifiable.
+    let (json, ..) = run_with_data(dir.path(), &["audit", &log, "--robots", &robots, "--json", "--all"]);
+    let found: Vec<String> = identities(&json).into_iter().map(|(_, identity)| identity).collect();
+    assert_eq!(found[..2], ["forged", "unverifiable"]);
+}
+
+#[test]
+fn a_dns_server_that_never_answers_leaves_robots_unverifiable_within_the_time_limit() {
+    let server = dns_stand_in(Vec::new(), true);
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let log = (0..50)
+        .map(|n| combined(&format!("198.51.100.{n}"), "10/Oct/2025:13:55:30 +0000", "/public", BINGBOT))
+        .collect::<String>();
+    let log = write(&dir, "access.log", log.as_bytes());
+    let dns = server.to_string();
+    let started = std::time::Instant::now();
+    let args = ["audit", &log, "--robots", &robots, "--json", "--all", "--rdns", "--dns-server", &dns];
+    let (json, warnings, status) = run_with_data(dir.path(), &args);
+    assert_eq!(status, 0, "{warnings}");
+    let found = identities(&json);
+    assert_eq!(found.len(), 50);
+    assert!(found.iter().all(|(_, identity)| identity == "unverifiable"), "{found:?}");
+    // Looked up together, not one after another (50 × 3 s).
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
 }

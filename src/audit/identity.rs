@@ -1,8 +1,296 @@
 //! Whether a request came from where its robot's operator says it crawls from: the
 //! operators' published address ranges (Google's `googlebot.json`, Bing's, `OpenAI`'s, in
-//! one JSON shape), looked up in a binary prefix trie. Pure: the lists are given.
+//! one JSON shape), looked up in a binary prefix trie, and the host names their robots'
+//! addresses resolve to. Pure: the lists and the names are given ([`super::rdns`] asks
+//! the DNS).
 
 use std::net::IpAddr;
+
+/// An operator's robots that can be checked, and how: the lists of address ranges it
+/// publishes and the host names its robots' addresses resolve to.
+#[derive(Debug)]
+pub struct Family {
+    /// Who runs them.
+    pub operator: &'static str,
+    /// The product tokens they go by, in lower case.
+    pub tokens: &'static [&'static str],
+    /// The lists of ranges it publishes (`robotscope bots update` fetches them).
+    pub lists: &'static [PublishedList],
+    /// The domains its robots' reverse DNS names end in, as its documentation gives them.
+    pub suffixes: &'static [&'static str],
+}
+
+/// A list of address ranges an operator publishes: the file's name, and its address.
+#[derive(Debug)]
+pub struct PublishedList {
+    /// The file's name, which `bots update` keeps it under and `--bot-ips` recognises.
+    pub name: &'static str,
+    /// Where the operator publishes it.
+    pub url: &'static str,
+}
+
+const fn list(name: &'static str, url: &'static str) -> PublishedList {
+    PublishedList { name, url }
+}
+
+/// The operators whose robots' addresses can be checked, from their documentation.
+pub static FAMILIES: &[Family] = &[
+    Family {
+        operator: "Google",
+        tokens: &[
+            "googlebot",
+            "googlebot-image",
+            "googlebot-news",
+            "googlebot-video",
+            "storebot-google",
+            "google-inspectiontool",
+            "googleother",
+            "googleother-image",
+            "googleother-video",
+            "google-cloudvertexbot",
+            "adsbot-google",
+            "adsbot-google-mobile",
+            "mediapartners-google",
+            "apis-google",
+            "feedfetcher-google",
+            "google-read-aloud",
+            "google-site-verification",
+            "google-safety",
+        ],
+        lists: &[
+            list("googlebot.json", "https://developers.google.com/static/search/apis/ipranges/googlebot.json"),
+            list(
+                "special-crawlers.json",
+                "https://developers.google.com/static/search/apis/ipranges/special-crawlers.json",
+            ),
+            list(
+                "user-triggered-fetchers.json",
+                "https://developers.google.com/static/search/apis/ipranges/user-triggered-fetchers.json",
+            ),
+            list(
+                "user-triggered-fetchers-google.json",
+                "https://developers.google.com/static/search/apis/ipranges/user-triggered-fetchers-google.json",
+            ),
+        ],
+        suffixes: &["googlebot.com", "google.com", "googleusercontent.com"],
+    },
+    Family {
+        operator: "Microsoft",
+        tokens: &["bingbot", "bingpreview", "msnbot", "msnbot-media", "adidxbot"],
+        lists: &[list("bingbot.json", "https://www.bing.com/toolbox/bingbot.json")],
+        suffixes: &["search.msn.com"],
+    },
+    Family {
+        operator: "OpenAI",
+        tokens: &["gptbot"],
+        lists: &[list("gptbot.json", "https://openai.com/gptbot.json")],
+        suffixes: &[],
+    },
+    Family {
+        operator: "OpenAI",
+        tokens: &["oai-searchbot"],
+        lists: &[list("searchbot.json", "https://openai.com/searchbot.json")],
+        suffixes: &[],
+    },
+    Family {
+        operator: "OpenAI",
+        tokens: &["chatgpt-user"],
+        lists: &[list("chatgpt-user.json", "https://openai.com/chatgpt-user.json")],
+        suffixes: &[],
+    },
+    Family {
+        operator: "Perplexity",
+        tokens: &["perplexitybot"],
+        lists: &[list("perplexitybot.json", "https://www.perplexity.com/perplexitybot.json")],
+        suffixes: &[],
+    },
+    Family {
+        operator: "Perplexity",
+        tokens: &["perplexity-user"],
+        lists: &[list("perplexity-user.json", "https://www.perplexity.com/perplexity-user.json")],
+        suffixes: &[],
+    },
+    Family {
+        operator: "Apple",
+        tokens: &["applebot"],
+        lists: &[list("applebot.json", "https://search.developer.apple.com/applebot.json")],
+        suffixes: &["applebot.apple.com"],
+    },
+    Family {
+        operator: "Common Crawl",
+        tokens: &["ccbot"],
+        lists: &[list("ccbot.json", "https://index.commoncrawl.org/ccbot.json")],
+        suffixes: &["crawl.commoncrawl.org"],
+    },
+    Family {
+        operator: "DuckDuckGo",
+        tokens: &["duckduckbot", "duckassistbot"],
+        lists: &[
+            list("duckduckbot.json", "https://duckduckgo.com/duckduckbot.json"),
+            list("duckassistbot.json", "https://duckduckgo.com/duckassistbot.json"),
+        ],
+        suffixes: &[],
+    },
+    Family {
+        operator: "Yandex",
+        tokens: &["yandexbot", "yandeximages", "yandexmobilebot", "yandexvideo", "yandexnews"],
+        lists: &[],
+        suffixes: &["yandex.ru", "yandex.net", "yandex.com"],
+    },
+    Family { operator: "Baidu", tokens: &["baiduspider"], lists: &[], suffixes: &["baidu.com", "baidu.jp"] },
+    Family { operator: "Amazon", tokens: &["amazonbot"], lists: &[], suffixes: &["crawl.amazonbot.amazon"] },
+];
+
+/// The lists shipped inside robotscope, as the operators published them (each carries its
+/// `creationTime`); `bots update` keeps newer ones in the user's data directory.
+pub static EMBEDDED: &[(&str, &str)] = &[("googlebot.json", include_str!("../../assets/bot-ips/googlebot.json"))];
+
+/// Whether a request came from its robot's operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Identity {
+    /// Its address is in the operator's ranges, or its reverse DNS name is the
+    /// operator's and resolves back to it.
+    Verified,
+    /// Its robot's operator publishes ranges or names, and its address fails them.
+    Forged,
+    /// Nothing to check it against: the operator publishes neither, no list of its is at
+    /// hand, or the DNS did not answer in time.
+    Unverifiable,
+}
+
+impl Identity {
+    /// Its name in the output.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Identity::Verified => "verified",
+            Identity::Forged => "forged",
+            Identity::Unverifiable => "unverifiable",
+        }
+    }
+
+    /// What the checks say: `in_ranges` (`None`: no list of the operator at hand), and
+    /// `reverse_dns` (`None`: not asked; `Some(None)`: no answer in time). A reverse DNS
+    /// name the operator's, resolving back, is proof even when a list is out of date.
+    #[must_use]
+    pub fn of(in_ranges: Option<bool>, reverse_dns: Option<Option<bool>>) -> Identity {
+        match (in_ranges, reverse_dns) {
+            (Some(true), _) | (_, Some(Some(true))) => Identity::Verified,
+            (Some(false), _) | (_, Some(Some(false))) => Identity::Forged,
+            _ => Identity::Unverifiable,
+        }
+    }
+}
+
+/// True when `host` (a reverse DNS name) is one of `suffixes` or under one:
+/// `crawl-66-249-66-1.googlebot.com.` is under `googlebot.com`, `evilgooglebot.com` is not.
+#[must_use]
+pub fn host_is_under(host: &str, suffixes: &[String]) -> bool {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    suffixes
+        .iter()
+        .any(|suffix| host == *suffix || host.strip_suffix(suffix.as_str()).is_some_and(|head| head.ends_with('.')))
+}
+
+/// A list that was read, for the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedList {
+    /// Its file name.
+    pub name: String,
+    /// Its `creationTime`, when it says.
+    pub created: Option<String>,
+    /// How many ranges it holds.
+    pub ranges: usize,
+    /// Where it was read: `embedded`, or a path.
+    pub from: String,
+}
+
+/// The operators' families and the lists at hand: which family a robot belongs to, and
+/// whether an address is in its ranges.
+#[derive(Debug, Clone)]
+pub struct Verifier {
+    /// Each family's tokens and reverse DNS suffixes: the known ones, then robots given a
+    /// list of their own (`--bot-ips TOKEN=FILE`).
+    families: Vec<(Vec<String>, Vec<String>)>,
+    /// The lists read for each family.
+    loaded: Vec<Vec<LoadedList>>,
+    /// Every range read, owned by its family.
+    trie: PrefixTrie,
+}
+
+impl Default for Verifier {
+    /// The known families, with no list read yet.
+    fn default() -> Verifier {
+        let families: Vec<_> = FAMILIES
+            .iter()
+            .map(|family| {
+                let owned = |items: &[&str]| items.iter().map(|item| (*item).to_owned()).collect();
+                (owned(family.tokens), owned(family.suffixes))
+            })
+            .collect();
+        Verifier { loaded: vec![Vec::new(); families.len()], families, trie: PrefixTrie::default() }
+    }
+}
+
+impl Verifier {
+    /// The family a robot (its product token) belongs to.
+    #[must_use]
+    pub fn family_of(&self, token: &str) -> Option<usize> {
+        let token = token.to_ascii_lowercase();
+        self.families.iter().position(|(tokens, _)| tokens.contains(&token))
+    }
+
+    /// The family whose published list is called `name` (`googlebot.json`).
+    #[must_use]
+    pub fn family_of_list(name: &str) -> Option<usize> {
+        FAMILIES.iter().position(|family| family.lists.iter().any(|list| list.name.eq_ignore_ascii_case(name)))
+    }
+
+    /// Adds `list` to `family`'s ranges. A list of the same name read before is replaced in
+    /// the report (its ranges stay: ranges are only ever added, and a newer list of an
+    /// operator keeps most of the old one's).
+    pub fn add(&mut self, family: usize, name: &str, list: RangeList, from: String) {
+        let owner = u16::try_from(family).unwrap_or(u16::MAX);
+        let count = list.ranges.len();
+        for range in list.ranges {
+            self.trie.insert(range, owner);
+        }
+        let loaded = &mut self.loaded[family];
+        loaded.retain(|old| old.name != name);
+        loaded.push(LoadedList { name: name.to_owned(), created: list.created, ranges: count, from });
+    }
+
+    /// Adds a list for the robot `token`: to its family when it has one, else to a family
+    /// of its own (that checks no DNS name).
+    pub fn add_for_robot(&mut self, token: &str, name: &str, list: RangeList, from: String) {
+        let family = self.family_of(token).unwrap_or_else(|| {
+            self.families.push((vec![token.to_ascii_lowercase()], Vec::new()));
+            self.loaded.push(Vec::new());
+            self.families.len() - 1
+        });
+        self.add(family, name, list, from);
+    }
+
+    /// Whether `address` is in `family`'s ranges; `None` when no list of it was read.
+    #[must_use]
+    pub fn in_ranges(&self, family: usize, address: IpAddr) -> Option<bool> {
+        if self.loaded[family].is_empty() {
+            return None;
+        }
+        Some(self.trie.owner_of(address) == u16::try_from(family).ok())
+    }
+
+    /// The domains `family`'s reverse DNS names end in.
+    #[must_use]
+    pub fn suffixes(&self, family: usize) -> &[String] {
+        &self.families[family].1
+    }
+
+    /// Every list read.
+    pub fn lists(&self) -> impl Iterator<Item = &LoadedList> {
+        self.loaded.iter().flatten()
+    }
+}
 
 /// Why a list of ranges cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -171,6 +459,29 @@ mod tests {
         assert_eq!(trie.owner_of(ip("2001:4860:4801:10::5")), Some(0));
         assert_eq!(trie.owner_of(ip("2001:4860:4801:11::5")), None);
         assert_eq!(trie.owner_of(ip("40.77.167.200")), Some(1));
+    }
+
+    #[test]
+    fn the_embedded_list_verifies_googlebot_and_not_an_impostor() {
+        let mut verifier = Verifier::default();
+        let (name, json) = EMBEDDED[0];
+        let family = Verifier::family_of_list(name).expect("a known list");
+        verifier.add(family, name, RangeList::parse(json).expect("the embedded list reads"), "embedded".into());
+        let google = verifier.family_of("Googlebot").expect("Googlebot's family");
+        assert_eq!(google, family);
+        assert_eq!(verifier.in_ranges(google, ip("66.249.66.1")), Some(true));
+        assert_eq!(verifier.in_ranges(google, ip("203.0.113.9")), Some(false));
+        let bing = verifier.family_of("bingbot").expect("bing's family");
+        assert_eq!(verifier.in_ranges(bing, ip("66.249.66.1")), None, "no Bing list read");
+        assert_eq!(Identity::of(Some(false), None), Identity::Forged);
+        assert_eq!(Identity::of(Some(false), Some(Some(true))), Identity::Verified, "the DNS proves it");
+        assert_eq!(Identity::of(None, Some(None)), Identity::Unverifiable, "no answer in time");
+        assert_eq!(Identity::of(None, None), Identity::Unverifiable);
+        let suffixes = vec!["googlebot.com".to_owned()];
+        assert!(host_is_under("crawl-66-249-66-1.googlebot.com.", &suffixes));
+        assert!(host_is_under("GOOGLEBOT.COM", &suffixes));
+        assert!(!host_is_under("evilgooglebot.com", &suffixes));
+        assert!(!host_is_under("googlebot.com.evil.example", &suffixes));
     }
 
     #[test]

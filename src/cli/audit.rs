@@ -16,7 +16,9 @@ use serde::Serialize;
 
 use super::history::{VersionOptions, gather};
 use super::{Outcome, RobotSelection, SourceOptions, finish_output, json, robot_queries};
+use crate::audit::identity::{Identity, Verifier, host_is_under};
 use crate::audit::logs::{CustomFormat, LineError, LogFormat, LogRequest};
+use crate::audit::rdns::{Answer, ReverseDns};
 use crate::audit::replay::{InForce, Judge, Judged, Judgement, Timeline, Verdict, is_robots_txt};
 use crate::audit::{Claimed, robot_of};
 use crate::policy::escape::sanitize_str;
@@ -45,6 +47,8 @@ const REMEMBERED_AGENTS: usize = 10_000;
 const MAX_ROBOTS: usize = 1_000;
 /// The unreadable lines quoted at the end.
 const QUOTED_BAD_LINES: usize = 3;
+/// How long one DNS query of --rdns waits.
+const DNS_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// `robotscope audit`: which robots fetched what the robots.txt of the time disallowed.
 #[derive(Debug, Clone, Args)]
@@ -68,7 +72,10 @@ pub struct AuditArgs {
     /// 24 hours): 0, 90m, 24h, 2d.
     #[arg(long, value_name = "DURATION", default_value = "24h", value_parser = grace)]
     pub grace: SignedDuration,
-    /// In --json and --csv, every robot request, not only violations and tolerated ones.
+    #[command(flatten)]
+    pub identity: IdentityOptions,
+    /// In --json and --csv, every robot request, not only violations, tolerated and
+    /// forged ones.
     #[arg(long)]
     pub all: bool,
     /// One JSON object per line: requests, then robots, then a summary.
@@ -94,6 +101,23 @@ pub struct AuditArgs {
     pub versions: VersionOptions,
     #[command(flatten)]
     pub source_options: SourceOptions,
+}
+
+/// How `audit` checks that a robot is who it claims to be.
+#[derive(Debug, Clone, Args)]
+pub struct IdentityOptions {
+    /// A list of address ranges in the operators' JSON shape, added to those shipped and
+    /// fetched by `robotscope bots update`: FILE named as an operator's list
+    /// (gptbot.json), or TOKEN=FILE for any robot.
+    #[arg(long = "bot-ips", value_name = "FILE")]
+    pub bot_ips: Vec<String>,
+    /// Check each robot's address by forward-confirmed reverse DNS too, against its
+    /// operator's documented host names (googlebot.com, search.msn.com, ...).
+    #[arg(long)]
+    pub rdns: bool,
+    /// The DNS server --rdns asks (IP:PORT; default: the system's).
+    #[arg(long, value_name = "ADDR", requires = "rdns")]
+    pub dns_server: Option<std::net::SocketAddr>,
 }
 
 fn grace(text: &str) -> Result<SignedDuration, String> {
@@ -134,6 +158,9 @@ struct Tally {
     shortest: Option<SignedDuration>,
     /// Requests of an AI-training robot for paths whose usage says `train-ai=n`.
     train_ai_refused: u64,
+    /// Its operator's family, when its addresses can be checked.
+    family: Option<usize>,
+    identities: foldhash::HashMap<Identity, u64>,
 }
 
 /// A group of violations: one robot, one deciding line of one version.
@@ -161,6 +188,7 @@ struct RequestRow<'a> {
     line: Option<usize>,
     rule: Option<&'a str>,
     version: Option<String>,
+    identity: &'static str,
 }
 
 /// What the run found, and what it has still to say.
@@ -185,6 +213,9 @@ struct Audit<'a> {
     robot_requests: u64,
     rows: Option<(Box<dyn Write + 'a>, bool)>,
     all: bool,
+    /// The operators' address ranges, and the DNS when --rdns asks it.
+    verifier: Verifier,
+    rdns: Option<ReverseDns>,
     /// On a terminal: what has been read, and how fast.
     progress: Option<indicatif::ProgressBar>,
     started: Instant,
@@ -206,6 +237,18 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
         None => None,
     };
     let (timeline, about) = versions(args)?;
+    let (verifier, list_warnings) = super::bots::verifier(&args.identity.bot_ips)?;
+    for warning in list_warnings {
+        super::stderr_line(format_args!("robotscope: warning: {warning}"));
+    }
+    let rdns = if args.identity.rdns {
+        Some(
+            ReverseDns::new(args.identity.dns_server, DNS_TIMEOUT)
+                .map_err(|why| color_eyre::eyre::eyre!("--rdns: {why}"))?,
+        )
+    } else {
+        None
+    };
     let grace = args.grace;
     let only = if args.robots.is_empty() {
         None
@@ -238,12 +281,14 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
         robot_requests: 0,
         rows,
         all: args.all,
+        verifier,
+        rdns,
         progress: super::stderr_spinner(),
         started: Instant::now(),
         bytes_read: 0,
     };
     if args.csv {
-        audit.write_row_text("log_line,time,ip,user_agent,agent,path,verdict,line,rule,version\n")?;
+        audit.write_row_text("log_line,time,ip,user_agent,agent,path,verdict,line,rule,version,identity\n")?;
     }
     let deadline = Instant::now() + args.versions.deadline.max_time;
     let mut stopped = None;
@@ -505,6 +550,7 @@ impl Audit<'_> {
                     let handles: Vec<_> = round.iter().map(|batch| scope.spawn(|| batch.parse(format))).collect();
                     handles.into_iter().map(|handle| handle.join().unwrap_or_default()).collect()
                 });
+                self.ask_dns(&parsed, deadline);
                 for (batch, parsed) in round.iter_mut().zip(&parsed) {
                     batch.first_number = self.lines_seen;
                     self.take_batch(log, batch, parsed);
@@ -572,6 +618,46 @@ impl Audit<'_> {
         self.lines_seen = batch.first_number + batch.lines.len() as u64;
     }
 
+    /// With --rdns, looks up the addresses of the robots in `parsed` whose operator names
+    /// its robots' hosts, unless their ranges vouch for them already: all at once, a few at
+    /// a time, before the requests are judged in order.
+    fn ask_dns(&mut self, parsed: &[Vec<Parsed>], deadline: Instant) {
+        if self.rdns.is_none() {
+            return;
+        }
+        let mut addresses = Vec::new();
+        for request in parsed.iter().flatten().filter_map(|parsed| match parsed {
+            Parsed::Request(request) => Some(request),
+            _ => None,
+        }) {
+            let Some(family) = self.tally_of(&request.user_agent).and_then(|index| self.tallies[index].family) else {
+                continue;
+            };
+            if let Some(address) = address_of(&request.ip)
+                && !self.verifier.suffixes(family).is_empty()
+                && self.verifier.in_ranges(family, address) != Some(true)
+            {
+                addresses.push(address);
+            }
+        }
+        if let Some(rdns) = &mut self.rdns {
+            rdns.look_up(addresses, deadline);
+        }
+    }
+
+    /// Whether a request of the robot `index` from `ip` came from its operator.
+    fn identity(&self, index: usize, ip: &str) -> Identity {
+        let (Some(family), Some(address)) = (self.tallies[index].family, address_of(ip)) else {
+            return Identity::Unverifiable;
+        };
+        let suffixes = self.verifier.suffixes(family);
+        let reverse_dns = self.rdns.as_ref().filter(|_| !suffixes.is_empty()).map(|rdns| match rdns.answer(address) {
+            Some(Answer::Confirmed(names)) => Some(names.iter().any(|name| host_is_under(name, suffixes))),
+            Some(Answer::NoAnswer) | None => None,
+        });
+        Identity::of(self.verifier.in_ranges(family, address), reverse_dns)
+    }
+
     /// The robot entry a User-Agent names, if it is one the audit judges.
     fn tally_of(&mut self, user_agent: &str) -> Option<usize> {
         // A robot names itself near the start of its header: the rest of a header of
@@ -629,6 +715,8 @@ impl Audit<'_> {
             delay_breaches: 0,
             shortest: None,
             train_ai_refused: 0,
+            family: self.verifier.family_of(&key),
+            identities: foldhash::HashMap::default(),
         });
         self.by_token.insert(key, self.tallies.len() - 1);
         Some(self.tallies.len() - 1)
@@ -641,6 +729,7 @@ impl Audit<'_> {
         let judged = Judged { key: index, robot: &tally.robot, reading: tally.reading };
         let judgement = self.judge.judge(judged, &request.target, request.time);
         let robots_txt = is_robots_txt(&request.target);
+        let identity = self.identity(index, &request.ip);
         let (delay, refused) = match judgement.version {
             Some(version) => {
                 let matcher = self.judge.matcher(version, judged);
@@ -669,6 +758,7 @@ impl Audit<'_> {
         }
         tally.last = Some(request.time);
         tally.train_ai_refused += u64::from(refused);
+        *tally.identities.entry(identity).or_default() += 1;
         if judgement.verdict == Verdict::Violation {
             let broken = self.broken.entry((index, judgement.version, judgement.line)).or_insert_with(|| Broken {
                 count: 0,
@@ -681,8 +771,11 @@ impl Audit<'_> {
             broken.first = broken.first.min(request.time);
             broken.last = broken.last.max(request.time);
         }
-        if self.all || matches!(judgement.verdict, Verdict::Violation | Verdict::Tolerated) {
-            self.write_request(number, request, index, &judgement);
+        if self.all
+            || matches!(judgement.verdict, Verdict::Violation | Verdict::Tolerated)
+            || identity == Identity::Forged
+        {
+            self.write_request(number, request, index, &judgement, identity);
         }
     }
 
@@ -700,7 +793,14 @@ impl Audit<'_> {
             .map(|since| since.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
     }
 
-    fn write_request(&mut self, number: u64, request: &LogRequest, index: usize, judgement: &Judgement) {
+    fn write_request(
+        &mut self,
+        number: u64,
+        request: &LogRequest,
+        index: usize,
+        judgement: &Judgement,
+        identity: Identity,
+    ) {
         let version = self.version_time(judgement.version);
         let row = RequestRow {
             kind: "request",
@@ -714,6 +814,7 @@ impl Audit<'_> {
             line: judgement.line,
             rule: judgement.rule.as_deref(),
             version,
+            identity: identity.name(),
         };
         let Some((out, csv)) = &mut self.rows else { return };
         let written = if *csv { write_csv_row(out, &row) } else { json::write_line(out, &row) };
@@ -734,6 +835,7 @@ impl Audit<'_> {
     fn finish(mut self, about: &str, stopped: Option<&str>, max_time: Duration) -> Result<()> {
         let count = |tally: &Tally, verdict| tally.verdicts.get(&verdict).copied().unwrap_or(0);
         let violations: u64 = self.tallies.iter().map(|tally| count(tally, Verdict::Violation)).sum();
+        let forged: u64 = self.tallies.iter().map(|tally| tally.identity_count(Identity::Forged)).sum();
         // The warnings come after the report, where a reader's eye ends.
         let warn = |bad_lines: &[String]| {
             for bad in bad_lines {
@@ -763,6 +865,8 @@ impl Audit<'_> {
                         violations: count(tally, Verdict::Violation),
                         tolerated: count(tally, Verdict::Tolerated),
                         unjudged: count(tally, Verdict::Unjudged),
+                        forged: tally.identity_count(Identity::Forged),
+                        verified: tally.identity_count(Identity::Verified),
                         robots_txt_fetches: tally.robots_txt_fetches,
                         crawled_before_robots_txt: tally.crawled_before_fetching,
                         crawl_delay_breaches: tally.delay_breaches,
@@ -777,6 +881,7 @@ impl Audit<'_> {
                     unreadable: self.unreadable,
                     robot_requests: self.robot_requests,
                     violations,
+                    forged,
                 };
                 finish_output(json::write_line(&mut out, &summary))?;
             }
@@ -806,8 +911,8 @@ impl Audit<'_> {
         writeln!(out)?;
         writeln!(
             out,
-            "{:<24} {:>9} {:>10} {:>9} {:>8} {:>10} {:>12}",
-            "robot", "requests", "violations", "tolerated", "unjudged", "robots.txt", "crawl-delay"
+            "{:<24} {:>9} {:>10} {:>9} {:>8} {:>8} {:>10} {:>12}",
+            "robot", "requests", "violations", "tolerated", "unjudged", "forged", "robots.txt", "crawl-delay"
         )?;
         for tally in self.by_requests() {
             let delay = match (tally.delay_breaches, tally.shortest) {
@@ -821,18 +926,24 @@ impl Audit<'_> {
             } else {
                 tally.robots_txt_fetches.to_string()
             };
+            let forged = match tally.family {
+                Some(_) => tally.identity_count(Identity::Forged).to_string(),
+                None => "-".to_owned(),
+            };
             writeln!(
                 out,
-                "{:<24} {:>9} {:>10} {:>9} {:>8} {:>10} {:>12}",
+                "{:<24} {:>9} {:>10} {:>9} {:>8} {:>8} {:>10} {:>12}",
                 sanitize_str(&tally.label),
                 tally.requests,
                 count(tally, Verdict::Violation),
                 count(tally, Verdict::Tolerated),
                 count(tally, Verdict::Unjudged),
+                forged,
                 fetched,
                 delay
             )?;
         }
+        self.write_identity_note(out)?;
         let refused: Vec<String> = self
             .tallies
             .iter()
@@ -876,6 +987,39 @@ impl Audit<'_> {
     }
 }
 
+impl Tally {
+    fn identity_count(&self, identity: Identity) -> u64 {
+        self.identities.get(&identity).copied().unwrap_or(0)
+    }
+}
+
+impl Audit<'_> {
+    /// What the addresses were checked against, and the forged requests by address.
+    fn write_identity_note(&self, out: &mut dyn Write) -> io::Result<()> {
+        let lists: Vec<String> = self
+            .verifier
+            .lists()
+            .map(|list| {
+                let made =
+                    list.created.as_deref().map(|created| format!(" of {}", created.get(..10).unwrap_or(created)));
+                format!("{}{} ({})", list.name, made.unwrap_or_default(), list.from)
+            })
+            .collect();
+        let dns = if self.rdns.is_some() { " and reverse DNS" } else { "" };
+        writeln!(
+            out,
+            "\nAddresses checked against {}{dns}; \"-\": an operator that publishes neither (robotscope bots update \
+             fetches the lists)",
+            if lists.is_empty() { "no list".to_owned() } else { sanitize_str(&lists.join(", ")).into_owned() }
+        )
+    }
+}
+
+/// A client address as logs write it (`66.249.66.1`, `[2001:db8::1]`, `::ffff:1.2.3.4`).
+fn address_of(text: &str) -> Option<std::net::IpAddr> {
+    text.trim().trim_start_matches('[').trim_end_matches(']').parse().ok()
+}
+
 fn to_usize(count: u64) -> usize {
     usize::try_from(count).unwrap_or(usize::MAX)
 }
@@ -889,6 +1033,8 @@ struct RobotRecord<'a> {
     violations: u64,
     tolerated: u64,
     unjudged: u64,
+    forged: u64,
+    verified: u64,
     robots_txt_fetches: u64,
     crawled_before_robots_txt: bool,
     crawl_delay_breaches: u64,
@@ -904,6 +1050,7 @@ struct Summary {
     unreadable: u64,
     robot_requests: u64,
     violations: u64,
+    forged: u64,
 }
 
 /// A CSV row: fields with a comma, quote or line break quoted, quotes doubled; control
@@ -916,7 +1063,7 @@ fn write_csv_row(out: &mut dyn Write, row: &RequestRow<'_>) -> io::Result<()> {
     let number = |n: Option<usize>| n.map(|n| n.to_string()).unwrap_or_default();
     writeln!(
         out,
-        "{},{},{},{},{},{},{},{},{},{}",
+        "{},{},{},{},{},{},{},{},{},{},{}",
         row.log_line,
         row.time,
         field(row.ip),
@@ -926,6 +1073,7 @@ fn write_csv_row(out: &mut dyn Write, row: &RequestRow<'_>) -> io::Result<()> {
         row.verdict,
         number(row.line),
         field(row.rule.unwrap_or_default()),
-        row.version.as_deref().unwrap_or_default()
+        row.version.as_deref().unwrap_or_default(),
+        row.identity
     )
 }
