@@ -7,6 +7,7 @@ pub mod identity;
 pub mod logs;
 pub mod rdns;
 pub mod replay;
+pub mod run;
 
 use crate::robots_db::RobotsDb;
 

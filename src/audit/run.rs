@@ -1,0 +1,671 @@
+//! One audit's run: access logs read in batches on a thread of their own, parsed on
+//! every core and judged in order, each request of a robot against the version in force
+//! at its time, its address checked against its operator's; the tallies per robot and the
+//! violations grouped by deciding line. The command line and the explorer's audit view
+//! both run it and say what it found in their own ways.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use jiff::{SignedDuration, Timestamp};
+
+use super::identity::{Identity, Verifier, host_is_under};
+use super::logs::{CustomFormat, LineError, LogFormat, LogRequest};
+use super::rdns::{Answer, ReverseDns};
+use super::replay::{Judge, Judged, Judgement, Timeline, Verdict, is_robots_txt};
+use super::{Claimed, robot_of};
+use crate::policy::escape::sanitize_str;
+use crate::policy::usage::{Category, Preference};
+use crate::policy::{Reading, Robot};
+use crate::robots_db::{Purpose, RobotsDb};
+
+/// The longest log line read; the rest of a longer one is skipped, and the line counted
+/// unreadable.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// The lines read to find a file's format.
+const DETECT_LINES: usize = 50;
+/// The lines a worker parses at once, and the bytes (lines near the 64 KiB cap fill a
+/// batch sooner, so that memory stays flat).
+const BATCH_LINES: usize = 4096;
+const BATCH_BYTES: usize = 4 << 20;
+/// The bytes of a User-Agent read to find its robot, and remembered with it.
+const REMEMBERED_AGENT_BYTES: usize = 512;
+/// The workers that parse lines at most.
+const MAX_WORKERS: usize = 8;
+/// The User-Agent headers whose robot is remembered (a hostile log can make every one
+/// different).
+const REMEMBERED_AGENTS: usize = 10_000;
+/// The robots judged at most; the requests of further ones are left out, and counted.
+pub const MAX_ROBOTS: usize = 1_000;
+/// The unreadable lines quoted.
+const QUOTED_BAD_LINES: usize = 3;
+
+/// Why a log could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    /// It cannot be opened.
+    #[error("opening {0}")]
+    Open(String, #[source] io::Error),
+    /// Reading it failed.
+    #[error("reading {0}")]
+    Read(String, #[source] io::Error),
+    /// Its first lines are in no format robotscope knows.
+    #[error(
+        "{0}: not an access log robotscope knows (Combined or Common Log Format, JSON lines); --log-format names another"
+    )]
+    NotALog(String),
+}
+
+/// A request the run gives its caller: violations, tolerated and forged ones, or every
+/// robot request when asked.
+#[derive(Debug)]
+pub struct Row<'r> {
+    /// Its line in its log.
+    pub number: u64,
+    pub request: &'r LogRequest,
+    /// Its robot: an index into [`Run::tallies`].
+    pub robot: usize,
+    pub judgement: &'r Judgement,
+    pub identity: Identity,
+}
+
+/// What receives the rows.
+pub type OnRow<'f> = &'f mut dyn FnMut(&Run<'_>, &Row<'_>);
+
+/// What a run is told.
+#[derive(Debug)]
+pub struct Settings {
+    /// How long after a change a request the version before allowed is tolerated.
+    pub grace: SignedDuration,
+    /// Only these robots (their tokens in lower case), when some were named.
+    pub only: Option<Vec<(String, Robot, Reading)>>,
+    /// The reading every robot is judged under, when one was chosen.
+    pub semantics: Option<Reading>,
+    /// The logs' format, when given (else found in each log's first lines).
+    pub custom: Option<CustomFormat>,
+    /// When to stop reading, whatever is left.
+    pub deadline: Instant,
+    /// Every robot request goes to the caller, not only the news.
+    pub every_row: bool,
+    /// Set from elsewhere to stop the run at its next batch.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// A violation group's key: the robot, the version (index), the deciding line, and
+/// whether the requests were forged (set apart).
+pub type BrokenKey = (usize, Option<usize>, Option<usize>, bool);
+
+/// A run: what it has read and found so far.
+pub struct Run<'a> {
+    db: &'a RobotsDb,
+    pub timeline: &'a Timeline,
+    judge: Judge<'a>,
+    only: Option<Vec<(String, Robot, Reading)>>,
+    semantics: Option<Reading>,
+    custom: Option<CustomFormat>,
+    deadline: Instant,
+    every_row: bool,
+    stop: Option<Arc<AtomicBool>>,
+    /// The robots the logs named, in the order they came.
+    pub tallies: Vec<Tally>,
+    by_token: foldhash::HashMap<String, usize>,
+    agents: foldhash::HashMap<String, Option<usize>>,
+    /// The violations, grouped.
+    pub broken: foldhash::HashMap<BrokenKey, Broken>,
+    /// Requests of robots past `MAX_ROBOTS`, not judged.
+    pub robots_left_out: u64,
+    /// Lines read, blank ones aside.
+    pub lines: u64,
+    /// The lines of the log being read so far, blank ones too (for line numbers).
+    lines_seen: u64,
+    pub unreadable: u64,
+    /// The first few unreadable lines: where, why, and how they begin.
+    pub bad_lines: Vec<String>,
+    pub robot_requests: u64,
+    /// The operators' address ranges, and the DNS when it is asked.
+    pub verifier: Verifier,
+    pub rdns: Option<ReverseDns>,
+    pub bytes_read: u64,
+}
+
+impl std::fmt::Debug for Run<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Run")
+            .field("lines", &self.lines)
+            .field("robots", &self.tallies.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Run<'a> {
+    /// A run that judges by `timeline`, checks addresses with `verifier` (and `rdns`).
+    #[must_use]
+    pub fn new(
+        db: &'a RobotsDb,
+        timeline: &'a Timeline,
+        settings: Settings,
+        verifier: Verifier,
+        rdns: Option<ReverseDns>,
+    ) -> Run<'a> {
+        Run {
+            db,
+            timeline,
+            judge: Judge::new(timeline, settings.grace),
+            only: settings.only,
+            semantics: settings.semantics,
+            custom: settings.custom,
+            deadline: settings.deadline,
+            every_row: settings.every_row,
+            stop: settings.stop,
+            tallies: Vec::new(),
+            by_token: foldhash::HashMap::default(),
+            agents: foldhash::HashMap::default(),
+            broken: foldhash::HashMap::default(),
+            robots_left_out: 0,
+            lines: 0,
+            lines_seen: 0,
+            unreadable: 0,
+            bad_lines: Vec::new(),
+            robot_requests: 0,
+            verifier,
+            rdns,
+            bytes_read: 0,
+        }
+    }
+
+    /// True once a stop was asked for.
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed))
+    }
+
+    /// The requests judged a violation, over every robot.
+    #[must_use]
+    pub fn violations(&self) -> u64 {
+        self.tallies.iter().map(|tally| tally.count(Verdict::Violation)).sum()
+    }
+
+    /// Reads a log through, giving each request that `self.rows` asks for to `on_row` and
+    /// saying how far it has got to `on_progress` after each round of batches; false when
+    /// the deadline or a stop ended it.
+    ///
+    /// # Errors
+    ///
+    /// When the log cannot be opened or read, or is not in a format robotscope knows.
+    pub fn read_log(
+        &mut self,
+        log: &str,
+        on_row: OnRow<'_>,
+        on_progress: &mut dyn FnMut(&Run<'_>, &str),
+    ) -> Result<bool, AuditError> {
+        let deadline = self.deadline;
+        let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).clamp(1, MAX_WORKERS);
+        let batches = read_in_batches(open_log(log)?, workers);
+        self.lines_seen = 0;
+        let mut format = self.custom.clone().map(LogFormat::Custom);
+        loop {
+            // A batch for each worker (as many as have come by the deadline), parsed at
+            // once, judged in order.
+            let mut round: Vec<Batch> = Vec::with_capacity(workers);
+            let mut ended = false;
+            let mut timed_out = false;
+            while round.len() < workers {
+                match batches.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                    Ok(Ok(batch)) if batch.lines.is_empty() => ended = true,
+                    Ok(Ok(batch)) => round.push(batch),
+                    Ok(Err(error)) => return Err(AuditError::Read(sanitize_str(log).into_owned(), error)),
+                    Err(mpsc::RecvTimeoutError::Timeout) => timed_out = true,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => ended = true,
+                }
+                if ended || timed_out {
+                    break;
+                }
+            }
+            // The format is found from the first lines.
+            if format.is_none()
+                && let Some(first) = round.first()
+            {
+                format = Some(detect(log, first)?);
+            }
+            if let Some(format) = &format {
+                let parsed: Vec<Vec<Parsed>> = std::thread::scope(|scope| {
+                    let handles: Vec<_> = round.iter().map(|batch| scope.spawn(|| batch.parse(format))).collect();
+                    handles.into_iter().map(|handle| handle.join().unwrap_or_default()).collect()
+                });
+                self.ask_dns(&parsed, deadline);
+                for (batch, parsed) in round.iter_mut().zip(&parsed) {
+                    batch.first_number = self.lines_seen;
+                    self.take_batch(log, batch, parsed, on_row);
+                    self.bytes_read += batch.bytes.len() as u64;
+                }
+                on_progress(self, log);
+            }
+            if ended {
+                return Ok(true);
+            }
+            if timed_out || Instant::now() >= deadline || self.stopped() {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// The lines of a batch, parsed: each counted, each request judged, each line that
+    /// cannot be read counted and the first few quoted.
+    fn take_batch(&mut self, log: &str, batch: &Batch, parsed: &[Parsed], on_row: OnRow<'_>) {
+        for (index, result) in parsed.iter().enumerate() {
+            let number = batch.first_number + index as u64 + 1;
+            match result {
+                Parsed::Blank => {}
+                Parsed::Request(request) => {
+                    self.lines += 1;
+                    self.take_request(number, request, on_row);
+                }
+                Parsed::Unreadable(why) => {
+                    self.lines += 1;
+                    self.unreadable += 1;
+                    if self.bad_lines.len() < QUOTED_BAD_LINES {
+                        let why = why
+                            .as_ref()
+                            .map_or_else(|| format!("longer than {} KiB", MAX_LINE_BYTES / 1024), ToString::to_string);
+                        let sample: String = batch.text(index).chars().take(80).collect();
+                        self.bad_lines.push(format!(
+                            "{}:{number}: {why}: {}",
+                            sanitize_str(log),
+                            sanitize_str(&sample)
+                        ));
+                    }
+                }
+            }
+        }
+        self.lines_seen = batch.first_number + batch.lines.len() as u64;
+    }
+
+    /// With --rdns, looks up the addresses of the robots in `parsed` whose operator names
+    /// its robots' hosts, unless their ranges vouch for them already: all at once, a few at
+    /// a time, before the requests are judged in order.
+    fn ask_dns(&mut self, parsed: &[Vec<Parsed>], deadline: Instant) {
+        if self.rdns.is_none() {
+            return;
+        }
+        let mut addresses = Vec::new();
+        for request in parsed.iter().flatten().filter_map(|parsed| match parsed {
+            Parsed::Request(request) => Some(request),
+            _ => None,
+        }) {
+            let Some(family) = self.tally_of(&request.user_agent).and_then(|index| self.tallies[index].family) else {
+                continue;
+            };
+            if let Some(address) = address_of(&request.ip)
+                && !self.verifier.suffixes(family).is_empty()
+                && self.verifier.in_ranges(family, address) != Some(true)
+            {
+                addresses.push(address);
+            }
+        }
+        if let Some(rdns) = &mut self.rdns {
+            rdns.look_up(addresses, deadline);
+        }
+    }
+
+    /// Whether a request of the robot `index` from `ip` came from its operator.
+    fn identity(&self, index: usize, ip: &str) -> Identity {
+        let (Some(family), Some(address)) = (self.tallies[index].family, address_of(ip)) else {
+            return Identity::Unverifiable;
+        };
+        let suffixes = self.verifier.suffixes(family);
+        let reverse_dns = self.rdns.as_ref().filter(|_| !suffixes.is_empty()).map(|rdns| match rdns.answer(address) {
+            Some(Answer::Confirmed(names)) => Some(names.iter().any(|name| host_is_under(name, suffixes))),
+            Some(Answer::NoAnswer) | None => None,
+        });
+        Identity::of(self.verifier.in_ranges(family, address), reverse_dns)
+    }
+
+    /// The robot entry a User-Agent names, if it is one the audit judges.
+    fn tally_of(&mut self, user_agent: &str) -> Option<usize> {
+        // A robot names itself near the start of its header: the rest of a header of
+        // kilobytes is not read (a log of such headers cost its length times the robots).
+        let mut end = user_agent.len().min(REMEMBERED_AGENT_BYTES);
+        while !user_agent.is_char_boundary(end) {
+            end -= 1;
+        }
+        let user_agent = &user_agent[..end];
+        if let Some(&known) = self.agents.get(user_agent) {
+            return known;
+        }
+        let found = robot_of(user_agent, self.db).and_then(|claimed| self.entry(claimed));
+        if self.agents.len() < REMEMBERED_AGENTS {
+            self.agents.insert(user_agent.to_owned(), found);
+        }
+        found
+    }
+
+    fn entry(&mut self, claimed: Claimed) -> Option<usize> {
+        let (label, robot, reading, purpose) = match claimed {
+            Claimed::Known(index) => {
+                let profile = &self.db.profiles()[index];
+                (profile.token.clone(), profile.robot(), profile.reading, profile.purpose)
+            }
+            Claimed::Unknown(token) => (token.clone(), Robot::from_agent(&token), Reading::Rfc9309, Purpose::Other),
+        };
+        let key = label.to_ascii_lowercase();
+        if let Some(&index) = self.by_token.get(&key) {
+            return Some(index);
+        }
+        let (robot, reading) = match &self.only {
+            Some(only) => {
+                let (_, robot, reading) = only.iter().find(|(token, _, _)| *token == key)?;
+                (robot.clone(), *reading)
+            }
+            None => (robot, self.semantics.unwrap_or(reading)),
+        };
+        // A log can name a new bot on every line: past the cap, they are counted, not
+        // judged.
+        if self.tallies.len() >= MAX_ROBOTS {
+            self.robots_left_out += 1;
+            return None;
+        }
+        self.tallies.push(Tally {
+            label,
+            robot,
+            reading,
+            purpose,
+            requests: 0,
+            verdicts: foldhash::HashMap::default(),
+            robots_txt_fetches: 0,
+            crawled_before_fetching: false,
+            last: None,
+            delay_breaches: 0,
+            shortest: None,
+            train_ai_refused: 0,
+            family: self.verifier.family_of(&key),
+            identities: foldhash::HashMap::default(),
+        });
+        self.by_token.insert(key, self.tallies.len() - 1);
+        Some(self.tallies.len() - 1)
+    }
+
+    fn take_request(&mut self, number: u64, request: &LogRequest, on_row: OnRow<'_>) {
+        let Some(index) = self.tally_of(&request.user_agent) else { return };
+        self.robot_requests += 1;
+        let tally = &self.tallies[index];
+        let judged = Judged { key: index, robot: &tally.robot, reading: tally.reading };
+        let judgement = self.judge.judge(judged, &request.target, request.time);
+        let robots_txt = is_robots_txt(&request.target);
+        let identity = self.identity(index, &request.ip);
+        let (delay, refused) = match judgement.version {
+            Some(version) => {
+                let matcher = self.judge.matcher(version, judged);
+                let refused = tally.purpose == Purpose::AiTraining
+                    && matcher
+                        .usage(&request.target)
+                        .is_some_and(|usage| usage.get(Category::TrainAi).preference() == Preference::Disallowed);
+                (matcher.crawl_delay(), refused)
+            }
+            None => (None, false),
+        };
+        let tally = &mut self.tallies[index];
+        tally.requests += 1;
+        *tally.verdicts.entry(judgement.verdict).or_default() += 1;
+        if robots_txt {
+            tally.robots_txt_fetches += 1;
+        } else if tally.robots_txt_fetches == 0 {
+            tally.crawled_before_fetching = true;
+        }
+        if let (Some(last), Some(delay)) = (tally.last, delay) {
+            let interval = request.time.duration_since(last);
+            if !interval.is_negative() && interval < SignedDuration::try_from(delay).unwrap_or(SignedDuration::MAX) {
+                tally.delay_breaches += 1;
+                tally.shortest = Some(tally.shortest.map_or(interval, |shortest| shortest.min(interval)));
+            }
+        }
+        tally.last = Some(request.time);
+        tally.train_ai_refused += u64::from(refused);
+        *tally.identities.entry(identity).or_default() += 1;
+        if judgement.verdict == Verdict::Violation {
+            let key = (index, judgement.version, judgement.line, identity == Identity::Forged);
+            let broken = self.broken.entry(key).or_insert_with(|| Broken {
+                count: 0,
+                first: request.time,
+                last: request.time,
+                example: request.target.clone(),
+                rule: judgement.rule.clone(),
+            });
+            broken.count += 1;
+            broken.first = broken.first.min(request.time);
+            broken.last = broken.last.max(request.time);
+        }
+        if self.every_row
+            || matches!(judgement.verdict, Verdict::Violation | Verdict::Tolerated)
+            || identity == Identity::Forged
+        {
+            on_row(self, &Row { number, request, robot: index, judgement: &judgement, identity });
+        }
+    }
+
+    /// The robots, most requests first. (The tallies keep their places: the violations
+    /// name them by index.)
+    #[must_use]
+    pub fn by_requests(&self) -> Vec<&Tally> {
+        let mut tallies: Vec<&Tally> = self.tallies.iter().collect();
+        tallies.sort_by(|a, b| b.requests.cmp(&a.requests).then_with(|| a.label.cmp(&b.label)));
+        tallies
+    }
+
+    #[must_use]
+    pub fn version_time(&self, version: Option<usize>) -> Option<String> {
+        version
+            .and_then(|version| self.timeline.versions()[version].since)
+            .map(|since| since.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
+    }
+}
+
+/// A robot the logs name, and what its requests came to.
+#[derive(Debug)]
+pub struct Tally {
+    /// The product token it is known by.
+    pub label: String,
+    pub robot: Robot,
+    pub reading: Reading,
+    pub purpose: Purpose,
+    pub requests: u64,
+    pub verdicts: foldhash::HashMap<Verdict, u64>,
+    pub robots_txt_fetches: u64,
+    /// A request for something else before its first robots.txt fetch.
+    pub crawled_before_fetching: bool,
+    /// The last request's time, for the intervals Crawl-delay asks for.
+    pub last: Option<Timestamp>,
+    /// Requests sooner after the one before than the Crawl-delay in force, and the
+    /// shortest such interval.
+    pub delay_breaches: u64,
+    pub shortest: Option<SignedDuration>,
+    /// Requests of an AI-training robot for paths whose usage says `train-ai=n`.
+    pub train_ai_refused: u64,
+    /// Its operator's family, when its addresses can be checked.
+    pub family: Option<usize>,
+    pub identities: foldhash::HashMap<Identity, u64>,
+}
+
+impl Tally {
+    /// Its requests given `verdict`.
+    #[must_use]
+    pub fn count(&self, verdict: Verdict) -> u64 {
+        self.verdicts.get(&verdict).copied().unwrap_or(0)
+    }
+
+    /// Its requests of `identity`.
+    #[must_use]
+    pub fn identity_count(&self, identity: Identity) -> u64 {
+        self.identities.get(&identity).copied().unwrap_or(0)
+    }
+}
+
+/// A group of violations: one robot, one deciding line of one version.
+#[derive(Debug)]
+pub struct Broken {
+    pub count: u64,
+    pub first: Timestamp,
+    pub last: Timestamp,
+    pub example: String,
+    pub rule: Option<String>,
+}
+
+/// A log opened for reading: a file or standard input, gunzipped when it is gzip.
+/// A log, read through one buffer: a file or standard input, gunzipped when it is gzip.
+type LogReader = BufReader<Box<dyn Read + Send>>;
+
+/// A log opened for reading, and whether a read may wait for input (standard input, a
+/// pipe, a FIFO: not a regular file).
+fn open_log(log: &str) -> Result<(LogReader, bool), AuditError> {
+    let (raw, may_wait): (Box<dyn Read + Send>, bool) = if log == "-" {
+        (Box::new(io::stdin()), true)
+    } else {
+        let file = File::open(log).map_err(|error| AuditError::Open(sanitize_str(log).into_owned(), error))?;
+        let regular = file.metadata().is_ok_and(|metadata| metadata.is_file());
+        (Box::new(file), !regular)
+    };
+    let mut reader = BufReader::with_capacity(256 * 1024, raw);
+    let gzip = reader
+        .fill_buf()
+        .map_err(|error| AuditError::Read(sanitize_str(log).into_owned(), error))?
+        .starts_with(&[0x1f, 0x8b]);
+    let reader: LogReader = if gzip {
+        BufReader::with_capacity(256 * 1024, Box::new(flate2::bufread::MultiGzDecoder::new(reader)))
+    } else {
+        BufReader::with_capacity(256 * 1024, Box::new(reader))
+    };
+    Ok((reader, may_wait))
+}
+
+/// Reads `reader` in batches on a thread of its own, which sends them (an empty one at
+/// the end): the run's deadline then holds while a pipe or a FIFO sends nothing.
+fn read_in_batches((mut reader, may_wait): (LogReader, bool), ahead: usize) -> mpsc::Receiver<io::Result<Batch>> {
+    let (sender, batches) = mpsc::sync_channel(ahead);
+    std::thread::spawn(move || {
+        loop {
+            let mut batch = Batch::default();
+            let read = batch.fill(&mut reader, BATCH_LINES, may_wait);
+            let last = read.is_err() || batch.lines.is_empty();
+            if sender.send(read.map(|()| batch)).is_err() || last {
+                return;
+            }
+        }
+    });
+    batches
+}
+
+/// Reads one line into `line` (without its line end), at most `MAX_LINE_BYTES` of it;
+/// false at the end. True in the second place when the line was longer.
+fn read_line(reader: &mut dyn BufRead, line: &mut Vec<u8>) -> io::Result<(bool, bool)> {
+    line.clear();
+    let mut cut = false;
+    let mut any = false;
+    loop {
+        let available = reader.fill_buf()?;
+        if available.is_empty() {
+            return Ok((any, cut));
+        }
+        any = true;
+        let (taken, done) = match memchr::memchr(b'\n', available) {
+            Some(end) => (end + 1, true),
+            None => (available.len(), false),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(line.len());
+        let content = &available[..if done { taken - 1 } else { taken }];
+        cut |= content.len() > room;
+        line.extend_from_slice(&content[..content.len().min(room)]);
+        reader.consume(taken);
+        if done {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Ok((true, cut));
+        }
+    }
+}
+
+/// The format of a log whose first lines are `first`.
+fn detect(log: &str, first: &Batch) -> Result<LogFormat, AuditError> {
+    let lines = (0..first.lines.len().min(DETECT_LINES)).map(|index| first.text(index));
+    let texts: Vec<std::borrow::Cow<'_, str>> = lines.collect();
+    match LogFormat::detect(texts.iter().map(AsRef::as_ref)) {
+        Some(format) => Ok(format),
+        None if texts.iter().all(|text| text.trim().is_empty()) => Ok(LogFormat::Combined),
+        None => Err(AuditError::NotALog(sanitize_str(log).into_owned())),
+    }
+}
+
+/// Lines read from a log, in one buffer: parsed on a worker, judged in order.
+#[derive(Debug, Default)]
+struct Batch {
+    /// The number of the line before the batch's first.
+    first_number: u64,
+    bytes: Vec<u8>,
+    /// Each line's bytes in `bytes`, and whether it was cut at `MAX_LINE_BYTES`.
+    lines: Vec<(std::ops::Range<usize>, bool)>,
+}
+
+/// A line, parsed.
+#[derive(Debug)]
+enum Parsed {
+    Blank,
+    Request(LogRequest),
+    /// Why not (`None`: longer than `MAX_LINE_BYTES`).
+    Unreadable(Option<LineError>),
+}
+
+impl Batch {
+    /// Reads up to `count` lines in place of the ones held. When a read `may_wait` for
+    /// input, the lines already read go first (a quiet pipe does not hold them back).
+    fn fill(&mut self, reader: &mut LogReader, count: usize, may_wait: bool) -> io::Result<()> {
+        self.bytes.clear();
+        self.lines.clear();
+        let mut line = Vec::new();
+        while self.lines.len() < count && self.bytes.len() < BATCH_BYTES {
+            if may_wait && !self.lines.is_empty() && reader.buffer().is_empty() {
+                break;
+            }
+            let (more, cut) = read_line(reader, &mut line)?;
+            if !more {
+                break;
+            }
+            let start = self.bytes.len();
+            self.bytes.extend_from_slice(&line);
+            self.lines.push((start..self.bytes.len(), cut));
+        }
+        Ok(())
+    }
+
+    /// Line `index` as text (checked as UTF-8 first: the lossy reading costs more, and
+    /// is seldom needed).
+    fn text(&self, index: usize) -> std::borrow::Cow<'_, str> {
+        let bytes = &self.bytes[self.lines[index].0.clone()];
+        match std::str::from_utf8(bytes) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(bytes),
+        }
+    }
+
+    fn parse(&self, format: &LogFormat) -> Vec<Parsed> {
+        (0..self.lines.len())
+            .map(|index| {
+                let text = self.text(index);
+                if text.trim().is_empty() {
+                    Parsed::Blank
+                } else if self.lines[index].1 {
+                    Parsed::Unreadable(None)
+                } else {
+                    format.parse(&text).map_or_else(|why| Parsed::Unreadable(Some(why)), Parsed::Request)
+                }
+            })
+            .collect()
+    }
+}
+
+/// A client address as logs write it (`66.249.66.1`, `[2001:db8::1]`, `::ffff:1.2.3.4`).
+fn address_of(text: &str) -> Option<std::net::IpAddr> {
+    text.trim().trim_start_matches('[').trim_end_matches(']').parse().ok()
+}
