@@ -120,6 +120,15 @@ enum UserAgentChoice {
     SelectedRobot,
 }
 
+/// The access log `--log` names, on its way to its audit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum LogAtStart {
+    /// Before the shell runs, which would lose an effect asked for now.
+    Given(std::path::PathBuf),
+    /// The shell runs: audited once the file is loaded.
+    Due(std::path::PathBuf),
+}
+
 /// The explorer's whole state.
 #[derive(Debug)]
 pub struct App {
@@ -160,6 +169,8 @@ pub struct App {
     job_ids: job::JobIds,
     /// The cancelling of jobs whose view went with the document that had them.
     jobs_to_cancel: Vec<Effect>,
+    /// The access log `--log` names, until its audit starts.
+    audit_at_start: Option<LogAtStart>,
     limits: Limits,
     /// Send the selected robot's User-Agent when fetching (`--as-robot`) instead of
     /// `limits.user_agent`.
@@ -512,6 +523,9 @@ impl App {
             }
             Action::HistoryProgress { .. } | Action::HistoryLoaded { .. } => {
                 return self.update_view_of_kind(Overlay::History, action);
+            }
+            Action::AuditProgress { .. } | Action::Audited { .. } => {
+                return self.update_view_of_kind(Overlay::Audit, action);
             }
             Action::PathsRead { .. } => return self.update_view_of_kind(Overlay::Compare, action),
             // A view's own keys with the view closed (or a prompt over it), and the

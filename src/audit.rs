@@ -4,6 +4,7 @@
 //! looks addresses up in the operators' published ranges and [`rdns`] asks the DNS.
 
 pub mod identity;
+pub mod lists;
 pub mod logs;
 pub mod rdns;
 pub mod replay;

@@ -44,6 +44,10 @@ struct Cli {
     /// Wayback Machine, web.archive.org).
     #[arg(long, value_name = "BASE")]
     archive: Option<url::Url>,
+    /// An access log to audit as the explorer opens (L audits another): each robot's
+    /// requests judged against the site's stored versions, or the file for all time.
+    #[arg(long, value_name = "FILE")]
+    log: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -202,6 +206,9 @@ fn explore(args: &Cli, db: &RobotsDb) -> Result<Outcome> {
     });
     // Recovery copies: where they go for a text from no file, and those a session that
     // ended with unsaved edits left for this one.
+    if let Some(log) = &args.log {
+        app.audit_at_start(log.clone());
+    }
     app.set_recovery_directory(robotscope::save::recovery_directory());
     app.note_recovery_copies(&robotscope::save::recovery_copies(&app.recovery_path()));
     let ended_by = robotscope::tui::run(app, args.clipboard, args.osc52_max_bytes)?;

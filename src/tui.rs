@@ -11,9 +11,12 @@
 //! reports, and ends the process, so a dead task never leaves a live UI behind), and
 //! SIGTERM or SIGHUP.
 
+mod audit;
+
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use color_eyre::eyre::{Result, WrapErr, bail};
@@ -195,6 +198,7 @@ where
         sitemaps_walk: None,
         lint: None,
         history: None,
+        audit: None,
         store: app.history_settings().store.clone(),
         out,
         system_clipboard: SystemClipboard::default(),
@@ -360,6 +364,9 @@ struct Shell<'a> {
     lint: Option<(u64, JoinHandle<()>)>,
     /// The running history load, if any: its id and task.
     history: Option<(u64, JoinHandle<()>)>,
+    /// The running audit, if any: its id and the flag that stops it (its reading runs
+    /// on a blocking thread, which looks at the flag between batches).
+    audit: Option<(u64, Arc<AtomicBool>)>,
     /// Where fetched robots.txt files are kept.
     store: StoreChoice,
     /// The terminal, for OSC 52.
@@ -433,6 +440,14 @@ impl Shell<'_> {
                 self.history = Some((id, task));
             }
             Effect::CancelHistory { id } => abort_task(&mut self.history, Some(id)),
+            Effect::RunAudit { id, log, site, on_screen, settings, limits } => {
+                self.stop_audit(None);
+                let stop = Arc::new(AtomicBool::new(false));
+                self.audit = Some((id, Arc::clone(&stop)));
+                let job = audit::AuditJob { id, log, site, on_screen: *on_screen, settings, limits, stop };
+                tokio::spawn(audit::run_audit(job, self.actions.clone()));
+            }
+            Effect::CancelAudit { id } => self.stop_audit(Some(id)),
             Effect::Copy { what, text, method } => {
                 // Written here, between two frames, so that the sequence never lands in
                 // the middle of one.
@@ -522,7 +537,17 @@ impl Shell<'_> {
     }
 
     /// Stops the background fetches.
+    /// Stops the audit that runs (with `id`, if it is that one).
+    fn stop_audit(&mut self, id: Option<u64>) {
+        if self.audit.as_ref().is_some_and(|(running, _)| id.is_none_or(|id| id == *running))
+            && let Some((_, stop)) = self.audit.take()
+        {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
     fn stop_tasks(&mut self) {
+        self.stop_audit(None);
         abort_task(&mut self.load, None);
         abort_task(&mut self.page_fetch, None);
         abort_task(&mut self.sitemaps_walk, None);

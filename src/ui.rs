@@ -6,6 +6,7 @@
 //! file draws as fast as a small one. Every byte from the file passes through
 //! [`text::safe_spans`] on its way to the screen.
 
+pub mod audit;
 pub mod compare;
 pub mod edits;
 pub mod fetch;
@@ -100,6 +101,10 @@ fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
             // As wide as the terminal allows (URLs are long), above the status line.
             let width = area.width.saturating_sub(4).max(118);
             frame.render_widget(sitemaps::SitemapsOverlay { app, view }, centered(above_status(area), width, 40));
+        }
+        View::Audit(view) => {
+            let (width, height) = crate::app::layout::AUDIT_OVERLAY;
+            frame.render_widget(audit::AuditOverlay { view }, centered(above_status(area), width, height));
         }
         View::History(view) => {
             let (width, height) = HISTORY_OVERLAY;

@@ -562,3 +562,185 @@ fn a_dns_server_that_never_answers_leaves_robots_unverifiable_within_the_time_li
     // Looked up together, not one after another (50 × 3 s).
     assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
 }
+
+mod explorer {
+    //! The audit view (`L`) in the explorer, driven through the real event loop: a site
+    //! whose store holds two earlier versions, a log across them, Enter on a violation.
+
+    use std::time::Duration;
+
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    use futures::StreamExt;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use robotscope::app::keymap::press;
+    use robotscope::app::{App, Overlay};
+    use robotscope::fetch::{Limits, Source};
+    use robotscope::history::{self, HistorySettings, Kept, Provenance, Store, StoreChoice};
+    use robotscope::policy::Availability;
+    use robotscope::robots_db::RobotsDb;
+    use tokio::sync::mpsc;
+
+    use super::support::explorer as drawing;
+    use super::support::{Reply, Server};
+    use super::{GOOGLEBOT, GPTBOT, combined};
+
+    const OPEN: &str = "User-agent: *\nDisallow: /cgi-bin/\n";
+    const CLOSED: &str = "User-agent: *\nDisallow: /cgi-bin/\nDisallow: /private/\n";
+
+    fn key(code: KeyCode) -> Event {
+        Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    fn typed(text: &str) -> Vec<Event> {
+        text.chars().map(|c| key(KeyCode::Char(c))).collect()
+    }
+
+    /// Runs the event loop: each group of keys after its pause, so that background work
+    /// (the load, the audit) can finish in between.
+    async fn run(app: App, groups: Vec<(u64, Vec<Event>)>) -> App {
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+        let (actions, inbox) = mpsc::unbounded_channel();
+        let events = futures::stream::iter(groups)
+            .then(|(pause, events)| async move {
+                tokio::time::sleep(Duration::from_millis(pause)).await;
+                futures::stream::iter(events.into_iter().map(Ok))
+            })
+            .flatten();
+        robotscope::tui::event_loop(&mut terminal, Box::pin(events), actions, inbox, app, &mut Vec::new())
+            .await
+            .expect("loop")
+    }
+
+    fn keep(store: &mut Store, site: &url::Url, timestamp: &str, body: &str) {
+        store
+            .keep(&Kept {
+                site: &history::site_key(site),
+                provenance: Provenance::Local,
+                timestamp,
+                url: site.as_str(),
+                status: Some(200),
+                availability: Availability::Available,
+                body: Some(body.as_bytes()),
+                digest: &history::digest(body.as_bytes()),
+                bytes: body.len() as u64,
+                truncated: false,
+                headers: &[],
+            })
+            .expect("kept");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_audit_view_counts_robots_and_enter_shows_the_version_in_force() {
+        let server = Server::start(|_| Reply::text(CLOSED));
+        let dir = tempfile::tempdir().expect("dir");
+        let store_path = dir.path().join("history.sqlite3");
+        let site = url::Url::parse(&server.url("/robots.txt")).expect("url");
+        let mut store = Store::open(&store_path).expect("store").store;
+        keep(&mut store, &site, "20250101000000", OPEN);
+        keep(&mut store, &site, "20250601000000", CLOSED);
+        drop(store);
+        let log = [
+            // Allowed by the January version; a violation of June's, a month after it.
+            combined("66.249.66.1", "10/Feb/2025:10:00:00 +0000", "/private/a", GOOGLEBOT),
+            combined("66.249.66.1", "10/Jul/2025:10:00:00 +0000", "/private/b", GOOGLEBOT),
+            combined("20.15.240.1", "11/Jul/2025:10:00:00 +0200", "/private/c", GPTBOT),
+            // A Googlebot from an address that is not Google's.
+            combined("203.0.113.7", "12/Jul/2025:10:00:00 +0000", "/private/d", GOOGLEBOT),
+        ]
+        .concat();
+        let log_path = dir.path().join("access.log");
+        std::fs::write(&log_path, log).expect("log");
+
+        let source = Source::resolve(&server.url("/")).expect("a site");
+        let limits = Limits { timeout: Duration::from_secs(2), ..Limits::default() };
+        let mut app = App::loading(source, limits, false, &RobotsDb::embedded());
+        app.set_history_settings(HistorySettings { store: StoreChoice::At(store_path), ..HistorySettings::default() });
+        let mut audit = typed("L");
+        audit.extend(typed(&log_path.display().to_string()));
+        audit.push(key(KeyCode::Enter));
+        let mut app = run(app, vec![(1500, audit), (1500, vec![])]).await;
+
+        assert_eq!(app.overlay(), Some(Overlay::Audit));
+        let view = app.audit_view().expect("open");
+        let audited = view.audited.as_ref().expect("the audit ended");
+        // Today's fetch is June's text again: seen again, not a version of its own.
+        assert!(audited.judged_by.starts_with("2 versions of http://"), "{}", audited.judged_by);
+        let google = &audited.report.robots[0];
+        assert_eq!((google.label.as_str(), google.requests, google.violations), ("Googlebot", 3, 2));
+        assert_eq!((google.forged, google.verified), (1, 2));
+        let groups: Vec<(&str, u64, bool)> =
+            audited.report.groups.iter().map(|group| (group.label.as_str(), group.count, group.forged)).collect();
+        assert_eq!(groups, [("GPTBot", 1, false), ("Googlebot", 1, false), ("Googlebot", 1, true)]);
+
+        // The title names the log, in a temporary directory whose name differs.
+        let filters = [
+            (server.addr.port().to_string(), "PORT".to_owned()),
+            ("┌ Audit of .*".to_owned(), "┌ Audit of DIR/access.log ─".to_owned()),
+        ];
+        let screen = drawing::draw(&mut app, 120, 40).backend().to_string();
+        insta::with_settings!({ filters => filters.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>() }, {
+            insta::assert_snapshot!(screen);
+        });
+
+        // Enter on Googlebot's violation: its robot, its path, and June's version in the
+        // panes, read-only, where the deciding line is.
+        press(&mut app, "j<ret>");
+        assert_eq!(app.overlay(), None);
+        assert_eq!(app.viewing_version(), Some("20250601000000"));
+        assert_eq!(app.document().txt.source(), CLOSED.as_bytes());
+        assert_eq!(app.path().text(), "/private/b");
+        assert_eq!(app.robot().profile.name, "Googlebot");
+        let verdict = &app.evaluation().verdict;
+        assert!(!verdict.allowed());
+        assert_eq!(verdict.decided_by().map(|rule| rule.line()), Some(3), "{}", verdict.explanation());
+        // L goes back to the view as it was left; Esc leaves it.
+        press(&mut app, "L");
+        assert_eq!(app.overlay(), Some(Overlay::Audit));
+        assert_eq!(app.audit_view().map(|view| view.cursor), Some(1));
+        press(&mut app, "<esc>");
+        assert_eq!(app.overlay(), None);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_log_that_is_not_one_is_said_and_esc_stops_a_run_on_a_pipe() {
+        let dir = tempfile::tempdir().expect("dir");
+        let junk = dir.path().join("junk.log");
+        std::fs::write(&junk, "<html>not a log</html>\n").expect("write");
+        let app = App::from_text("User-agent: *\nDisallow: /private/\n");
+        let mut keys = typed("L");
+        keys.extend(typed(&junk.display().to_string()));
+        keys.push(key(KeyCode::Enter));
+        let app = run(app, vec![(0, keys), (800, vec![])]).await;
+        assert!(
+            app.message_log().any(|m| m.contains("not an access log")),
+            "{:?}",
+            app.message_log().collect::<Vec<_>>()
+        );
+
+        // A FIFO that nobody writes to: the run waits, and Esc stops it at once.
+        let fifo = dir.path().join("fifo");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                use std::io::Write;
+                let mut file = std::fs::OpenOptions::new().write(true).open(fifo).expect("open the fifo");
+                let line = combined("66.249.66.1", "10/Feb/2025:10:00:00 +0000", "/private/a", GOOGLEBOT);
+                file.write_all(line.as_bytes()).expect("write");
+                std::thread::sleep(Duration::from_secs(3));
+            })
+        };
+        let app = App::from_text("User-agent: *\nDisallow: /private/\n");
+        let mut keys = typed("L");
+        keys.extend(typed(&fifo.display().to_string()));
+        keys.push(key(KeyCode::Enter));
+        let app = run(app, vec![(0, keys), (700, vec![key(KeyCode::Esc)]), (700, vec![])]).await;
+        let view = app.audit_view().expect("still open after the stop");
+        assert!(!view.job.is_running());
+        let audited = view.audited.as_ref().expect("what was read");
+        assert!(audited.report.stopped);
+        assert_eq!(audited.report.robots[0].violations, 1);
+        writer.join().expect("writer");
+    }
+}

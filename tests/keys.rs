@@ -48,6 +48,8 @@ fn keys_into(context: Context) -> &'static str {
         Context::Overlay(Overlay::Page) => "/https://example.com/<ret>p",
         // On a site (see [`app_for`]): the store is read (the effect is not run here).
         Context::Overlay(Overlay::History) => "H",
+        // A log named at the prompt: the audit starts (the effect is not run here).
+        Context::Overlay(Overlay::Audit) => "Laccess.log<ret>",
     }
 }
 

@@ -165,8 +165,9 @@ const MAY_IMPORT: [(&str, &[&str]); 16] = [
     ("audit", &["policy", "robots_db"]),
     // Loading a source: the fetch joined to the store.
     ("load", &["policy", "fetch", "history"]),
-    ("app", &["policy", "robots_db", "fetch", "sitemaps", "history", "clipboard", "save", "columns", "words"]),
-    ("ui", &["app", "policy", "robots_db", "fetch", "sitemaps", "history", "columns", "words"]),
+    // The explorer's audit view runs an audit and shows its report.
+    ("app", &["policy", "robots_db", "fetch", "sitemaps", "history", "audit", "clipboard", "save", "columns", "words"]),
+    ("ui", &["app", "policy", "robots_db", "fetch", "sitemaps", "history", "audit", "columns", "words"]),
     ("cli", &["policy", "robots_db", "fetch", "load", "sitemaps", "history", "audit", "columns", "words"]),
     (
         "tui",
@@ -179,6 +180,7 @@ const MAY_IMPORT: [(&str, &[&str]); 16] = [
             "load",
             "sitemaps",
             "history",
+            "audit",
             "clipboard",
             "save",
             "columns",

@@ -223,6 +223,20 @@ pub enum Action {
         /// What came back.
         result: Box<Result<crate::history::LoadedHistory, crate::history::ViewError>>,
     },
+    /// How an audit is going.
+    AuditProgress {
+        /// The run's id.
+        id: u64,
+        /// How far.
+        progress: crate::app::view::audit::AuditProgress,
+    },
+    /// An audit ended: what it found, or why nothing.
+    Audited {
+        /// The run's id.
+        id: u64,
+        /// What came back.
+        result: Box<Result<crate::app::view::audit::Audited, String>>,
+    },
     /// A load's robots.txt was kept in the store; `previous` is the site's last fetch
     /// before it.
     FetchKept {
@@ -281,6 +295,8 @@ impl Action {
                 | Action::SitemapsWalked { .. }
                 | Action::HistoryProgress { .. }
                 | Action::HistoryLoaded { .. }
+                | Action::AuditProgress { .. }
+                | Action::Audited { .. }
                 | Action::FetchKept { .. }
                 | Action::Terminate
         )

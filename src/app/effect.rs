@@ -111,6 +111,28 @@ pub enum Effect {
         /// The limits of each request to the archive.
         limits: Limits,
     },
+    /// Audits an access log on a thread of its own, answering with
+    /// [`Action::AuditProgress`](super::Action::AuditProgress) and
+    /// [`Action::Audited`](super::Action::Audited).
+    RunAudit {
+        /// The run's id.
+        id: u64,
+        /// The log.
+        log: PathBuf,
+        /// The site whose stored versions judge it, if the file is a site's.
+        site: Option<url::Url>,
+        /// The file on screen, which judges it for all time when no version is stored.
+        on_screen: Box<crate::audit::replay::InForce>,
+        /// Where versions are kept.
+        settings: crate::history::HistorySettings,
+        /// The limits of reading the store.
+        limits: Limits,
+    },
+    /// Stops an audit.
+    CancelAudit {
+        /// The run's id.
+        id: u64,
+    },
     /// Stops a history load.
     CancelHistory {
         /// The load's id.

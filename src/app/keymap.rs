@@ -67,6 +67,7 @@ impl Context {
             Context::Overlay(Overlay::Page) => "Page policy",
             Context::Overlay(Overlay::Sitemaps) => "Sitemaps",
             Context::Overlay(Overlay::History) => "History",
+            Context::Overlay(Overlay::Audit) => "Audit",
             Context::InView => "In any view",
         }
     }
@@ -135,6 +136,7 @@ const PAGE: Context = Context::Overlay(Overlay::Page);
 const SITEMAPS: Context = Context::Overlay(Overlay::Sitemaps);
 const FETCH: Context = Context::Overlay(Overlay::FetchDetails);
 const HISTORY: Context = Context::Overlay(Overlay::History);
+const AUDIT: Context = Context::Overlay(Overlay::Audit);
 const IN_VIEW: Context = Context::InView;
 
 /// Every key binding of the explorer.
@@ -163,6 +165,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(Global, &[ch('p')], Action::Toggle(Overlay::Page), "page policy", false),
     bind(Global, &[ch('m')], Action::Toggle(Overlay::Sitemaps), "sitemaps", false),
     bind(Global, &[ch('H')], Action::Toggle(Overlay::History), "history of the file", false),
+    bind(Global, &[ch('L')], Action::Toggle(Overlay::Audit), "audit an access log", false),
     bind(Global, &[ctrl('f')], Action::OpenPrompt(PromptKind::Search), "find in the source", false),
     bind(Global, &[ch(':')], Action::OpenPrompt(PromptKind::GoToLine), "go to line", false),
     bind(Global, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
@@ -245,6 +248,10 @@ pub static BINDINGS: &[Binding] = &[
     bind(HISTORY, &[ch('J')], Action::DetailDown, "scroll the detail", false),
     bind(HISTORY, &[ch('K')], Action::DetailUp, "scroll the detail", false),
     bind(HISTORY, &[ESC, ch('H'), ch('q')], Action::Cancel, "stop, or leave", true),
+    bind(AUDIT, &[ENTER], Action::ShowInSource, "robot, path and version", true),
+    bind(AUDIT, &[ch('l')], Action::OpenPrompt(PromptKind::AuditLog), "audit another log", true),
+    bind(AUDIT, &[ch('r')], Action::Reload, "run it again", false),
+    bind(AUDIT, &[ESC, ch('L'), ch('q')], Action::Cancel, "stop, or leave", true),
     bind(UNSAVED, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::ThenContinue)), "save, go on", true),
     bind(UNSAVED, &[ch('y')], Action::DiscardAndContinue, "drop edits, go on", true),
     bind(UNSAVED, &[ch('q')], Action::Quit, "quit", false),

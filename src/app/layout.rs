@@ -41,6 +41,9 @@ pub const CHANGES_OVERLAY: (u16, u16) = (110, 34);
 /// sight).
 pub const HISTORY_OVERLAY: (u16, u16) = (118, 40);
 
+/// The audit view's size, drawn above the status bar.
+pub const AUDIT_OVERLAY: (u16, u16) = (118, 40);
+
 /// The size an overlay of `width` x `height` takes in `area`: its own, or all of the
 /// area when less than a margin of 4 would be left around it.
 #[must_use]

@@ -60,6 +60,7 @@ impl App {
             load: Job::default(),
             job_ids: super::job::JobIds::default(),
             jobs_to_cancel: Vec::new(),
+            audit_at_start: None,
             limits: Limits::default(),
             user_agent: UserAgentChoice::Given,
             original: Arc::default(),
@@ -126,6 +127,9 @@ impl App {
             _ => Vec::new(),
         };
         // A shell that starts knows nothing yet, whatever was updated before it.
+        if let Some(super::LogAtStart::Given(log)) = self.audit_at_start.take() {
+            self.audit_at_start = Some(super::LogAtStart::Due(log));
+        }
         self.lint_asked = None;
         self.linting = false;
         self.recovery_kept = None;
@@ -156,6 +160,13 @@ impl App {
             }
         }
         let mut effects = std::mem::take(&mut self.jobs_to_cancel);
+        // `--log`: the audit starts once the file it falls back on is there.
+        if matches!(self.audit_at_start, Some(super::LogAtStart::Due(_)))
+            && !matches!(self.document.origin, Origin::Pending(_))
+            && let Some(super::LogAtStart::Due(log)) = self.audit_at_start.take()
+        {
+            effects.extend(self.start_audit(log));
+        }
         self.refresh_changes();
         if let Some(generation) = self.stale_diagnostics()
             && self.lint_asked != Some(generation)

@@ -17,6 +17,8 @@ pub enum Overlay {
     Sitemaps,
     /// The site's robots.txt over time (`H`).
     History,
+    /// An access log replayed against the robots.txt of each request's time (`L`).
+    Audit,
     /// Every key (`?`).
     Help,
     /// The last messages, whole (`M`).

@@ -18,6 +18,8 @@ use super::{About, App, Direction, Edit, Effect, Overlay, Pane};
 pub enum PromptKind {
     /// The tester's path or URL (`/`): the verdict follows every key, Enter keeps it.
     TestPath,
+    /// An access log to audit (`L`).
+    AuditLog,
     /// A robot to select or add, by name or token (`a`).
     AddRobot,
     /// Another file or site to open (`o`).
@@ -47,6 +49,7 @@ impl PromptKind {
             PromptKind::ComparePathsFile => "Paths from a file",
             PromptKind::Search => "Find in the source",
             PromptKind::GoToLine => "Go to line",
+            PromptKind::AuditLog => "Audit an access log",
         }
     }
 
@@ -62,6 +65,7 @@ impl PromptKind {
             PromptKind::Search => "Find: ",
             PromptKind::ComparePathsFile => "File: ",
             PromptKind::GoToLine => "Line: ",
+            PromptKind::AuditLog => "Log file: ",
         }
     }
 
@@ -77,6 +81,9 @@ impl PromptKind {
             PromptKind::ComparePathsFile => "One path or URL per line replaces the rows; Esc cancels.",
             PromptKind::Search => "Enter stays on the match (n/N next and previous); Esc goes back.",
             PromptKind::GoToLine => "Enter goes there; Esc cancels.",
+            PromptKind::AuditLog => {
+                "Combined, Common or JSON lines, gzipped or not: judged against the site's stored versions; Esc cancels."
+            }
         }
     }
 
@@ -154,7 +161,9 @@ impl App {
                 }
                 input
             }
-            PromptKind::AddRobot | PromptKind::ComparePath | PromptKind::ComparePathsFile => LineInput::default(),
+            PromptKind::AddRobot | PromptKind::ComparePath | PromptKind::ComparePathsFile | PromptKind::AuditLog => {
+                LineInput::default()
+            }
         };
         if let PromptKind::SaveAs(_) = kind
             && matches!(self.overlay(), Some(Overlay::UnsavedEdits | Overlay::ConfirmReplace))
@@ -241,7 +250,6 @@ impl App {
             PromptKind::ComparePathsFile if !text.is_empty() => {
                 return vec![Effect::ReadPaths { file: text.into() }];
             }
-            PromptKind::ComparePathsFile => {}
             PromptKind::Search => {
                 self.search.query = text;
                 if self.current_line_matches() {
@@ -252,6 +260,8 @@ impl App {
                 }
             }
             PromptKind::GoToLine => self.go_to_line(&text),
+            PromptKind::AuditLog if !text.is_empty() => return self.start_audit(text.into()),
+            PromptKind::ComparePathsFile | PromptKind::AuditLog => {}
         }
         Vec::new()
     }

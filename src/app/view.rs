@@ -14,6 +14,7 @@
 //! read the document, robots and reading, and to say things; it closes by answering
 //! `Reply::Close`, and opening another view from it puts it on the shelf.
 
+pub mod audit;
 pub mod changes;
 pub mod compare;
 pub mod diagnostics;
@@ -24,6 +25,7 @@ pub mod sitemaps;
 use std::path::PathBuf;
 
 use super::{Action, AfterSave, App, Effect, Overlay, ScrollView, keymap, layout, tester};
+use audit::AuditView;
 use changes::ChangesView;
 use compare::CompareView;
 use history::HistoryView;
@@ -41,6 +43,8 @@ pub enum View {
     Sitemaps(Box<SitemapsView>),
     /// The site's robots.txt over time (`H`).
     History(Box<HistoryView>),
+    /// An access log's audit (`L`).
+    Audit(Box<AuditView>),
     /// Every key (`?`).
     Help(Layer),
     /// The last messages, whole (`M`).
@@ -137,6 +141,7 @@ impl View {
             View::Page(_) => Overlay::Page,
             View::Sitemaps(_) => Overlay::Sitemaps,
             View::History(_) => Overlay::History,
+            View::Audit(_) => Overlay::Audit,
             View::Help(_) => Overlay::Help,
             View::Messages(_) => Overlay::Messages,
             View::FetchDetails => Overlay::FetchDetails,
@@ -165,6 +170,7 @@ impl View {
             View::Page(view) => view.update(action, app),
             View::Sitemaps(view) => view.update(action, app),
             View::History(view) => view.update(action, app),
+            View::Audit(view) => view.update(action, app),
             View::Help(layer) => layer.update(action, app, |_| keymap::help_line_count(), layout::HELP_OVERLAY.1),
             View::Messages(layer) => {
                 layer.update(action, app, |app| app.message_log_lines().len(), layout::MESSAGES_OVERLAY.1)
@@ -201,7 +207,9 @@ impl View {
                 (Vec::new(), true)
             }
             View::Page(view) => view.closing(),
-            View::Sitemaps(_) | View::History(_) | View::Diagnostics(_) => (Vec::new(), true),
+            // An audit that runs goes on while the view is closed: its answer reaches it
+            // on the shelf.
+            View::Sitemaps(_) | View::History(_) | View::Audit(_) | View::Diagnostics(_) => (Vec::new(), true),
             // "Keep working": nothing waits any more.
             View::UnsavedEdits { .. } => {
                 app.pending = None;
@@ -457,6 +465,7 @@ impl App {
             Overlay::Page => self.open_page(),
             Overlay::Sitemaps => self.open_sitemaps(),
             Overlay::History => self.open_history(),
+            Overlay::Audit => self.open_audit(),
             Overlay::Help => self.show(View::Help(Layer::over(None, 0))),
             Overlay::Messages => {
                 // The newest messages, at the bottom.

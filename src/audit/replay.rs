@@ -11,7 +11,7 @@ use crate::policy::request::{self, Request, UrlMode};
 use crate::policy::{Availability, Matcher, Reading, Robot, RobotsTxt};
 
 /// One robots.txt version and when it came into force.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InForce {
     /// From when (`None`: for all time, as `--robots FILE` is taken).
     pub since: Option<Timestamp>,

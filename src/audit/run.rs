@@ -9,14 +9,14 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
 
 use super::identity::{Identity, Verifier, host_is_under};
 use super::logs::{CustomFormat, LineError, LogFormat, LogRequest};
 use super::rdns::{Answer, ReverseDns};
-use super::replay::{Judge, Judged, Judgement, Timeline, Verdict, is_robots_txt};
+use super::replay::{InForce, Judge, Judged, Judgement, Timeline, Verdict, is_robots_txt};
 use super::{Claimed, robot_of};
 use crate::policy::escape::sanitize_str;
 use crate::policy::usage::{Category, Preference};
@@ -41,6 +41,11 @@ const MAX_WORKERS: usize = 8;
 const REMEMBERED_AGENTS: usize = 10_000;
 /// The robots judged at most; the requests of further ones are left out, and counted.
 pub const MAX_ROBOTS: usize = 1_000;
+/// How long a wait for lines lasts before the stop flag and the deadline are looked at
+/// again.
+const WAIT_STEP: Duration = Duration::from_millis(100);
+/// How long the lines read wait for the next batch before they are judged.
+const SLOW_BATCH: Duration = Duration::from_millis(20);
 /// The unreadable lines quoted.
 const QUOTED_BAD_LINES: usize = 3;
 
@@ -93,6 +98,59 @@ pub struct Settings {
     pub every_row: bool,
     /// Set from elsewhere to stop the run at its next batch.
     pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// What an audit found, kept after its run (the explorer's audit view shows it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    pub lines: u64,
+    pub unreadable: u64,
+    pub robot_requests: u64,
+    pub robots_left_out: u64,
+    /// The first few unreadable lines: where, why, and how they begin.
+    pub bad_lines: Vec<String>,
+    /// The deadline or a stop ended the run early.
+    pub stopped: bool,
+    /// Each robot's counts, most requests first.
+    pub robots: Vec<RobotCounts>,
+    /// The violations by robot and deciding line, most first; forged ones last.
+    pub groups: Vec<Group>,
+    /// The versions that judged them (a group names one by index).
+    pub versions: Vec<InForce>,
+}
+
+/// A robot's counts in a [`Report`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RobotCounts {
+    /// The product token it is known by.
+    pub label: String,
+    pub requests: u64,
+    pub violations: u64,
+    pub tolerated: u64,
+    pub unjudged: u64,
+    pub forged: u64,
+    pub verified: u64,
+    /// Some of its requests could be checked against its operator's ranges or names.
+    pub checkable: bool,
+}
+
+/// Violations of one robot decided by one line of one version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// The robot's product token.
+    pub label: String,
+    /// The version in force (an index into [`Report::versions`]).
+    pub version: Option<usize>,
+    /// The deciding line, and its rule (or why the version disallowed it: a 5xx).
+    pub line: Option<usize>,
+    pub rule: Option<String>,
+    pub count: u64,
+    pub first: Timestamp,
+    pub last: Timestamp,
+    /// One of the paths.
+    pub example: String,
+    /// The requests came from addresses their robot's operator does not use.
+    pub forged: bool,
 }
 
 /// A violation group's key: the robot, the version (index), the deciding line, and
@@ -183,6 +241,61 @@ impl<'a> Run<'a> {
         self.stop.as_ref().is_some_and(|stop| stop.load(Ordering::Relaxed))
     }
 
+    /// What the run found, to keep after it: the robots' counts, most requests first,
+    /// and the violations grouped by deciding line, most first, the forged ones after
+    /// the rest. `stopped`: the deadline or a stop ended it before the end.
+    #[must_use]
+    pub fn report(&self, stopped: bool) -> Report {
+        let robots = self
+            .by_requests()
+            .into_iter()
+            .map(|tally| RobotCounts {
+                label: tally.label.clone(),
+                requests: tally.requests,
+                violations: tally.count(Verdict::Violation),
+                tolerated: tally.count(Verdict::Tolerated),
+                unjudged: tally.count(Verdict::Unjudged),
+                forged: tally.identity_count(Identity::Forged),
+                verified: tally.identity_count(Identity::Verified),
+                checkable: tally.was_checked(),
+            })
+            .collect();
+        let mut groups: Vec<Group> = self
+            .broken
+            .iter()
+            .map(|(&(robot, version, line, forged), broken)| Group {
+                label: self.tallies[robot].label.clone(),
+                version,
+                line,
+                rule: broken.rule.clone(),
+                count: broken.count,
+                first: broken.first,
+                last: broken.last,
+                example: broken.example.clone(),
+                forged,
+            })
+            .collect();
+        groups.sort_by(|a, b| {
+            (a.forged, std::cmp::Reverse(a.count), &a.label, a.line).cmp(&(
+                b.forged,
+                std::cmp::Reverse(b.count),
+                &b.label,
+                b.line,
+            ))
+        });
+        Report {
+            lines: self.lines,
+            unreadable: self.unreadable,
+            robot_requests: self.robot_requests,
+            robots_left_out: self.robots_left_out,
+            bad_lines: self.bad_lines.clone(),
+            stopped,
+            robots,
+            groups,
+            versions: self.timeline.versions().to_vec(),
+        }
+    }
+
     /// The requests judged a violation, over every robot.
     #[must_use]
     pub fn violations(&self) -> u64 {
@@ -214,11 +327,18 @@ impl<'a> Run<'a> {
             let mut ended = false;
             let mut timed_out = false;
             while round.len() < workers {
-                match batches.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                // Waits in short steps, so that a stop is seen while a pipe is quiet, and
+                // judges what came when the next batch is slow to come.
+                let step = if round.is_empty() { WAIT_STEP } else { SLOW_BATCH };
+                match batches.recv_timeout(step.min(deadline.saturating_duration_since(Instant::now()))) {
                     Ok(Ok(batch)) if batch.lines.is_empty() => ended = true,
                     Ok(Ok(batch)) => round.push(batch),
                     Ok(Err(error)) => return Err(AuditError::Read(sanitize_str(log).into_owned(), error)),
-                    Err(mpsc::RecvTimeoutError::Timeout) => timed_out = true,
+                    Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() >= deadline || self.stopped() => {
+                        timed_out = true;
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) if round.is_empty() => continue,
+                    Err(mpsc::RecvTimeoutError::Timeout) => break,
                     Err(mpsc::RecvTimeoutError::Disconnected) => ended = true,
                 }
                 if ended || timed_out {
@@ -490,6 +610,13 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// True when some request of it could be checked against its operator's ranges or
+    /// names (verified or forged).
+    #[must_use]
+    pub fn was_checked(&self) -> bool {
+        self.identity_count(Identity::Verified) + self.identity_count(Identity::Forged) > 0
+    }
+
     /// Its requests given `verdict`.
     #[must_use]
     pub fn count(&self, verdict: Verdict) -> u64 {

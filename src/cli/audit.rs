@@ -158,7 +158,8 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
         None => None,
     };
     let (timeline, about) = versions(args)?;
-    let (verifier, list_warnings) = super::bots::verifier(&args.identity.bot_ips)?;
+    let (verifier, list_warnings) = crate::audit::lists::verifier(&args.identity.bot_ips)
+        .map_err(|why| color_eyre::eyre::eyre!("--bot-ips: {why}"))?;
     for warning in list_warnings {
         super::stderr_line(format_args!("robotscope: warning: {warning}"));
     }
@@ -388,10 +389,8 @@ impl Audit<'_> {
             } else {
                 tally.robots_txt_fetches.to_string()
             };
-            let forged = match tally.family {
-                Some(_) => tally.identity_count(Identity::Forged).to_string(),
-                None => "-".to_owned(),
-            };
+            let forged =
+                if tally.was_checked() { tally.identity_count(Identity::Forged).to_string() } else { "-".to_owned() };
             writeln!(
                 out,
                 "{:<24} {:>9} {:>10} {:>9} {:>8} {:>8} {:>10} {:>12}",

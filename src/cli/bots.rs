@@ -1,8 +1,7 @@
-//! `robotscope bots update`, and the address lists `audit` checks robots against: those
-//! shipped inside robotscope, the newer ones `bots update` keeps in the user's data
-//! directory, and those given with `--bot-ips`.
+//! `robotscope bots update`: each operator's published address ranges fetched into the
+//! user's data directory, where `audit` reads them ([`crate::audit::lists`]).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -10,11 +9,9 @@ use color_eyre::eyre::{Result, WrapErr, bail};
 use url::Url;
 
 use super::{Outcome, stderr_line};
-use crate::audit::identity::{EMBEDDED, FAMILIES, RangeList, Verifier};
+use crate::audit::identity::{FAMILIES, RangeList};
+use crate::audit::lists::{MAX_LIST_BYTES, lists_dir};
 use crate::policy::escape::sanitize_str;
-
-/// The bytes of a published list read at most (Google's largest is under 100 KB).
-const MAX_LIST_BYTES: usize = 4 << 20;
 
 /// `robotscope bots`: the robots' published address ranges.
 #[derive(Debug, Clone, Args)]
@@ -54,11 +51,6 @@ pub fn bots(args: &BotsArgs) -> Result<Outcome> {
     match &args.command {
         BotsCommand::Update(update) => self::update(update),
     }
-}
-
-/// Where `bots update` keeps the lists: `$XDG_DATA_HOME/robotscope/bot-ips`.
-fn lists_dir() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "robotscope").map(|dirs| dirs.data_dir().join("bot-ips"))
 }
 
 fn update(args: &UpdateArgs) -> Result<Outcome> {
@@ -129,66 +121,4 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let partial = path.with_extension("json.partial");
     std::fs::write(&partial, bytes)?;
     std::fs::rename(&partial, path)
-}
-
-/// The lists `audit` checks addresses against: each known list from the data directory
-/// when `bots update` fetched it, else as shipped; then each `--bot-ips` (`FILE`, named
-/// as an operator's list, or `TOKEN=FILE` for any robot). Gives the warnings to print.
-///
-/// # Errors
-///
-/// When a `--bot-ips` list cannot be read.
-pub fn verifier(bot_ips: &[String]) -> Result<(Verifier, Vec<String>)> {
-    let mut verifier = Verifier::default();
-    let mut warnings = Vec::new();
-    let dir = lists_dir();
-    for family in FAMILIES {
-        for published in family.lists {
-            let index = Verifier::family_of_list(published.name).unwrap_or_default();
-            let kept = dir.as_ref().map(|dir| dir.join(published.name)).filter(|path| path.is_file());
-            if let Some(path) = kept {
-                match read_list(&path) {
-                    Ok(list) => {
-                        verifier.add(index, published.name, list, path.display().to_string());
-                        continue;
-                    }
-                    Err(why) => warnings.push(format!("{why}; the list shipped with robotscope is used")),
-                }
-            }
-            if let Some((_, json)) = EMBEDDED.iter().find(|(name, _)| *name == published.name) {
-                let list = RangeList::parse(json).wrap_err("the embedded lists")?;
-                verifier.add(index, published.name, list, "shipped".to_owned());
-            }
-        }
-    }
-    for given in bot_ips {
-        let (token, path) = match given.split_once('=') {
-            Some((token, path)) if !Path::new(given).exists() => (Some(token), Path::new(path)),
-            _ => (None, Path::new(given.as_str())),
-        };
-        let list = read_list(path).map_err(|why| color_eyre::eyre::eyre!("--bot-ips: {why}"))?;
-        let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-        match (token, Verifier::family_of_list(&name)) {
-            (Some(token), _) => verifier.add_for_robot(token, &name, list, path.display().to_string()),
-            (None, Some(family)) => verifier.add(family, &name, list, path.display().to_string()),
-            (None, None) => bail!(
-                "--bot-ips {}: not a list robotscope knows by name (googlebot.json, bingbot.json, gptbot.json, ...); \
-                 write TOKEN={0} to say whose it is",
-                sanitize_str(given)
-            ),
-        }
-    }
-    Ok((verifier, warnings))
-}
-
-/// A list file, read to `MAX_LIST_BYTES` and checked.
-fn read_list(path: &Path) -> std::result::Result<RangeList, String> {
-    let shown = sanitize_str(&path.display().to_string()).into_owned();
-    let (bytes, cut) =
-        crate::fetch::read_file_capped(path, MAX_LIST_BYTES).map_err(|error| format!("{shown}: {error}"))?;
-    if cut {
-        return Err(format!("{shown}: longer than {}", crate::fetch::size_label(MAX_LIST_BYTES)));
-    }
-    let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8"))?;
-    RangeList::parse(&text).map_err(|error| format!("{shown}: {error}"))
 }

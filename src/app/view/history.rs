@@ -123,12 +123,33 @@ impl App {
     }
 
     /// The robots.txt URL of the site on screen (or under the version shown).
-    fn history_site(&self) -> Option<Url> {
+    pub(in crate::app) fn history_site(&self) -> Option<Url> {
         let document = self.viewing.as_ref().map_or(&self.document, |viewing| &viewing.current);
         match &document.origin {
             Origin::Site { url, .. } | Origin::Pending(Source::Site { robots_url: url, .. }) => Some(url.clone()),
             _ => None,
         }
+    }
+
+    /// True when a version may take the place of the text on screen: not while it holds
+    /// edits (says so).
+    pub(in crate::app) fn may_show_a_version(&mut self) -> bool {
+        if self.viewing.is_none() && self.is_dirty() {
+            self.say(
+                About::Moment,
+                "Save (w) or undo your edits first: a version would take the place of the text on screen",
+            );
+            return false;
+        }
+        true
+    }
+
+    /// Puts `document`, a version of the file (of `timestamp`), in the panes read-only in
+    /// place of the current file, which Enter on "now" in the history view brings back.
+    pub(in crate::app) fn show_read_only(&mut self, document: Document, timestamp: String) {
+        let current = self.replace_document(document);
+        let current = self.viewing.take().map_or(current, |viewing| *viewing.current);
+        self.viewing = Some(Viewing { timestamp, current: Box::new(current) });
     }
 
     /// `H`: opens the view, reading the store the first time (or after a new load).
@@ -375,11 +396,7 @@ impl HistoryView {
             }
             return Reply::Close(Vec::new());
         };
-        if app.viewing.is_none() && app.is_dirty() {
-            app.say(
-                About::Moment,
-                "Save (w) or undo your edits first: a version would take the place of the text on screen",
-            );
+        if !app.may_show_a_version() {
             return Reply::done();
         }
         let LoadedVersion { version, txt } = self.versions[index].clone();
@@ -392,9 +409,7 @@ impl HistoryView {
         let source = Source::Site { robots_url: site, page: None };
         let mut document = Document::new((*txt).clone(), label, Origin::Version { source });
         document.availability = version.availability;
-        let current = app.replace_document(document);
-        let current = app.viewing.take().map_or(current, |viewing| *viewing.current);
-        app.viewing = Some(Viewing { timestamp: version.timestamp.clone(), current: Box::new(current) });
+        app.show_read_only(document, version.timestamp.clone());
         let status = version.status.map(|status| format!(", {status}")).unwrap_or_default();
         app.say(
             About::Moment,

@@ -1,0 +1,234 @@
+//! The audit view (`L`): an access log replayed against the robots.txt in force when
+//! each request came, as `robotscope audit` does: the robots with their counts (forged
+//! requests counted apart), and the violations grouped by deciding line, those of
+//! forged requests after the rest. Enter on a violation selects its robot, puts its path
+//! in the tester and, when the site's history judged it, loads the version in force
+//! read-only, so that the deciding line shows as it stood.
+//!
+//! The run is an effect ([`Effect::RunAudit`]) on a thread of its own, which says how
+//! far it has got ([`Action::AuditProgress`]) and what it found ([`Action::Audited`]);
+//! Esc stops it. The versions are the store's for a site (as the history view reads
+//! them), else the text on screen, for all time.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use crate::audit::run::{Group, Report, RobotCounts};
+
+use super::{Reply, View, movement};
+use crate::app::job::Job;
+use crate::app::tester::upper_first;
+use crate::app::{About, Action, App, Document, Effect, Origin, Overlay, layout};
+use crate::audit::replay::InForce;
+use crate::fetch::Source;
+use crate::words::plural;
+
+/// How far a run has got.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AuditProgress {
+    /// Log lines read.
+    pub lines: u64,
+    /// Bytes read.
+    pub bytes: u64,
+}
+
+/// What a run found, and what judged it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Audited {
+    pub report: Report,
+    /// The versions that judged it, in words.
+    pub judged_by: String,
+    /// What went wrong along the way (a list that could not be read, the store).
+    pub warnings: Vec<String>,
+}
+
+/// The view's state.
+#[derive(Debug)]
+pub struct AuditView {
+    /// The run, and how far it has got while it runs: answers of another are stale.
+    pub job: Job<AuditProgress>,
+    /// The log audited.
+    pub log: PathBuf,
+    /// What the last run found.
+    pub audited: Option<Audited>,
+    /// The violation group under the cursor.
+    pub cursor: usize,
+    /// The first group shown.
+    pub scroll: usize,
+}
+
+impl AuditView {
+    /// The groups of the report, none before it comes.
+    #[must_use]
+    pub fn groups(&self) -> &[Group] {
+        self.audited.as_ref().map_or(&[], |audited| &audited.report.groups)
+    }
+
+    /// Stops a run under way.
+    pub(in crate::app) fn stop(&mut self) -> Vec<Effect> {
+        self.job.stop().map(|id| Effect::CancelAudit { id }).into_iter().collect()
+    }
+
+    fn finished(&mut self, id: u64, result: Result<Audited, String>, app: &mut App) {
+        if !self.job.finish(id) {
+            return;
+        }
+        match result {
+            Ok(audited) => {
+                let report = &audited.report;
+                let violations: u64 = report.robots.iter().map(|robot| robot.violations).sum();
+                let forged: u64 = report.robots.iter().map(|robot| robot.forged).sum();
+                let stopped = if report.stopped { " (stopped: what was read)" } else { "" };
+                app.say(
+                    About::Moment,
+                    format!(
+                        "Audit{stopped}: {}, {}, {} forged",
+                        plural(usize::try_from(report.robot_requests).unwrap_or(usize::MAX), "robot request"),
+                        plural(usize::try_from(violations).unwrap_or(usize::MAX), "violation"),
+                        forged
+                    ),
+                );
+                for warning in &audited.warnings {
+                    app.say(About::Moment, upper_first(warning));
+                }
+                self.cursor = 0;
+                self.scroll = 0;
+                self.audited = Some(audited);
+            }
+            Err(error) => app.say(About::Moment, upper_first(&error)),
+        }
+    }
+
+    fn move_by(&mut self, delta: isize, app: &App) {
+        let height = list_height(app);
+        let last = self.groups().len().saturating_sub(1);
+        self.cursor = self.cursor.saturating_add_signed(delta).min(last);
+        if self.cursor < self.scroll {
+            self.scroll = self.cursor;
+        } else if self.cursor >= self.scroll + height {
+            self.scroll = self.cursor + 1 - height;
+        }
+    }
+
+    /// Enter: the violation's robot selected, its path in the tester, and the version in
+    /// force in the panes (read-only) when the site's history judged it.
+    fn show_violation(&self, app: &mut App) -> Reply {
+        let Some(audited) = &self.audited else {
+            app.say(About::Moment, "The audit runs; Esc stops it");
+            return Reply::done();
+        };
+        let Some(group) = audited.report.groups.get(self.cursor) else {
+            app.say(About::Moment, "No violation: nothing to show");
+            return Reply::done();
+        };
+        let version = group.version.and_then(|index| audited.report.versions.get(index));
+        if let Some(version @ InForce { since: Some(since), .. }) = version {
+            if !app.may_show_a_version() {
+                return Reply::done();
+            }
+            let Some(site) = app.history_site() else { return Reply::done() };
+            let date = since.strftime("%Y-%m-%d %H:%M UTC");
+            let label = format!("{site} of {date} (in force for this violation, read-only)");
+            let source = Source::Site { robots_url: site, page: None };
+            let mut document = Document::new((*version.txt).clone(), label, Origin::Version { source });
+            document.availability = version.availability;
+            app.show_read_only(document, since.strftime("%Y%m%d%H%M%S").to_string());
+            app.say(
+                About::Moment,
+                format!(
+                    "The version of {date}, read-only, as it stood for this violation; H, then Enter on 'now' goes back"
+                ),
+            );
+        }
+        app.add_robot_named(&group.label);
+        app.path.set_text(&group.example);
+        app.path.commit_to_history();
+        app.follow_tested_path(&group.example);
+        app.reevaluate();
+        Reply::Close(Vec::new())
+    }
+
+    /// The view's answer to an action: its run's progress and result, Esc, `r`, `l`,
+    /// Enter, moving.
+    pub(super) fn update(&mut self, action: Action, app: &mut App) -> Reply {
+        match action {
+            Action::AuditProgress { id, progress } => {
+                self.job.advance(id, progress);
+            }
+            Action::Audited { id, result } => self.finished(id, *result, app),
+            Action::Cancel => {
+                if !self.job.is_running() {
+                    return Reply::Close(Vec::new());
+                }
+                app.say(About::Moment, "Stopped: what was read is shown; r runs it again, Esc leaves");
+                return Reply::Done(self.stop());
+            }
+            Action::Reload => {
+                let log = self.log.clone();
+                return Reply::Done(app.start_audit(log));
+            }
+            Action::ShowInSource => return self.show_violation(app),
+            action => match movement(&action, list_height(app)) {
+                Some(delta) => self.move_by(delta, app),
+                None => return Reply::Pass(action),
+            },
+        }
+        Reply::done()
+    }
+}
+
+impl App {
+    /// The audit view, when it is open.
+    #[must_use]
+    pub fn audit_view(&self) -> Option<&AuditView> {
+        match &self.view {
+            Some(View::Audit(view)) => Some(view),
+            _ => None,
+        }
+    }
+
+    /// `--log FILE`: audits `log` as soon as the file is loaded.
+    pub fn audit_at_start(&mut self, log: PathBuf) {
+        self.audit_at_start = Some(crate::app::LogAtStart::Given(log));
+    }
+
+    /// `L`: the audit view as it was left, or the prompt for a log to audit.
+    pub(in crate::app) fn open_audit(&mut self) -> Vec<Effect> {
+        match self.shelf.take(Overlay::Audit) {
+            Some(view) => self.show(view),
+            None => self.update(Action::OpenPrompt(crate::app::PromptKind::AuditLog)),
+        }
+    }
+
+    /// Audits `log` in the background, in a view of its own (a run under way stops).
+    pub(in crate::app) fn start_audit(&mut self, log: PathBuf) -> Vec<Effect> {
+        let mut effects = match self.discard_view(Overlay::Audit) {
+            Some(View::Audit(mut view)) => view.stop(),
+            _ => Vec::new(),
+        };
+        let job = Job::start(&mut self.job_ids, AuditProgress::default());
+        let current = self.viewing.as_ref().map_or(&self.document, |viewing| &viewing.current);
+        let on_screen = InForce { since: None, txt: Arc::clone(&current.txt), availability: current.availability };
+        effects.push(Effect::RunAudit {
+            id: job.id(),
+            log: log.clone(),
+            site: self.history_site(),
+            on_screen: Box::new(on_screen),
+            settings: self.history_settings.clone(),
+            limits: self.fetch_limits(),
+        });
+        self.say(About::Moment, format!("Auditing {} (Esc stops)", log.display()));
+        let view = AuditView { job, log, audited: None, cursor: 0, scroll: 0 };
+        let mut shown = self.show(View::Audit(Box::new(view)));
+        shown.extend(effects);
+        shown
+    }
+}
+
+/// The rows of the violations' list.
+fn list_height(app: &App) -> usize {
+    let (width, height) = layout::AUDIT_OVERLAY;
+    let (_, height) = layout::overlay_size(layout::above_status(app.area), width, height);
+    // The summary, the robots' table (at most a third) and the headings above the list.
+    usize::from(height.saturating_sub(2)).saturating_sub(usize::from(height) / 3 + 4).max(1)
+}

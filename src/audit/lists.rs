@@ -1,0 +1,89 @@
+//! The address lists at hand: those shipped inside robotscope, the newer ones
+//! `robotscope bots update` keeps in the user's data directory
+//! (`$XDG_DATA_HOME/robotscope/bot-ips`), and those given with `--bot-ips`. Each file is
+//! read to [`MAX_LIST_BYTES`] and checked before it is used.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::identity::{EMBEDDED, FAMILIES, RangeList, Verifier};
+use crate::policy::escape::sanitize_str;
+
+/// The bytes of a list read at most (Google's largest is under 100 KB).
+pub const MAX_LIST_BYTES: usize = 4 << 20;
+
+/// Where `bots update` keeps the lists.
+#[must_use]
+pub fn lists_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "robotscope").map(|dirs| dirs.data_dir().join("bot-ips"))
+}
+
+/// The lists a run checks addresses against: each known list from the data directory
+/// when `bots update` fetched it, else as shipped; then each of `given` (`FILE`, named as
+/// an operator's list, or `TOKEN=FILE` for any robot). Gives the warnings to show.
+///
+/// # Errors
+///
+/// When a given list cannot be read, or names no operator.
+pub fn verifier(given: &[String]) -> Result<(Verifier, Vec<String>), String> {
+    let mut verifier = Verifier::default();
+    let mut warnings = Vec::new();
+    let dir = lists_dir();
+    for family in FAMILIES {
+        for published in family.lists {
+            let index = Verifier::family_of_list(published.name).unwrap_or_default();
+            let kept = dir.as_ref().map(|dir| dir.join(published.name)).filter(|path| path.is_file());
+            if let Some(path) = kept {
+                match read_list(&path) {
+                    Ok(list) => {
+                        verifier.add(index, published.name, list, path.display().to_string());
+                        continue;
+                    }
+                    Err(why) => warnings.push(format!("{why}; the list shipped with robotscope is used")),
+                }
+            }
+            if let Some((_, json)) = EMBEDDED.iter().find(|(name, _)| *name == published.name) {
+                let list =
+                    RangeList::parse(json).map_err(|error| format!("the shipped {}: {error}", published.name))?;
+                verifier.add(index, published.name, list, "shipped".to_owned());
+            }
+        }
+    }
+    for given in given {
+        let (token, path) = match given.split_once('=') {
+            Some((token, path)) if !Path::new(given).exists() => (Some(token), Path::new(path)),
+            _ => (None, Path::new(given.as_str())),
+        };
+        let list = read_list(path)?;
+        let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+        match (token, Verifier::family_of_list(&name)) {
+            (Some(token), _) => verifier.add_for_robot(token, &name, list, path.display().to_string()),
+            (None, Some(family)) => verifier.add(family, &name, list, path.display().to_string()),
+            (None, None) => {
+                return Err(format!(
+                    "{}: not a list robotscope knows by name (googlebot.json, bingbot.json, gptbot.json, ...); \
+                     write TOKEN={0} to say whose it is",
+                    sanitize_str(given)
+                ));
+            }
+        }
+    }
+    Ok((verifier, warnings))
+}
+
+/// A list file, read to `MAX_LIST_BYTES` and checked.
+///
+/// # Errors
+///
+/// When it cannot be read, is longer, or is not a list of the published shape.
+pub fn read_list(path: &Path) -> Result<RangeList, String> {
+    let shown = sanitize_str(&path.display().to_string()).into_owned();
+    let file = std::fs::File::open(path).map_err(|error| format!("{shown}: {error}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_LIST_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(|error| format!("{shown}: {error}"))?;
+    if bytes.len() > MAX_LIST_BYTES {
+        return Err(format!("{shown}: longer than {} MiB", MAX_LIST_BYTES >> 20));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8"))?;
+    RangeList::parse(&text).map_err(|error| format!("{shown}: {error}"))
+}
