@@ -465,8 +465,8 @@ impl Audit<'_> {
         let dns = if self.run.rdns.is_some() { " and reverse DNS" } else { "" };
         writeln!(
             out,
-            "\nAddresses checked against {}{dns}; \"-\": an operator that publishes neither (robotscope bots update \
-             fetches the lists)",
+            "\nAddresses checked against {}{dns}.\nforged \"-\": nothing to check that robot against (robotscope bots \
+             update fetches the operators' lists; --rdns asks the DNS).",
             if lists.is_empty() { "no list".to_owned() } else { sanitize_str(&lists.join(", ")).into_owned() }
         )
     }
