@@ -744,3 +744,32 @@ mod explorer {
         writer.join().expect("writer");
     }
 }
+
+#[test]
+fn a_missing_log_among_several_is_said_and_the_rest_reported() {
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let log = write(
+        &dir,
+        "access.log",
+        combined("66.249.66.1", "10/Oct/2025:13:55:36 +0000", "/private/a", GOOGLEBOT).as_bytes(),
+    );
+    let missing = dir.path().join("access.log.1").display().to_string();
+    let (text, warnings, status) = run(&["audit", &missing, &log, "--robots", &robots], b"");
+    assert_eq!(status, 1, "the violation in the log that was read: {warnings}");
+    assert!(text.contains("Googlebot: 1 request"), "{text}");
+    assert!(warnings.contains("warning: opening") && warnings.contains("access.log.1"), "{warnings}");
+    let (_, warnings, status) = run(&["audit", &missing, "--robots", &robots], b"");
+    assert_eq!(status, 2, "nothing read: {warnings}");
+    // --all is for rows; CSV cells a spreadsheet would run are quoted as text.
+    let (_, warnings, status) = run(&["audit", &log, "--robots", &robots, "--all"], b"");
+    assert_eq!(status, 2);
+    assert!(warnings.contains("add --json or --csv"), "{warnings}");
+    let formula = write(
+        &dir,
+        "formula.log",
+        combined("66.249.66.1", "10/Oct/2025:13:55:36 +0000", "/private/a", "=1+1 MJ12bot/1.0").as_bytes(),
+    );
+    let (csv, ..) = run(&["audit", &formula, "--robots", &robots, "--csv"], b"");
+    assert!(csv.contains(",'=1+1 MJ12bot/1.0,"), "{csv}");
+}

@@ -519,7 +519,9 @@ impl<'a> Run<'a> {
         let (delay, refused) = match judgement.version {
             Some(version) => {
                 let matcher = self.judge.matcher(version, judged);
+                // Fetching robots.txt is how a robot learns the preferences: never counted.
                 let refused = tally.purpose == Purpose::AiTraining
+                    && !robots_txt
                     && matcher
                         .usage(&request.target)
                         .is_some_and(|usage| usage.get(Category::TrainAi).preference() == Preference::Disallowed);

@@ -150,6 +150,9 @@ struct Audit<'a> {
 /// When the versions cannot be found, no log can be opened, or nothing in the logs can
 /// be read.
 pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
+    if args.all && !args.json && !args.csv {
+        bail!("--all writes a row for every robot request: add --json or --csv");
+    }
     let custom = match &args.log_format {
         Some(format) => Some(
             CustomFormat::new(format, &args.date_format, &args.time_format)
@@ -203,6 +206,9 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
         audit.write_row_text("log_line,time,ip,user_agent,agent,path,verdict,line,rule,version,identity\n")?;
     }
     let mut stopped = None;
+    // A log that cannot be read is said, and the others are read: a rotated log gone
+    // missing does not cost the report of the rest.
+    let mut failed = Vec::new();
     for log in &args.logs {
         match audit.read_log(log) {
             Ok(true) => {}
@@ -210,13 +216,15 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
                 stopped = Some(log.clone());
                 break;
             }
-            Err(error) => {
-                audit.clear_progress();
-                return Err(error.into());
-            }
+            Err(error) => failed.push(color_eyre::eyre::Report::new(error)),
         }
     }
     audit.clear_progress();
+    if failed.len() == args.logs.len()
+        && let Some(error) = failed.pop()
+    {
+        return Err(error);
+    }
     if audit.run.lines == audit.run.unreadable {
         bail!(
             "nothing could be read in {}: {}",
@@ -226,6 +234,10 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
     }
     let violations = audit.run.violations();
     audit.finish(&about, stopped.as_deref(), args.versions.deadline.max_time)?;
+    // After the report, with the other warnings.
+    for error in &failed {
+        super::stderr_line(format_args!("robotscope: warning: {}", sanitize_str(&format!("{error:#}"))));
+    }
     Ok(if violations > 0 { Outcome::Findings } else { Outcome::Clean })
 }
 
@@ -549,7 +561,12 @@ struct Summary {
 /// characters escaped, as everywhere robotscope writes text from outside.
 fn write_csv_row(out: &mut dyn Write, row: &RequestRow<'_>) -> io::Result<()> {
     let field = |text: &str| {
-        let text = sanitize_str(text).into_owned();
+        let mut text = sanitize_str(text).into_owned();
+        // A cell a spreadsheet would take for a formula is quoted as text (OWASP's advice
+        // on CSV injection): a User-Agent or a path is the log writer's choosing.
+        if text.starts_with(['=', '+', '-', '@', '\t', '\r']) && text != "-" {
+            text.insert(0, '\'');
+        }
         if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
     };
     let number = |n: Option<usize>| n.map(|n| n.to_string()).unwrap_or_default();
