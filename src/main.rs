@@ -46,7 +46,7 @@ struct Cli {
     archive: Option<url::Url>,
     /// An access log to audit as the explorer opens (L audits another): each robot's
     /// requests judged against the site's stored versions, or the file for all time.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", requires = "source")]
     log: Option<std::path::PathBuf>,
 }
 

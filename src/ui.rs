@@ -104,7 +104,7 @@ fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
         }
         View::Audit(view) => {
             let (width, height) = crate::app::layout::AUDIT_OVERLAY;
-            frame.render_widget(audit::AuditOverlay { view }, centered(above_status(area), width, height));
+            frame.render_widget(audit::AuditOverlay { app, view }, centered(above_status(area), width, height));
         }
         View::History(view) => {
             let (width, height) = HISTORY_OVERLAY;

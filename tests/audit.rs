@@ -304,8 +304,12 @@ fn each_request_meets_the_version_of_its_time() {
         ]
     );
     // --local reads the versions the first run kept, and asks nobody.
-    let (text, _, status) = run(&["audit", &log, "--site", &site, "--local", "--store", &store], b"");
+    let (text, warnings, status) = run(&["audit", &log, "--site", &site, "--local", "--store", &store], b"");
     assert_eq!(status, 1);
+    assert!(
+        warnings.contains("1 robot request came before the first known version (2020-01-01 00:00:00 UTC): unjudged"),
+        "{warnings}"
+    );
     assert!(
         text.contains("GPTBot: 1 request by line 6 `Disallow: /` of the version of 2021-01-01T00:00:00Z"),
         "{text}"
@@ -380,6 +384,8 @@ fn googlebot_from_googles_published_range_is_verified_and_from_elsewhere_forged(
         combined("66.249.66.1", "10/Oct/2025:13:55:30 +0000", "/public", GOOGLEBOT),
         combined("::ffff:66.249.79.96", "10/Oct/2025:13:55:31 +0000", "/public", GOOGLEBOT),
         combined("203.0.113.7", "10/Oct/2025:13:55:32 +0000", "/public", GOOGLEBOT),
+        // With its port, as some proxies log it.
+        combined("66.249.66.2:51234", "10/Oct/2025:13:55:32 +0000", "/public", GOOGLEBOT),
         combined("66.249.66.1", "10/Oct/2025:13:55:33 +0000", "/robots.txt", GPTBOT),
     ]
     .concat();
@@ -391,15 +397,16 @@ fn googlebot_from_googles_published_range_is_verified_and_from_elsewhere_forged(
     let records = json_lines(&json);
     let google = of_type(&records, "robot").into_iter().find(|robot| robot["agent"] == "Googlebot").cloned();
     let google = google.expect("Googlebot's record");
-    assert_eq!((google["forged"].as_u64(), google["verified"].as_u64()), (Some(1), Some(2)));
+    assert_eq!((google["forged"].as_u64(), google["verified"].as_u64()), (Some(1), Some(3)));
     assert_eq!(of_type(&records, "summary")[0]["forged"], 1);
 
     let (json, ..) = run_with_data(dir.path(), &["audit", &log, "--robots", &robots, "--json", "--all"]);
     let found = identities(&json);
     assert_eq!(found[0].1, "verified");
     assert_eq!(found[1].1, "verified", "IPv4 written as IPv6");
+    assert_eq!(found[3].1, "verified", "an address with its port");
     // OpenAI publishes GPTBot's ranges, but no copy is at hand until `bots update`.
-    assert_eq!(found[3], ("66.249.66.1".to_owned(), "unverifiable".to_owned()));
+    assert_eq!(found[4], ("66.249.66.1".to_owned(), "unverifiable".to_owned()));
 
     let (text, ..) = run_with_data(dir.path(), &["audit", &log, "--robots", &robots]);
     assert!(text.contains("googlebot.json of 2025-08-19 (shipped)"), "{text}");
@@ -417,14 +424,17 @@ fn bots_update_fetches_the_lists_audit_then_uses_and_bot_ips_adds_one() {
             Reply::text(r#"{"creationTime": "2026-11-02T00:00:00", "prefixes": [{"ipv4Prefix": "192.0.2.0/24"}]}"#)
         }
         "/lists/gptbot.json" => Reply::text("<html>not a list</html>"),
+        // Empty: it would make every ChatGPT-User request forged.
+        "/lists/chatgpt-user.json" => Reply::text(r#"{"creationTime": "2026-11-01T00:00:00", "prefixes": []}"#),
         _ => Reply::status(404),
     });
     let data = tempfile::tempdir().expect("data");
     let (out, warnings, status) = run_with_data(data.path(), &["bots", "update", "--from", &server.url("/lists/")]);
     assert_eq!(status, 1, "some lists failed: exit 1\n{out}{warnings}");
-    assert!(out.contains("bingbot.json: 1 ranges, made 2026-11-01T00:00:00 (Microsoft)"), "{out}");
+    assert!(out.contains("bingbot.json: 1 range, made 2026-11-01T00:00:00 (Microsoft)"), "{out}");
     assert!(warnings.contains("gptbot.json: not a list of address ranges"), "{warnings}");
     assert!(warnings.contains("perplexitybot.json: HTTP 404"), "{warnings}");
+    assert!(warnings.contains("chatgpt-user.json: holds no address range (no copy is held)"), "{warnings}");
     let kept = data.path().join("robotscope/bot-ips");
     assert!(kept.join("bingbot.json").is_file() && !kept.join("gptbot.json").exists());
 
@@ -449,6 +459,16 @@ fn bots_update_fetches_the_lists_audit_then_uses_and_bot_ips_adds_one() {
     let found: Vec<String> = identities(&json).into_iter().map(|(_, identity)| identity).collect();
     assert_eq!(found, ["verified", "forged", "verified", "verified", "forged"]);
 
+    // A mirror's list older than the copy held is not taken.
+    let stale = Server::start(|path| match path {
+        "/googlebot.json" => {
+            Reply::text(r#"{"creationTime": "2020-01-01T00:00:00", "prefixes": [{"ipv4Prefix": "10.0.0.0/8"}]}"#)
+        }
+        _ => Reply::status(404),
+    });
+    let (_, warnings, _) = run_with_data(data.path(), &["bots", "update", "--from", &stale.url("/")]);
+    assert!(warnings.contains("made 2020-01-01T00:00:00, before the copy held (2026-11-02T00:00:00)"), "{warnings}");
+    assert!(std::fs::read_to_string(kept.join("googlebot.json")).expect("kept").contains("192.0.2.0/24"));
     let (_, warnings, status) = run_with_data(data.path(), &["audit", &log, "--robots", &robots, "--bot-ips", &mine]);
     assert_eq!(status, 2, "a list not named for an operator needs TOKEN=FILE");
     assert!(warnings.contains("write TOKEN="), "{warnings}");
@@ -717,6 +737,8 @@ mod explorer {
             "{:?}",
             app.message_log().collect::<Vec<_>>()
         );
+        let failed = app.audit_view().and_then(|view| view.failed.as_deref()).unwrap_or_default();
+        assert!(failed.contains("not an access log"), "the view says why: {failed}");
 
         // A FIFO that nobody writes to: the run waits, and Esc stops it at once.
         let fifo = dir.path().join("fifo");

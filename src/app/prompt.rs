@@ -82,7 +82,8 @@ impl PromptKind {
             PromptKind::Search => "Enter stays on the match (n/N next and previous); Esc goes back.",
             PromptKind::GoToLine => "Enter goes there; Esc cancels.",
             PromptKind::AuditLog => {
-                "Combined, Common or JSON lines, gzipped or not: judged against the site's stored versions; Esc cancels."
+                "Combined, Common or JSON lines, gzipped or not: judged against the site's stored versions, or the \
+                 file on screen; Esc cancels."
             }
         }
     }

@@ -32,9 +32,12 @@ pub fn verifier(given: &[String]) -> Result<(Verifier, Vec<String>), String> {
     for family in FAMILIES {
         for published in family.lists {
             let index = Verifier::family_of_list(published.name).unwrap_or_default();
+            let shipped = shipped(published.name)?;
             let kept = dir.as_ref().map(|dir| dir.join(published.name)).filter(|path| path.is_file());
             if let Some(path) = kept {
                 match read_list(&path) {
+                    // A copy older than the one shipped (a mirror's stale file) gives way to it.
+                    Ok(list) if shipped.as_ref().is_some_and(|shipped| is_older(&list, shipped)) => {}
                     Ok(list) => {
                         verifier.add(index, published.name, list, path.display().to_string());
                         continue;
@@ -42,9 +45,7 @@ pub fn verifier(given: &[String]) -> Result<(Verifier, Vec<String>), String> {
                     Err(why) => warnings.push(format!("{why}; the list shipped with robotscope is used")),
                 }
             }
-            if let Some((_, json)) = EMBEDDED.iter().find(|(name, _)| *name == published.name) {
-                let list =
-                    RangeList::parse(json).map_err(|error| format!("the shipped {}: {error}", published.name))?;
+            if let Some(list) = shipped {
                 verifier.add(index, published.name, list, "shipped".to_owned());
             }
         }
@@ -57,7 +58,9 @@ pub fn verifier(given: &[String]) -> Result<(Verifier, Vec<String>), String> {
         let list = read_list(path)?;
         let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
         match (token, Verifier::family_of_list(&name)) {
-            (Some(token), _) => verifier.add_for_robot(token, &name, list, path.display().to_string()),
+            (Some(token), _) => {
+                verifier.add_for_robot(token, &format!("{name} for {token}"), list, path.display().to_string());
+            }
             (None, Some(family)) => verifier.add(family, &name, list, path.display().to_string()),
             (None, None) => {
                 return Err(format!(
@@ -71,7 +74,28 @@ pub fn verifier(given: &[String]) -> Result<(Verifier, Vec<String>), String> {
     Ok((verifier, warnings))
 }
 
-/// A list file, read to `MAX_LIST_BYTES` and checked.
+/// The list of that name shipped inside robotscope, if one is.
+///
+/// # Errors
+///
+/// Never in a build whose tests pass (the shipped lists are read by them).
+pub fn shipped(name: &str) -> Result<Option<RangeList>, String> {
+    EMBEDDED
+        .iter()
+        .find(|(shipped, _)| *shipped == name)
+        .map(|(_, json)| RangeList::parse(json).map_err(|error| format!("the shipped {name}: {error}")))
+        .transpose()
+}
+
+/// True when `list` says it was made before `than` (lists that do not say are not older).
+#[must_use]
+pub fn is_older(list: &RangeList, than: &RangeList) -> bool {
+    // `creationTime` is ISO 8601 in every list published: its text sorts as its time.
+    matches!((&list.created, &than.created), (Some(list), Some(than)) if list < than)
+}
+
+/// A list file, read to `MAX_LIST_BYTES` and checked: a list without a range vouches for
+/// no address, and would make every request of its robots forged.
 ///
 /// # Errors
 ///
@@ -85,5 +109,9 @@ pub fn read_list(path: &Path) -> Result<RangeList, String> {
         return Err(format!("{shown}: longer than {} MiB", MAX_LIST_BYTES >> 20));
     }
     let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8"))?;
-    RangeList::parse(&text).map_err(|error| format!("{shown}: {error}"))
+    let list = RangeList::parse(&text).map_err(|error| format!("{shown}: {error}"))?;
+    if list.ranges.is_empty() {
+        return Err(format!("{shown}: holds no address range"));
+    }
+    Ok(list)
 }

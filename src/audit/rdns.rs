@@ -85,6 +85,13 @@ impl ReverseDns {
         Ok(ReverseDns { runtime, resolver, answers: foldhash::HashMap::default() })
     }
 
+    /// The addresses looked up, and how many of them had no answer.
+    #[must_use]
+    pub fn asked_and_unanswered(&self) -> (usize, usize) {
+        let unanswered = self.answers.values().filter(|answer| **answer == Answer::NoAnswer).count();
+        (self.answers.len(), unanswered)
+    }
+
     /// What the DNS said of `address`, once it was looked up.
     #[must_use]
     pub fn answer(&self, address: IpAddr) -> Option<&Answer> {

@@ -296,6 +296,18 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// The requests that came before the first known version, over every robot.
+    #[must_use]
+    pub fn unjudged(&self) -> u64 {
+        self.tallies.iter().map(|tally| tally.count(Verdict::Unjudged)).sum()
+    }
+
+    /// The addresses `--rdns` asked about, and how many of them had no answer.
+    #[must_use]
+    pub fn dns_answers(&self) -> Option<(usize, usize)> {
+        self.rdns.as_ref().map(ReverseDns::asked_and_unanswered)
+    }
+
     /// The requests judged a violation, over every robot.
     #[must_use]
     pub fn violations(&self) -> u64 {
@@ -795,6 +807,11 @@ impl Batch {
 }
 
 /// A client address as logs write it (`66.249.66.1`, `[2001:db8::1]`, `::ffff:1.2.3.4`).
+/// An address with its port (`66.249.66.1:51234`, `[2001:db8::1]:443`) is read without it.
 fn address_of(text: &str) -> Option<std::net::IpAddr> {
-    text.trim().trim_start_matches('[').trim_end_matches(']').parse().ok()
+    let text = text.trim();
+    text.parse::<std::net::SocketAddr>()
+        .map(|socket| socket.ip())
+        .ok()
+        .or_else(|| text.trim_start_matches('[').trim_end_matches(']').parse().ok())
 }

@@ -316,6 +316,25 @@ impl Audit<'_> {
             for bad in bad_lines {
                 super::stderr_line(format_args!("robotscope: warning: unreadable line {bad}"));
             }
+            let unjudged = run.unjudged();
+            if unjudged > 0 {
+                let first = run.timeline.versions().first().and_then(|version| version.since);
+                super::stderr_line(format_args!(
+                    "robotscope: warning: {} came before the first known version{}: unjudged, neither allowed nor a \
+                     violation",
+                    plural(to_usize(unjudged), "robot request"),
+                    first.map(|since| format!(" ({})", since.strftime("%Y-%m-%d %H:%M:%S UTC"))).unwrap_or_default()
+                ));
+            }
+            if let Some((asked, unanswered)) = run.dns_answers()
+                && unanswered > 0
+            {
+                super::stderr_line(format_args!(
+                    "robotscope: warning: reverse DNS: {unanswered} of {} had no answer in time (their requests are \
+                     unverifiable unless a list vouches for them)",
+                    plural(asked, "address")
+                ));
+            }
             if run.robots_left_out > 0 {
                 super::stderr_line(format_args!(
                     "robotscope: warning: the logs name more than {MAX_ROBOTS} robots: {} of those past them left out",
@@ -446,14 +465,17 @@ impl Audit<'_> {
             let version = run
                 .version_time(*version)
                 .map_or_else(|| "the file".to_owned(), |time| format!("the version of {time}"));
+            let when = if group.first == group.last {
+                format!("at {}", group.first.strftime("%Y-%m-%d %H:%M:%S"))
+            } else {
+                format!("{} to {}", group.first.strftime("%Y-%m-%d %H:%M:%S"), group.last.strftime("%Y-%m-%d %H:%M:%S"))
+            };
             writeln!(
                 out,
-                "  {}{}: {} by {rule} of {version}, {} to {}, e.g. {}",
+                "  {}{}: {} by {rule} of {version}, {when}, e.g. {}",
                 sanitize_str(&run.tallies[*index].label),
                 if *forged { " (forged)" } else { "" },
                 plural(to_usize(group.count), "request"),
-                group.first.strftime("%Y-%m-%d %H:%M:%S"),
-                group.last.strftime("%Y-%m-%d %H:%M:%S"),
                 sanitize_str(&group.example)
             )?;
         }

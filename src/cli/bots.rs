@@ -70,23 +70,42 @@ fn update(args: &UpdateArgs) -> Result<Outcome> {
                 Some(base) => base.join(published.name).wrap_err("--from")?,
                 None => Url::parse(published.url).wrap_err("a list's address")?,
             };
-            match runtime.block_on(fetch_list(&url, &limits)) {
+            let path = dir.join(published.name);
+            let held = match crate::audit::lists::read_list(&path) {
+                Ok(list) => Some(list),
+                Err(_) => crate::audit::lists::shipped(published.name).map_err(|why| color_eyre::eyre::eyre!(why))?,
+            };
+            let fetched = runtime.block_on(fetch_list(&url, &limits)).and_then(|(list, bytes)| match &held {
+                Some(held) if crate::audit::lists::is_older(&list, held) => Err(format!(
+                    "made {}, before the copy held ({})",
+                    list.created.as_deref().unwrap_or("?"),
+                    held.created.as_deref().unwrap_or("?")
+                )),
+                _ => Ok((list, bytes)),
+            });
+            match fetched {
                 Ok((list, bytes)) => {
-                    let path = dir.join(published.name);
                     write_atomically(&path, &bytes).wrap_err_with(|| format!("writing {}", path.display()))?;
                     updated += 1;
                     println!(
-                        "{}: {} ranges{} ({})",
+                        "{}: {}{} ({})",
                         published.name,
-                        list.ranges.len(),
+                        crate::words::plural(list.ranges.len(), "range"),
                         list.created.map(|created| format!(", made {}", sanitize_str(&created))).unwrap_or_default(),
                         family.operator
                     );
                 }
                 Err(why) => {
                     failed += 1;
+                    let kept = if path.is_file() {
+                        "the copy held stays"
+                    } else if held.is_some() {
+                        "the list shipped with robotscope is used"
+                    } else {
+                        "no copy is held"
+                    };
                     stderr_line(format_args!(
-                        "robotscope: warning: {}: {} (the copy held before stays)",
+                        "robotscope: warning: {}: {} ({kept})",
                         sanitize_str(url.as_str()),
                         sanitize_str(&why)
                     ));
@@ -112,6 +131,9 @@ async fn fetch_list(url: &Url, limits: &crate::fetch::Limits) -> Result<(RangeLi
     }
     let text = std::str::from_utf8(&fetched.body).map_err(|_| "not UTF-8".to_owned())?;
     let list = RangeList::parse(text).map_err(|error| error.to_string())?;
+    if list.ranges.is_empty() {
+        return Err("holds no address range".to_owned());
+    }
     Ok((list, fetched.body))
 }
 

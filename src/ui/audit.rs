@@ -10,6 +10,7 @@ use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 use super::text::safe_span;
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
+use crate::app::App;
 use crate::app::view::audit::{AuditView, Group, RobotCounts};
 use crate::fetch::size_label;
 use crate::words::plural;
@@ -17,6 +18,8 @@ use crate::words::plural;
 /// The audit overlay.
 #[derive(Debug)]
 pub struct AuditOverlay<'a> {
+    /// The state to draw.
+    pub app: &'a App,
     /// The view (open).
     pub view: &'a AuditView,
 }
@@ -32,6 +35,8 @@ fn robot_line(robot: &RobotCounts) -> Line<'static> {
     spans.push(Span::styled(format!("{:>9}", robot.requests), THEME.value));
     spans.push(Span::styled(format!("{:>11}", robot.violations), violations));
     spans.push(Span::styled(format!("{:>10}", robot.tolerated), THEME.dim));
+    let unjudged = if robot.unjudged > 0 { THEME.warning } else { THEME.dim };
+    spans.push(Span::styled(format!("{:>9}", robot.unjudged), unjudged));
     let (forged, style) = match (robot.checkable, robot.forged) {
         (false, _) => ("-".to_owned(), THEME.dim),
         (true, 0) => ("0".to_owned(), THEME.dim),
@@ -76,15 +81,28 @@ impl Widget for AuditOverlay<'_> {
         let block = pane_block(&title, true);
         let inner = block.inner(area);
         block.render(area, buf);
+        let [notice, inner] = Layout::vertical([
+            Constraint::Length(u16::from(view.failed.is_some() || view.is_stale(self.app))),
+            Constraint::Min(1),
+        ])
+        .areas(inner);
+        if let Some(failed) = &view.failed {
+            let mut spans = safe_span(failed, THEME.warning, THEME.escape);
+            spans.push(Span::styled(" (l audits another log)", THEME.dim));
+            Paragraph::new(Line::from(spans)).render(notice, buf);
+        } else if view.is_stale(self.app) {
+            let line = "The file on screen changed since this audit: r runs it again.";
+            Paragraph::new(Line::styled(line, THEME.warning)).render(notice, buf);
+        }
         let Some(audited) = &view.audited else {
-            let waiting = if view.job.is_running() { "Reading the log…" } else { "Nothing read: r runs it again." };
+            let waiting = if view.job.is_running() { "Reading the log…" } else { "Nothing read." };
             Paragraph::new(Line::styled(waiting, THEME.dim)).render(inner, buf);
             return;
         };
         let report = &audited.report;
         let robots_rows = u16::try_from(report.robots.len()).unwrap_or(u16::MAX).min(inner.height / 3).max(1);
         let [summary, robots, list] =
-            Layout::vertical([Constraint::Length(3), Constraint::Length(robots_rows + 1), Constraint::Min(1)])
+            Layout::vertical([Constraint::Length(4), Constraint::Length(robots_rows + 1), Constraint::Min(1)])
                 .areas(inner);
         let stopped = if report.stopped { " Stopped early: what was read." } else { "" };
         let mut about = vec![Span::styled(
@@ -99,6 +117,16 @@ impl Widget for AuditOverlay<'_> {
         about.extend(safe_span(&audited.judged_by, THEME.value, THEME.escape));
         about.push(Span::styled(format!(".{stopped}"), THEME.warning));
         let mut lines = vec![Line::from(about)];
+        let unjudged: u64 = report.robots.iter().map(|robot| robot.unjudged).sum();
+        if unjudged > 0 {
+            lines.push(Line::styled(
+                format!(
+                    "{} came before the first known version: unjudged, neither allowed nor a violation.",
+                    plural(count(unjudged), "request")
+                ),
+                THEME.warning,
+            ));
+        }
         if let Some(bad) = report.bad_lines.first() {
             let mut spans = vec![Span::styled("Unreadable: ", THEME.warning)];
             spans.extend(safe_span(bad, THEME.dim, THEME.escape));
@@ -107,8 +135,8 @@ impl Widget for AuditOverlay<'_> {
         Paragraph::new(lines).wrap(Wrap { trim: false }).render(summary, buf);
         let mut table = vec![Line::styled(
             format!(
-                "  {:<24}{:>9}{:>11}{:>10}{:>8}{:>10}",
-                "robot", "requests", "violations", "tolerated", "forged", "verified"
+                "  {:<24}{:>9}{:>11}{:>10}{:>9}{:>8}{:>10}",
+                "robot", "requests", "violations", "tolerated", "unjudged", "forged", "verified"
             ),
             THEME.heading,
         )];

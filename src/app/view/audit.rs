@@ -49,8 +49,13 @@ pub struct AuditView {
     pub job: Job<AuditProgress>,
     /// The log audited.
     pub log: PathBuf,
-    /// What the last run found.
+    /// What the last run that ended found (a failed run keeps the one before).
     pub audited: Option<Audited>,
+    /// Why the last run found nothing, if it failed.
+    pub failed: Option<String>,
+    /// The text's generation the run judged, when the file on screen judged it: a later
+    /// edit makes the report stale.
+    pub judged_text: Option<u64>,
     /// The violation group under the cursor.
     pub cursor: usize,
     /// The first group shown.
@@ -58,6 +63,12 @@ pub struct AuditView {
 }
 
 impl AuditView {
+    /// True when the file on screen judged the report and has changed since.
+    #[must_use]
+    pub fn is_stale(&self, app: &App) -> bool {
+        self.judged_text.is_some_and(|generation| generation != app.text_generation)
+    }
+
     /// The groups of the report, none before it comes.
     #[must_use]
     pub fn groups(&self) -> &[Group] {
@@ -93,9 +104,13 @@ impl AuditView {
                 }
                 self.cursor = 0;
                 self.scroll = 0;
+                self.failed = None;
                 self.audited = Some(audited);
             }
-            Err(error) => app.say(About::Moment, upper_first(&error)),
+            Err(error) => {
+                app.say(About::Moment, upper_first(&error));
+                self.failed = Some(upper_first(&error));
+            }
         }
     }
 
@@ -133,18 +148,23 @@ impl AuditView {
             let mut document = Document::new((*version.txt).clone(), label, Origin::Version { source });
             document.availability = version.availability;
             app.show_read_only(document, since.strftime("%Y%m%d%H%M%S").to_string());
-            app.say(
-                About::Moment,
-                format!(
-                    "The version of {date}, read-only, as it stood for this violation; H, then Enter on 'now' goes back"
-                ),
-            );
         }
         app.add_robot_named(&group.label);
         app.path.set_text(&group.example);
         app.path.commit_to_history();
         app.follow_tested_path(&group.example);
         app.reevaluate();
+        // Said last, over what selecting the robot said.
+        if let Some(since) = version.and_then(|version| version.since) {
+            let date = since.strftime("%Y-%m-%d %H:%M UTC");
+            app.say(
+                About::Moment,
+                format!(
+                    "{} as the version of {date} had it (read-only); H, then Enter on 'now' goes back",
+                    group.label
+                ),
+            );
+        }
         Reply::Close(Vec::new())
     }
 
@@ -202,23 +222,26 @@ impl App {
 
     /// Audits `log` in the background, in a view of its own (a run under way stops).
     pub(in crate::app) fn start_audit(&mut self, log: PathBuf) -> Vec<Effect> {
-        let mut effects = match self.discard_view(Overlay::Audit) {
-            Some(View::Audit(mut view)) => view.stop(),
-            _ => Vec::new(),
+        // What the run before found stays until this one ends.
+        let (mut effects, audited) = match self.discard_view(Overlay::Audit) {
+            Some(View::Audit(mut view)) => (view.stop(), view.audited.take()),
+            _ => (Vec::new(), None),
         };
         let job = Job::start(&mut self.job_ids, AuditProgress::default());
+        let site = self.history_site();
+        let judged_text = site.is_none().then_some(self.text_generation);
         let current = self.viewing.as_ref().map_or(&self.document, |viewing| &viewing.current);
         let on_screen = InForce { since: None, txt: Arc::clone(&current.txt), availability: current.availability };
         effects.push(Effect::RunAudit {
             id: job.id(),
             log: log.clone(),
-            site: self.history_site(),
+            site,
             on_screen: Box::new(on_screen),
             settings: self.history_settings.clone(),
             limits: self.fetch_limits(),
         });
         self.say(About::Moment, format!("Auditing {} (Esc stops)", log.display()));
-        let view = AuditView { job, log, audited: None, cursor: 0, scroll: 0 };
+        let view = AuditView { job, log, audited, failed: None, judged_text, cursor: 0, scroll: 0 };
         let mut shown = self.show(View::Audit(Box::new(view)));
         shown.extend(effects);
         shown
