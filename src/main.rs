@@ -89,8 +89,10 @@ enum Command {
     /// Each request of a robot (named by its User-Agent; browsers are not judged) meets
     /// the version of its time: --robots FILE for all time, or the site's versions (the
     /// store, and the web archive unless --local). A request within --grace of a change
-    /// that the version before allowed is tolerated. Exit status 1 when there are
-    /// violations, 2 when nothing could be read.
+    /// that the version before allowed is tolerated. Each robot's address is checked
+    /// against its operator's published ranges (and, with --rdns, its reverse DNS):
+    /// verified, forged or unverifiable. Exit status 1 when there are violations (a
+    /// forged robot's too, listed apart), 2 when nothing could be read.
     Audit(AuditArgs),
     /// The robots' published address ranges, which audit checks requests against.
     Bots(BotsArgs),
