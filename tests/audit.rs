@@ -174,14 +174,24 @@ fn a_long_log_keeps_its_order() {
 fn a_new_bot_on_every_line_is_bounded() {
     let dir = tempfile::tempdir().expect("dir");
     let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
-    let log: String = (0..10_005)
+    let mut log: String = (0..10_005)
         .map(|n| combined("1.2.3.4", "10/Oct/2025:13:55:36 +0000", "/private/x", &format!("x{n}bot/1.0")))
         .collect::<Vec<_>>()
         .concat();
+    // A known robot after a thousand made-up ones is judged all the same: filling the
+    // cap cannot hide it. The left-out requests are counted each, not each bot once.
+    for _ in 0..3 {
+        log.push_str(&combined("20.15.240.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT));
+        log.push_str(&combined("1.2.3.4", "10/Oct/2025:13:57:00 +0000", "/private/x", "x10004bot/1.0"));
+    }
     let log = write(&dir, "access.log", log.as_bytes());
-    let (json, warnings, _) = run(&["audit", &log, "--robots", &robots, "--json"], b"");
-    assert_eq!(of_type(&json_lines(&json), "robot").len(), 1_000);
-    assert!(warnings.contains("more than 1000 robots: 9005 requests of those past them left out"), "{warnings}");
+    let (json, warnings, status) = run(&["audit", &log, "--robots", &robots, "--json"], b"");
+    assert_eq!(status, 1, "GPTBot's violations: {warnings}");
+    let records = json_lines(&json);
+    let robots_seen = of_type(&records, "robot");
+    assert_eq!(robots_seen.len(), 1_001);
+    assert!(robots_seen.iter().any(|robot| robot["agent"] == "GPTBot" && robot["violations"] == 3));
+    assert!(warnings.contains("more than 1000 robots: 9008 requests of those past them left out"), "{warnings}");
 }
 
 /// `--max-time` holds while the log sends nothing (a pipe kept open, `tail -f`): what
@@ -467,6 +477,25 @@ fn bots_update_fetches_the_lists_audit_then_uses_and_bot_ips_adds_one() {
         _ => Reply::status(404),
     });
     let (_, warnings, _) = run_with_data(data.path(), &["bots", "update", "--from", &stale.url("/")]);
+    let future = Server::start(|path| match path {
+        "/bingbot.json" => {
+            Reply::text(r#"{"creationTime": "9999-12-31T00:00:00", "prefixes": [{"ipv4Prefix": "10.0.0.0/8"}]}"#)
+        }
+        "/applebot.json" => Reply::text(r#"{"creationTime": "soon", "prefixes": [{"ipv4Prefix": "10.0.0.0/8"}]}"#),
+        "/duckduckbot.json" => {
+            Reply::text(r#"{"creationTime": "2026-11-03T00:00:00", "prefixes": [{"ipv4Prefix": "10.0.0.0/8"}]}"#)
+        }
+        _ => Reply::status(404),
+    });
+    // A link where the partial file goes: removed, not followed.
+    let outside = dir.path().join("outside");
+    std::fs::write(&outside, "mine").expect("write");
+    std::os::unix::fs::symlink(&outside, kept.join("duckduckbot.json.partial")).expect("link");
+    let (_, future_warnings, _) = run_with_data(data.path(), &["bots", "update", "--from", &future.url("/")]);
+    assert!(future_warnings.contains("`9999-12-31T00:00:00` is still to come"), "{future_warnings}");
+    assert!(future_warnings.contains("`soon` is no time"), "{future_warnings}");
+    assert_eq!(std::fs::read_to_string(&outside).expect("read"), "mine");
+    assert!(std::fs::read_to_string(kept.join("duckduckbot.json")).expect("kept").contains("10.0.0.0/8"));
     assert!(warnings.contains("made 2020-01-01T00:00:00, before the copy held (2026-11-02T00:00:00)"), "{warnings}");
     assert!(std::fs::read_to_string(kept.join("googlebot.json")).expect("kept").contains("192.0.2.0/24"));
     let (_, warnings, status) = run_with_data(data.path(), &["audit", &log, "--robots", &robots, "--bot-ips", &mine]);
@@ -527,6 +556,9 @@ fn rdns_confirms_names_forward_and_tells_forgeries() {
             // Another's name.
             ("30.2.0.192.in-addr.arpa.", ptr("host.search.msn.com.evil.example.")),
             ("host.search.msn.com.evil.example.", a([192, 0, 2, 30])),
+            // A Google Cloud machine: its name is Google's, not Googlebot's.
+            ("70.2.0.192.in-addr.arpa.", ptr("70.2.0.192.bc.googleusercontent.com.")),
+            ("70.2.0.192.bc.googleusercontent.com.", a([192, 0, 2, 70])),
             // Microsoft's name, which does not resolve back.
             ("40.2.0.192.in-addr.arpa.", ptr("fake.search.msn.com.")),
             ("fake.search.msn.com.", a([192, 0, 2, 99])),
@@ -546,6 +578,7 @@ fn rdns_confirms_names_forward_and_tells_forgeries() {
         combined("66.249.66.1", "10/Oct/2025:13:55:35 +0000", "/public", GOOGLEBOT),
         // An operator that publishes nothing.
         combined("192.0.2.60", "10/Oct/2025:13:55:36 +0000", "/public", "SomeBot/1.0"),
+        combined("192.0.2.70", "10/Oct/2025:13:55:37 +0000", "/public", GOOGLEBOT),
     ]
     .concat();
     let log = write(&dir, "access.log", log.as_bytes());
@@ -554,7 +587,7 @@ fn rdns_confirms_names_forward_and_tells_forgeries() {
     let (json, warnings, status) = run_with_data(dir.path(), &args);
     assert_eq!(status, 0, "{warnings}");
     let found: Vec<String> = identities(&json).into_iter().map(|(_, identity)| identity).collect();
-    assert_eq!(found, ["verified", "verified", "forged", "forged", "forged", "verified", "unverifiable"]);
+    assert_eq!(found, ["verified", "verified", "forged", "forged", "forged", "verified", "unverifiable", "forged"]);
 
     // Without --rdns, the Googlebot outside the list is forged, bingbot unverifiable.
     let (json, ..) = run_with_data(dir.path(), &["audit", &log, "--robots", &robots, "--json", "--all"]);
@@ -794,4 +827,19 @@ fn a_missing_log_among_several_is_said_and_the_rest_reported() {
     );
     let (csv, ..) = run(&["audit", &formula, "--robots", &robots, "--csv"], b"");
     assert!(csv.contains(",'=1+1 MJ12bot/1.0,"), "{csv}");
+}
+
+/// A FIFO nobody writes to: opening it waits for a writer, on the reader's thread, so
+/// that --max-time holds.
+#[test]
+fn a_fifo_without_a_writer_ends_at_max_time() {
+    let dir = tempfile::tempdir().expect("dir");
+    let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
+    let fifo = dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let started = std::time::Instant::now();
+    let (_, warnings, status) =
+        run(&["audit", &fifo.display().to_string(), "--robots", &robots, "--max-time", "1"], b"");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    assert_eq!(status, 2, "nothing read: {warnings}");
 }

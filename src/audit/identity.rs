@@ -72,7 +72,8 @@ pub static FAMILIES: &[Family] = &[
                 "https://developers.google.com/static/search/apis/ipranges/user-triggered-fetchers-google.json",
             ),
         ],
-        suffixes: &["googlebot.com", "google.com", "googleusercontent.com"],
+        // Not googleusercontent.com: any Google Cloud machine's name ends in it.
+        suffixes: &["googlebot.com", "google.com"],
     },
     Family {
         operator: "Microsoft",
@@ -214,9 +215,18 @@ pub struct Verifier {
     families: Vec<(Vec<String>, Vec<String>)>,
     /// The lists read for each family.
     loaded: Vec<Vec<LoadedList>>,
-    /// Every range read, owned by its family.
-    trie: PrefixTrie,
+    /// Each family's ranges, in a trie of its own (lists of two operators may overlap:
+    /// an address in both belongs to both).
+    tries: Vec<PrefixTrie>,
+    /// The ranges held, over every list, and those left out past `MAX_RANGES`.
+    ranges: usize,
+    left_out: usize,
 }
+
+/// The ranges held at most, over every list: a trie node is a few bytes, and a hostile
+/// list of IPv6 /128s costs a hundred nodes a range. The operators' lists hold a few
+/// thousand together.
+pub const MAX_RANGES: usize = 50_000;
 
 impl Default for Verifier {
     /// The known families, with no list read yet.
@@ -228,7 +238,13 @@ impl Default for Verifier {
                 (owned(family.tokens), owned(family.suffixes))
             })
             .collect();
-        Verifier { loaded: vec![Vec::new(); families.len()], families, trie: PrefixTrie::default() }
+        Verifier {
+            loaded: vec![Vec::new(); families.len()],
+            tries: vec![PrefixTrie::default(); families.len()],
+            families,
+            ranges: 0,
+            left_out: 0,
+        }
     }
 }
 
@@ -250,10 +266,12 @@ impl Verifier {
     /// the report (its ranges stay: ranges are only ever added, and a newer list of an
     /// operator keeps most of the old one's).
     pub fn add(&mut self, family: usize, name: &str, list: RangeList, from: String) {
-        let owner = u16::try_from(family).unwrap_or(u16::MAX);
         let count = list.ranges.len();
-        for range in list.ranges {
-            self.trie.insert(range, owner);
+        let room = MAX_RANGES.saturating_sub(self.ranges);
+        self.left_out += count.saturating_sub(room);
+        for range in list.ranges.into_iter().take(room) {
+            self.tries[family].insert(range, 0);
+            self.ranges += 1;
         }
         let loaded = &mut self.loaded[family];
         loaded.retain(|old| old.name != name);
@@ -266,6 +284,7 @@ impl Verifier {
         let family = self.family_of(token).unwrap_or_else(|| {
             self.families.push((vec![token.to_ascii_lowercase()], Vec::new()));
             self.loaded.push(Vec::new());
+            self.tries.push(PrefixTrie::default());
             self.families.len() - 1
         });
         self.add(family, name, list, from);
@@ -277,13 +296,19 @@ impl Verifier {
         if self.loaded[family].is_empty() {
             return None;
         }
-        Some(self.trie.owner_of(address) == u16::try_from(family).ok())
+        Some(self.tries[family].owner_of(address).is_some())
     }
 
     /// The domains `family`'s reverse DNS names end in.
     #[must_use]
     pub fn suffixes(&self, family: usize) -> &[String] {
         &self.families[family].1
+    }
+
+    /// The ranges left out past [`MAX_RANGES`].
+    #[must_use]
+    pub fn ranges_left_out(&self) -> usize {
+        self.left_out
     }
 
     /// Every list read.
@@ -348,6 +373,14 @@ fn parse_range(text: &str) -> Result<(IpAddr, u8), ListError> {
     let most = if address.is_ipv4() { 32 } else { 128 };
     if length > most {
         return Err(bad());
+    }
+    // An IPv4 range written as IPv6 (`::ffff:66.249.64.0/123`) is an IPv4 range: mapped
+    // addresses are looked up as IPv4.
+    if let IpAddr::V6(v6) = address
+        && let Some(v4) = v6.to_ipv4_mapped()
+        && length >= 96
+    {
+        return Ok((IpAddr::V4(v4), length - 96));
     }
     Ok((address, length))
 }
@@ -482,6 +515,23 @@ mod tests {
         assert!(host_is_under("GOOGLEBOT.COM", &suffixes));
         assert!(!host_is_under("evilgooglebot.com", &suffixes));
         assert!(!host_is_under("googlebot.com.evil.example", &suffixes));
+    }
+
+    #[test]
+    fn overlapping_lists_each_keep_their_addresses() {
+        let mut verifier = Verifier::default();
+        let google = verifier.family_of("Googlebot").expect("Google");
+        verifier.add(google, "googlebot.json", RangeList::parse(GOOGLE).expect("reads"), "test".into());
+        // Another robot's list that claims one of Google's addresses too.
+        let mine = RangeList::parse(r#"{"prefixes": [{"ipv4Prefix": "66.249.66.1/32"}]}"#).expect("reads");
+        verifier.add_for_robot("MyBot", "mine.json", mine, "test".into());
+        let mybot = verifier.family_of("mybot").expect("its own family");
+        assert_eq!(verifier.in_ranges(google, ip("66.249.66.1")), Some(true), "still Google's");
+        assert_eq!(verifier.in_ranges(mybot, ip("66.249.66.1")), Some(true));
+        assert_eq!(verifier.in_ranges(mybot, ip("66.249.66.2")), Some(false));
+        // IPv4 written as IPv6 in a list.
+        let mapped = RangeList::parse(r#"{"prefixes": [{"ipv6Prefix": "::ffff:192.0.2.0/120"}]}"#).expect("reads");
+        assert_eq!(mapped.ranges, [(ip("192.0.2.0"), 24)]);
     }
 
     #[test]

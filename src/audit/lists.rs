@@ -12,6 +12,9 @@ use crate::policy::escape::sanitize_str;
 /// The bytes of a list read at most (Google's largest is under 100 KB).
 pub const MAX_LIST_BYTES: usize = 4 << 20;
 
+/// The lists `--bot-ips` may give at most.
+const MAX_GIVEN: usize = 16;
+
 /// Where `bots update` keeps the lists.
 #[must_use]
 pub fn lists_dir() -> Option<PathBuf> {
@@ -50,8 +53,14 @@ pub fn verifier(given: &[String]) -> Result<(Verifier, Vec<String>), String> {
             }
         }
     }
+    if given.len() > MAX_GIVEN {
+        return Err(format!("at most {MAX_GIVEN} lists may be given"));
+    }
     for given in given {
         let (token, path) = match given.split_once('=') {
+            Some(("", _)) if !Path::new(given).exists() => {
+                return Err(format!("{}: TOKEN=FILE needs the robot's token", sanitize_str(given)));
+            }
             Some((token, path)) if !Path::new(given).exists() => (Some(token), Path::new(path)),
             _ => (None, Path::new(given.as_str())),
         };
@@ -71,6 +80,13 @@ pub fn verifier(given: &[String]) -> Result<(Verifier, Vec<String>), String> {
             }
         }
     }
+    if verifier.ranges_left_out() > 0 {
+        warnings.push(format!(
+            "the lists hold more than {} address ranges: {} left out",
+            super::identity::MAX_RANGES,
+            verifier.ranges_left_out()
+        ));
+    }
     Ok((verifier, warnings))
 }
 
@@ -87,11 +103,30 @@ pub fn shipped(name: &str) -> Result<Option<RangeList>, String> {
         .transpose()
 }
 
+/// When a list says it was made (`creationTime`, ISO 8601 as every operator writes it,
+/// read as UTC).
+///
+/// # Errors
+///
+/// When it says something that is no time, or a time to come (a list dated 9999 would
+/// hold off every genuine one after it).
+pub fn made(list: &RangeList) -> Result<Option<jiff::civil::DateTime>, String> {
+    let Some(created) = &list.created else { return Ok(None) };
+    let shown = sanitize_str(created);
+    let time: jiff::civil::DateTime =
+        created.trim_end_matches('Z').parse().map_err(|_| format!("its creationTime `{shown}` is no time"))?;
+    let now = jiff::tz::Offset::UTC.to_datetime(jiff::Timestamp::now());
+    let tomorrow = now.checked_add(jiff::SignedDuration::from_hours(24)).unwrap_or(now);
+    if time > tomorrow {
+        return Err(format!("its creationTime `{shown}` is still to come"));
+    }
+    Ok(Some(time))
+}
+
 /// True when `list` says it was made before `than` (lists that do not say are not older).
 #[must_use]
 pub fn is_older(list: &RangeList, than: &RangeList) -> bool {
-    // `creationTime` is ISO 8601 in every list published: its text sorts as its time.
-    matches!((&list.created, &than.created), (Some(list), Some(than)) if list < than)
+    matches!((made(list), made(than)), (Ok(Some(list)), Ok(Some(than))) if list < than)
 }
 
 /// A list file, read to `MAX_LIST_BYTES` and checked: a list without a range vouches for
@@ -102,6 +137,11 @@ pub fn is_older(list: &RangeList, than: &RangeList) -> bool {
 /// When it cannot be read, is longer, or is not a list of the published shape.
 pub fn read_list(path: &Path) -> Result<RangeList, String> {
     let shown = sanitize_str(&path.display().to_string()).into_owned();
+    // Only a regular file: opening a FIFO waits for a writer, for ever.
+    let metadata = std::fs::metadata(path).map_err(|error| format!("{shown}: {error}"))?;
+    if !metadata.is_file() {
+        return Err(format!("{shown}: not a regular file"));
+    }
     let file = std::fs::File::open(path).map_err(|error| format!("{shown}: {error}"))?;
     let mut bytes = Vec::new();
     file.take(MAX_LIST_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(|error| format!("{shown}: {error}"))?;
@@ -113,5 +153,6 @@ pub fn read_list(path: &Path) -> Result<RangeList, String> {
     if list.ranges.is_empty() {
         return Err(format!("{shown}: holds no address range"));
     }
+    made(&list).map_err(|why| format!("{shown}: {why}"))?;
     Ok(list)
 }

@@ -110,15 +110,17 @@ impl ReverseDns {
             return;
         }
         let resolver = &self.resolver;
-        let lookups = futures::stream::iter(new.iter().copied())
+        let answers = &mut self.answers;
+        let mut lookups = futures::stream::iter(new.clone())
             .map(|address| async move { (address, confirmed_names(resolver, address).await) })
-            .buffer_unordered(CONCURRENT_LOOKUPS)
-            .collect::<Vec<_>>();
-        let left = deadline.saturating_duration_since(Instant::now());
-        let found = self.runtime.block_on(async { tokio::time::timeout(left, lookups).await.unwrap_or_default() });
-        for (address, answer) in found {
-            self.answers.insert(address, answer);
-        }
+            .buffer_unordered(CONCURRENT_LOOKUPS);
+        let deadline = tokio::time::Instant::from_std(deadline);
+        // Each answer is kept as it comes: the deadline cuts off only those still out.
+        self.runtime.block_on(async {
+            while let Ok(Some((address, answer))) = tokio::time::timeout_at(deadline, lookups.next()).await {
+                answers.insert(address, answer);
+            }
+        });
         for address in new {
             self.answers.entry(address).or_insert(Answer::NoAnswer);
         }

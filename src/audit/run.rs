@@ -81,6 +81,17 @@ pub struct Row<'r> {
 /// What receives the rows.
 pub type OnRow<'f> = &'f mut dyn FnMut(&Run<'_>, &Row<'_>);
 
+/// What a User-Agent header is to a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Claim {
+    /// A robot it judges: an index into [`Run::tallies`].
+    Robot(usize),
+    /// A robot past `MAX_ROBOTS`: its requests are counted, not judged.
+    LeftOut,
+    /// A browser, another client, or a robot not asked about.
+    Other,
+}
+
 /// What a run is told.
 #[derive(Debug)]
 pub struct Settings {
@@ -171,7 +182,7 @@ pub struct Run<'a> {
     /// The robots the logs named, in the order they came.
     pub tallies: Vec<Tally>,
     by_token: foldhash::HashMap<String, usize>,
-    agents: foldhash::HashMap<String, Option<usize>>,
+    agents: foldhash::HashMap<String, Claim>,
     /// The violations, grouped.
     pub broken: foldhash::HashMap<BrokenKey, Broken>,
     /// Requests of robots past `MAX_ROBOTS`, not judged.
@@ -329,7 +340,9 @@ impl<'a> Run<'a> {
     ) -> Result<bool, AuditError> {
         let deadline = self.deadline;
         let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).clamp(1, MAX_WORKERS);
-        let batches = read_in_batches(open_log(log)?, workers);
+        // The reader stops once the run leaves this log, however it leaves.
+        let abandoned = SetOnDrop(Arc::new(AtomicBool::new(false)));
+        let batches = read_in_batches(log.to_owned(), workers, Arc::clone(&abandoned.0));
         self.lines_seen = 0;
         let mut format = self.custom.clone().map(LogFormat::Custom);
         loop {
@@ -345,7 +358,7 @@ impl<'a> Run<'a> {
                 match batches.recv_timeout(step.min(deadline.saturating_duration_since(Instant::now()))) {
                     Ok(Ok(batch)) if batch.lines.is_empty() => ended = true,
                     Ok(Ok(batch)) => round.push(batch),
-                    Ok(Err(error)) => return Err(AuditError::Read(sanitize_str(log).into_owned(), error)),
+                    Ok(Err(error)) => return Err(error),
                     Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() >= deadline || self.stopped() => {
                         timed_out = true;
                     }
@@ -428,7 +441,8 @@ impl<'a> Run<'a> {
             Parsed::Request(request) => Some(request),
             _ => None,
         }) {
-            let Some(family) = self.tally_of(&request.user_agent).and_then(|index| self.tallies[index].family) else {
+            let Claim::Robot(index) = self.tally_of(&request.user_agent) else { continue };
+            let Some(family) = self.tallies[index].family else {
                 continue;
             };
             if let Some(address) = address_of(&request.ip)
@@ -457,7 +471,7 @@ impl<'a> Run<'a> {
     }
 
     /// The robot entry a User-Agent names, if it is one the audit judges.
-    fn tally_of(&mut self, user_agent: &str) -> Option<usize> {
+    fn tally_of(&mut self, user_agent: &str) -> Claim {
         // A robot names itself near the start of its header: the rest of a header of
         // kilobytes is not read (a log of such headers cost its length times the robots).
         let mut end = user_agent.len().min(REMEMBERED_AGENT_BYTES);
@@ -468,14 +482,15 @@ impl<'a> Run<'a> {
         if let Some(&known) = self.agents.get(user_agent) {
             return known;
         }
-        let found = robot_of(user_agent, self.db).and_then(|claimed| self.entry(claimed));
+        let found = robot_of(user_agent, self.db).map_or(Claim::Other, |claimed| self.entry(claimed));
         if self.agents.len() < REMEMBERED_AGENTS {
             self.agents.insert(user_agent.to_owned(), found);
         }
         found
     }
 
-    fn entry(&mut self, claimed: Claimed) -> Option<usize> {
+    fn entry(&mut self, claimed: Claimed) -> Claim {
+        let known = matches!(claimed, Claimed::Known(_));
         let (label, robot, reading, purpose) = match claimed {
             Claimed::Known(index) => {
                 let profile = &self.db.profiles()[index];
@@ -485,20 +500,22 @@ impl<'a> Run<'a> {
         };
         let key = label.to_ascii_lowercase();
         if let Some(&index) = self.by_token.get(&key) {
-            return Some(index);
+            return Claim::Robot(index);
         }
         let (robot, reading) = match &self.only {
             Some(only) => {
-                let (_, robot, reading) = only.iter().find(|(token, _, _)| *token == key)?;
+                let Some((_, robot, reading)) = only.iter().find(|(token, _, _)| *token == key) else {
+                    return Claim::Other;
+                };
                 (robot.clone(), *reading)
             }
             None => (robot, self.semantics.unwrap_or(reading)),
         };
         // A log can name a new bot on every line: past the cap, they are counted, not
-        // judged.
-        if self.tallies.len() >= MAX_ROBOTS {
-            self.robots_left_out += 1;
-            return None;
+        // judged. The known robots are always judged (a few dozen): a log that names a
+        // thousand bots first cannot hide GPTBot's requests after them.
+        if !known && self.tallies.len() >= MAX_ROBOTS {
+            return Claim::LeftOut;
         }
         self.tallies.push(Tally {
             label,
@@ -517,11 +534,18 @@ impl<'a> Run<'a> {
             identities: foldhash::HashMap::default(),
         });
         self.by_token.insert(key, self.tallies.len() - 1);
-        Some(self.tallies.len() - 1)
+        Claim::Robot(self.tallies.len() - 1)
     }
 
     fn take_request(&mut self, number: u64, request: &LogRequest, on_row: OnRow<'_>) {
-        let Some(index) = self.tally_of(&request.user_agent) else { return };
+        let index = match self.tally_of(&request.user_agent) {
+            Claim::Robot(index) => index,
+            Claim::LeftOut => {
+                self.robots_left_out += 1;
+                return;
+            }
+            Claim::Other => return,
+        };
         self.robot_requests += 1;
         let tally = &self.tallies[index];
         let judged = Judged { key: index, robot: &tally.robot, reading: tally.reading };
@@ -681,14 +705,36 @@ fn open_log(log: &str) -> Result<(LogReader, bool), AuditError> {
     Ok((reader, may_wait))
 }
 
-/// Reads `reader` in batches on a thread of its own, which sends them (an empty one at
-/// the end): the run's deadline then holds while a pipe or a FIFO sends nothing.
-fn read_in_batches((mut reader, may_wait): (LogReader, bool), ahead: usize) -> mpsc::Receiver<io::Result<Batch>> {
+/// Sets its flag when dropped.
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Opens `log` and reads it in batches on a thread of its own, which sends them (an
+/// empty one at the end). Opening a FIFO and looking for gzip's first bytes wait for a
+/// writer, and so does each read of a quiet pipe: all on that thread, so that the run's
+/// deadline and a stop hold. The thread ends at the end, at an error, or once
+/// `abandoned` is set (a line of /dev/zero never ends: the flag is looked at as it is
+/// read).
+fn read_in_batches(log: String, ahead: usize, abandoned: Arc<AtomicBool>) -> mpsc::Receiver<Result<Batch, AuditError>> {
     let (sender, batches) = mpsc::sync_channel(ahead);
     std::thread::spawn(move || {
+        let (mut reader, may_wait) = match open_log(&log) {
+            Ok(opened) => opened,
+            Err(error) => {
+                let _ = sender.send(Err(error));
+                return;
+            }
+        };
         loop {
             let mut batch = Batch::default();
-            let read = batch.fill(&mut reader, BATCH_LINES, may_wait);
+            let read = batch
+                .fill(&mut reader, BATCH_LINES, may_wait, &abandoned)
+                .map_err(|error| AuditError::Read(sanitize_str(&log).into_owned(), error));
             let last = read.is_err() || batch.lines.is_empty();
             if sender.send(read.map(|()| batch)).is_err() || last {
                 return;
@@ -700,11 +746,14 @@ fn read_in_batches((mut reader, may_wait): (LogReader, bool), ahead: usize) -> m
 
 /// Reads one line into `line` (without its line end), at most `MAX_LINE_BYTES` of it;
 /// false at the end. True in the second place when the line was longer.
-fn read_line(reader: &mut dyn BufRead, line: &mut Vec<u8>) -> io::Result<(bool, bool)> {
+fn read_line(reader: &mut dyn BufRead, line: &mut Vec<u8>, abandoned: &AtomicBool) -> io::Result<(bool, bool)> {
     line.clear();
     let mut cut = false;
     let mut any = false;
     loop {
+        if abandoned.load(Ordering::Relaxed) {
+            return Err(io::Error::other("the run stopped reading"));
+        }
         let available = reader.fill_buf()?;
         if available.is_empty() {
             return Ok((any, cut));
@@ -761,7 +810,7 @@ enum Parsed {
 impl Batch {
     /// Reads up to `count` lines in place of the ones held. When a read `may_wait` for
     /// input, the lines already read go first (a quiet pipe does not hold them back).
-    fn fill(&mut self, reader: &mut LogReader, count: usize, may_wait: bool) -> io::Result<()> {
+    fn fill(&mut self, reader: &mut LogReader, count: usize, may_wait: bool, abandoned: &AtomicBool) -> io::Result<()> {
         self.bytes.clear();
         self.lines.clear();
         let mut line = Vec::new();
@@ -769,7 +818,7 @@ impl Batch {
             if may_wait && !self.lines.is_empty() && reader.buffer().is_empty() {
                 break;
             }
-            let (more, cut) = read_line(reader, &mut line)?;
+            let (more, cut) = read_line(reader, &mut line, abandoned)?;
             if !more {
                 break;
             }

@@ -84,17 +84,27 @@ fn update(args: &UpdateArgs) -> Result<Outcome> {
                 _ => Ok((list, bytes)),
             });
             match fetched {
-                Ok((list, bytes)) => {
-                    write_atomically(&path, &bytes).wrap_err_with(|| format!("writing {}", path.display()))?;
-                    updated += 1;
-                    println!(
-                        "{}: {}{} ({})",
-                        published.name,
-                        crate::words::plural(list.ranges.len(), "range"),
-                        list.created.map(|created| format!(", made {}", sanitize_str(&created))).unwrap_or_default(),
-                        family.operator
-                    );
-                }
+                Ok((list, bytes)) => match write_atomically(&path, &bytes) {
+                    Ok(()) => {
+                        updated += 1;
+                        println!(
+                            "{}: {}{} ({})",
+                            published.name,
+                            crate::words::plural(list.ranges.len(), "range"),
+                            list.created
+                                .map(|created| format!(", made {}", sanitize_str(&created)))
+                                .unwrap_or_default(),
+                            family.operator
+                        );
+                    }
+                    Err(error) => {
+                        failed += 1;
+                        stderr_line(format_args!(
+                            "robotscope: warning: writing {}: {error} (not kept)",
+                            sanitize_str(&path.display().to_string())
+                        ));
+                    }
+                },
                 Err(why) => {
                     failed += 1;
                     let kept = if path.is_file() {
@@ -134,13 +144,23 @@ async fn fetch_list(url: &Url, limits: &crate::fetch::Limits) -> Result<(RangeLi
     if list.ranges.is_empty() {
         return Err("holds no address range".to_owned());
     }
+    crate::audit::lists::made(&list)?;
     Ok((list, fetched.body))
 }
 
-/// Writes `bytes` to `path` by way of a file beside it, so that a reader never sees half
-/// a list.
+/// Writes `bytes` to `path` by way of a new file beside it, so that a reader never sees
+/// half a list. Whatever was at the partial file's name goes first (a link is removed,
+/// not followed), and the new one is created, never opened: nothing outside the
+/// directory is written. The rename replaces `path` itself, a link there included.
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
     let partial = path.with_extension("json.partial");
-    std::fs::write(&partial, bytes)?;
+    match std::fs::remove_file(&partial) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(error),
+        _ => {}
+    }
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&partial)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
     std::fs::rename(&partial, path)
 }
