@@ -37,10 +37,13 @@ with open(f"{root}/access.log", "w") as log:
         time += datetime.timedelta(milliseconds=random.randint(100, 900))
         path = random.choice(["/", f"/blog/{i % 5000}", f"/private/{i % 300}", f"/shop/item?id={i % 9000}&ref=home", f"/static/app.{i % 50}.js"])
         agent = random.choice(agents)
-        # Most Googlebot requests come from Google's published ranges (66.249.64.0/20 is
-        # most of googlebot.json), the rest from anywhere: forged.
+        # Most Googlebot and GPTBot requests come from their operators' published ranges
+        # (66.249.64.0/20 is most of googlebot.json; 20.171.206.0/24 is in gptbot.json),
+        # the rest from anywhere: forged.
         if "Googlebot" in agent and random.random() < 0.9:
             ip = f"66.249.{random.randint(64, 66)}.{random.randint(1, 30)}"
+        elif "GPTBot" in agent and random.random() < 0.9:
+            ip = f"20.171.206.{random.randint(1, 254)}"
         else:
             ip = ".".join(str(random.randint(1, 254)) for _ in range(4))
         status = random.choice([200, 200, 200, 304, 404])

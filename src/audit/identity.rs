@@ -143,8 +143,15 @@ pub static FAMILIES: &[Family] = &[
 ];
 
 /// The lists shipped inside robotscope, as the operators published them (each carries its
-/// `creationTime`); `bots update` keeps newer ones in the user's data directory.
-pub static EMBEDDED: &[(&str, &str)] = &[("googlebot.json", include_str!("../../assets/bot-ips/googlebot.json"))];
+/// `creationTime`); `bots update` keeps newer ones in the user's data directory. These are
+/// the copies at hand where robotscope is built, which has no internet: see
+/// `assets/bot-ips/SOURCES.md`.
+pub static EMBEDDED: &[(&str, &str)] = &[
+    ("googlebot.json", include_str!("../../assets/bot-ips/googlebot.json")),
+    ("gptbot.json", include_str!("../../assets/bot-ips/gptbot.json")),
+    ("searchbot.json", include_str!("../../assets/bot-ips/searchbot.json")),
+    ("applebot.json", include_str!("../../assets/bot-ips/applebot.json")),
+];
 
 /// Whether a request came from its robot's operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -491,17 +491,23 @@ impl Audit<'_> {
             .verifier
             .lists()
             .map(|list| {
-                let made =
-                    list.created.as_deref().map(|created| format!(" of {}", created.get(..10).unwrap_or(created)));
-                format!("{}{} ({})", list.name, made.unwrap_or_default(), list.from)
+                let made = list.created.as_deref().map(|created| format!(" {}", created.get(..10).unwrap_or(created)));
+                sanitize_str(&format!("{}{} ({})", list.name, made.unwrap_or_default(), list.from)).into_owned()
             })
             .collect();
-        let dns = if self.run.rdns.is_some() { " and reverse DNS" } else { "" };
+        let dns = if self.run.rdns.is_some() { ", and reverse DNS" } else { "" };
+        writeln!(out, "\nAddresses checked against{dns}:")?;
+        // The lists, a few to a line.
+        if lists.is_empty() {
+            writeln!(out, "  no list")?;
+        }
+        for chunk in lists.chunks(3) {
+            writeln!(out, "  {}", chunk.join(", "))?;
+        }
         writeln!(
             out,
-            "\nAddresses checked against {}{dns}.\nforged \"-\": nothing to check that robot against (robotscope bots \
-             update fetches the operators' lists; --rdns asks the DNS).",
-            if lists.is_empty() { "no list".to_owned() } else { sanitize_str(&lists.join(", ")).into_owned() }
+            "forged \"-\": nothing to check that robot against (robotscope bots update fetches the operators' lists; \
+             --rdns asks the DNS)."
         )
     }
 }
