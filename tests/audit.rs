@@ -59,7 +59,7 @@ fn a_log_against_one_robots_txt() {
         combined("66.249.66.1", "10/Oct/2025:13:55:30 +0000", "/robots.txt", GOOGLEBOT),
         combined("66.249.66.1", "10/Oct/2025:13:55:36 +0000", "/private/a", GOOGLEBOT),
         combined("66.249.66.1", "10/Oct/2025:13:56:36 +0000", "/public", GOOGLEBOT),
-        combined("20.15.240.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT),
+        combined("20.171.206.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT),
         combined("1.2.3.4", "10/Oct/2025:13:58:00 +0000", "/private/b", FIREFOX),
         "a line that is no request\n".to_owned(),
     ]
@@ -125,7 +125,7 @@ fn violations_name_their_robot() {
     let dir = tempfile::tempdir().expect("dir");
     let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
     let log = [
-        combined("20.15.240.1", "10/Oct/2025:13:55:00 +0000", "/blog", GPTBOT),
+        combined("20.171.206.1", "10/Oct/2025:13:55:00 +0000", "/blog", GPTBOT),
         combined("66.249.66.1", "10/Oct/2025:13:55:36 +0000", "/private/a", GOOGLEBOT),
         combined("66.249.66.1", "10/Oct/2025:13:56:36 +0000", "/private/b", GOOGLEBOT),
     ]
@@ -181,7 +181,7 @@ fn a_new_bot_on_every_line_is_bounded() {
     // A known robot after a thousand made-up ones is judged all the same: filling the
     // cap cannot hide it. The left-out requests are counted each, not each bot once.
     for _ in 0..3 {
-        log.push_str(&combined("20.15.240.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT));
+        log.push_str(&combined("20.171.206.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT));
         log.push_str(&combined("1.2.3.4", "10/Oct/2025:13:57:00 +0000", "/private/x", "x10004bot/1.0"));
     }
     let log = write(&dir, "access.log", log.as_bytes());
@@ -208,7 +208,7 @@ fn the_deadline_holds_while_a_log_waits() {
         .spawn()
         .expect("runs");
     let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(combined("20.15.240.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT).as_bytes()).expect("write");
+    stdin.write_all(combined("20.171.206.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT).as_bytes()).expect("write");
     let started = std::time::Instant::now();
     let output = child.wait_with_output().expect("ends");
     drop(stdin);
@@ -222,7 +222,7 @@ fn the_deadline_holds_while_a_log_waits() {
 fn gzipped_json_and_standard_input_logs() {
     let dir = tempfile::tempdir().expect("dir");
     let robots = write(&dir, "robots.txt", ROBOTS.as_bytes());
-    let line = combined("20.15.240.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT);
+    let line = combined("20.171.206.1", "10/Oct/2025:13:57:00 +0000", "/blog", GPTBOT);
     let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gzip.write_all(line.repeat(3).as_bytes()).expect("gzip");
     let gzipped = write(&dir, "access.log.gz", &gzip.finish().expect("gzip"));
@@ -230,11 +230,11 @@ fn gzipped_json_and_standard_input_logs() {
     assert_eq!(status, 1);
     assert_eq!(of_type(&json_lines(&json), "summary")[0]["violations"], 3);
 
-    let caddy = r#"{"level":"info","ts":1760104620.25,"request":{"remote_ip":"20.15.240.1","method":"GET","uri":"/blog","headers":{"User-Agent":["GPTBot/1.2"]}},"status":200}"#;
+    let caddy = r#"{"level":"info","ts":1760104620.25,"request":{"remote_ip":"20.171.206.1","method":"GET","uri":"/blog","headers":{"User-Agent":["GPTBot/1.2"]}},"status":200}"#;
     let (json, _, _) = run(&["audit", "-", "--robots", &robots, "--json"], format!("{caddy}\n").as_bytes());
     let requests = json_lines(&json);
     assert_eq!(requests[0]["time"], "2025-10-10T13:57:00Z");
-    assert_eq!(requests[0]["ip"], "20.15.240.1");
+    assert_eq!(requests[0]["ip"], "20.171.206.1");
     assert_eq!(requests[0]["verdict"], "violation");
 
     let format = r#"%h %^[%d:%t %^] "%r" %s %b "%R" "%u""#;
@@ -283,15 +283,15 @@ fn each_request_meets_the_version_of_its_time() {
     let store = dir.path().join("history.sqlite3").display().to_string();
     let log = [
         // Before any version.
-        combined("20.15.240.1", "31/Dec/2019:23:00:00 +0000", "/blog", GPTBOT),
+        combined("20.171.206.1", "31/Dec/2019:23:00:00 +0000", "/blog", GPTBOT),
         // The first version allows GPTBot everything but /private/.
-        combined("20.15.240.1", "01/Jun/2020:12:00:00 +0000", "/blog", GPTBOT),
+        combined("20.171.206.1", "01/Jun/2020:12:00:00 +0000", "/blog", GPTBOT),
         // 08:00 UTC on the day GPTBot was shut out: within the 24 hours' grace.
-        combined("20.15.240.1", "01/Jan/2021:10:00:00 +0200", "/blog", GPTBOT),
+        combined("20.171.206.1", "01/Jan/2021:10:00:00 +0200", "/blog", GPTBOT),
         // The same local date, but 01:30 UTC the next day: past the grace.
-        combined("20.15.240.1", "01/Jan/2021:23:30:00 -0200", "/blog", GPTBOT),
+        combined("20.171.206.1", "01/Jan/2021:23:30:00 -0200", "/blog", GPTBOT),
         // After the 404 version: no rules, everything allowed.
-        combined("20.15.240.1", "01/Jun/2022:12:00:00 +0000", "/blog", GPTBOT),
+        combined("20.171.206.1", "01/Jun/2022:12:00:00 +0000", "/blog", GPTBOT),
     ]
     .concat();
     let log = write(&dir, "access.log", log.as_bytes());
@@ -402,24 +402,28 @@ fn googlebot_from_googles_published_range_is_verified_and_from_elsewhere_forged(
     let log = write(&dir, "access.log", log.as_bytes());
     let (json, warnings, status) = run_with_data(dir.path(), &["audit", &log, "--robots", &robots, "--json"]);
     assert_eq!(status, 0, "no violation: {warnings}");
-    // Without --all, the forged request is written: it is news.
-    assert_eq!(identities(&json), [("203.0.113.7".to_owned(), "forged".to_owned())]);
+    // Without --all, the forged requests are written: they are news (GPTBot from one of
+    // Google's addresses too).
+    assert_eq!(
+        identities(&json),
+        [("203.0.113.7".to_owned(), "forged".to_owned()), ("66.249.66.1".to_owned(), "forged".to_owned())]
+    );
     let records = json_lines(&json);
     let google = of_type(&records, "robot").into_iter().find(|robot| robot["agent"] == "Googlebot").cloned();
     let google = google.expect("Googlebot's record");
     assert_eq!((google["forged"].as_u64(), google["verified"].as_u64()), (Some(1), Some(3)));
-    assert_eq!(of_type(&records, "summary")[0]["forged"], 1);
+    assert_eq!(of_type(&records, "summary")[0]["forged"], 2, "Googlebot's and GPTBot's");
 
     let (json, ..) = run_with_data(dir.path(), &["audit", &log, "--robots", &robots, "--json", "--all"]);
     let found = identities(&json);
     assert_eq!(found[0].1, "verified");
     assert_eq!(found[1].1, "verified", "IPv4 written as IPv6");
     assert_eq!(found[3].1, "verified", "an address with its port");
-    // OpenAI publishes GPTBot's ranges, but no copy is at hand until `bots update`.
-    assert_eq!(found[4], ("66.249.66.1".to_owned(), "unverifiable".to_owned()));
+    // OpenAI's gptbot.json is shipped too: GPTBot from Google's address is forged.
+    assert_eq!(found[4], ("66.249.66.1".to_owned(), "forged".to_owned()));
 
     let (text, ..) = run_with_data(dir.path(), &["audit", &log, "--robots", &robots]);
-    assert!(text.contains("googlebot.json of 2025-08-19 (shipped)"), "{text}");
+    assert!(text.contains("googlebot.json 2025-08-19 (shipped)"), "{text}");
     let row = text.lines().find(|line| line.starts_with("Googlebot")).expect("a row");
     assert_eq!(row.split_whitespace().nth(5), Some("1"), "the forged column: {text}");
 }
@@ -697,7 +701,7 @@ mod explorer {
             // Allowed by the January version; a violation of June's, a month after it.
             combined("66.249.66.1", "10/Feb/2025:10:00:00 +0000", "/private/a", GOOGLEBOT),
             combined("66.249.66.1", "10/Jul/2025:10:00:00 +0000", "/private/b", GOOGLEBOT),
-            combined("20.15.240.1", "11/Jul/2025:10:00:00 +0200", "/private/c", GPTBOT),
+            combined("20.171.206.1", "11/Jul/2025:10:00:00 +0200", "/private/c", GPTBOT),
             // A Googlebot from an address that is not Google's.
             combined("203.0.113.7", "12/Jul/2025:10:00:00 +0000", "/private/d", GOOGLEBOT),
         ]
