@@ -199,7 +199,7 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
     let mut audit = Audit {
         run: Run::new(db, &timeline, settings, verifier, rdns),
         rows,
-        progress: super::stderr_spinner(),
+        progress: progress_bar(&args.logs),
         started: Instant::now(),
     };
     if args.csv {
@@ -512,9 +512,34 @@ impl Audit<'_> {
     }
 }
 
+/// On a terminal: a bar over the logs' bytes when each is a regular file read as it is
+/// (its size is then what is read), else a spinner; what has been read and how fast
+/// beside it.
+fn progress_bar(logs: &[String]) -> Option<indicatif::ProgressBar> {
+    let bar = super::stderr_spinner()?;
+    let style = indicatif::ProgressStyle::with_template("[{bar:32}] {percent:>3}% {msg}");
+    if let (Some(total), Ok(style)) = (plain_size(logs), style) {
+        bar.set_length(total);
+        bar.set_style(style.progress_chars("=> "));
+    }
+    Some(bar)
+}
+
+/// The logs' bytes together, when each is a regular file that is not gzipped.
+fn plain_size(logs: &[String]) -> Option<u64> {
+    logs.iter().try_fold(0_u64, |total, log| {
+        let metadata = std::fs::metadata(log).ok().filter(std::fs::Metadata::is_file)?;
+        let mut magic = [0_u8; 2];
+        let read = std::io::Read::read(&mut std::fs::File::open(log).ok()?, &mut magic).ok()?;
+        (read < 2 || magic != [0x1f, 0x8b]).then(|| total + metadata.len())
+    })
+}
+
 /// What has been read, and how fast, on the progress line.
 fn show_progress(bar: Option<&indicatif::ProgressBar>, started: Instant, run: &Run<'_>, log: &str) {
     if let Some(bar) = bar {
+        // The bytes of the lines read and their line ends.
+        bar.set_position(run.bytes_read + run.lines);
         let seconds = started.elapsed().as_secs_f64().max(0.001);
         #[expect(clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let per_second = (run.lines as f64 / seconds) as u64;
