@@ -14,6 +14,7 @@ use assert_cmd::Command;
 use proptest::prelude::*;
 use robotscope::history;
 use serde_json::Value;
+use support::cli::{json_lines, of_type, run};
 use support::{Reply, Server};
 
 const ROBOTS: &str = "User-agent: *\nDisallow: /private/\nCrawl-delay: 10\n\nUser-agent: GPTBot\nDisallow: /\n";
@@ -25,24 +26,6 @@ const FIREFOX: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 
 /// A Combined Log line.
 fn combined(ip: &str, time: &str, path: &str, agent: &str) -> String {
     format!("{ip} - - [{time}] \"GET {path} HTTP/1.1\" 200 512 \"-\" \"{agent}\"\n")
-}
-
-fn run(args: &[&str], stdin: &[u8]) -> (String, String, i32) {
-    let output =
-        Command::cargo_bin("robotscope").expect("binary").args(args).write_stdin(stdin.to_vec()).output().expect("run");
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-        output.status.code().unwrap_or(-1),
-    )
-}
-
-fn json_lines(text: &str) -> Vec<Value> {
-    text.lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect()
-}
-
-fn of_type<'a>(records: &'a [Value], kind: &str) -> Vec<&'a Value> {
-    records.iter().filter(|record| record["type"] == kind).collect()
 }
 
 fn write(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> String {

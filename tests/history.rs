@@ -11,10 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use assert_cmd::Command;
 use robotscope::history::{self, Kept, Provenance, Store};
 use robotscope::policy::Availability;
 use serde_json::Value;
+use support::cli::{json_lines, of_type};
 use support::{Reply, Server};
 
 const OPEN: &str = "User-agent: *\nDisallow: /private\n";
@@ -23,20 +23,7 @@ const NO_TRAINING: &str =
     "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nAllow: /\nContent-Usage: train-ai=n\n";
 
 fn run(args: &[&str]) -> (String, String, i32) {
-    let output = Command::cargo_bin("robotscope").expect("binary").args(args).output().expect("run");
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-        output.status.code().unwrap_or(-1),
-    )
-}
-
-fn json_lines(text: &str) -> Vec<Value> {
-    text.lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect()
-}
-
-fn of_type<'a>(records: &'a [Value], kind: &str) -> Vec<&'a Value> {
-    records.iter().filter(|record| record["type"] == kind).collect()
+    support::cli::run(args, b"")
 }
 
 /// The archive stand-in and the live site, on one server: the site's robots.txt is

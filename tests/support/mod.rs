@@ -7,6 +7,7 @@
 
 #![allow(dead_code, reason = "each test file uses the part of the server it needs")]
 
+pub mod cli;
 pub mod explorer;
 
 use std::io::{BufRead, BufReader, Write};
