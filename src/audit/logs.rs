@@ -183,7 +183,35 @@ fn request_line(request: &str) -> Result<(String, String), LineError> {
     if !(target.starts_with('/') || target.starts_with("http://") || target.starts_with("https://")) {
         return Err(LineError::NoTarget);
     }
-    Ok((method.to_owned(), target.to_owned()))
+    Ok((method.to_owned(), unescape_octets(target)))
+}
+
+/// A target as sent: nginx (and Apache, for what it will not print) writes an octet it
+/// received raw as `\xHH`. The octet is what the robot asked for: written `%HH`, as a
+/// URL parser would encode it, which is how RFC 9309 §2.2.2 matches it.
+fn unescape_octets(target: &str) -> String {
+    if !target.contains("\\x") {
+        return target.to_owned();
+    }
+    let mut unescaped = String::with_capacity(target.len());
+    let mut rest = target;
+    while let Some(at) = rest.find("\\x") {
+        unescaped.push_str(&rest[..at]);
+        let hex = rest.get(at + 2..at + 4).filter(|hex| hex.bytes().all(|byte| byte.is_ascii_hexdigit()));
+        match hex {
+            Some(hex) => {
+                unescaped.push('%');
+                unescaped.push_str(&hex.to_ascii_uppercase());
+                rest = &rest[at + 4..];
+            }
+            None => {
+                unescaped.push_str("\\x");
+                rest = &rest[at + 2..];
+            }
+        }
+    }
+    unescaped.push_str(rest);
+    unescaped
 }
 
 fn dash_is_empty(value: String) -> String {
@@ -426,6 +454,13 @@ mod tests {
         let probe = r#"1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "\x16\x03\x01" 400 0 "-" "-""#;
         assert_eq!(LogFormat::Combined.parse(probe), Err(LineError::NoTarget));
         assert_eq!(LogFormat::detect(["not a log", ""]), None);
+    }
+
+    #[test]
+    fn raw_octets_nginx_escapes_are_percent_encoded() {
+        let line = r#"1.2.3.4 - - [10/Oct/2025:13:55:36 +0000] "GET /caf\xC3\xA9?q=\x22a\x2 HTTP/1.1" 200 1 "-" "Googlebot/2.1""#;
+        let request = LogFormat::Combined.parse(line).expect("reads");
+        assert_eq!(request.target, "/caf%C3%A9?q=%22a\\x2");
     }
 
     #[test]
