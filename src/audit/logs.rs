@@ -198,16 +198,13 @@ fn unescape_octets(target: &str) -> String {
     while let Some(at) = rest.find("\\x") {
         unescaped.push_str(&rest[..at]);
         let hex = rest.get(at + 2..at + 4).filter(|hex| hex.bytes().all(|byte| byte.is_ascii_hexdigit()));
-        match hex {
-            Some(hex) => {
-                unescaped.push('%');
-                unescaped.push_str(&hex.to_ascii_uppercase());
-                rest = &rest[at + 4..];
-            }
-            None => {
-                unescaped.push_str("\\x");
-                rest = &rest[at + 2..];
-            }
+        if let Some(hex) = hex {
+            unescaped.push('%');
+            unescaped.push_str(&hex.to_ascii_uppercase());
+            rest = &rest[at + 4..];
+        } else {
+            unescaped.push_str("\\x");
+            rest = &rest[at + 2..];
         }
     }
     unescaped.push_str(rest);
