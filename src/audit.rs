@@ -21,10 +21,11 @@ pub enum Claimed {
     Unknown(String),
 }
 
-/// The robot `user_agent` claims to be: the profile whose product token it carries (the
-/// longest, so that `Googlebot-Image` is not taken for `Googlebot`), else a product
-/// with a version whose name calls itself a bot, crawler or spider; `None` for a browser
-/// and every other client.
+/// The robot `user_agent` claims to be: the profile whose product token or name it
+/// carries (the longest, so that `Googlebot-Image` is not taken for `Googlebot`;
+/// `YandexBot/3.0` names the profile whose token is `Yandex`), else a product with a
+/// version whose name calls itself a bot, crawler or spider; `None` for a browser and
+/// every other client.
 #[must_use]
 pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
     let lower = user_agent.to_ascii_lowercase();
@@ -32,8 +33,15 @@ pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
         .profiles()
         .iter()
         .enumerate()
-        .filter(|(_, profile)| carries_token(&lower, &profile.token.to_ascii_lowercase()))
-        .max_by_key(|(_, profile)| profile.token.len())
+        .filter_map(|(index, profile)| {
+            [&profile.token, &profile.name]
+                .into_iter()
+                .filter(|word| carries_token(&lower, &word.to_ascii_lowercase()))
+                .map(String::len)
+                .max()
+                .map(|length| (index, length))
+        })
+        .max_by_key(|&(_, length)| length)
         .map(|(index, _)| Claimed::Known(index));
     known.or_else(|| {
         // A product with a version (`MJ12bot/v1.4.8`): a phone model in a browser's
@@ -80,6 +88,8 @@ mod tests {
         let gpt =
             "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot";
         assert_eq!(claimed(gpt).as_deref(), Some("GPTBot"));
+        // A robot named by its product rather than its robots.txt token.
+        assert_eq!(claimed("Mozilla/5.0 (compatible; YandexBot/3.0)").as_deref(), Some("Yandex"));
         assert_eq!(
             claimed("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)").as_deref(),
             Some("?MJ12bot")

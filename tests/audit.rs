@@ -423,6 +423,12 @@ fn bots_update_fetches_the_lists_audit_then_uses_and_bot_ips_adds_one() {
         "/lists/gptbot.json" => Reply::text("<html>not a list</html>"),
         // Empty: it would make every ChatGPT-User request forged.
         "/lists/chatgpt-user.json" => Reply::text(r#"{"creationTime": "2026-11-01T00:00:00", "prefixes": []}"#),
+        // Too long: a hostile mirror's list of /128s would fill memory.
+        "/lists/perplexity-user.json" => {
+            let prefixes: Vec<String> =
+                (0..10_001).map(|n| format!(r#"{{"ipv6Prefix": "2001:db8::{n:x}/128"}}"#)).collect();
+            Reply::text(&format!(r#"{{"prefixes": [{}]}}"#, prefixes.join(",")))
+        }
         _ => Reply::status(404),
     });
     let data = tempfile::tempdir().expect("data");
@@ -432,6 +438,7 @@ fn bots_update_fetches_the_lists_audit_then_uses_and_bot_ips_adds_one() {
     assert!(warnings.contains("gptbot.json: not a list of address ranges"), "{warnings}");
     assert!(warnings.contains("perplexitybot.json: HTTP 404"), "{warnings}");
     assert!(warnings.contains("chatgpt-user.json: holds no address range (no copy is held)"), "{warnings}");
+    assert!(warnings.contains("perplexity-user.json: holds more than 10000 address ranges"), "{warnings}");
     let kept = data.path().join("robotscope/bot-ips");
     assert!(kept.join("bingbot.json").is_file() && !kept.join("gptbot.json").exists());
 
@@ -517,7 +524,10 @@ fn dns_stand_in(records: Vec<(&'static str, hickory_proto::rr::RData)>, silent: 
                     }
                 }
             }
-            if reply.answers.is_empty() {
+            let fails = query.queries.iter().any(|question| question.name().to_ascii().starts_with("fail."));
+            if fails {
+                reply.metadata.response_code = ResponseCode::ServFail;
+            } else if reply.answers.is_empty() {
                 reply.metadata.response_code = ResponseCode::NXDomain;
             }
             let _ = socket.send_to(&reply.to_vec().expect("encode"), from);
@@ -546,6 +556,8 @@ fn rdns_confirms_names_forward_and_tells_forgeries() {
             // A Google Cloud machine: its name is Google's, not Googlebot's.
             ("70.2.0.192.in-addr.arpa.", ptr("70.2.0.192.bc.googleusercontent.com.")),
             ("70.2.0.192.bc.googleusercontent.com.", a([192, 0, 2, 70])),
+            // A name outside Apple's, whose zone fails on purpose: never looked up.
+            ("80.2.0.192.in-addr.arpa.", ptr("fail.example.net.")),
             // Microsoft's name, which does not resolve back.
             ("40.2.0.192.in-addr.arpa.", ptr("fake.search.msn.com.")),
             ("fake.search.msn.com.", a([192, 0, 2, 99])),
@@ -566,6 +578,7 @@ fn rdns_confirms_names_forward_and_tells_forgeries() {
         // An operator that publishes nothing.
         combined("192.0.2.60", "10/Oct/2025:13:55:36 +0000", "/public", "SomeBot/1.0"),
         combined("192.0.2.70", "10/Oct/2025:13:55:37 +0000", "/public", GOOGLEBOT),
+        combined("192.0.2.80", "10/Oct/2025:13:55:38 +0000", "/public", APPLEBOT),
     ]
     .concat();
     let log = write(&dir, "access.log", log.as_bytes());
@@ -574,7 +587,10 @@ fn rdns_confirms_names_forward_and_tells_forgeries() {
     let (json, warnings, status) = run_with_data(dir.path(), &args);
     assert_eq!(status, 0, "{warnings}");
     let found: Vec<String> = identities(&json).into_iter().map(|(_, identity)| identity).collect();
-    assert_eq!(found, ["verified", "verified", "forged", "forged", "forged", "verified", "unverifiable", "forged"]);
+    assert_eq!(
+        found,
+        ["verified", "verified", "forged", "forged", "forged", "verified", "unverifiable", "forged", "forged"]
+    );
 
     // Without --rdns, the Googlebot outside the list is forged, bingbot unverifiable.
     let (json, ..) = run_with_data(dir.path(), &["audit", &log, "--robots", &robots, "--json", "--all"]);
@@ -825,8 +841,11 @@ fn a_fifo_without_a_writer_ends_at_max_time() {
     let fifo = dir.path().join("fifo");
     assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
     let started = std::time::Instant::now();
-    let (_, warnings, status) =
-        run(&["audit", &fifo.display().to_string(), "--robots", &robots, "--max-time", "1"], b"");
+    let other = write(&dir, "other.log", b"");
+    let args = ["audit", &fifo.display().to_string(), &other, "--robots", &robots, "--max-time", "1"];
+    let (_, warnings, status) = run(&args, b"");
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
     assert_eq!(status, 2, "nothing read: {warnings}");
+    assert!(warnings.contains("stopped at --max-time 1s before a line of"), "{warnings}");
+    assert!(warnings.contains("other.log not read"), "{warnings}");
 }

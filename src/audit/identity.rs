@@ -134,7 +134,7 @@ pub static FAMILIES: &[Family] = &[
     },
     Family {
         operator: "Yandex",
-        tokens: &["yandexbot", "yandeximages", "yandexmobilebot", "yandexvideo", "yandexnews"],
+        tokens: &["yandex", "yandexbot", "yandeximages", "yandexmobilebot", "yandexvideo", "yandexnews"],
         lists: &[],
         suffixes: &["yandex.ru", "yandex.net", "yandex.com"],
     },
@@ -225,9 +225,9 @@ pub struct Verifier {
     /// Each family's ranges, in a trie of its own (lists of two operators may overlap:
     /// an address in both belongs to both).
     tries: Vec<PrefixTrie>,
-    /// The ranges held, over every list, and those left out past `MAX_RANGES`.
+    /// The ranges held, over every list, and the lists left out whole past `MAX_RANGES`.
     ranges: usize,
-    left_out: usize,
+    left_out: Vec<String>,
 }
 
 /// The ranges held at most, over every list: a trie node is a few bytes, and a hostile
@@ -250,7 +250,7 @@ impl Default for Verifier {
             tries: vec![PrefixTrie::default(); families.len()],
             families,
             ranges: 0,
-            left_out: 0,
+            left_out: Vec::new(),
         }
     }
 }
@@ -274,11 +274,15 @@ impl Verifier {
     /// operator keeps most of the old one's).
     pub fn add(&mut self, family: usize, name: &str, list: RangeList, from: String) {
         let count = list.ranges.len();
-        let room = MAX_RANGES.saturating_sub(self.ranges);
-        self.left_out += count.saturating_sub(room);
-        for range in list.ranges.into_iter().take(room) {
+        // A list is taken whole or not at all: half a list would make the robots of the
+        // half left out forged, where none are unverifiable.
+        if self.ranges + count > MAX_RANGES {
+            self.left_out.push(name.to_owned());
+            return;
+        }
+        self.ranges += count;
+        for range in list.ranges {
             self.tries[family].insert(range, 0);
-            self.ranges += 1;
         }
         let loaded = &mut self.loaded[family];
         loaded.retain(|old| old.name != name);
@@ -312,10 +316,10 @@ impl Verifier {
         &self.families[family].1
     }
 
-    /// The ranges left out past [`MAX_RANGES`].
+    /// The lists left out past [`MAX_RANGES`].
     #[must_use]
-    pub fn ranges_left_out(&self) -> usize {
-        self.left_out
+    pub fn lists_left_out(&self) -> &[String] {
+        &self.left_out
     }
 
     /// Every list read.

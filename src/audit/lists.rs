@@ -12,6 +12,25 @@ use crate::policy::escape::sanitize_str;
 /// The bytes of a list read at most (Google's largest is under 100 KB).
 pub const MAX_LIST_BYTES: usize = 4 << 20;
 
+/// The ranges one list may hold (Google's longest holds a few thousand).
+pub const MAX_LIST_RANGES: usize = 10_000;
+
+/// Checks what a list holds: a range at least, at most `MAX_LIST_RANGES`, and a
+/// `creationTime` that is a time not to come.
+///
+/// # Errors
+///
+/// Why the list is refused.
+pub fn check(list: &RangeList) -> Result<(), String> {
+    if list.ranges.is_empty() {
+        return Err("holds no address range".to_owned());
+    }
+    if list.ranges.len() > MAX_LIST_RANGES {
+        return Err(format!("holds more than {MAX_LIST_RANGES} address ranges"));
+    }
+    made(list).map(|_| ())
+}
+
 /// The lists `--bot-ips` may give at most.
 const MAX_GIVEN: usize = 16;
 
@@ -80,11 +99,11 @@ pub fn verifier(given: &[String]) -> Result<(Verifier, Vec<String>), String> {
             }
         }
     }
-    if verifier.ranges_left_out() > 0 {
+    if !verifier.lists_left_out().is_empty() {
         warnings.push(format!(
-            "the lists hold more than {} address ranges: {} left out",
+            "the lists hold more than {} address ranges together: {} left out (their robots are unverifiable)",
             super::identity::MAX_RANGES,
-            verifier.ranges_left_out()
+            sanitize_str(&verifier.lists_left_out().join(", "))
         ));
     }
     Ok((verifier, warnings))
@@ -116,8 +135,9 @@ pub fn made(list: &RangeList) -> Result<Option<jiff::civil::DateTime>, String> {
     let time: jiff::civil::DateTime =
         created.trim_end_matches('Z').parse().map_err(|_| format!("its creationTime `{shown}` is no time"))?;
     let now = jiff::tz::Offset::UTC.to_datetime(jiff::Timestamp::now());
-    let tomorrow = now.checked_add(jiff::SignedDuration::from_hours(24)).unwrap_or(now);
-    if time > tomorrow {
+    // An hour's leeway for a clock that is a little behind.
+    let soon = now.checked_add(jiff::SignedDuration::from_hours(1)).unwrap_or(now);
+    if time > soon {
         return Err(format!("its creationTime `{shown}` is still to come"));
     }
     Ok(Some(time))
@@ -150,9 +170,6 @@ pub fn read_list(path: &Path) -> Result<RangeList, String> {
     }
     let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8"))?;
     let list = RangeList::parse(&text).map_err(|error| format!("{shown}: {error}"))?;
-    if list.ranges.is_empty() {
-        return Err(format!("{shown}: holds no address range"));
-    }
-    made(&list).map_err(|why| format!("{shown}: {why}"))?;
+    check(&list).map_err(|why| format!("{shown}: {why}"))?;
     Ok(list)
 }

@@ -12,6 +12,8 @@ use hickory_resolver::config::{ConnectionConfig, NameServerConfig, ResolverConfi
 use hickory_resolver::net::runtime::TokioRuntimeProvider;
 use hickory_resolver::proto::rr::RData;
 
+use super::identity::host_is_under;
+
 /// The lookups under way at once.
 const CONCURRENT_LOOKUPS: usize = 32;
 /// The PTR names of one address checked at most (a hostile zone can list hundreds).
@@ -33,7 +35,8 @@ pub enum Answer {
 pub struct ReverseDns {
     runtime: tokio::runtime::Runtime,
     resolver: TokioResolver,
-    answers: foldhash::HashMap<IpAddr, Answer>,
+    /// By address and the family asked about (its names are the ones looked up).
+    answers: foldhash::HashMap<(IpAddr, usize), Answer>,
 }
 
 impl std::fmt::Debug for ReverseDns {
@@ -92,17 +95,24 @@ impl ReverseDns {
         (self.answers.len(), unanswered)
     }
 
-    /// What the DNS said of `address`, once it was looked up.
+    /// What the DNS said of `address` for `family`, once it was looked up.
     #[must_use]
-    pub fn answer(&self, address: IpAddr) -> Option<&Answer> {
-        self.answers.get(&address)
+    pub fn answer(&self, address: IpAddr, family: usize) -> Option<&Answer> {
+        self.answers.get(&(address, family))
     }
 
-    /// Looks up the addresses not looked up yet, a few at a time, until `deadline`: those
-    /// without an answer by then have none.
-    pub fn look_up(&mut self, addresses: impl IntoIterator<Item = IpAddr>, deadline: Instant) {
+    /// Looks up the addresses not looked up yet for `family` (whose robots' names end in
+    /// `suffixes`), a few at a time, until `deadline`: those without an answer by then
+    /// have none.
+    pub fn look_up(
+        &mut self,
+        family: usize,
+        suffixes: &[String],
+        addresses: impl IntoIterator<Item = IpAddr>,
+        deadline: Instant,
+    ) {
         let mut new: Vec<IpAddr> =
-            addresses.into_iter().filter(|address| !self.answers.contains_key(address)).collect();
+            addresses.into_iter().filter(|address| !self.answers.contains_key(&(*address, family))).collect();
         new.sort_unstable();
         new.dedup();
         new.truncate(REMEMBERED_ADDRESSES.saturating_sub(self.answers.len()));
@@ -112,23 +122,24 @@ impl ReverseDns {
         let resolver = &self.resolver;
         let answers = &mut self.answers;
         let mut lookups = futures::stream::iter(new.clone())
-            .map(|address| async move { (address, confirmed_names(resolver, address).await) })
+            .map(|address| async move { (address, confirmed_names(resolver, address, suffixes).await) })
             .buffer_unordered(CONCURRENT_LOOKUPS);
         let deadline = tokio::time::Instant::from_std(deadline);
         // Each answer is kept as it comes: the deadline cuts off only those still out.
         self.runtime.block_on(async {
             while let Ok(Some((address, answer))) = tokio::time::timeout_at(deadline, lookups.next()).await {
-                answers.insert(address, answer);
+                answers.insert((address, family), answer);
             }
         });
         for address in new {
-            self.answers.entry(address).or_insert(Answer::NoAnswer);
+            self.answers.entry((address, family)).or_insert(Answer::NoAnswer);
         }
     }
 }
 
-/// The PTR names of `address` that resolve back to it.
-async fn confirmed_names(resolver: &TokioResolver, address: IpAddr) -> Answer {
+/// The PTR names of `address` under `suffixes` that resolve back to it. A name elsewhere
+/// is not looked up: it proves nothing, and a forger's own zone could fail on purpose.
+async fn confirmed_names(resolver: &TokioResolver, address: IpAddr, suffixes: &[String]) -> Answer {
     let names: Vec<String> = match resolver.reverse_lookup(address).await {
         Ok(lookup) => lookup
             .answers()
@@ -137,6 +148,7 @@ async fn confirmed_names(resolver: &TokioResolver, address: IpAddr) -> Answer {
                 RData::PTR(name) => Some(name.0.to_ascii()),
                 _ => None,
             })
+            .filter(|name| host_is_under(name, suffixes))
             .take(NAMES_CHECKED)
             .collect(),
         Err(error) if error.is_no_records_found() => return Answer::Confirmed(Vec::new()),

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
 
-use super::identity::{Identity, Verifier, host_is_under};
+use super::identity::{Identity, Verifier};
 use super::logs::{CustomFormat, LineError, LogFormat, LogRequest};
 use super::rdns::{Answer, ReverseDns};
 use super::replay::{InForce, Judge, Judged, Judgement, Timeline, Verdict, is_robots_txt};
@@ -436,7 +436,7 @@ impl<'a> Run<'a> {
         if self.rdns.is_none() {
             return;
         }
-        let mut addresses = Vec::new();
+        let mut addresses: foldhash::HashMap<usize, Vec<std::net::IpAddr>> = foldhash::HashMap::default();
         for request in parsed.iter().flatten().filter_map(|parsed| match parsed {
             Parsed::Request(request) => Some(request),
             _ => None,
@@ -449,11 +449,13 @@ impl<'a> Run<'a> {
                 && !self.verifier.suffixes(family).is_empty()
                 && self.verifier.in_ranges(family, address) != Some(true)
             {
-                addresses.push(address);
+                addresses.entry(family).or_default().push(address);
             }
         }
         if let Some(rdns) = &mut self.rdns {
-            rdns.look_up(addresses, deadline);
+            for (family, addresses) in addresses {
+                rdns.look_up(family, self.verifier.suffixes(family), addresses, deadline);
+            }
         }
     }
 
@@ -463,10 +465,12 @@ impl<'a> Run<'a> {
             return Identity::Unverifiable;
         };
         let suffixes = self.verifier.suffixes(family);
-        let reverse_dns = self.rdns.as_ref().filter(|_| !suffixes.is_empty()).map(|rdns| match rdns.answer(address) {
-            Some(Answer::Confirmed(names)) => Some(names.iter().any(|name| host_is_under(name, suffixes))),
-            Some(Answer::NoAnswer) | None => None,
-        });
+        // The names kept are under the family's suffixes, and resolve back.
+        let reverse_dns =
+            self.rdns.as_ref().filter(|_| !suffixes.is_empty()).map(|rdns| match rdns.answer(address, family) {
+                Some(Answer::Confirmed(names)) => Some(!names.is_empty()),
+                Some(Answer::NoAnswer) | None => None,
+            });
         Identity::of(self.verifier.in_ranges(family, address), reverse_dns)
     }
 

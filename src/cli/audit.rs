@@ -225,6 +225,27 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
     {
         return Err(error);
     }
+    // The logs after the one the deadline stopped were never opened.
+    let unread: Vec<String> = match &stopped {
+        Some(log) => args
+            .logs
+            .iter()
+            .skip_while(|other| *other != log)
+            .skip(1)
+            .map(|log| sanitize_str(log).into_owned())
+            .collect(),
+        None => Vec::new(),
+    };
+    if audit.run.lines == 0
+        && let Some(log) = &stopped
+    {
+        bail!(
+            "stopped at --max-time {}s before a line of {} came{}",
+            args.versions.deadline.max_time.as_secs(),
+            if log == "-" { "standard input".into() } else { sanitize_str(log) },
+            if unread.is_empty() { String::new() } else { format!(" ({} not read)", unread.join(", ")) }
+        );
+    }
     if audit.run.lines == audit.run.unreadable {
         bail!(
             "nothing could be read in {}: {}",
@@ -235,6 +256,9 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
     let violations = audit.run.violations();
     audit.finish(&about, stopped.as_deref(), args.versions.deadline.max_time)?;
     // After the report, with the other warnings.
+    if !unread.is_empty() {
+        super::stderr_line(format_args!("robotscope: warning: not read, for --max-time: {}", unread.join(", ")));
+    }
     for error in &failed {
         super::stderr_line(format_args!("robotscope: warning: {}", sanitize_str(&format!("{error:#}"))));
     }

@@ -141,10 +141,7 @@ async fn fetch_list(url: &Url, limits: &crate::fetch::Limits) -> Result<(RangeLi
     }
     let text = std::str::from_utf8(&fetched.body).map_err(|_| "not UTF-8".to_owned())?;
     let list = RangeList::parse(text).map_err(|error| error.to_string())?;
-    if list.ranges.is_empty() {
-        return Err("holds no address range".to_owned());
-    }
-    crate::audit::lists::made(&list)?;
+    crate::audit::lists::check(&list)?;
     Ok((list, fetched.body))
 }
 
