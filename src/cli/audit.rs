@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::history::{VersionOptions, gather};
 use super::{Outcome, RobotSelection, SourceOptions, finish_output, json, robot_queries};
-use crate::audit::identity::Identity;
+use crate::audit::identity::{Identity, Verifier};
 use crate::audit::logs::CustomFormat;
 use crate::audit::rdns::ReverseDns;
 use crate::audit::replay::{InForce, Timeline, Verdict};
@@ -161,19 +161,7 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
         None => None,
     };
     let (timeline, about) = versions(args)?;
-    let (verifier, list_warnings) = crate::audit::lists::verifier(&args.identity.bot_ips)
-        .map_err(|why| color_eyre::eyre::eyre!("--bot-ips: {why}"))?;
-    for warning in list_warnings {
-        super::stderr_line(format_args!("robotscope: warning: {warning}"));
-    }
-    let rdns = if args.identity.rdns {
-        Some(
-            ReverseDns::new(args.identity.dns_server, DNS_TIMEOUT)
-                .map_err(|why| color_eyre::eyre::eyre!("--rdns: {why}"))?,
-        )
-    } else {
-        None
-    };
+    let (verifier, rdns) = identity_checks(&args.identity)?;
     let only = if args.robots.is_empty() {
         None
     } else {
@@ -263,6 +251,22 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
         super::stderr_line(format_args!("robotscope: warning: {}", sanitize_str(&format!("{error:#}"))));
     }
     Ok(if violations > 0 { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// What checks the robots' addresses: the lists at hand (their warnings said now), and
+/// the DNS when --rdns asks it.
+fn identity_checks(options: &IdentityOptions) -> Result<(Verifier, Option<ReverseDns>)> {
+    let (verifier, warnings) =
+        crate::audit::lists::verifier(&options.bot_ips).map_err(|why| color_eyre::eyre::eyre!("--bot-ips: {why}"))?;
+    for warning in warnings {
+        super::stderr_line(format_args!("robotscope: warning: {warning}"));
+    }
+    let rdns = options
+        .rdns
+        .then(|| ReverseDns::new(options.dns_server, DNS_TIMEOUT))
+        .transpose()
+        .map_err(|why| color_eyre::eyre::eyre!("--rdns: {why}"))?;
+    Ok((verifier, rdns))
 }
 
 /// The versions that judge the requests, and what to call them.
