@@ -404,6 +404,7 @@ impl Audit<'_> {
                     robot_requests: run.robot_requests,
                     violations,
                     forged,
+                    left_out: run.robots_left_out,
                 };
                 finish_output(json::write_line(&mut out, &summary))?;
             }
@@ -636,6 +637,8 @@ struct Summary {
     robot_requests: u64,
     violations: u64,
     forged: u64,
+    /// Requests of robots past the 1,000 judged, not judged.
+    left_out: u64,
 }
 
 /// A CSV row: fields with a comma, quote or line break quoted, quotes doubled; control
