@@ -102,6 +102,16 @@ enum Command {
     Diff(DiffArgs),
     /// List the known robot profiles.
     Robots,
+    /// Print the shell completion script for SHELL (bash, zsh, fish, elvish, powershell).
+    ///
+    /// For bash: `robotscope completions bash > ~/.local/share/bash-completion/completions/robotscope`.
+    Completions {
+        /// The shell.
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `robotscope man > robotscope.1; man ./robotscope.1`.
+    Man,
 }
 
 /// How errors are told: their message and causes, nothing captured.
@@ -156,6 +166,8 @@ fn main() -> ExitCode {
         Some(Command::Bots(bots)) => cli::bots(bots),
         Some(Command::Diff(diff)) => cli::diff(diff),
         Some(Command::Robots) => cli::robots(&db),
+        Some(Command::Completions { shell }) => print_completions(*shell),
+        Some(Command::Man) => print_manual(),
         None => explore(&args, &db),
     };
     match result {
@@ -172,6 +184,31 @@ fn main() -> ExitCode {
 
 /// Prints clap's message (help, version, or what is wrong with the arguments) and exits
 /// with its status; an argument quoted in the message is escaped like all output.
+/// The completion script for `shell`, from the same clap definitions as the parser.
+fn print_completions(shell: clap_complete::Shell) -> Result<Outcome> {
+    let mut command = Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut command, "robotscope", &mut out);
+    write_stdout(&out)
+}
+
+/// The manual page, from the same clap definitions as the parser.
+fn print_manual() -> Result<Outcome> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+    write_stdout(&out)
+}
+
+/// Writes `bytes` to standard output; a closed pipe (`| head`) ends it quietly.
+fn write_stdout(bytes: &[u8]) -> Result<Outcome> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
+        _ => Ok(Outcome::Clean),
+    }
+}
+
 fn exit_with(error: &clap::Error) -> ! {
     let text = error.render().to_string();
     let text = robotscope::policy::sanitize_lines(text.as_bytes());

@@ -746,3 +746,24 @@ fn errors_carry_no_backtrace_under_rust_backtrace() {
         .code(2)
         .stderr(predicate::str::contains("BACKTRACE").not().and(predicate::str::contains("robotscope: error: ")));
 }
+
+/// Completions and the manual come from the same clap definitions as the parser: every
+/// subcommand is in them.
+#[test]
+fn completions_and_the_manual_name_every_subcommand() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let output = robotscope().args(["completions", shell]).output().expect("runs");
+        assert!(output.status.success(), "{shell}");
+        let script = String::from_utf8_lossy(&output.stdout);
+        for subcommand in ["check", "lint", "fix", "audit", "bots", "history", "completions"] {
+            assert!(script.contains(subcommand), "{shell} completes {subcommand}");
+        }
+    }
+    let output = robotscope().arg("man").output().expect("runs");
+    assert!(output.status.success());
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert!(page.contains(".TH robotscope 1"), "{page}");
+    assert!(page.contains("audit") && page.contains("completions"), "{page}");
+    let output = robotscope().args(["completions", "tcsh"]).output().expect("runs");
+    assert_eq!(output.status.code(), Some(2), "an unknown shell is a usage error");
+}
