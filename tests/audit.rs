@@ -626,16 +626,12 @@ mod explorer {
     use std::time::Duration;
 
     use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-    use futures::StreamExt;
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
     use robotscope::app::keymap::press;
     use robotscope::app::{App, Overlay};
     use robotscope::fetch::{Limits, Source};
     use robotscope::history::{self, HistorySettings, Kept, Provenance, Store, StoreChoice};
     use robotscope::policy::Availability;
     use robotscope::robots_db::RobotsDb;
-    use tokio::sync::mpsc;
 
     use super::support::explorer as drawing;
     use super::support::{Reply, Server};
@@ -652,20 +648,8 @@ mod explorer {
         text.chars().map(|c| key(KeyCode::Char(c))).collect()
     }
 
-    /// Runs the event loop: each group of keys after its pause, so that background work
-    /// (the load, the audit) can finish in between.
     async fn run(app: App, groups: Vec<(u64, Vec<Event>)>) -> App {
-        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
-        let (actions, inbox) = mpsc::unbounded_channel();
-        let events = futures::stream::iter(groups)
-            .then(|(pause, events)| async move {
-                tokio::time::sleep(Duration::from_millis(pause)).await;
-                futures::stream::iter(events.into_iter().map(Ok))
-            })
-            .flatten();
-        robotscope::tui::event_loop(&mut terminal, Box::pin(events), actions, inbox, app, &mut Vec::new())
-            .await
-            .expect("loop")
+        drawing::run_in_pauses(app, groups).await
     }
 
     fn keep(store: &mut Store, site: &url::Url, timestamp: &str, body: &str) {

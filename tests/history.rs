@@ -508,16 +508,12 @@ mod explorer {
 
     use super::*;
     use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-    use futures::StreamExt;
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
     use robotscope::app::keymap::press;
     use robotscope::app::{App, Overlay};
     use robotscope::fetch::{Limits, Source};
     use robotscope::history::HistorySettings;
     use robotscope::history::StoreChoice;
     use robotscope::robots_db::RobotsDb;
-    use tokio::sync::mpsc;
 
     use super::support::explorer as drawing;
 
@@ -525,20 +521,8 @@ mod explorer {
         text.chars().map(|c| Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))).collect()
     }
 
-    /// Runs the event loop: each group of keys after its pause, so background work
-    /// (the load, the store, the archive) can finish in between.
     async fn run(app: App, groups: Vec<(u64, Vec<Event>)>) -> App {
-        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
-        let (actions, inbox) = mpsc::unbounded_channel();
-        let events = futures::stream::iter(groups)
-            .then(|(pause, events)| async move {
-                tokio::time::sleep(Duration::from_millis(pause)).await;
-                futures::stream::iter(events.into_iter().map(Ok))
-            })
-            .flatten();
-        robotscope::tui::event_loop(&mut terminal, Box::pin(events), actions, inbox, app, &mut Vec::new())
-            .await
-            .expect("loop")
+        drawing::run_in_pauses(app, groups).await
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -130,10 +130,11 @@ pub struct Report {
     pub versions: Vec<InForce>,
 }
 
-/// A robot's counts in a [`Report`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A robot's counts in a [`Report`], named as `audit --json` writes them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct RobotCounts {
     /// The product token it is known by.
+    #[serde(rename = "agent")]
     pub label: String,
     pub requests: u64,
     pub violations: u64,
@@ -141,8 +142,25 @@ pub struct RobotCounts {
     pub unjudged: u64,
     pub forged: u64,
     pub verified: u64,
+    pub robots_txt_fetches: u64,
+    /// It asked for something else before its first robots.txt.
+    pub crawled_before_robots_txt: bool,
+    /// Requests sooner after the one before than the Crawl-delay in force, and the
+    /// shortest such interval.
+    pub crawl_delay_breaches: u64,
+    #[serde(rename = "shortest_interval_seconds", serialize_with = "seconds")]
+    pub shortest_interval: Option<SignedDuration>,
+    /// Requests of an AI-training robot for paths whose usage says `train-ai=n`.
+    pub train_ai_refused: u64,
     /// Some of its requests could be checked against its operator's ranges or names.
+    #[serde(skip)]
     pub checkable: bool,
+}
+
+/// A duration as seconds.
+#[expect(clippy::ref_option, reason = "serde's serialize_with passes the field by reference")]
+fn seconds<S: serde::Serializer>(duration: &Option<SignedDuration>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_some(&duration.map(|duration| duration.as_secs_f64()))
 }
 
 /// Violations of one robot decided by one line of one version.
@@ -268,6 +286,11 @@ impl<'a> Run<'a> {
                 unjudged: tally.count(Verdict::Unjudged),
                 forged: tally.identity_count(Identity::Forged),
                 verified: tally.identity_count(Identity::Verified),
+                robots_txt_fetches: tally.robots_txt_fetches,
+                crawled_before_robots_txt: tally.crawled_before_fetching,
+                crawl_delay_breaches: tally.delay_breaches,
+                shortest_interval: tally.shortest,
+                train_ai_refused: tally.train_ai_refused,
                 checkable: tally.was_checked(),
             })
             .collect();

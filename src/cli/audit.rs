@@ -379,22 +379,8 @@ impl Audit<'_> {
         };
         if let Some((mut out, csv)) = self.rows.take() {
             if !csv {
-                for tally in run.by_requests() {
-                    let record = RobotRecord {
-                        kind: "robot",
-                        agent: &tally.label,
-                        requests: tally.requests,
-                        violations: tally.count(Verdict::Violation),
-                        tolerated: tally.count(Verdict::Tolerated),
-                        unjudged: tally.count(Verdict::Unjudged),
-                        forged: tally.identity_count(Identity::Forged),
-                        verified: tally.identity_count(Identity::Verified),
-                        robots_txt_fetches: tally.robots_txt_fetches,
-                        crawled_before_robots_txt: tally.crawled_before_fetching,
-                        crawl_delay_breaches: tally.delay_breaches,
-                        shortest_interval_seconds: tally.shortest.map(|interval| interval.as_secs_f64()),
-                        train_ai_refused: tally.train_ai_refused,
-                    };
+                for counts in &run.report(false).robots {
+                    let record = RobotRecord { kind: "robot", counts };
                     finish_output(json::write_line(&mut out, &record))?;
                 }
                 let summary = Summary {
@@ -610,22 +596,13 @@ fn to_usize(count: u64) -> usize {
     usize::try_from(count).unwrap_or(usize::MAX)
 }
 
+/// A robot's `--json` object: its type, then its counts.
 #[derive(Debug, Serialize)]
 struct RobotRecord<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
-    agent: &'a str,
-    requests: u64,
-    violations: u64,
-    tolerated: u64,
-    unjudged: u64,
-    forged: u64,
-    verified: u64,
-    robots_txt_fetches: u64,
-    crawled_before_robots_txt: bool,
-    crawl_delay_breaches: u64,
-    shortest_interval_seconds: Option<f64>,
-    train_ai_refused: u64,
+    #[serde(flatten)]
+    counts: &'a crate::audit::run::RobotCounts,
 }
 
 #[derive(Debug, Serialize)]

@@ -29,3 +29,21 @@ pub fn test_path(app: &mut App, path: &str) {
 pub fn escaped(text: &str) -> String {
     text.replace('<', "<lt>")
 }
+
+/// Runs the real event loop at 120x40: each group of keys after its pause (in
+/// milliseconds), so that background work (a load, the store, an audit) can finish in
+/// between; the app as the loop left it.
+pub async fn run_in_pauses(app: App, groups: Vec<(u64, Vec<crossterm::event::Event>)>) -> App {
+    use futures::StreamExt;
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let (actions, inbox) = tokio::sync::mpsc::unbounded_channel();
+    let events = futures::stream::iter(groups)
+        .then(|(pause, events)| async move {
+            tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+            futures::stream::iter(events.into_iter().map(Ok))
+        })
+        .flatten();
+    robotscope::tui::event_loop(&mut terminal, Box::pin(events), actions, inbox, app, &mut Vec::new())
+        .await
+        .expect("loop")
+}
