@@ -10,6 +10,9 @@
 #![cfg(feature = "tool")]
 #![cfg(unix)]
 
+#[path = "support/profile.rs"]
+mod profile;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -211,10 +214,10 @@ fn a_panic_in_the_background_restores_the_terminal_and_ends_the_process() {
     let example = binary().parent().expect("target dir").join("examples/panic_in_background");
     // `cargo test` builds the examples, `cargo test --test e2e` alone does not: make sure
     // it exists and is up to date (a no-op when it is), in this test's own profile
-    // (`cargo test --release`, as CI runs it, builds everything in release).
-    let profile = if cfg!(debug_assertions) { "dev" } else { "release" };
+    // (`cargo test --profile ci`, as CI runs it, builds everything in that profile).
+    let profile = profile::cargo_profile();
     let built = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--profile", profile, "--example", "panic_in_background"])
+        .args(["build", "--quiet", "--profile", &profile, "--example", "panic_in_background"])
         .status()
         .expect("cargo runs");
     assert!(built.success() && example.exists(), "building {}", example.display());

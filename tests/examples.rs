@@ -2,15 +2,18 @@
 //! own features (CI runs the suite with and without the default ones, so they build on
 //! the policy core alone), fed real input, their output checked.
 
+#[path = "support/profile.rs"]
+mod profile;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 /// Builds an example (a no-op when `cargo test` already has) and runs it.
 fn run_example(name: &str, args: &[&str], stdin: &[u8]) -> Output {
-    let profile = if cfg!(debug_assertions) { "dev" } else { "release" };
+    let profile = profile::cargo_profile();
     let mut build = Command::new(env!("CARGO"));
-    build.args(["build", "--quiet", "--profile", profile, "--example", name]);
+    build.args(["build", "--quiet", "--profile", &profile, "--example", name]);
     if !cfg!(feature = "tool") {
         build.arg("--no-default-features");
     }

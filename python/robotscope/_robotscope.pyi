@@ -1,0 +1,165 @@
+"""Type stubs of the extension module; the documentation is in robotscope/__init__.py."""
+
+from collections.abc import Iterable
+from typing import Literal, Optional, Union
+
+Reading = Literal[
+    "rfc9309", "draft1996", "koster1994", "rfc", "9309", "google", "draft", "1996", "urllib", "koster", "1994", "classic"
+]
+Preference = Literal["allowed", "disallowed", "unknown"]
+
+RFC9309_PARSE_LIMIT_BYTES: int
+"""How much of a robots.txt RFC 9309 robots read: 500 KiB, as Google's crawler (RFC 9309 §2.5)."""
+
+def product_token(user_agent: str) -> Optional[str]:
+    """The product token in a User-Agent header (``Googlebot`` in ``Mozilla/5.0
+    (compatible; Googlebot/2.1; +http://www.google.com/bot.html)``); the string itself
+    when it is a token; None when it holds none."""
+
+class RobotsTxt:
+    """A robots.txt, parsed. Parsing never fails: any bytes are some robots.txt.
+
+    ``body`` is the file as fetched (``bytes``; ``str`` is encoded as UTF-8). As
+    ``robotscope check`` reads a file, the RFC 9309 reading stops at 500 KiB, as Google's
+    crawler does; ``whole_file=True`` reads every byte (the command line's --whole-file).
+    """
+
+    def __init__(self, body: Union[bytes, bytearray, str], *, whole_file: bool = False) -> None: ...
+    @property
+    def body(self) -> bytes:
+        """The bytes as given."""
+    @property
+    def sitemaps(self) -> list[str]:
+        """The ``Sitemap:`` URLs, in file order."""
+    def lint(self) -> list[Diagnostic]:
+        """What is wrong with the file under each reading (``robotscope lint``), each fix
+        checked under every reading for every robot the file names before it is offered."""
+    def fixed(self) -> bytes:
+        """The file with every fix applied (what ``robotscope fix`` writes)."""
+    def fix(self) -> Fixed:
+        """:meth:`fixed`, with how many fixes were applied and what they do to the verdicts."""
+    def matcher(self, agent: str, reading: Reading = "rfc9309", *, raw_urls: bool = False) -> Matcher:
+        """The rules for the robot whose product token is ``agent`` (``Googlebot``) under
+        ``reading``, compiled for many questions.
+
+        Under RFC 9309 a robot obeys the groups naming its product token, else ``*``; a
+        User-Agent header is not a token (a UserWarning says so, with the token it holds:
+        :func:`product_token` takes it out). ``raw_urls=True`` takes URLs byte for byte,
+        as Google's library does (the command line's --raw-url); by default they are read
+        as crawlers send them. Raises ValueError for an unknown reading.
+        """
+    def __len__(self) -> int: ...
+
+class Matcher:
+    """One robot's rules under one reading.
+
+    URLs are taken as a crawler has them: ``https://host/path?query``, a path starting
+    with ``/``, or a relative path. They are read as ``robotscope check`` reads them (the
+    path a crawler requests: dot segments resolved, non-ASCII percent-encoded as UTF-8,
+    escapes upper-cased); the host is not looked at, since a robots.txt speaks for the
+    site it came from (RFC 9309 §2.3).
+    """
+
+    @property
+    def agent(self) -> str: ...
+    @property
+    def reading(self) -> str:
+        """``rfc9309``, ``draft1996`` or ``koster1994``."""
+    def allowed(self, url: str) -> bool:
+        """Whether the robot may fetch ``url``."""
+    def decide(self, url: str) -> Decision:
+        """Whether the robot may fetch ``url``, and the rule that decided."""
+    def allowed_many(self, urls: Iterable[str]) -> list[bool]:
+        """:meth:`allowed` for each URL, in one call, with the GIL released while they are
+        matched (on every core, for large batches)."""
+    def usage(self, url: str) -> Optional[Usage]:
+        """What the robot may do with what it fetches at ``url`` (Content-Usage and
+        Content-Signal lines): None when it may not fetch it, and under the classic
+        readings, which know neither field."""
+    @property
+    def crawl_delay(self) -> Optional[float]:
+        """The group's ``Crawl-delay`` in seconds, uncapped, as the file says it."""
+    @property
+    def request_rate(self) -> Optional[RequestRate]:
+        """The group's ``Request-rate`` (``1/10s``)."""
+
+class Decision:
+    """The answer for one URL. True in a boolean context when the URL may be fetched."""
+
+    @property
+    def allowed(self) -> bool: ...
+    @property
+    def line(self) -> Optional[int]:
+        """The 1-based line of the deciding rule; None when no rule applies."""
+    @property
+    def rule(self) -> Optional[str]:
+        """The deciding rule as written (``Disallow: /private/``)."""
+    @property
+    def reading(self) -> str: ...
+    def __bool__(self) -> bool: ...
+
+class RequestRate:
+    """``requests`` per ``seconds``."""
+
+    @property
+    def requests(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+
+class Usage:
+    """What a robot may do with a page: each category ``allowed``, ``disallowed`` or ``unknown``."""
+
+    @property
+    def train_ai(self) -> Preference:
+        """Training or fine-tuning AI models (Content-Usage ``train-ai``, Content-Signal ``ai-train``)."""
+    @property
+    def search(self) -> Preference:
+        """Building a search index (``search``)."""
+    @property
+    def ai_input(self) -> Preference:
+        """Input to AI answers, retrieval and grounding (Content-Signal ``ai-input``)."""
+    @property
+    def lines(self) -> dict[str, list[int]]:
+        """The lines stating each category's preference, by ``train-ai``, ``search``, ``ai-input``."""
+
+class Diagnostic:
+    """One finding of :meth:`RobotsTxt.lint`."""
+
+    @property
+    def code(self) -> str:
+        """The diagnostic's code (``path-without-slash``), as in ``robotscope lint --json``."""
+    @property
+    def severity(self) -> Literal["error", "warning", "info"]: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def fix(self) -> Optional[Fix]: ...
+
+class Fix:
+    """A diagnostic's fix, checked under every reading before it is offered."""
+
+    @property
+    def title(self) -> str: ...
+    @property
+    def effect(self) -> Optional[str]:
+        """What the fix does to the verdicts (``changes no verdict under any reading``);
+        None when a file too large to check each fix alone left it unchecked."""
+    @property
+    def changes_verdicts(self) -> Optional[bool]: ...
+    @property
+    def fixed(self) -> bytes:
+        """The whole file with this fix alone applied."""
+
+class Fixed:
+    """:meth:`RobotsTxt.fix`: the fixed file and what the fixes do."""
+
+    @property
+    def text(self) -> bytes: ...
+    @property
+    def applied(self) -> int: ...
+    @property
+    def effect(self) -> str: ...
+    @property
+    def changes_verdicts(self) -> bool: ...

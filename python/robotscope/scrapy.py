@@ -1,0 +1,68 @@
+"""A robots.txt backend for Scrapy: Google's reading (RFC 9309) with Scrapy's manners.
+
+Switch a project to it with one setting::
+
+    ROBOTSTXT_OBEY = True
+    ROBOTSTXT_PARSER = "robotscope.scrapy.RobotParser"
+
+It implements :class:`scrapy.robotstxt.RobotParser`. The body is decoded as Scrapy's own
+backends decode it (``scrapy.robotstxt.decode_robotstxt``): a body that is not UTF-8 is
+garbage to them, and treated as an empty file, which allows everything. An empty body
+allows everything too (RFC 9309 §2.2: no rules, no restriction).
+
+Scrapy hands ``allowed`` a User-Agent *header* (``ROBOTSTXT_USER_AGENT``, else the
+request's ``User-Agent``). RFC 9309 robots obey the groups that name their product token,
+so the token is taken from the header as ``robotscope.product_token`` takes it:
+``Mozilla/5.0 (compatible; MyBot/1.0)`` is ``MyBot``, ``Scrapy/2.13 (+https://scrapy.org)``
+is ``Scrapy``. One compiled matcher is kept per token.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scrapy.robotstxt import RobotParser as _ScrapyRobotParser
+from scrapy.robotstxt import decode_robotstxt
+from scrapy.utils.python import to_unicode
+
+from . import Matcher, RobotsTxt, product_token
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+
+__all__ = ["RobotParser"]
+
+
+class RobotParser(_ScrapyRobotParser):
+    """robotscope as Scrapy's ``ROBOTSTXT_PARSER``."""
+
+    def __init__(self, robotstxt_body: bytes, spider: Spider | None) -> None:
+        self.spider = spider
+        body = decode_robotstxt(robotstxt_body, spider, to_native_str_type=True)
+        self._txt = RobotsTxt(body.encode("utf-8"))
+        self._matchers: dict[str, Matcher] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, robotstxt_body: bytes) -> RobotParser:
+        return cls(robotstxt_body, getattr(crawler, "spider", None))
+
+    def _matcher(self, user_agent: str | bytes | None) -> Matcher:
+        agent = to_unicode(user_agent or "", errors="replace")
+        matcher = self._matchers.get(agent)
+        if matcher is None:
+            # A header with no token in it (empty, digits only) is answered as a robot
+            # that no group names: the `*` group's rules.
+            token = product_token(agent) or "*"
+            matcher = self._txt.matcher(token)
+            self._matchers[agent] = matcher
+        return matcher
+
+    def allowed(self, url: str | bytes, user_agent: str | bytes | None) -> bool:
+        return self._matcher(user_agent).allowed(to_unicode(url, errors="replace"))
+
+    def crawl_delay(self, user_agent: str | bytes | None) -> float | None:
+        return self._matcher(user_agent).crawl_delay
+
+    def __repr__(self) -> str:
+        return f"<robotscope.scrapy.RobotParser {self._txt!r}>"

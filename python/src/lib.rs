@@ -1,0 +1,390 @@
+//! `robotscope._robotscope`: the policy core of robotscope for Python.
+//!
+//! Every answer comes from the `robotscope` crate's library face: a [`RobotsTxt`] is
+//! parsed as the command line parses a file (the RFC 9309 reading stops at 500 KiB, as
+//! Google's crawler does, RFC 9309 §2.5), a [`Matcher`] reads URLs as `robotscope check`
+//! reads them, and `lint` and `fix` are the command line's. This module only converts:
+//! Python values in, Python values out, and the GIL released while a batch of URLs is
+//! matched. The typed Python face (`robotscope/__init__.py`, `_robotscope.pyi`) documents
+//! the API.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::thread;
+
+use pyo3::exceptions::{PyUserWarning, PyValueError};
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
+use pyo3::types::{PyBytes, PyList, PyString};
+
+use robotscope::policy::{
+    Category, Diagnostic as CoreDiagnostic, RFC9309_PARSE_LIMIT_BYTES, Usage as CoreUsage, is_valid_token,
+    lint_checked, suggest_token,
+};
+use robotscope::{Matcher as CoreMatcher, Reading, RobotsTxt as CoreRobotsTxt, fix_all};
+
+/// A robots.txt, parsed. Parsing never fails: any bytes are some robots.txt.
+#[pyclass(module = "robotscope", name = "RobotsTxt", frozen)]
+struct RobotsTxt {
+    txt: Arc<CoreRobotsTxt>,
+}
+
+#[pymethods]
+impl RobotsTxt {
+    #[new]
+    #[pyo3(signature = (body, *, whole_file = false))]
+    fn new(body: BodyArg, whole_file: bool) -> RobotsTxt {
+        // As `robotscope check FILE` reads a file: RFC 9309 robots stop at 500 KiB, the
+        // classic readings read it all; `whole_file` is the command line's --whole-file.
+        let limit = (!whole_file).then_some(RFC9309_PARSE_LIMIT_BYTES);
+        RobotsTxt { txt: Arc::new(CoreRobotsTxt::parse(body.0).with_rfc9309_limit(limit)) }
+    }
+
+    /// The file's bytes, as given.
+    #[getter]
+    fn body<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.txt.source())
+    }
+
+    /// The `Sitemap:` URLs, in file order.
+    #[getter]
+    fn sitemaps(&self) -> Vec<String> {
+        self.txt.sitemaps().map(Cow::into_owned).collect()
+    }
+
+    /// What is wrong with the file under each reading, each fix checked under every
+    /// reading for every robot the file names (what `robotscope lint` prints).
+    fn lint(&self, py: Python<'_>) -> PyResult<Vec<Diagnostic>> {
+        lint_checked(&self.txt).iter().map(|diagnostic| Diagnostic::of(py, &self.txt, diagnostic)).collect()
+    }
+
+    /// Every fix applied, round after round (what `robotscope fix` writes), and what
+    /// the fixes do to the verdicts.
+    fn fix(&self, py: Python<'_>) -> Fixed {
+        let report = fix_all(self.txt.source());
+        let effect = robotscope::policy::fix_all_effect(&self.txt, &report);
+        Fixed {
+            changes_verdicts: !effect.is_none(),
+            effect: effect.to_string(),
+            applied: report.applied(),
+            text: PyBytes::new(py, report.text()).unbind(),
+        }
+    }
+
+    /// The file with every fix applied: what `robotscope fix` writes.
+    fn fixed<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, fix_all(self.txt.source()).text())
+    }
+
+    /// The rules for one robot under one reading, compiled for many questions.
+    #[pyo3(signature = (agent, reading = "rfc9309", *, raw_urls = false))]
+    fn matcher(&self, py: Python<'_>, agent: &str, reading: &str, raw_urls: bool) -> PyResult<Matcher> {
+        let reading: Reading = reading.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
+        if reading == Reading::Rfc9309 && agent != "*" && !is_valid_token(agent) {
+            // The command line's own warning for `-a`: an RFC 9309 robot obeys the
+            // groups that name its product token, and this names none.
+            let hint = suggest_token(agent).map(|token| format!("; did you mean '{token}'?")).unwrap_or_default();
+            let message = format!(
+                "{agent:?} is not a product token, so RFC 9309 readers match it to no named group{hint} \
+                 (robotscope.product_token() takes it from a User-Agent header)"
+            );
+            let message = std::ffi::CString::new(message.replace('\0', "\\0"))?;
+            PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 2)?;
+        }
+        let robot = robotscope::Robot::from_agent(agent);
+        let mode =
+            if raw_urls { robotscope::policy::UrlMode::Raw } else { robotscope::policy::UrlMode::AsCrawlersSend };
+        let matcher = CoreMatcher::for_robot_as(&self.txt, &robot, reading, mode);
+        Ok(Matcher { compiled: Arc::new(matcher), txt: Arc::clone(&self.txt), agent: agent.to_owned() })
+    }
+
+    fn __len__(&self) -> usize {
+        self.txt.source().len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<RobotsTxt: {} bytes, {} sitemaps>", self.txt.source().len(), self.txt.sitemaps().count())
+    }
+}
+
+/// The body of a robots.txt: bytes as fetched, or text (encoded as UTF-8).
+struct BodyArg(Vec<u8>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for BodyArg {
+    type Error = PyErr;
+
+    fn extract(object: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(text) = object.cast::<PyString>() {
+            return Ok(BodyArg(text.to_cow()?.into_owned().into_bytes()));
+        }
+        let bytes: Vec<u8> = object.extract().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err("a robots.txt body is bytes (or str), not this type")
+        })?;
+        Ok(BodyArg(bytes))
+    }
+}
+
+/// One robot's rules under one reading.
+#[pyclass(module = "robotscope", name = "Matcher", frozen)]
+struct Matcher {
+    compiled: Arc<CoreMatcher>,
+    txt: Arc<CoreRobotsTxt>,
+    agent: String,
+}
+
+/// Batches of at least this many URLs are matched on every core: below it, starting
+/// threads costs more than it saves.
+const PARALLEL_BATCH: usize = 20_000;
+
+#[pymethods]
+impl Matcher {
+    /// Whether the robot may fetch `url`.
+    fn allowed(&self, url: PyBackedStr) -> bool {
+        self.compiled.allowed(&url)
+    }
+
+    /// Whether the robot may fetch `url`, and the line that decided.
+    fn decide(&self, url: PyBackedStr) -> Decision {
+        let decision = self.compiled.decide(&url);
+        let reading = self.compiled.reading();
+        let rule = decision.rule().map(|rule| {
+            let group = &self.txt.interpretation(reading).groups()[rule.group()];
+            self.txt.rule_text(&group.rules()[rule.rule()])
+        });
+        Decision { allowed: decision.allowed(), line: decision.line(), rule, reading: reading.name() }
+    }
+
+    /// `allowed` for every URL of `urls`, with the GIL released while they are matched.
+    fn allowed_many<'py>(&self, py: Python<'py>, urls: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let urls: Vec<PyBackedStr> = if let Ok(list) = urls.cast::<PyList>() {
+            list.iter().map(|url| url.extract()).collect::<PyResult<_>>()?
+        } else {
+            urls.try_iter()?.map(|url| url?.extract()).collect::<PyResult<_>>()?
+        };
+        let matcher = &self.compiled;
+        let verdicts = py.detach(|| {
+            let threads = thread::available_parallelism().map_or(1, usize::from);
+            if urls.len() < PARALLEL_BATCH || threads == 1 {
+                return urls.iter().map(|url| matcher.allowed(url)).collect::<Vec<bool>>();
+            }
+            let chunk = urls.len().div_ceil(threads);
+            thread::scope(|scope| {
+                let parts: Vec<_> = urls
+                    .chunks(chunk)
+                    .map(|part| scope.spawn(move || part.iter().map(|url| matcher.allowed(url)).collect::<Vec<bool>>()))
+                    .collect();
+                parts.into_iter().flat_map(|part| part.join().unwrap_or_default()).collect()
+            })
+        });
+        if verdicts.len() != urls.len() {
+            // A matcher thread panicked (a bug): say so rather than answer for fewer URLs.
+            return Err(pyo3::exceptions::PyRuntimeError::new_err("robotscope: matching a batch of URLs failed"));
+        }
+        PyList::new(py, verdicts)
+    }
+
+    /// What the robot may do with what it fetches at `url`: `None` when it may not
+    /// fetch it, and under the classic readings.
+    fn usage(&self, url: PyBackedStr) -> Option<Usage> {
+        self.compiled.usage(&url).map(|usage| Usage::of(&usage))
+    }
+
+    /// The group's Crawl-delay in seconds.
+    #[getter]
+    fn crawl_delay(&self) -> Option<f64> {
+        self.compiled.crawl_delay().map(|delay| delay.as_secs_f64())
+    }
+
+    /// The group's Request-rate.
+    #[getter]
+    fn request_rate(&self) -> Option<RequestRate> {
+        self.compiled
+            .request_rate()
+            .map(|rate| RequestRate { requests: rate.requests(), seconds: rate.period().as_secs_f64() })
+    }
+
+    /// The robot's product token, as given.
+    #[getter]
+    fn agent(&self) -> &str {
+        &self.agent
+    }
+
+    /// The reading's name: `rfc9309`, `draft1996` or `koster1994`.
+    #[getter]
+    fn reading(&self) -> &'static str {
+        self.compiled.reading().name()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Matcher for {:?} under {}>", self.agent, self.compiled.reading().name())
+    }
+}
+
+/// The answer for one URL.
+#[pyclass(module = "robotscope", name = "Decision", frozen, get_all, eq)]
+#[derive(PartialEq)]
+struct Decision {
+    allowed: bool,
+    line: Option<usize>,
+    rule: Option<String>,
+    reading: &'static str,
+}
+
+#[pymethods]
+impl Decision {
+    fn __bool__(&self) -> bool {
+        self.allowed
+    }
+
+    fn __repr__(&self) -> String {
+        let verdict = if self.allowed { "allowed" } else { "disallowed" };
+        match (&self.line, &self.rule) {
+            (Some(line), Some(rule)) => {
+                format!("<Decision {verdict} by line {line} ({rule:?}) under {}>", self.reading)
+            }
+            _ => format!("<Decision {verdict}: no rule applies, under {}>", self.reading),
+        }
+    }
+}
+
+/// A Request-rate: `requests` per `seconds`.
+#[pyclass(module = "robotscope", name = "RequestRate", frozen, get_all, eq)]
+#[derive(PartialEq)]
+struct RequestRate {
+    requests: u32,
+    seconds: f64,
+}
+
+#[pymethods]
+impl RequestRate {
+    fn __repr__(&self) -> String {
+        format!("RequestRate(requests={}, seconds={})", self.requests, self.seconds)
+    }
+}
+
+/// The usage preferences for one URL: `allowed`, `disallowed` or `unknown` per category.
+#[pyclass(module = "robotscope", name = "Usage", frozen, get_all, eq)]
+#[derive(PartialEq)]
+struct Usage {
+    train_ai: &'static str,
+    search: &'static str,
+    ai_input: &'static str,
+    /// The lines that state each category's preference, by category name.
+    lines: std::collections::BTreeMap<&'static str, Vec<usize>>,
+}
+
+impl Usage {
+    fn of(usage: &CoreUsage) -> Usage {
+        let name = |category| usage.get(category).preference().name();
+        Usage {
+            train_ai: name(Category::TrainAi),
+            search: name(Category::Search),
+            ai_input: name(Category::AiInput),
+            lines: usage.iter().map(|(category, stated)| (category.name(), stated.lines().to_vec())).collect(),
+        }
+    }
+}
+
+#[pymethods]
+impl Usage {
+    fn __repr__(&self) -> String {
+        format!("Usage(train_ai={:?}, search={:?}, ai_input={:?})", self.train_ai, self.search, self.ai_input)
+    }
+}
+
+/// One finding of `RobotsTxt.lint()`.
+#[pyclass(module = "robotscope", name = "Diagnostic", frozen, get_all)]
+struct Diagnostic {
+    code: &'static str,
+    severity: &'static str,
+    line: usize,
+    message: String,
+    fix: Option<Py<Fix>>,
+}
+
+impl Diagnostic {
+    fn of(py: Python<'_>, txt: &CoreRobotsTxt, diagnostic: &CoreDiagnostic) -> PyResult<Diagnostic> {
+        let fix = diagnostic.fix().map(|fix| {
+            let fixed = robotscope::policy::apply_fix(txt.source(), fix);
+            let fix = Fix {
+                title: fix.title().to_owned(),
+                effect: diagnostic.fix_effect().map(ToString::to_string),
+                changes_verdicts: diagnostic.fix_effect().map(|effect| !effect.changes_nothing()),
+                fixed: PyBytes::new(py, &fixed).unbind(),
+            };
+            Py::new(py, fix)
+        });
+        Ok(Diagnostic {
+            code: diagnostic.code().name(),
+            severity: diagnostic.severity().name(),
+            line: diagnostic.line(),
+            message: diagnostic.message().to_owned(),
+            fix: fix.transpose()?,
+        })
+    }
+}
+
+#[pymethods]
+impl Diagnostic {
+    fn __repr__(&self) -> String {
+        format!("<Diagnostic {} {} at line {}: {}>", self.severity, self.code, self.line, self.message)
+    }
+}
+
+/// A diagnostic's fix, checked under every reading before it is offered.
+#[pyclass(module = "robotscope", name = "Fix", frozen, get_all)]
+struct Fix {
+    title: String,
+    /// What the fix does to the verdicts ("changes no verdict under any reading"); None
+    /// when a file too large to check each fix alone left it unchecked.
+    effect: Option<String>,
+    changes_verdicts: Option<bool>,
+    /// The whole file with this fix alone applied.
+    fixed: Py<PyBytes>,
+}
+
+#[pymethods]
+impl Fix {
+    fn __repr__(&self) -> String {
+        format!("<Fix {:?}: {}>", self.title, self.effect.as_deref().unwrap_or("not checked"))
+    }
+}
+
+/// `RobotsTxt.fix()`: the fixed file and what the fixes do.
+#[pyclass(module = "robotscope", name = "Fixed", frozen, get_all)]
+struct Fixed {
+    text: Py<PyBytes>,
+    applied: usize,
+    effect: String,
+    changes_verdicts: bool,
+}
+
+#[pymethods]
+impl Fixed {
+    fn __repr__(&self) -> String {
+        format!("<Fixed: {} fixes applied, which {}>", self.applied, self.effect)
+    }
+}
+
+/// The product token in a User-Agent header (`Googlebot` in `Mozilla/5.0 (compatible;
+/// Googlebot/2.1; ...)`), as the command line suggests it; the token itself when given one.
+#[pyfunction]
+fn product_token(user_agent: &Bound<'_, PyString>) -> PyResult<Option<String>> {
+    let user_agent = user_agent.to_cow()?;
+    Ok(if is_valid_token(&user_agent) { Some(user_agent.into_owned()) } else { suggest_token(&user_agent) })
+}
+
+#[pymodule]
+fn _robotscope(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<RobotsTxt>()?;
+    module.add_class::<Matcher>()?;
+    module.add_class::<Decision>()?;
+    module.add_class::<RequestRate>()?;
+    module.add_class::<Usage>()?;
+    module.add_class::<Diagnostic>()?;
+    module.add_class::<Fix>()?;
+    module.add_class::<Fixed>()?;
+    module.add_function(wrap_pyfunction!(product_token, module)?)?;
+    module.add("RFC9309_PARSE_LIMIT_BYTES", RFC9309_PARSE_LIMIT_BYTES)?;
+    Ok(())
+}
