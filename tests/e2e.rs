@@ -3,8 +3,8 @@
 //! and check that the terminal was restored. Also: a hostile file's escape sequences
 //! never reach the terminal, and SIGTERM and a panic restore it too.
 //!
-//! The binary is the one cargo built for this test run: the release binary under
-//! `cargo test --release`, the README's test command and CI's. The screen is read with
+//! The binary is the one cargo built for this test run: an optimised one under
+//! `cargo test --profile ci`, the README's test command and CI's. The screen is read with
 //! the `vt100` crate, which interprets what the program writes the way a terminal does.
 // The binary and its layers: built with the default `tool` feature only.
 #![cfg(feature = "tool")]

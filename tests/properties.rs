@@ -98,8 +98,37 @@ fn usage_line() -> impl Strategy<Value = String> {
     (key, value).prop_map(|(key, value)| format!("{key}: {value}\n"))
 }
 
+/// Text a crawler or a person hands over as a URL: schemes, authorities and paths built
+/// from the characters URL parsers and RFC 9309's normalisation treat specially.
+fn url_like() -> impl Strategy<Value = String> {
+    let scheme =
+        prop::sample::select(vec!["", "", "http://", "https://", "HTTP://", "ftp://", "foo://", "http:/", "http:"]);
+    let authority =
+        prop::sample::select(vec!["", "example.com", "Ex.COM:443", "a@b", "[::1]", "h:x", "exa mple", "h\\x", "%41"]);
+    let piece = prop::sample::select(vec![
+        "/", "a", ".", "..", "%2e", "%2E", "%41", "%4a", "%zz", "%", "?", "#", "\\", " ", "\t", "é", "~", "*", "$",
+        "'", "\"", "<", "{", "`", ";", ":", "@", "//", "/.", "./", "\u{1}",
+    ]);
+    let lead = prop::sample::select(vec!["", "/", "/", "/a/"]);
+    (scheme, authority, lead, prop::collection::vec(piece, 0..8)).prop_map(|(scheme, authority, lead, pieces)| {
+        let host = if scheme.is_empty() { "" } else { authority };
+        format!("{scheme}{host}{lead}{}", pieces.join(if pieces.len() % 2 == 0 { "" } else { "/" }))
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// The matcher's quick way to the tested path gives what reading the whole request
+    /// gives, for any text.
+    #[test]
+    fn the_tested_path_is_the_requests_whatever_the_text(text in url_like()) {
+        use robotscope::policy::UrlMode;
+        for mode in [UrlMode::AsCrawlersSend, UrlMode::Raw] {
+            let request = Request::new(&text, mode);
+            prop_assert_eq!(Request::tested_path(&text, mode), request.tested(), "{:?}", text);
+        }
+    }
 
     #[test]
     fn evaluation_never_panics_on_arbitrary_bytes(

@@ -156,13 +156,14 @@ impl Matcher {
 
     /// `allowed` for every URL of `urls`, with the GIL released while they are matched.
     fn allowed_many<'py>(&self, py: Python<'py>, urls: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let urls: Vec<PyBackedStr> = if let Ok(list) = urls.cast::<PyList>() {
-            list.iter().map(|url| url.extract()).collect::<PyResult<_>>()?
-        } else {
-            urls.try_iter()?.map(|url| url?.extract()).collect::<PyResult<_>>()?
+        let list = match urls.cast::<PyList>() {
+            Ok(list) => list.clone(),
+            Err(_) => PyList::new(py, urls.try_iter()?.collect::<PyResult<Vec<_>>>()?)?,
         };
+        let batch = Batch::read(&list)?;
         let matcher = &self.compiled;
         let verdicts = py.detach(|| {
+            let urls = batch.urls();
             let threads = thread::available_parallelism().map_or(1, usize::from);
             if urls.len() < PARALLEL_BATCH || threads == 1 {
                 return urls.iter().map(|url| matcher.allowed(url)).collect::<Vec<bool>>();
@@ -176,7 +177,7 @@ impl Matcher {
                 parts.into_iter().flat_map(|part| part.join().unwrap_or_default()).collect()
             })
         });
-        if verdicts.len() != urls.len() {
+        if verdicts.len() != list.len() {
             // A matcher thread panicked (a bug): say so rather than answer for fewer URLs.
             return Err(pyo3::exceptions::PyRuntimeError::new_err("robotscope: matching a batch of URLs failed"));
         }
@@ -217,6 +218,47 @@ impl Matcher {
 
     fn __repr__(&self) -> String {
         format!("<Matcher for {:?} under {}>", self.agent, self.compiled.reading().name())
+    }
+}
+
+/// A list of URLs read out of Python, to be matched without the GIL: their UTF-8 in one
+/// buffer, where a `Vec` of strings would allocate one each (Python's stable ABI before
+/// 3.10 lends no string's UTF-8, so each is copied; reading is most of a batch's time
+/// under the GIL).
+struct Batch {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Batch {
+    /// Raises `TypeError` for an item that is not a `str`, `UnicodeEncodeError` for one that
+    /// is not valid Unicode (a lone surrogate).
+    fn read(list: &Bound<'_, PyList>) -> PyResult<Batch> {
+        let mut batch = Batch { text: String::new(), ends: Vec::with_capacity(list.len()) };
+        for url in list.iter() {
+            let url = url.cast::<PyString>().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(format!(
+                    "allowed_many takes str URLs, not {}",
+                    url.get_type().name().map_or_else(|_| "this type".to_owned(), |name| name.to_string())
+                ))
+            })?;
+            batch.text.push_str(&url.to_cow()?);
+            batch.ends.push(batch.text.len());
+        }
+        Ok(batch)
+    }
+
+    /// The URLs, in order.
+    fn urls(&self) -> Vec<&str> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let url = &self.text[start..end];
+                start = end;
+                url
+            })
+            .collect()
     }
 }
 

@@ -127,7 +127,7 @@ impl Matcher {
     /// Whether the robot may fetch `url`, and which rule decided.
     #[must_use]
     pub fn decide(&self, url: &str) -> Decision {
-        self.compiled.check(Request::new(url, self.url_mode).tested())
+        self.compiled.check(&Request::tested_path(url, self.url_mode))
     }
 
     /// Whether the robot may fetch `path`, taken exactly as given: the path a robot
@@ -176,7 +176,7 @@ impl Matcher {
     /// ```
     #[must_use]
     pub fn usage(&self, url: &str) -> Option<Usage> {
-        let tested = Request::new(url, self.url_mode).tested;
+        let tested = Request::tested_path(url, self.url_mode);
         let rules = self.usage.as_ref()?;
         self.compiled.check(&tested).allowed().then(|| rules.answer(&tested))
     }

@@ -155,6 +155,28 @@ impl<'a> Request<'a> {
         Request { given: url, form: Form::Raw, tested: path.clone(), path }
     }
 
+    /// The path tested for `input` read as `mode` says: [`Request::new`]`(input,
+    /// mode).tested()`, without the rest of the request. A matcher asks for nothing else,
+    /// and nearly every URL a crawler has is already in the form a crawler requests: its
+    /// path is then taken as it is, where reading the whole request parses the URL for
+    /// its origin.
+    ///
+    /// ```
+    /// use robotscope::policy::{Request, UrlMode};
+    /// let url = "https://example.com/a/b?c=1#top";
+    /// assert_eq!(Request::tested_path(url, UrlMode::AsCrawlersSend), "/a/b?c=1");
+    /// assert_eq!(Request::tested_path("/café", UrlMode::AsCrawlersSend), Request::read("/café").tested());
+    /// ```
+    #[must_use]
+    pub fn tested_path(input: &'a str, mode: UrlMode) -> Cow<'a, str> {
+        if mode == UrlMode::AsCrawlersSend
+            && let Some(path) = as_requested_already(input)
+        {
+            return path;
+        }
+        Request::new(input, mode).tested
+    }
+
     /// Reads `input` as `mode` says.
     #[must_use]
     pub fn new(input: &'a str, mode: UrlMode) -> Request<'a> {
@@ -318,6 +340,83 @@ fn requested_path(path: Cow<'_, str>) -> Cow<'_, str> {
     }
 }
 
+/// The tested path of a path or an `http(s)` URL that holds nothing a URL parser or
+/// RFC 9309's normalisation would change ([`Request::read`] would give it as it is), or
+/// `None` for [`Request::read`] to read: one pass over the bytes, no parse.
+fn as_requested_already(input: &str) -> Option<Cow<'_, str>> {
+    let given = input.trim_matches(|c: char| c.is_ascii_whitespace());
+    let path = if given.starts_with('/') {
+        before_fragment(given)
+    } else {
+        // Only the special schemes whose URLs a crawler fetches: their authority ends at
+        // `/`, `\\`, `?` or `#`, and the parser gives their path as written when it is
+        // already in requested form. An empty authority (`http:///x`) makes the parser
+        // take the path's first segment for the host.
+        let after_scheme = scheme_end(given)?;
+        let scheme = &given[..after_scheme - 3];
+        if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+            return None;
+        }
+        let rest = &given[after_scheme..];
+        let authority_end =
+            rest.bytes().position(|byte| matches!(byte, b'/' | b'?' | b'#' | b'\\')).unwrap_or(rest.len());
+        if authority_end == 0 || rest[authority_end..].starts_with('\\') {
+            return None;
+        }
+        before_fragment(&rest[authority_end..])
+    };
+    if !is_in_requested_form(path.as_bytes()) {
+        return None;
+    }
+    Some(if path.starts_with('/') { Cow::Borrowed(path) } else { Cow::Owned(format!("/{path}")) })
+}
+
+/// True when a URL parser would leave `path` as it is (only characters it never
+/// encodes, no dot segment, none of them hidden as `%2E`) and so would RFC 9309's
+/// normalisation (ASCII only, escapes in upper case): what [`requested_path`] and
+/// [`normalise_rfc9309`] check, in one pass.
+fn is_in_requested_form(path: &[u8]) -> bool {
+    let mut previous = 0;
+    for (i, &byte) in path.iter().enumerate() {
+        let fine = PLAIN_IN_URLS[usize::from(byte)]
+            || match byte {
+                b'.' => previous != b'/',
+                b'%' => match (path.get(i + 1), path.get(i + 2)) {
+                    (Some(&high), Some(&low)) if high.is_ascii_hexdigit() && low.is_ascii_hexdigit() => {
+                        // `%2E` is a dot (a dot segment perhaps); lower-case digits get upper-cased.
+                        let dot = high == b'2' && low == b'E';
+                        !(dot || high.is_ascii_lowercase() || low.is_ascii_lowercase())
+                    }
+                    _ => true,
+                },
+                _ => false,
+            };
+        if !fine {
+            return false;
+        }
+        previous = byte;
+    }
+    true
+}
+
+/// The bytes a URL parser never encodes or rewrites in a path or query, whatever is
+/// around them (`.` and `%` depend on what is: [`is_in_requested_form`]).
+const PLAIN_IN_URLS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = (byte as u8).is_ascii_alphanumeric();
+        byte += 1;
+    }
+    let others = b"/-_~!$&()*+,;=:@?";
+    let mut i = 0;
+    while i < others.len() {
+        table[others[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 /// A parsed URL's path and query, what goes on the request line.
 fn as_requested(url: &url::Url) -> String {
     match url.query() {
@@ -328,13 +427,17 @@ fn as_requested(url: &url::Url) -> String {
 
 /// Everything before a `#`.
 fn before_fragment(text: &str) -> &str {
-    &text[..text.find('#').unwrap_or(text.len())]
+    &text[..memchr::memchr(b'#', text.as_bytes()).unwrap_or(text.len())]
 }
 
 /// Where the authority starts when `text` begins with `scheme://` (RFC 3986 §3.1: a
 /// letter, then letters, digits, `+`, `-` or `.`).
 fn scheme_end(text: &str) -> Option<usize> {
-    let colon = text.find("://")?;
+    // The first `:` (a scheme holds none, so a later `://` has no valid scheme before it).
+    let colon = memchr::memchr(b':', text.as_bytes())?;
+    if !text[colon..].starts_with("://") {
+        return None;
+    }
     let scheme = &text[..colon];
     let valid = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
         && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
