@@ -365,22 +365,40 @@ fn as_requested_already(input: &str) -> Option<Cow<'_, str>> {
         }
         before_fragment(&rest[authority_end..])
     };
-    if !is_in_requested_form(path.as_bytes()) {
-        return None;
-    }
-    Some(if path.starts_with('/') { Cow::Borrowed(path) } else { Cow::Owned(format!("/{path}")) })
+    let path = match requested_form(path.as_bytes())? {
+        Shape::AsIs => Cow::Borrowed(path),
+        // Only non-ASCII characters to encode (as UTF-8, hex digits upper-case), as a URL
+        // parser does in a path and in a query, and as RFC 9309's normalisation does.
+        Shape::NonAsciiEncoded => Cow::Owned(String::from_utf8_lossy(&normalise_rfc9309(path.as_bytes())).into_owned()),
+    };
+    Some(if path.starts_with('/') { path } else { Cow::Owned(format!("/{path}")) })
 }
 
-/// True when a URL parser would leave `path` as it is (only characters it never
-/// encodes, no dot segment, none of them hidden as `%2E`) and so would RFC 9309's
-/// normalisation (ASCII only, escapes in upper case): what [`requested_path`] and
-/// [`normalise_rfc9309`] check, in one pass.
-fn is_in_requested_form(path: &[u8]) -> bool {
+/// What [`as_requested_already`] found a path to be.
+enum Shape {
+    /// In requested form already.
+    AsIs,
+    /// In requested form once its non-ASCII characters are percent-encoded.
+    NonAsciiEncoded,
+}
+
+/// Whether a URL parser would leave `path` as it is (characters it never encodes, no
+/// dot segment, none hidden as `%2E`), but for non-ASCII characters, and RFC 9309's
+/// normalisation too (escapes in upper case): what [`requested_path`] and
+/// [`normalise_rfc9309`] look at, in one pass. `None`: something else to do, for the
+/// parser.
+fn requested_form(path: &[u8]) -> Option<Shape> {
+    // A `.` or `..` segment, which a parser resolves: what follows a dot after `/`.
+    let dot_segment = |rest: &[u8]| {
+        let rest = rest.strip_prefix(b".").unwrap_or(rest);
+        matches!(rest.first(), None | Some(b'/' | b'?'))
+    };
     let mut previous = 0;
+    let mut non_ascii = false;
     for (i, &byte) in path.iter().enumerate() {
         let fine = PLAIN_IN_URLS[usize::from(byte)]
             || match byte {
-                b'.' => previous != b'/',
+                b'.' => previous != b'/' || !dot_segment(&path[i + 1..]),
                 b'%' => match (path.get(i + 1), path.get(i + 2)) {
                     (Some(&high), Some(&low)) if high.is_ascii_hexdigit() && low.is_ascii_hexdigit() => {
                         // `%2E` is a dot (a dot segment perhaps); lower-case digits get upper-cased.
@@ -389,18 +407,22 @@ fn is_in_requested_form(path: &[u8]) -> bool {
                     }
                     _ => true,
                 },
+                0x80.. => {
+                    non_ascii = true;
+                    true
+                }
                 _ => false,
             };
         if !fine {
-            return false;
+            return None;
         }
         previous = byte;
     }
-    true
+    Some(if non_ascii { Shape::NonAsciiEncoded } else { Shape::AsIs })
 }
 
 /// The bytes a URL parser never encodes or rewrites in a path or query, whatever is
-/// around them (`.` and `%` depend on what is: [`is_in_requested_form`]).
+/// around them (`.` and `%` depend on what is: [`requested_form`]).
 const PLAIN_IN_URLS: [bool; 256] = {
     let mut table = [false; 256];
     let mut byte = 0;
