@@ -9,7 +9,8 @@
 //! the API.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::ops::Range;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::thread;
 
 use pyo3::exceptions::{PyUserWarning, PyValueError};
@@ -136,6 +137,50 @@ struct Matcher {
 /// threads costs more than it saves.
 const PARALLEL_BATCH: usize = 20_000;
 
+/// URLs read out of Python at a time, for the other cores to match while the next are
+/// read.
+const CHUNK: usize = 4096;
+
+/// The verdicts for a large batch, on every core: this thread reads the URLs out of
+/// Python a chunk at a time (which needs the GIL, and is a third of the work), the
+/// others match each chunk as it comes, and once every URL is read this thread releases
+/// the GIL and matches with them.
+fn read_and_match(list: &Bound<'_, PyList>, matcher: &CoreMatcher, threads: usize) -> PyResult<Vec<bool>> {
+    let chunks = list.len().div_ceil(CHUNK);
+    let (to_match, read) = mpsc::channel::<(usize, Batch)>();
+    let read = Mutex::new(read);
+    let verdicts = Mutex::new(vec![Vec::new(); chunks]);
+    // Matches chunks until every chunk is read and taken.
+    let work = || {
+        loop {
+            let next = read.lock().unwrap_or_else(PoisonError::into_inner).recv();
+            let Ok((index, batch)) = next else { break };
+            let chunk_verdicts = batch.verdicts(matcher);
+            verdicts.lock().unwrap_or_else(PoisonError::into_inner)[index] = chunk_verdicts;
+        }
+    };
+    let reading = thread::scope(|scope| {
+        let workers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let reading = (0..chunks).try_for_each(|index| {
+            let batch = Batch::read(list, index * CHUNK..((index + 1) * CHUNK).min(list.len()))?;
+            // The workers outlive the sending, so the send cannot fail.
+            let _ = to_match.send((index, batch));
+            Ok::<(), PyErr>(())
+        });
+        drop(to_match);
+        list.py().detach(|| {
+            work();
+            for worker in workers {
+                // A worker that panicked leaves its chunk empty, which the caller reports.
+                let _ = worker.join();
+            }
+        });
+        reading
+    });
+    reading?;
+    Ok(verdicts.into_inner().unwrap_or_else(PoisonError::into_inner).concat())
+}
+
 #[pymethods]
 impl Matcher {
     /// Whether the robot may fetch `url`.
@@ -160,23 +205,14 @@ impl Matcher {
             Ok(list) => list.clone(),
             Err(_) => PyList::new(py, urls.try_iter()?.collect::<PyResult<Vec<_>>>()?)?,
         };
-        let batch = Batch::read(&list)?;
-        let matcher = &self.compiled;
-        let verdicts = py.detach(|| {
-            let urls = batch.urls();
-            let threads = thread::available_parallelism().map_or(1, usize::from);
-            if urls.len() < PARALLEL_BATCH || threads == 1 {
-                return urls.iter().map(|url| matcher.allowed(url)).collect::<Vec<bool>>();
-            }
-            let chunk = urls.len().div_ceil(threads);
-            thread::scope(|scope| {
-                let parts: Vec<_> = urls
-                    .chunks(chunk)
-                    .map(|part| scope.spawn(move || part.iter().map(|url| matcher.allowed(url)).collect::<Vec<bool>>()))
-                    .collect();
-                parts.into_iter().flat_map(|part| part.join().unwrap_or_default()).collect()
-            })
-        });
+        let matcher: &CoreMatcher = &self.compiled;
+        let threads = thread::available_parallelism().map_or(1, usize::from);
+        let verdicts = if list.len() < PARALLEL_BATCH || threads == 1 {
+            let batch = Batch::read(&list, 0..list.len())?;
+            py.detach(|| batch.verdicts(matcher))
+        } else {
+            read_and_match(&list, matcher, threads)?
+        };
         if verdicts.len() != list.len() {
             // A matcher thread panicked (a bug): say so rather than answer for fewer URLs.
             return Err(pyo3::exceptions::PyRuntimeError::new_err("robotscope: matching a batch of URLs failed"));
@@ -231,11 +267,12 @@ struct Batch {
 }
 
 impl Batch {
-    /// Raises `TypeError` for an item that is not a `str`, `UnicodeEncodeError` for one that
-    /// is not valid Unicode (a lone surrogate).
-    fn read(list: &Bound<'_, PyList>) -> PyResult<Batch> {
-        let mut batch = Batch { text: String::new(), ends: Vec::with_capacity(list.len()) };
-        for url in list.iter() {
+    /// The URLs of `list` at `range`. Raises `TypeError` for an item that is not a
+    /// `str`, `UnicodeEncodeError` for one that is not valid Unicode (a lone surrogate).
+    fn read(list: &Bound<'_, PyList>, range: Range<usize>) -> PyResult<Batch> {
+        let mut batch = Batch { text: String::new(), ends: Vec::with_capacity(range.len()) };
+        for index in range {
+            let url = list.get_item(index)?;
             let url = url.cast::<PyString>().map_err(|_| {
                 pyo3::exceptions::PyTypeError::new_err(format!(
                     "allowed_many takes str URLs, not {}",
@@ -248,15 +285,15 @@ impl Batch {
         Ok(batch)
     }
 
-    /// The URLs, in order.
-    fn urls(&self) -> Vec<&str> {
+    /// `allowed` for each URL, in order.
+    fn verdicts(&self, matcher: &CoreMatcher) -> Vec<bool> {
         let mut start = 0;
         self.ends
             .iter()
             .map(|&end| {
-                let url = &self.text[start..end];
+                let verdict = matcher.allowed(&self.text[start..end]);
                 start = end;
-                url
+                verdict
             })
             .collect()
     }
