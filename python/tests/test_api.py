@@ -143,6 +143,17 @@ def test_bad_urls_raise_python_errors(txt: RobotsTxt) -> None:
     assert not bot.allowed("https://exa mple.com/private/x")
 
 
+def test_a_bad_url_deep_in_a_large_batch_raises(txt: RobotsTxt) -> None:
+    bot = txt.matcher("bot")
+    urls = [f"/private/{i}" for i in range(100_000)]
+    with pytest.raises(TypeError, match="allowed_many takes str URLs, not int"):
+        bot.allowed_many([*urls, 7])
+    with pytest.raises(UnicodeEncodeError):
+        bot.allowed_many([*urls[:60_000], "/\udc80", *urls[60_000:]])
+    # The matcher is still whole, and so is a large batch from a generator.
+    assert bot.allowed_many(url for url in urls) == [False] * len(urls)
+
+
 def test_allowed_many_releases_the_gil() -> None:
     bot = RobotsTxt(b"User-agent: *\nDisallow: /*a*b*c*d$\n").matcher("bot")
     urls = [f"/a/{i}/b/c/{i}d" for i in range(1_000_000)]
