@@ -1,6 +1,6 @@
 """robots.txt as robots read it: which robot may fetch which URL, and which line decides.
 
-The policy core of robotscope (https://github.com/robotscope) for Python. Every answer
+The policy core of robotscope for Python. Every answer
 comes from the same Rust library as the ``robotscope`` command line, so a URL gets the
 verdict here that ``robotscope check`` gives it.
 
@@ -20,11 +20,16 @@ False
 * :class:`Matcher` answers URLs: :meth:`~Matcher.allowed`, :meth:`~Matcher.decide`,
   :meth:`~Matcher.allowed_many` (the GIL released while it runs), :meth:`~Matcher.usage`,
   and the group's :attr:`~Matcher.crawl_delay` and :attr:`~Matcher.request_rate`.
+* :func:`product_token` takes the product token out of a User-Agent header.
+
+The reference of each class and method is in its docstring (``help(robotscope.Matcher)``)
+and in the type stubs, ``robotscope/_robotscope.pyi``.
 * :mod:`robotscope.scrapy` is a backend for Scrapy's ``ROBOTSTXT_PARSER``.
 """
 
 from ._robotscope import (
     RFC9309_PARSE_LIMIT_BYTES,
+    __version__,
     Decision,
     Diagnostic,
     Fix,
@@ -36,11 +41,12 @@ from ._robotscope import (
     product_token,
 )
 
-READINGS = ("rfc9309", "draft1996", "koster1994")
+READINGS: tuple[str, ...] = ("rfc9309", "draft1996", "koster1994")
 """The three readings of the standard, newest first: RFC 9309 (2022, as Google reads it),
 Koster's 1996 draft (as Python's urllib.robotparser implements it), the 1994 standard."""
 
 __all__ = [
+    "__version__",
     "READINGS",
     "RFC9309_PARSE_LIMIT_BYTES",
     "Decision",

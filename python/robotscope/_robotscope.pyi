@@ -1,12 +1,12 @@
-"""Type stubs of the extension module; the documentation is in robotscope/__init__.py."""
+"""Type stubs of the extension module, with the docstrings of its classes and methods."""
 
 from collections.abc import Iterable
 from typing import Literal, Optional, Union
 
-Reading = Literal[
-    "rfc9309", "draft1996", "koster1994", "rfc", "9309", "google", "draft", "1996", "urllib", "koster", "1994", "classic"
-]
+ReadingName = Literal["rfc9309", "draft1996", "koster1994"]
 Preference = Literal["allowed", "disallowed", "unknown"]
+
+__version__: str
 
 RFC9309_PARSE_LIMIT_BYTES: int
 """How much of a robots.txt RFC 9309 robots read: 500 KiB, as Google's crawler (RFC 9309 §2.5)."""
@@ -14,23 +14,26 @@ RFC9309_PARSE_LIMIT_BYTES: int
 def product_token(user_agent: str) -> Optional[str]:
     """The product token in a User-Agent header (``Googlebot`` in ``Mozilla/5.0
     (compatible; Googlebot/2.1; +http://www.google.com/bot.html)``); the string itself
-    when it is a token; None when it holds none."""
+    when it is a token (``MyBot`` in ``MyBot-1.0``); None when it holds none (a token
+    is ASCII letters, ``-`` and ``_``: ``Bücherbot/1.0`` holds none)."""
 
 class RobotsTxt:
     """A robots.txt, parsed. Parsing never fails: any bytes are some robots.txt.
 
-    ``body`` is the file as fetched (``bytes``; ``str`` is encoded as UTF-8). As
+    ``body`` is the file as fetched (``bytes``, ``bytearray``, ``memoryview``; ``str`` is
+    encoded as UTF-8). As
     ``robotscope check`` reads a file, the RFC 9309 reading stops at 500 KiB, as Google's
     crawler does; ``whole_file=True`` reads every byte (the command line's --whole-file).
     """
 
-    def __init__(self, body: Union[bytes, bytearray, str], *, whole_file: bool = False) -> None: ...
+    def __init__(self, body: Union[bytes, bytearray, memoryview, str], *, whole_file: bool = False) -> None: ...
     @property
     def body(self) -> bytes:
         """The bytes as given."""
     @property
     def sitemaps(self) -> list[str]:
-        """The ``Sitemap:`` URLs, in file order."""
+        """The ``Sitemap:`` values, in file order, as written (relative ones and repeats
+        included; ``robotscope sitemaps`` resolves and de-duplicates them)."""
     def lint(self) -> list[Diagnostic]:
         """What is wrong with the file under each reading (``robotscope lint``), each fix
         checked under every reading for every robot the file names before it is offered."""
@@ -38,9 +41,13 @@ class RobotsTxt:
         """The file with every fix applied (what ``robotscope fix`` writes)."""
     def fix(self) -> Fixed:
         """:meth:`fixed`, with how many fixes were applied and what they do to the verdicts."""
-    def matcher(self, agent: str, reading: Reading = "rfc9309", *, raw_urls: bool = False) -> Matcher:
+    def matcher(self, agent: str, reading: str = "rfc9309", *, raw_urls: bool = False) -> Matcher:
         """The rules for the robot whose product token is ``agent`` (``Googlebot``) under
         ``reading``, compiled for many questions.
+
+        ``reading`` is ``rfc9309`` (RFC 9309, as Google reads it), ``draft1996`` (Koster's
+        1996 draft, as urllib.robotparser) or ``koster1994`` (the 1994 standard); also
+        ``google``, ``urllib``, ``1996``, ``1994``, in any letter case.
 
         Under RFC 9309 a robot obeys the groups naming its product token, else ``*``; a
         User-Agent header is not a token (a UserWarning says so, with the token it holds:
@@ -48,7 +55,6 @@ class RobotsTxt:
         as Google's library does (the command line's --raw-url); by default they are read
         as crawlers send them. Raises ValueError for an unknown reading.
         """
-    def __len__(self) -> int: ...
 
 class Matcher:
     """One robot's rules under one reading.
@@ -63,22 +69,28 @@ class Matcher:
     @property
     def agent(self) -> str: ...
     @property
-    def reading(self) -> str:
+    def reading(self) -> ReadingName:
         """``rfc9309``, ``draft1996`` or ``koster1994``."""
+    @property
+    def raw_urls(self) -> bool:
+        """True when URLs are taken byte for byte."""
     def allowed(self, url: str) -> bool:
-        """Whether the robot may fetch ``url``."""
+        """Whether the robot may fetch ``url``. ``/robots.txt`` gets the rules' answer,
+        although RFC 9309 §2.2.2 lets a crawler always fetch it."""
     def decide(self, url: str) -> Decision:
         """Whether the robot may fetch ``url``, and the rule that decided."""
     def allowed_many(self, urls: Iterable[str]) -> list[bool]:
         """:meth:`allowed` for each URL, in one call, with the GIL released while they are
-        matched (on every core, for large batches)."""
+        matched (on every core, for large batches). A ``str`` itself is refused
+        (``TypeError``): iterating it would give its characters."""
     def usage(self, url: str) -> Optional[Usage]:
         """What the robot may do with what it fetches at ``url`` (Content-Usage and
         Content-Signal lines): None when it may not fetch it, and under the classic
         readings, which know neither field."""
     @property
     def crawl_delay(self) -> Optional[float]:
-        """The group's ``Crawl-delay`` in seconds, uncapped, as the file says it."""
+        """The group's ``Crawl-delay`` in seconds, uncapped, as the file says it (put your
+        own bound on it). None when there is none, or none that reads as a duration."""
     @property
     def request_rate(self) -> Optional[RequestRate]:
         """The group's ``Request-rate`` (``1/10s``)."""
@@ -95,7 +107,11 @@ class Decision:
     def rule(self) -> Optional[str]:
         """The deciding rule as written (``Disallow: /private/``)."""
     @property
-    def reading(self) -> str: ...
+    def reading(self) -> ReadingName: ...
+    @property
+    def tested(self) -> str:
+        """The path that was matched: the URL's path and query as a crawler requests them
+        (``/caf%C3%A9?q=1`` for ``https://example.com/café?q=1#top``)."""
     def __bool__(self) -> bool: ...
 
 class RequestRate:
@@ -120,7 +136,8 @@ class Usage:
         """Input to AI answers, retrieval and grounding (Content-Signal ``ai-input``)."""
     @property
     def lines(self) -> dict[str, list[int]]:
-        """The lines stating each category's preference, by ``train-ai``, ``search``, ``ai-input``."""
+        """The lines stating each category's preference, keyed by the names robots.txt
+        uses: ``train-ai``, ``search``, ``ai-input``."""
 
 class Diagnostic:
     """One finding of :meth:`RobotsTxt.lint`."""

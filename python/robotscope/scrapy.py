@@ -1,20 +1,27 @@
-"""A robots.txt backend for Scrapy: Google's reading (RFC 9309) with Scrapy's manners.
+"""A robots.txt backend for Scrapy: robots.txt as Google reads it (RFC 9309).
 
 Switch a project to it with one setting::
 
     ROBOTSTXT_OBEY = True
     ROBOTSTXT_PARSER = "robotscope.scrapy.RobotParser"
 
-It implements :class:`scrapy.robotstxt.RobotParser`. The body is decoded as Scrapy's own
-backends decode it (``scrapy.robotstxt.decode_robotstxt``): a body that is not UTF-8 is
-garbage to them, and treated as an empty file, which allows everything. An empty body
-allows everything too (RFC 9309 §2.2: no rules, no restriction).
+It implements :class:`scrapy.robotstxt.RobotParser`. The body is decoded as Scrapy's
+default backend (Protego) decodes it, with ``scrapy.robotstxt.decode_robotstxt``: UTF-8,
+a byte order mark dropped, bytes that are not UTF-8 left out. So a stray Latin-1 byte in
+a comment costs nothing, and an empty or garbage body (binary, UTF-16) holds no rule and
+allows everything (RFC 9309 §2.2: no rules, no restriction).
 
 Scrapy hands ``allowed`` a User-Agent *header* (``ROBOTSTXT_USER_AGENT``, else the
 request's ``User-Agent``). RFC 9309 robots obey the groups that name their product token,
 so the token is taken from the header as ``robotscope.product_token`` takes it:
 ``Mozilla/5.0 (compatible; MyBot/1.0)`` is ``MyBot``, ``Scrapy/2.13 (+https://scrapy.org)``
-is ``Scrapy``. One compiled matcher is kept per token.
+is ``Scrapy``; a header with no token in it gets the ``*`` group. One compiled matcher is
+kept per header.
+
+What is left to Scrapy: fetching robots.txt and what its status means (Scrapy hands
+every backend the body whatever the status, so a 503's error page allows everything,
+where RFC 9309 §2.3.1.4 would have the crawler stay away), and waiting between requests
+(Scrapy does not call ``crawl_delay``; set ``DOWNLOAD_DELAY`` or AutoThrottle).
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ class RobotParser(_ScrapyRobotParser):
 
     def __init__(self, robotstxt_body: bytes, spider: Spider | None) -> None:
         self.spider = spider
-        body = decode_robotstxt(robotstxt_body, spider, to_native_str_type=True)
+        body = decode_robotstxt(robotstxt_body, spider)
         self._txt = RobotsTxt(body.encode("utf-8"))
         self._matchers: dict[str, Matcher] = {}
 

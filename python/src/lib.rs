@@ -13,18 +13,23 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::thread;
 
-use pyo3::exceptions::{PyUserWarning, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyMemoryView, PyString};
 
 use robotscope::policy::{
-    Category, Diagnostic as CoreDiagnostic, RFC9309_PARSE_LIMIT_BYTES, Usage as CoreUsage, is_valid_token,
-    lint_checked, suggest_token,
+    Category, Diagnostic as CoreDiagnostic, RFC9309_PARSE_LIMIT_BYTES, Request, UrlMode, Usage as CoreUsage,
+    is_valid_token, lint_checked, suggest_token,
 };
 use robotscope::{Matcher as CoreMatcher, Reading, RobotsTxt as CoreRobotsTxt, fix_all};
 
 /// A robots.txt, parsed. Parsing never fails: any bytes are some robots.txt.
+///
+/// `body` is the file as fetched: `bytes`, `bytearray` or `memoryview` (`str` is
+/// encoded as UTF-8). It is read as `robotscope check FILE` reads a file: RFC 9309
+/// robots stop at 500 KiB, as Google's crawler does (RFC 9309 §2.5), the 1994 and 1996
+/// readings read every byte; `whole_file=True` reads every byte under RFC 9309 too.
 #[pyclass(module = "robotscope", name = "RobotsTxt", frozen)]
 struct RobotsTxt {
     txt: Arc<CoreRobotsTxt>,
@@ -47,7 +52,8 @@ impl RobotsTxt {
         PyBytes::new(py, self.txt.source())
     }
 
-    /// The `Sitemap:` URLs, in file order.
+    /// The `Sitemap:` values, in file order, as written (relative ones and repeats
+    /// included; `robotscope sitemaps` resolves and de-duplicates them).
     #[getter]
     fn sitemaps(&self) -> Vec<String> {
         self.txt.sitemaps().map(Cow::into_owned).collect()
@@ -77,7 +83,14 @@ impl RobotsTxt {
         PyBytes::new(py, fix_all(self.txt.source()).text())
     }
 
-    /// The rules for one robot under one reading, compiled for many questions.
+    /// The rules for the robot whose product token is `agent` (`Googlebot`) under
+    /// `reading` (`rfc9309`, `draft1996` or `koster1994`; also `google`, `urllib`,
+    /// `1996`, `1994`, in any letter case), compiled for many questions.
+    ///
+    /// Under RFC 9309 a robot obeys the groups naming its product token, else `*`: a
+    /// User-Agent header names none (a `UserWarning` says so, with the token it holds;
+    /// `product_token()` takes it out). `raw_urls=True` takes URLs byte for byte, as
+    /// Google's library does (`--raw-url`). Raises `ValueError` for an unknown reading.
     #[pyo3(signature = (agent, reading = "rfc9309", *, raw_urls = false))]
     fn matcher(&self, py: Python<'_>, agent: &str, reading: &str, raw_urls: bool) -> PyResult<Matcher> {
         let reading: Reading = reading.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
@@ -90,17 +103,14 @@ impl RobotsTxt {
                  (robotscope.product_token() takes it from a User-Agent header)"
             );
             let message = std::ffi::CString::new(message.replace('\0', "\\0"))?;
-            PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 2)?;
+            // Level 1: the Python code that called this method (it has no frame of its own).
+            PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
         }
         let robot = robotscope::Robot::from_agent(agent);
         let mode =
             if raw_urls { robotscope::policy::UrlMode::Raw } else { robotscope::policy::UrlMode::AsCrawlersSend };
         let matcher = CoreMatcher::for_robot_as(&self.txt, &robot, reading, mode);
-        Ok(Matcher { compiled: Arc::new(matcher), txt: Arc::clone(&self.txt), agent: agent.to_owned() })
-    }
-
-    fn __len__(&self) -> usize {
-        self.txt.source().len()
+        Ok(Matcher { compiled: Arc::new(matcher), txt: Arc::clone(&self.txt), agent: agent.to_owned(), raw_urls })
     }
 
     fn __repr__(&self) -> String {
@@ -108,7 +118,8 @@ impl RobotsTxt {
     }
 }
 
-/// The body of a robots.txt: bytes as fetched, or text (encoded as UTF-8).
+/// The body of a robots.txt: bytes as fetched (`bytes`, `bytearray`, `memoryview`), or
+/// text (encoded as UTF-8).
 struct BodyArg(Vec<u8>);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for BodyArg {
@@ -118,10 +129,17 @@ impl<'a, 'py> FromPyObject<'a, 'py> for BodyArg {
         if let Ok(text) = object.cast::<PyString>() {
             return Ok(BodyArg(text.to_cow()?.into_owned().into_bytes()));
         }
-        let bytes: Vec<u8> = object.extract().map_err(|_| {
-            pyo3::exceptions::PyTypeError::new_err("a robots.txt body is bytes (or str), not this type")
-        })?;
-        Ok(BodyArg(bytes))
+        if let Ok(bytes) = object.cast::<PyBytes>() {
+            return Ok(BodyArg(bytes.as_bytes().to_vec()));
+        }
+        if let Ok(bytes) = object.cast::<PyByteArray>() {
+            return Ok(BodyArg(bytes.to_vec()));
+        }
+        if object.cast::<PyMemoryView>().is_ok() {
+            let bytes = object.call_method0("tobytes")?;
+            return Ok(BodyArg(bytes.cast::<PyBytes>()?.as_bytes().to_vec()));
+        }
+        Err(PyTypeError::new_err(format!("a robots.txt body is bytes or str, not {}", type_name(&object))))
     }
 }
 
@@ -131,6 +149,7 @@ struct Matcher {
     compiled: Arc<CoreMatcher>,
     txt: Arc<CoreRobotsTxt>,
     agent: String,
+    raw_urls: bool,
 }
 
 /// Batches of at least this many URLs are matched on every core: below it, starting
@@ -183,24 +202,40 @@ fn read_and_match(list: &Bound<'_, PyList>, matcher: &CoreMatcher, threads: usiz
 
 #[pymethods]
 impl Matcher {
-    /// Whether the robot may fetch `url`.
+    /// Whether the robot may fetch `url` (a URL as a crawler has it, a path, or a
+    /// relative path), read as `robotscope check` reads it. `/robots.txt` gets the
+    /// rules' answer, although RFC 9309 §2.2.2 lets a crawler always fetch it.
     fn allowed(&self, url: PyBackedStr) -> bool {
         self.compiled.allowed(&url)
     }
 
     /// Whether the robot may fetch `url`, and the line that decided.
     fn decide(&self, url: PyBackedStr) -> Decision {
-        let decision = self.compiled.decide(&url);
+        let mode = if self.raw_urls { UrlMode::Raw } else { UrlMode::AsCrawlersSend };
+        let tested = Request::tested_path(&url, mode);
+        let decision = self.compiled.decide_tested(&tested);
         let reading = self.compiled.reading();
         let rule = decision.rule().map(|rule| {
             let group = &self.txt.interpretation(reading).groups()[rule.group()];
             self.txt.rule_text(&group.rules()[rule.rule()])
         });
-        Decision { allowed: decision.allowed(), line: decision.line(), rule, reading: reading.name() }
+        Decision {
+            allowed: decision.allowed(),
+            line: decision.line(),
+            rule,
+            reading: reading.name(),
+            tested: tested.into_owned(),
+        }
     }
 
-    /// `allowed` for every URL of `urls`, with the GIL released while they are matched.
+    /// `allowed` for every URL of `urls` (any iterable of `str`, but a `str` itself),
+    /// in one call: the GIL is released while they are matched, on every core for
+    /// batches of 20,000 or more.
     fn allowed_many<'py>(&self, py: Python<'py>, urls: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        if urls.is_instance_of::<PyString>() {
+            // Iterating a str gives its characters: never what was meant.
+            return Err(PyTypeError::new_err("allowed_many takes an iterable of URLs, not one str"));
+        }
         let list = match urls.cast::<PyList>() {
             Ok(list) => list.clone(),
             Err(_) => PyList::new(py, urls.try_iter()?.collect::<PyResult<Vec<_>>>()?)?,
@@ -252,8 +287,15 @@ impl Matcher {
         self.compiled.reading().name()
     }
 
+    /// True when URLs are taken byte for byte (`raw_urls=True`).
+    #[getter]
+    fn raw_urls(&self) -> bool {
+        self.raw_urls
+    }
+
     fn __repr__(&self) -> String {
-        format!("<Matcher for {:?} under {}>", self.agent, self.compiled.reading().name())
+        let raw = if self.raw_urls { ", URLs taken byte for byte" } else { "" };
+        format!("<Matcher for {:?} under {}{raw}>", self.agent, self.compiled.reading().name())
     }
 }
 
@@ -273,12 +315,9 @@ impl Batch {
         let mut batch = Batch { text: String::new(), ends: Vec::with_capacity(range.len()) };
         for index in range {
             let url = list.get_item(index)?;
-            let url = url.cast::<PyString>().map_err(|_| {
-                pyo3::exceptions::PyTypeError::new_err(format!(
-                    "allowed_many takes str URLs, not {}",
-                    url.get_type().name().map_or_else(|_| "this type".to_owned(), |name| name.to_string())
-                ))
-            })?;
+            let url = url
+                .cast::<PyString>()
+                .map_err(|_| PyTypeError::new_err(format!("allowed_many takes str URLs, not {}", type_name(&url))))?;
             batch.text.push_str(&url.to_cow()?);
             batch.ends.push(batch.text.len());
         }
@@ -299,14 +338,20 @@ impl Batch {
     }
 }
 
-/// The answer for one URL.
+/// The answer for one URL; true in a boolean context when the robot may fetch it.
 #[pyclass(module = "robotscope", name = "Decision", frozen, get_all, eq)]
 #[derive(PartialEq)]
 struct Decision {
+    /// Whether the robot may fetch the URL.
     allowed: bool,
+    /// The 1-based line of the deciding rule; None when no rule applies.
     line: Option<usize>,
+    /// The deciding rule as written (`Disallow: /private/`); None when no rule applies.
     rule: Option<String>,
+    /// The reading it was decided under.
     reading: &'static str,
+    /// The path that was matched: the URL's path and query as a crawler requests them.
+    tested: String,
 }
 
 #[pymethods]
@@ -330,14 +375,16 @@ impl Decision {
 #[pyclass(module = "robotscope", name = "RequestRate", frozen, get_all, eq)]
 #[derive(PartialEq)]
 struct RequestRate {
+    /// How many requests ...
     requests: u32,
+    /// ... per this many seconds.
     seconds: f64,
 }
 
 #[pymethods]
 impl RequestRate {
     fn __repr__(&self) -> String {
-        format!("RequestRate(requests={}, seconds={})", self.requests, self.seconds)
+        format!("RequestRate(requests={}, seconds={:?})", self.requests, self.seconds)
     }
 }
 
@@ -345,8 +392,11 @@ impl RequestRate {
 #[pyclass(module = "robotscope", name = "Usage", frozen, get_all, eq)]
 #[derive(PartialEq)]
 struct Usage {
+    /// Training or fine-tuning AI models (Content-Usage `train-ai`, Content-Signal `ai-train`).
     train_ai: &'static str,
+    /// Building a search index (`search`).
     search: &'static str,
+    /// Input to AI answers: retrieval, grounding (Content-Signal `ai-input`).
     ai_input: &'static str,
     /// The lines that state each category's preference, by category name.
     lines: std::collections::BTreeMap<&'static str, Vec<usize>>,
@@ -367,17 +417,22 @@ impl Usage {
 #[pymethods]
 impl Usage {
     fn __repr__(&self) -> String {
-        format!("Usage(train_ai={:?}, search={:?}, ai_input={:?})", self.train_ai, self.search, self.ai_input)
+        format!("Usage(train_ai='{}', search='{}', ai_input='{}')", self.train_ai, self.search, self.ai_input)
     }
 }
 
 /// One finding of `RobotsTxt.lint()`.
 #[pyclass(module = "robotscope", name = "Diagnostic", frozen, get_all)]
 struct Diagnostic {
+    /// The diagnostic's code (`path-without-slash`), as `robotscope lint --json` gives it.
     code: &'static str,
+    /// `error`, `warning` or `info`.
     severity: &'static str,
+    /// The 1-based line it is about.
     line: usize,
+    /// What is wrong, in a sentence.
     message: String,
+    /// The fix, when there is one.
     fix: Option<Py<Fix>>,
 }
 
@@ -413,10 +468,12 @@ impl Diagnostic {
 /// A diagnostic's fix, checked under every reading before it is offered.
 #[pyclass(module = "robotscope", name = "Fix", frozen, get_all)]
 struct Fix {
+    /// What the fix does to the text.
     title: String,
     /// What the fix does to the verdicts ("changes no verdict under any reading"); None
     /// when a file too large to check each fix alone left it unchecked.
     effect: Option<String>,
+    /// Whether it changes a verdict; None when unchecked.
     changes_verdicts: Option<bool>,
     /// The whole file with this fix alone applied.
     fixed: Py<PyBytes>,
@@ -432,21 +489,33 @@ impl Fix {
 /// `RobotsTxt.fix()`: the fixed file and what the fixes do.
 #[pyclass(module = "robotscope", name = "Fixed", frozen, get_all)]
 struct Fixed {
+    /// The fixed file.
     text: Py<PyBytes>,
+    /// How many fixes were applied.
     applied: usize,
+    /// What they do to the verdicts, under every reading for every robot the file names.
     effect: String,
+    /// Whether they change a verdict.
     changes_verdicts: bool,
 }
 
 #[pymethods]
 impl Fixed {
     fn __repr__(&self) -> String {
-        format!("<Fixed: {} fixes applied, which {}>", self.applied, self.effect)
+        let fixes = if self.applied == 1 { "1 fix" } else { &format!("{} fixes", self.applied) };
+        format!("<Fixed: {fixes} applied, which {}>", self.effect)
     }
 }
 
+/// The name of an object's type, for an error message.
+fn type_name(object: &Bound<'_, PyAny>) -> String {
+    object.get_type().name().map_or_else(|_| "this type".to_owned(), |name| name.to_string())
+}
+
 /// The product token in a User-Agent header (`Googlebot` in `Mozilla/5.0 (compatible;
-/// Googlebot/2.1; ...)`), as the command line suggests it; the token itself when given one.
+/// Googlebot/2.1; ...)`, `MyBot` in `MyBot-1.0`), as the command line suggests it; the
+/// token itself when given one; None when the header holds none (`Bücherbot/1.0`: a
+/// token is ASCII letters, `-` and `_`).
 #[pyfunction]
 fn product_token(user_agent: &Bound<'_, PyString>) -> PyResult<Option<String>> {
     let user_agent = user_agent.to_cow()?;
@@ -465,5 +534,6 @@ fn _robotscope(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Fixed>()?;
     module.add_function(wrap_pyfunction!(product_token, module)?)?;
     module.add("RFC9309_PARSE_LIMIT_BYTES", RFC9309_PARSE_LIMIT_BYTES)?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -35,14 +35,22 @@ def txt() -> RobotsTxt:
 def test_parsing_never_fails() -> None:
     for body in (b"", b"\x00\xff\xfe garbage \x80", "User-agent: *\nDisallow: /x\n", bytearray(b"Disallow: /"), b"<html>"):
         robotscope.RobotsTxt(body).matcher("bot").allowed("/")
-    with pytest.raises(TypeError, match="robots.txt body is bytes"):
-        RobotsTxt(42)  # type: ignore[arg-type]
+
+
+def test_bodies_come_as_bytes_or_text() -> None:
+    body = b"User-agent: *\nDisallow: /x\n"
+    for given in (body, bytearray(body), memoryview(body), body.decode()):
+        assert not RobotsTxt(given).matcher("bot").allowed("/x"), type(given)
+    for wrong in (None, 42, [85, 115], object()):
+        with pytest.raises(TypeError, match=f"a robots.txt body is bytes or str, not {type(wrong).__name__}"):
+            RobotsTxt(wrong)  # type: ignore[arg-type]
+    assert robotscope.__version__ == "0.1.0"
 
 
 def test_a_str_body_is_read_as_utf8() -> None:
     bot = RobotsTxt("User-agent: *\nDisallow: /café/\n").matcher("bot")
     assert not bot.allowed("https://example.com/caf%C3%A9/menu")
-    assert len(RobotsTxt("é")) == 2
+    assert RobotsTxt("é").body == "é".encode()
 
 
 def test_sitemaps_in_file_order(txt: RobotsTxt) -> None:
@@ -74,9 +82,12 @@ def test_decide_names_the_deciding_line(txt: RobotsTxt) -> None:
     blocked = bot.decide("/private/x")
     assert (blocked.allowed, blocked.line, blocked.rule) == (False, 3, "Disallow: /private/")
     assert not blocked
+    assert bot.decide("https://example.com/café/../caf%c3%a9?q=1#top").tested == "/caf%C3%A9?q=1"
+    assert txt.matcher("bot", raw_urls=True).decide("https://example.com/a%3cd#x").tested == "/a%3cd"
     free = bot.decide("/elsewhere")
     assert (free.allowed, free.line, free.rule) == (True, None, None)
     assert "disallowed by line 3" in repr(blocked)
+    assert txt.matcher("bot", raw_urls=True).raw_urls and not bot.raw_urls
 
 
 def test_a_robot_gets_its_own_group(txt: RobotsTxt) -> None:
@@ -101,13 +112,16 @@ def test_the_readings_differ_where_the_standards_do() -> None:
 def test_a_user_agent_header_is_not_a_token() -> None:
     txt = RobotsTxt(b"User-agent: Googlebot\nDisallow: /\n")
     header = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-    with pytest.warns(UserWarning, match="is not a product token.*did you mean 'Googlebot'"):
+    with pytest.warns(UserWarning, match="is not a product token.*did you mean 'Googlebot'") as caught:
         matcher = txt.matcher(header)
+    assert caught[0].filename == __file__, "the warning points at the caller's line"
     assert matcher.allowed("/x"), "as RFC 9309 readers do, the header names no group"
     assert robotscope.product_token(header) == "Googlebot"
     assert robotscope.product_token("Scrapy/2.13 (+https://scrapy.org)") == "Scrapy"
     assert robotscope.product_token("MyBot") == "MyBot"
     assert robotscope.product_token("123") is None
+    assert robotscope.product_token("MyBot-1.0") == "MyBot"
+    assert robotscope.product_token("Bücherbot/1.0") is None
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         txt.matcher("*")
@@ -135,6 +149,8 @@ def test_bad_urls_raise_python_errors(txt: RobotsTxt) -> None:
         bot.allowed_many(["/ok", 3])  # type: ignore[list-item]
     with pytest.raises(TypeError):
         bot.allowed_many(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="an iterable of URLs, not one str"):
+        bot.allowed_many("/private/")
     with pytest.raises(UnicodeEncodeError):
         bot.allowed("/\ud800")
     # Text no URL parser takes is still a path a robot could be asked about.

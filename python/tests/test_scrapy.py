@@ -165,8 +165,16 @@ def test_non_ascii_urls_and_user_agents() -> None:
     assert rp.allowed("https://example.com/a", None)
 
 
+def test_a_stray_byte_that_is_not_utf8_costs_nothing() -> None:
+    # As Scrapy's default backend (Protego) reads it: the byte is left out.
+    rp = parser(b"# Caf\xe9 Paris\nUser-agent: *\nDisallow: /\n")
+    assert not rp.allowed("https://example.com/x", "LoopBot")
+    assert not parser(b"\xef\xbb\xbfUser-agent: *\nDisallow: /\n").allowed("https://example.com/x", "Bot"), "a BOM"
+
+
 def test_empty_or_garbage_bodies_allow_everything() -> None:
-    for body in (b"", b"\xff\xfeU\x00s\x00e\x00r\x00", b"\x80\x81\x82 not utf-8", b"\x00" * 100):
+    utf16 = "User-agent: *\nDisallow: /\n".encode("utf-16")
+    for body in (b"", utf16, b"\x80\x81\x82 not utf-8", b"\x00" * 100, bytes(range(256)) * 4):
         rp = parser(body)
         assert rp.allowed("https://example.com/private/x", "LoopBot"), body
         assert rp.crawl_delay("LoopBot") is None

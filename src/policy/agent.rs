@@ -109,22 +109,51 @@ pub fn is_valid_token(token: &str) -> bool {
 /// The product token to suggest for a string that is not one, read as a crawler's
 /// User-Agent header: the product after `compatible;` (`Mozilla/5.0 (compatible;
 /// Googlebot/2.1)` gives `Googlebot`), else a product named like a robot (`... Safari/605
-/// (Applebot/0.1)` gives `Applebot`), else the leading word (`Scooter/3.0` gives
-/// `Scooter`).
+/// (Applebot/0.1)` gives `Applebot`), else the first product whose name is a token
+/// (`Scooter/3.0` gives `Scooter`, `Yahoo! Slurp` gives `Slurp`). A name may carry its
+/// version after a `-` or `_` (`MyBot-1.0` gives `MyBot`); a name with other characters
+/// (`Bücherbot`, `archive.org_bot`) is no token and gives none rather than a piece of
+/// it, and neither does `Mozilla`, the prefix every browser-like header starts with.
 #[must_use]
 pub fn suggest_token(agent: &str) -> Option<String> {
-    let is_token_char = |c: char| c.is_ascii_alphabetic() || c == '_' || c == '-';
-    let first_word = |text: &str| text.split(|c| !is_token_char(c)).find(|word| !word.is_empty()).map(str::to_owned);
-    if let Some(word) = agent.split_once("compatible;").and_then(|(_, after)| first_word(after)) {
-        return Some(word);
+    // A product's name as a token: all of it, or all of it before a version.
+    let token_of = |product: &str| -> Option<String> {
+        let name = product.split('/').next().unwrap_or_default().trim();
+        let token_len = product_token(name.as_bytes()).len();
+        let (token, rest) = name.split_at(token_len);
+        let token = if rest.is_empty() {
+            token
+        } else if rest.starts_with(|c: char| c.is_ascii_digit()) {
+            token.trim_end_matches(['-', '_'])
+        } else {
+            return None;
+        };
+        (is_valid_token(token) && !token.eq_ignore_ascii_case("mozilla")).then(|| token.to_owned())
+    };
+    let named_like_a_robot = |product: &str| {
+        let lower = product.to_ascii_lowercase();
+        ["bot", "crawl", "spider", "slurp"].iter().any(|word| lower.contains(word))
+    };
+    let compatible = agent.split_once("compatible;").map(|(_, after)| after);
+    if let Some(after) = compatible {
+        let products: Vec<&str> = after.split([';', ')']).map(str::trim).collect();
+        let found = products.iter().filter(|product| named_like_a_robot(product)).find_map(|product| token_of(product));
+        if let Some(token) = found.or_else(|| products.iter().find_map(|product| token_of(product))) {
+            return Some(token);
+        }
     }
-    let robot_like = agent.split(|c: char| c.is_whitespace() || "();,".contains(c)).find_map(|product| {
-        let (name, _version) = product.split_once('/')?;
-        let lower = name.to_ascii_lowercase();
-        let named_like_a_robot = ["bot", "crawl", "spider", "slurp"].iter().any(|word| lower.contains(word));
-        (named_like_a_robot && is_valid_token(name)).then(|| name.to_owned())
-    });
-    robot_like.or_else(|| first_word(agent))
+    let products: Vec<&str> =
+        agent.split(|c: char| c.is_whitespace() || "();,".contains(c)).filter(|p| !p.is_empty()).collect();
+    let versioned_robot = products
+        .iter()
+        .filter(|product| product.contains('/') && named_like_a_robot(product))
+        .find_map(|product| token_of(product));
+    if compatible.is_some() {
+        // A browser-like header names its robot after `compatible;`: its other words
+        // (`Linux`, `compatible`) are not the robot.
+        return versioned_robot;
+    }
+    versioned_robot.or_else(|| products.iter().find_map(|product| token_of(product)))
 }
 
 /// How the applicable groups were chosen.
@@ -417,5 +446,16 @@ mod tests {
         let applebot =
             "Mozilla/5.0 (Macintosh) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)";
         assert_eq!(suggest_token(applebot).as_deref(), Some("Applebot"));
+        assert_eq!(suggest_token("MyBot-1.0").as_deref(), Some("MyBot"));
+        assert_eq!(suggest_token("my_bot_2 (+https://example.com)").as_deref(), Some("my_bot"));
+        assert_eq!(suggest_token("Yahoo! Slurp").as_deref(), Some("Slurp"));
+        assert_eq!(suggest_token("Scrapy/2.13 (+https://scrapy.org)").as_deref(), Some("Scrapy"));
+        // Names that are no token give none, not a piece of themselves.
+        assert_eq!(suggest_token("Bücherbot/1.0"), None);
+        assert_eq!(suggest_token("Ünïcode/1"), None);
+        assert_eq!(suggest_token("archive.org_bot"), None);
+        assert_eq!(suggest_token("Mozilla/5.0 (compatible; Mail.RU_Bot/2.0)"), None);
+        let mail_ru = "Mozilla/5.0 (compatible; Linux x86_64; Mail.RU_Bot/2.0; +http://go.mail.ru/help/robots)";
+        assert_eq!(suggest_token(mail_ru), None, "not Linux, not Mozilla");
     }
 }
