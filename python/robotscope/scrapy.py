@@ -16,7 +16,8 @@ request's ``User-Agent``). RFC 9309 robots obey the groups that name their produ
 so the token is taken from the header as ``robotscope.product_token`` takes it:
 ``Mozilla/5.0 (compatible; MyBot/1.0)`` is ``MyBot``, ``Scrapy/2.13 (+https://scrapy.org)``
 is ``Scrapy``; a header with no token in it gets the ``*`` group. One compiled matcher is
-kept per header.
+kept per token, for the last 64 tokens (a crawler that rotates its User-Agent header
+does not grow it), and the token of the last 1,024 headers.
 
 What is left to Scrapy: fetching robots.txt and what its status means (Scrapy hands
 every backend the body whatever the status, so a 503's error page allows everything,
@@ -49,27 +50,53 @@ class RobotParser(_ScrapyRobotParser):
         body = decode_robotstxt(robotstxt_body, spider)
         self._txt = RobotsTxt(body.encode("utf-8"))
         self._matchers: dict[str, Matcher] = {}
+        self._tokens: dict[str, str] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, robotstxt_body: bytes) -> RobotParser:
         return cls(robotstxt_body, getattr(crawler, "spider", None))
 
     def _matcher(self, user_agent: str | bytes | None) -> Matcher:
-        agent = to_unicode(user_agent or "", errors="replace")
-        matcher = self._matchers.get(agent)
-        if matcher is None:
+        header = to_unicode(user_agent or "", errors="replace")
+        token = self._tokens.get(header)
+        if token is None:
             # A header with no token in it (empty, digits only) is answered as a robot
             # that no group names: the `*` group's rules.
-            token = product_token(agent) or "*"
+            token = product_token(_valid_unicode(header)) or "*"
+            _remember(self._tokens, header, token, _HEADERS_KEPT)
+        matcher = self._matchers.get(token)
+        if matcher is None:
             matcher = self._txt.matcher(token)
-            self._matchers[agent] = matcher
+            _remember(self._matchers, token, matcher, _MATCHERS_KEPT)
         return matcher
 
     def allowed(self, url: str | bytes, user_agent: str | bytes | None) -> bool:
-        return self._matcher(user_agent).allowed(to_unicode(url, errors="replace"))
+        matcher = self._matcher(user_agent)
+        url = to_unicode(url, errors="replace")
+        try:
+            return matcher.allowed(url)
+        except UnicodeEncodeError:
+            # A lone surrogate, which no request can carry: read as U+FFFD.
+            return matcher.allowed(_valid_unicode(url))
 
     def crawl_delay(self, user_agent: str | bytes | None) -> float | None:
         return self._matcher(user_agent).crawl_delay
 
     def __repr__(self) -> str:
         return f"<robotscope.scrapy.RobotParser {self._txt!r}>"
+
+
+_HEADERS_KEPT = 1024
+_MATCHERS_KEPT = 64
+
+
+def _remember(cache: dict, key: str, value: object, most: int) -> None:
+    """Keeps ``value`` under ``key``, forgetting the oldest entry past ``most``."""
+    if len(cache) >= most:
+        del cache[next(iter(cache))]
+    cache[key] = value
+
+
+def _valid_unicode(text: str) -> str:
+    """``text`` with lone surrogates (which UTF-8 cannot hold) replaced by U+FFFD."""
+    return text.encode("utf-8", errors="replace").decode("utf-8")

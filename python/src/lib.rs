@@ -19,8 +19,8 @@ use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyMemoryView, PyString};
 
 use robotscope::policy::{
-    Category, Diagnostic as CoreDiagnostic, RFC9309_PARSE_LIMIT_BYTES, Request, UrlMode, Usage as CoreUsage,
-    is_valid_token, lint_checked, suggest_token,
+    Category, Diagnostic as CoreDiagnostic, Fix as CoreFix, RFC9309_PARSE_LIMIT_BYTES, Request, UrlMode,
+    Usage as CoreUsage, is_valid_token, lint_checked, suggest_token,
 };
 use robotscope::{Matcher as CoreMatcher, Reading, RobotsTxt as CoreRobotsTxt, fix_all};
 
@@ -39,11 +39,12 @@ struct RobotsTxt {
 impl RobotsTxt {
     #[new]
     #[pyo3(signature = (body, *, whole_file = false))]
-    fn new(body: BodyArg, whole_file: bool) -> RobotsTxt {
+    fn new(py: Python<'_>, body: BodyArg, whole_file: bool) -> RobotsTxt {
         // As `robotscope check FILE` reads a file: RFC 9309 robots stop at 500 KiB, the
         // classic readings read it all; `whole_file` is the command line's --whole-file.
         let limit = (!whole_file).then_some(RFC9309_PARSE_LIMIT_BYTES);
-        RobotsTxt { txt: Arc::new(CoreRobotsTxt::parse(body.0).with_rfc9309_limit(limit)) }
+        let txt = py.detach(|| CoreRobotsTxt::parse(body.0).with_rfc9309_limit(limit));
+        RobotsTxt { txt: Arc::new(txt) }
     }
 
     /// The file's bytes, as given.
@@ -62,14 +63,20 @@ impl RobotsTxt {
     /// What is wrong with the file under each reading, each fix checked under every
     /// reading for every robot the file names (what `robotscope lint` prints).
     fn lint(&self, py: Python<'_>) -> PyResult<Vec<Diagnostic>> {
-        lint_checked(&self.txt).iter().map(|diagnostic| Diagnostic::of(py, &self.txt, diagnostic)).collect()
+        // Slow work (each fix checked under every reading) without the GIL, as all of this
+        // class's slow work: other threads run meanwhile.
+        let diagnostics = py.detach(|| lint_checked(&self.txt));
+        diagnostics.iter().map(|diagnostic| Diagnostic::of(py, &self.txt, diagnostic)).collect()
     }
 
     /// Every fix applied, round after round (what `robotscope fix` writes), and what
     /// the fixes do to the verdicts.
     fn fix(&self, py: Python<'_>) -> Fixed {
-        let report = fix_all(self.txt.source());
-        let effect = robotscope::policy::fix_all_effect(&self.txt, &report);
+        let (report, effect) = py.detach(|| {
+            let report = fix_all(self.txt.source());
+            let effect = robotscope::policy::fix_all_effect(&self.txt, &report);
+            (report, effect)
+        });
         Fixed {
             changes_verdicts: !effect.is_none(),
             effect: effect.to_string(),
@@ -80,7 +87,8 @@ impl RobotsTxt {
 
     /// The file with every fix applied: what `robotscope fix` writes.
     fn fixed<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, fix_all(self.txt.source()).text())
+        let report = py.detach(|| fix_all(self.txt.source()));
+        PyBytes::new(py, report.text())
     }
 
     /// The rules for the robot whose product token is `agent` (`Googlebot`) under
@@ -107,9 +115,8 @@ impl RobotsTxt {
             PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
         }
         let robot = robotscope::Robot::from_agent(agent);
-        let mode =
-            if raw_urls { robotscope::policy::UrlMode::Raw } else { robotscope::policy::UrlMode::AsCrawlersSend };
-        let matcher = CoreMatcher::for_robot_as(&self.txt, &robot, reading, mode);
+        let mode = if raw_urls { UrlMode::Raw } else { UrlMode::AsCrawlersSend };
+        let matcher = py.detach(|| CoreMatcher::for_robot_as(&self.txt, &robot, reading, mode));
         Ok(Matcher { compiled: Arc::new(matcher), txt: Arc::clone(&self.txt), agent: agent.to_owned(), raw_urls })
     }
 
@@ -236,7 +243,9 @@ impl Matcher {
             // Iterating a str gives its characters: never what was meant.
             return Err(PyTypeError::new_err("allowed_many takes an iterable of URLs, not one str"));
         }
-        let list = match urls.cast::<PyList>() {
+        // A list itself is read by index; anything else (a subclass of list too, which
+        // may iterate otherwise) as it iterates.
+        let list = match urls.cast_exact::<PyList>() {
             Ok(list) => list.clone(),
             Err(_) => PyList::new(py, urls.try_iter()?.collect::<PyResult<Vec<_>>>()?)?,
         };
@@ -339,8 +348,8 @@ impl Batch {
 }
 
 /// The answer for one URL; true in a boolean context when the robot may fetch it.
-#[pyclass(module = "robotscope", name = "Decision", frozen, get_all, eq)]
-#[derive(PartialEq)]
+#[pyclass(module = "robotscope", name = "Decision", frozen, get_all, eq, hash)]
+#[derive(PartialEq, Hash)]
 struct Decision {
     /// Whether the robot may fetch the URL.
     allowed: bool,
@@ -389,8 +398,8 @@ impl RequestRate {
 }
 
 /// The usage preferences for one URL: `allowed`, `disallowed` or `unknown` per category.
-#[pyclass(module = "robotscope", name = "Usage", frozen, get_all, eq)]
-#[derive(PartialEq)]
+#[pyclass(module = "robotscope", name = "Usage", frozen, get_all, eq, hash)]
+#[derive(PartialEq, Hash)]
 struct Usage {
     /// Training or fine-tuning AI models (Content-Usage `train-ai`, Content-Signal `ai-train`).
     train_ai: &'static str,
@@ -437,14 +446,14 @@ struct Diagnostic {
 }
 
 impl Diagnostic {
-    fn of(py: Python<'_>, txt: &CoreRobotsTxt, diagnostic: &CoreDiagnostic) -> PyResult<Diagnostic> {
+    fn of(py: Python<'_>, txt: &Arc<CoreRobotsTxt>, diagnostic: &CoreDiagnostic) -> PyResult<Diagnostic> {
         let fix = diagnostic.fix().map(|fix| {
-            let fixed = robotscope::policy::apply_fix(txt.source(), fix);
             let fix = Fix {
                 title: fix.title().to_owned(),
                 effect: diagnostic.fix_effect().map(ToString::to_string),
                 changes_verdicts: diagnostic.fix_effect().map(|effect| !effect.changes_nothing()),
-                fixed: PyBytes::new(py, &fixed).unbind(),
+                edits: fix.clone(),
+                txt: Arc::clone(txt),
             };
             Py::new(py, fix)
         });
@@ -466,21 +475,32 @@ impl Diagnostic {
 }
 
 /// A diagnostic's fix, checked under every reading before it is offered.
-#[pyclass(module = "robotscope", name = "Fix", frozen, get_all)]
+#[pyclass(module = "robotscope", name = "Fix", frozen)]
 struct Fix {
     /// What the fix does to the text.
+    #[pyo3(get)]
     title: String,
     /// What the fix does to the verdicts ("changes no verdict under any reading"); None
     /// when a file too large to check each fix alone left it unchecked.
+    #[pyo3(get)]
     effect: Option<String>,
     /// Whether it changes a verdict; None when unchecked.
+    #[pyo3(get)]
     changes_verdicts: Option<bool>,
-    /// The whole file with this fix alone applied.
-    fixed: Py<PyBytes>,
+    /// The edits, applied to the file only when asked for: a file of thousands of
+    /// diagnostics would otherwise hold thousands of copies of itself.
+    edits: CoreFix,
+    txt: Arc<CoreRobotsTxt>,
 }
 
 #[pymethods]
 impl Fix {
+    /// The whole file with this fix alone applied.
+    #[getter]
+    fn fixed<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &robotscope::policy::apply_fix(self.txt.source(), &self.edits))
+    }
+
     fn __repr__(&self) -> String {
         format!("<Fix {:?}: {}>", self.title, self.effect.as_deref().unwrap_or("not checked"))
     }

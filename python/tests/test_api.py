@@ -255,3 +255,39 @@ def test_the_types_are_documented() -> None:
     assert robotscope.RobotsTxt.matcher.__doc__
     assert robotscope.Matcher.allowed_many.__doc__
     assert repr(RobotsTxt(b"Sitemap: /s.xml\n")) == "<RobotsTxt: 16 bytes, 1 sitemaps>"
+
+
+def test_decisions_and_usage_are_values() -> None:
+    bot = RobotsTxt(SITE).matcher("bot")
+    assert bot.decide("/private/x") == bot.decide("https://example.com/private/x")
+    assert len({bot.decide("/private/x"), bot.decide("https://e.com/private/x#f"), bot.decide("/a")}) == 2
+    assert hash(bot.usage("/a")) == hash(bot.usage("/b"))
+
+
+def test_a_list_subclass_is_read_as_it_iterates() -> None:
+    class Reversed(list):
+        def __iter__(self):
+            return iter(list(reversed(list(list.__iter__(self)))))
+
+    bot = RobotsTxt(SITE).matcher("bot")
+    assert bot.allowed_many(Reversed(["/private/x", "/a"])) == [True, False]
+
+
+def test_lint_holds_no_copy_of_the_file_per_diagnostic(tmp_path) -> None:
+    # 16,000 duplicate rules in 200 KB: a fixed copy of the file per diagnostic would be
+    # 3 GB, past this process's 1 GiB of address space.
+    script = tmp_path / "lint.py"
+    script.write_text(
+        "import resource, robotscope\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+        "body = b'User-agent: *\\nDisallow: /\\n' + b'Disallow: /a\\n' * 16000\n"
+        "found = robotscope.RobotsTxt(body).lint()\n"
+        "print(len(found), len(found[-1].fix.fixed))\n"
+    )
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    count, size = map(int, done.stdout.split())
+    assert count >= 15_999 and size == 26 + 13 * 15_999

@@ -178,3 +178,20 @@ def test_empty_or_garbage_bodies_allow_everything() -> None:
         rp = parser(body)
         assert rp.allowed("https://example.com/private/x", "LoopBot"), body
         assert rp.crawl_delay("LoopBot") is None
+
+
+def test_a_rotating_user_agent_compiles_one_matcher_per_token() -> None:
+    rp = parser(ROBOTS.encode())
+    for version in range(300):
+        assert not rp.allowed("https://example.com/not-for-loopbot", f"LoopBot/1.{version}")
+    for robot in range(300):
+        assert rp.allowed("https://example.com/not-for-loopbot", f"Bot{chr(65 + robot % 26)}{robot}x/1.0")
+    # One per token, and no more than the last 64 tokens.
+    assert len(rp._matchers) <= 64
+    assert len(rp._tokens) <= 1024
+
+
+def test_lone_surrogates_are_read_as_replacement_characters() -> None:
+    rp = parser(ROBOTS.encode())
+    assert not rp.allowed("https://example.com/private/\udc80", "LoopBot")
+    assert rp.allowed("https://example.com/\udc80", "Loop\udc80Bot")

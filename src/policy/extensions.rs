@@ -19,11 +19,16 @@ use std::time::Duration;
 /// use robotscope::policy::crawl_delay;
 /// assert_eq!(crawl_delay("0.5"), Some(Duration::from_millis(500)));
 /// assert_eq!(crawl_delay("soon"), None);
+/// // A number of seconds longer than a Duration holds: the longest there is, not none.
+/// assert_eq!(crawl_delay("1e20"), Some(Duration::MAX));
 /// ```
 #[must_use]
 pub fn crawl_delay(value: &str) -> Option<Duration> {
     let seconds = value.trim().parse::<f64>().ok()?;
-    Duration::try_from_secs_f64(seconds).ok()
+    if !seconds.is_finite() || seconds < 0.0 {
+        return None;
+    }
+    Some(Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX))
 }
 
 /// A `Request-rate`: at most `requests` fetches per `period`, optionally only within
