@@ -172,7 +172,8 @@ const CHUNK: usize = 4096;
 /// others match each chunk as it comes, and once every URL is read this thread releases
 /// the GIL and matches with them.
 fn read_and_match(list: &Bound<'_, PyList>, matcher: &CoreMatcher, threads: usize) -> PyResult<Vec<bool>> {
-    let chunks = list.len().div_ceil(CHUNK);
+    let count = list.len();
+    let chunks = count.div_ceil(CHUNK);
     let (to_match, read) = mpsc::channel::<(usize, Batch)>();
     let read = Mutex::new(read);
     let verdicts = Mutex::new(vec![Vec::new(); chunks]);
@@ -188,7 +189,7 @@ fn read_and_match(list: &Bound<'_, PyList>, matcher: &CoreMatcher, threads: usiz
     let reading = thread::scope(|scope| {
         let workers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
         let reading = (0..chunks).try_for_each(|index| {
-            let batch = Batch::read(list, index * CHUNK..((index + 1) * CHUNK).min(list.len()))?;
+            let batch = Batch::read(list, index * CHUNK..((index + 1) * CHUNK).min(count))?;
             // The workers outlive the sending, so the send cannot fail.
             let _ = to_match.send((index, batch));
             Ok::<(), PyErr>(())
@@ -249,15 +250,18 @@ impl Matcher {
             Ok(list) => list.clone(),
             Err(_) => PyList::new(py, urls.try_iter()?.collect::<PyResult<Vec<_>>>()?)?,
         };
+        // Read while this thread holds the GIL, which no Python code runs to let go of:
+        // nothing changes the list meanwhile. (Once it is let go, another thread may.)
+        let count = list.len();
         let matcher: &CoreMatcher = &self.compiled;
         let threads = thread::available_parallelism().map_or(1, usize::from);
-        let verdicts = if list.len() < PARALLEL_BATCH || threads == 1 {
-            let batch = Batch::read(&list, 0..list.len())?;
+        let verdicts = if count < PARALLEL_BATCH || threads == 1 {
+            let batch = Batch::read(&list, 0..count)?;
             py.detach(|| batch.verdicts(matcher))
         } else {
             read_and_match(&list, matcher, threads)?
         };
-        if verdicts.len() != list.len() {
+        if verdicts.len() != count {
             // A matcher thread panicked (a bug): say so rather than answer for fewer URLs.
             return Err(pyo3::exceptions::PyRuntimeError::new_err("robotscope: matching a batch of URLs failed"));
         }
