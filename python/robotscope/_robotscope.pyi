@@ -34,6 +34,10 @@ class RobotsTxt:
     def sitemaps(self) -> list[str]:
         """The ``Sitemap:`` values, in file order, as written (relative ones and repeats
         included; ``robotscope sitemaps`` resolves and de-duplicates them)."""
+    def group_lines(self, agent: str, reading: str = "rfc9309") -> list[int]:
+        """The first line of each group that applies to the robot whose product token is
+        ``agent`` under ``reading`` (empty when none does): robots with the same lines get
+        the same rules, so one matcher can serve them all."""
     def lint(self) -> list[Diagnostic]:
         """What is wrong with the file under each reading (``robotscope lint``), each fix
         checked under every reading for every robot the file names before it is offered."""
@@ -89,8 +93,9 @@ class Matcher:
         readings, which know neither field."""
     @property
     def crawl_delay(self) -> Optional[float]:
-        """The group's ``Crawl-delay`` in seconds, uncapped, as the file says it (put your
-        own bound on it). None when there is none, or none that reads as a duration."""
+        """The group's ``Crawl-delay`` in seconds, as the file says it (put your own bound
+        on it; a number past what a duration holds is the longest one, about 1.8e19).
+        None when there is none, or none that reads as a finite number of seconds."""
     @property
     def request_rate(self) -> Optional[RequestRate]:
         """The group's ``Request-rate`` (``1/10s``)."""

@@ -15,9 +15,10 @@ Scrapy hands ``allowed`` a User-Agent *header* (``ROBOTSTXT_USER_AGENT``, else t
 request's ``User-Agent``). RFC 9309 robots obey the groups that name their product token,
 so the token is taken from the header as ``robotscope.product_token`` takes it:
 ``Mozilla/5.0 (compatible; MyBot/1.0)`` is ``MyBot``, ``Scrapy/2.13 (+https://scrapy.org)``
-is ``Scrapy``; a header with no token in it gets the ``*`` group. One compiled matcher is
-kept per token, for the last 64 tokens (a crawler that rotates its User-Agent header
-does not grow it), and the token of the last 1,024 headers.
+is ``Scrapy``; a header with no token in it gets the ``*`` group. A matcher is compiled
+once for each set of groups that applies (every robot that no group names shares the
+``*`` group's): the groups of the last 1,024 headers are remembered, and the 64 matchers
+used last are kept.
 
 What is left to Scrapy: fetching robots.txt and what its status means (Scrapy hands
 every backend the body whatever the status, so a 503's error page allows everything,
@@ -49,8 +50,9 @@ class RobotParser(_ScrapyRobotParser):
         self.spider = spider
         body = decode_robotstxt(robotstxt_body, spider)
         self._txt = RobotsTxt(body.encode("utf-8"))
-        self._matchers: dict[str, Matcher] = {}
-        self._tokens: dict[str, str] = {}
+        # Header -> (token, the lines of the groups that apply); those lines -> matcher.
+        self._headers: dict[str, tuple[str, tuple[int, ...]]] = {}
+        self._matchers: dict[tuple[int, ...], Matcher] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, robotstxt_body: bytes) -> RobotParser:
@@ -58,16 +60,19 @@ class RobotParser(_ScrapyRobotParser):
 
     def _matcher(self, user_agent: str | bytes | None) -> Matcher:
         header = to_unicode(user_agent or "", errors="replace")
-        token = self._tokens.get(header)
-        if token is None:
+        known = self._headers.get(header)
+        if known is None:
             # A header with no token in it (empty, digits only) is answered as a robot
             # that no group names: the `*` group's rules.
             token = product_token(_valid_unicode(header)) or "*"
-            _remember(self._tokens, header, token, _HEADERS_KEPT)
-        matcher = self._matchers.get(token)
+            known = (token, tuple(self._txt.group_lines(token)))
+            _remember(self._headers, header, known, _HEADERS_KEPT)
+        token, groups = known
+        matcher = self._matchers.pop(groups, None)
         if matcher is None:
             matcher = self._txt.matcher(token)
-            _remember(self._matchers, token, matcher, _MATCHERS_KEPT)
+        # Kept as the one used last (the oldest goes first).
+        _remember(self._matchers, groups, matcher, _MATCHERS_KEPT)
         return matcher
 
     def allowed(self, url: str | bytes, user_agent: str | bytes | None) -> bool:
@@ -90,7 +95,7 @@ _HEADERS_KEPT = 1024
 _MATCHERS_KEPT = 64
 
 
-def _remember(cache: dict, key: str, value: object, most: int) -> None:
+def _remember(cache: dict, key: object, value: object, most: int) -> None:
     """Keeps ``value`` under ``key``, forgetting the oldest entry past ``most``."""
     if len(cache) >= most:
         del cache[next(iter(cache))]

@@ -20,7 +20,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyList, PyMemoryView, PyString};
 
 use robotscope::policy::{
     Category, Diagnostic as CoreDiagnostic, Fix as CoreFix, RFC9309_PARSE_LIMIT_BYTES, Request, UrlMode,
-    Usage as CoreUsage, is_valid_token, lint_checked, suggest_token,
+    Usage as CoreUsage, is_valid_token, lint_checked, select, suggest_token,
 };
 use robotscope::{Matcher as CoreMatcher, Reading, RobotsTxt as CoreRobotsTxt, fix_all};
 
@@ -56,8 +56,23 @@ impl RobotsTxt {
     /// The `Sitemap:` values, in file order, as written (relative ones and repeats
     /// included; `robotscope sitemaps` resolves and de-duplicates them).
     #[getter]
-    fn sitemaps(&self) -> Vec<String> {
-        self.txt.sitemaps().map(Cow::into_owned).collect()
+    fn sitemaps(&self, py: Python<'_>) -> Vec<String> {
+        // The first question of the RFC 9309 reading builds it: without the GIL.
+        py.detach(|| self.txt.sitemaps().map(Cow::into_owned).collect())
+    }
+
+    /// The first line of each group that applies to the robot whose product token is
+    /// `agent` under `reading` (empty when none does): two robots with the same lines get
+    /// the same rules, so a matcher can be shared between them.
+    #[pyo3(signature = (agent, reading = "rfc9309"))]
+    fn group_lines(&self, py: Python<'_>, agent: &str, reading: &str) -> PyResult<Vec<usize>> {
+        let reading: Reading = reading.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
+        let robot = robotscope::Robot::from_agent(agent);
+        Ok(py.detach(|| {
+            let interpretation = self.txt.interpretation(reading);
+            let selection = select(interpretation, &robot, reading);
+            selection.groups().iter().map(|&group| interpretation.groups()[group].first_line()).collect()
+        }))
     }
 
     /// What is wrong with the file under each reading, each fix checked under every
@@ -120,8 +135,9 @@ impl RobotsTxt {
         Ok(Matcher { compiled: Arc::new(matcher), txt: Arc::clone(&self.txt), agent: agent.to_owned(), raw_urls })
     }
 
-    fn __repr__(&self) -> String {
-        format!("<RobotsTxt: {} bytes, {} sitemaps>", self.txt.source().len(), self.txt.sitemaps().count())
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let sitemaps = py.detach(|| self.txt.sitemaps().count());
+        format!("<RobotsTxt: {} bytes, {sitemaps} sitemaps>", self.txt.source().len())
     }
 }
 

@@ -98,6 +98,15 @@ def test_a_robot_gets_its_own_group(txt: RobotsTxt) -> None:
     assert txt.matcher("googlebot").allowed("/private/x"), "tokens match in any letter case"
 
 
+def test_group_lines_name_the_groups_that_apply(txt: RobotsTxt) -> None:
+    assert txt.group_lines("Googlebot") == [11]
+    assert txt.group_lines("OtherBot") == txt.group_lines("ThirdBot") == [2]
+    assert RobotsTxt(b"User-agent: a\nDisallow: /\n").group_lines("b") == []
+    merged = RobotsTxt(b"User-agent: a\nDisallow: /x\n\nUser-agent: b\nUser-agent: a\nDisallow: /y\n")
+    assert merged.group_lines("a") == [1, 4]
+    assert merged.group_lines("a", "koster1994") == [1], "the first record only"
+
+
 def test_the_readings_differ_where_the_standards_do() -> None:
     txt = RobotsTxt(b"User-agent: *\nDisallow: /a\nAllow: /a/b\n\nUser-agent: Lycos\nDisallow: /\n")
     assert txt.matcher("x", "rfc9309").allowed("/a/b"), "longest match wins"

@@ -180,15 +180,15 @@ def test_empty_or_garbage_bodies_allow_everything() -> None:
         assert rp.crawl_delay("LoopBot") is None
 
 
-def test_a_rotating_user_agent_compiles_one_matcher_per_token() -> None:
+def test_a_matcher_is_compiled_once_per_set_of_groups() -> None:
     rp = parser(ROBOTS.encode())
     for version in range(300):
         assert not rp.allowed("https://example.com/not-for-loopbot", f"LoopBot/1.{version}")
     for robot in range(300):
         assert rp.allowed("https://example.com/not-for-loopbot", f"Bot{chr(65 + robot % 26)}{robot}x/1.0")
-    # One per token, and no more than the last 64 tokens.
-    assert len(rp._matchers) <= 64
-    assert len(rp._tokens) <= 1024
+    # One matcher for LoopBot's groups and one for `*`'s, shared by the 300 other robots.
+    assert len(rp._matchers) == 2
+    assert len(rp._headers) <= 1024
 
 
 def test_lone_surrogates_are_read_as_replacement_characters() -> None:

@@ -113,7 +113,9 @@ pub fn is_valid_token(token: &str) -> bool {
 /// (`Scooter/3.0` gives `Scooter`, `Yahoo! Slurp` gives `Slurp`). A name may carry its
 /// version after a `-` or `_` (`MyBot-1.0` gives `MyBot`); a name with other characters
 /// (`Bücherbot`, `archive.org_bot`) is no token and gives none rather than a piece of
-/// it, and neither does `Mozilla`, the prefix every browser-like header starts with.
+/// it, and neither does a browser's header (`Mozilla/5.0 (X11; Linux x86_64) ...`: not
+/// `Linux`, not `Mozilla`), whose robot, if any, is named after `compatible;` or as a
+/// versioned product named like a robot.
 #[must_use]
 pub fn suggest_token(agent: &str) -> Option<String> {
     // A product's name as a token: all of it, or all of it before a version.
@@ -134,26 +136,34 @@ pub fn suggest_token(agent: &str) -> Option<String> {
         let lower = product.to_ascii_lowercase();
         ["bot", "crawl", "spider", "slurp"].iter().any(|word| lower.contains(word))
     };
-    let compatible = agent.split_once("compatible;").map(|(_, after)| after);
-    if let Some(after) = compatible {
-        let products: Vec<&str> = after.split([';', ')']).map(str::trim).collect();
-        let found = products.iter().filter(|product| named_like_a_robot(product)).find_map(|product| token_of(product));
-        if let Some(token) = found.or_else(|| products.iter().find_map(|product| token_of(product))) {
+    let words = |text: &'_ str| -> Vec<String> {
+        text.split(|c: char| c.is_whitespace() || "();,+".contains(c))
+            .filter(|word| !word.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    // A browser-like header (`Mozilla/5.0 (...)`) names its robot after `compatible;`
+    // or as a versioned product named like one; its other words (`Linux`, `Windows`,
+    // `compatible`) are not the robot.
+    if let Some((_, after)) = agent.split_once("compatible;") {
+        let words = words(after);
+        let found = words.iter().filter(|word| named_like_a_robot(word)).find_map(|word| token_of(word));
+        // Else the product right after `compatible;`, if versioned (`Qwantify/2.4w`, not
+        // `MSIE 9.0`).
+        let first = words.first().filter(|word| word.contains('/')).and_then(|word| token_of(word));
+        if let Some(token) = found.or(first) {
             return Some(token);
         }
     }
-    let products: Vec<&str> =
-        agent.split(|c: char| c.is_whitespace() || "();,".contains(c)).filter(|p| !p.is_empty()).collect();
-    let versioned_robot = products
-        .iter()
-        .filter(|product| product.contains('/') && named_like_a_robot(product))
-        .find_map(|product| token_of(product));
-    if compatible.is_some() {
-        // A browser-like header names its robot after `compatible;`: its other words
-        // (`Linux`, `compatible`) are not the robot.
+    let words = words(agent);
+    let versioned_robot =
+        words.iter().filter(|word| word.contains('/') && named_like_a_robot(word)).find_map(|word| token_of(word));
+    let browser_like = agent.contains("compatible")
+        || agent.trim_start().get(..8).is_some_and(|head| head.eq_ignore_ascii_case("mozilla/"));
+    if browser_like {
         return versioned_robot;
     }
-    versioned_robot.or_else(|| products.iter().find_map(|product| token_of(product)))
+    versioned_robot.or_else(|| words.iter().find_map(|word| token_of(word)))
 }
 
 /// How the applicable groups were chosen.
@@ -457,5 +467,28 @@ mod tests {
         assert_eq!(suggest_token("Mozilla/5.0 (compatible; Mail.RU_Bot/2.0)"), None);
         let mail_ru = "Mozilla/5.0 (compatible; Linux x86_64; Mail.RU_Bot/2.0; +http://go.mail.ru/help/robots)";
         assert_eq!(suggest_token(mail_ru), None, "not Linux, not Mozilla");
+        assert_eq!(
+            suggest_token("Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)")
+                .as_deref(),
+            Some("Slurp")
+        );
+        assert_eq!(
+            suggest_token("Baiduspider+(+http://www.baidu.com/search/spider.htm)").as_deref(),
+            Some("Baiduspider")
+        );
+        assert_eq!(
+            suggest_token("Mozilla/5.0 (compatible; Qwantify/2.4w; +https://www.qwant.com/)").as_deref(),
+            Some("Qwantify")
+        );
+        // A browser's header names no robot.
+        for browser in [
+            "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36",
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36",
+            "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0",
+            "Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0)",
+            "Mozilla/5.0 (compatible)",
+        ] {
+            assert_eq!(suggest_token(browser), None, "{browser}");
+        }
     }
 }
