@@ -102,8 +102,7 @@ impl Column {
     /// decided.
     #[must_use]
     pub fn deciding_rule<'t>(&self, txt: &'t RobotsTxt, decision: Decision) -> Option<&'t Rule> {
-        let interpretation = txt.interpretation(self.reading);
-        decision.rule.map(|at| &interpretation.groups()[at.group()].rules()[at.rule()])
+        decision.rule.map(|at| at.rule_in(txt, self.reading))
     }
 
     /// The groups that apply and why.

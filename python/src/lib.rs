@@ -66,7 +66,7 @@ impl RobotsTxt {
     /// the same rules, so a matcher can be shared between them.
     #[pyo3(signature = (agent, reading = "rfc9309"))]
     fn group_lines(&self, py: Python<'_>, agent: &str, reading: &str) -> PyResult<Vec<usize>> {
-        let reading: Reading = reading.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
+        let reading = reading_named(reading)?;
         let robot = robotscope::Robot::from_agent(agent);
         Ok(py.detach(|| {
             let interpretation = self.txt.interpretation(reading);
@@ -116,7 +116,7 @@ impl RobotsTxt {
     /// Google's library does (`--raw-url`). Raises `ValueError` for an unknown reading.
     #[pyo3(signature = (agent, reading = "rfc9309", *, raw_urls = false))]
     fn matcher(&self, py: Python<'_>, agent: &str, reading: &str, raw_urls: bool) -> PyResult<Matcher> {
-        let reading: Reading = reading.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
+        let reading = reading_named(reading)?;
         if reading == Reading::Rfc9309 && agent != "*" && !is_valid_token(agent) {
             // The command line's own warning for `-a`: an RFC 9309 robot obeys the
             // groups that name its product token, and this names none.
@@ -132,7 +132,7 @@ impl RobotsTxt {
         let robot = robotscope::Robot::from_agent(agent);
         let mode = if raw_urls { UrlMode::Raw } else { UrlMode::AsCrawlersSend };
         let matcher = py.detach(|| CoreMatcher::for_robot_as(&self.txt, &robot, reading, mode));
-        Ok(Matcher { compiled: Arc::new(matcher), txt: Arc::clone(&self.txt), agent: agent.to_owned(), raw_urls })
+        Ok(Matcher { compiled: Arc::new(matcher), txt: Arc::clone(&self.txt), agent: agent.to_owned() })
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -172,7 +172,6 @@ struct Matcher {
     compiled: Arc<CoreMatcher>,
     txt: Arc<CoreRobotsTxt>,
     agent: String,
-    raw_urls: bool,
 }
 
 /// Batches of at least this many URLs are matched on every core: below it, starting
@@ -235,14 +234,10 @@ impl Matcher {
 
     /// Whether the robot may fetch `url`, and the line that decided.
     fn decide(&self, url: PyBackedStr) -> Decision {
-        let mode = if self.raw_urls { UrlMode::Raw } else { UrlMode::AsCrawlersSend };
-        let tested = Request::tested_path(&url, mode);
+        let tested = Request::tested_path(&url, self.compiled.url_mode());
         let decision = self.compiled.decide_tested(&tested);
         let reading = self.compiled.reading();
-        let rule = decision.rule().map(|rule| {
-            let group = &self.txt.interpretation(reading).groups()[rule.group()];
-            self.txt.rule_text(&group.rules()[rule.rule()])
-        });
+        let rule = decision.rule().map(|at| self.txt.rule_text(at.rule_in(&self.txt, reading)));
         Decision {
             allowed: decision.allowed(),
             line: decision.line(),
@@ -319,11 +314,11 @@ impl Matcher {
     /// True when URLs are taken byte for byte (`raw_urls=True`).
     #[getter]
     fn raw_urls(&self) -> bool {
-        self.raw_urls
+        self.compiled.url_mode() == UrlMode::Raw
     }
 
     fn __repr__(&self) -> String {
-        let raw = if self.raw_urls { ", URLs taken byte for byte" } else { "" };
+        let raw = if self.raw_urls() { ", URLs taken byte for byte" } else { "" };
         format!("<Matcher for {:?} under {}{raw}>", self.agent, self.compiled.reading().name())
     }
 }
@@ -545,6 +540,12 @@ impl Fixed {
         let fixes = if self.applied == 1 { "1 fix" } else { &format!("{} fixes", self.applied) };
         format!("<Fixed: {fixes} applied, which {}>", self.effect)
     }
+}
+
+/// The reading a name names (`rfc9309`, `1996`, `urllib`), or `ValueError` with the
+/// core's message.
+fn reading_named(name: &str) -> PyResult<Reading> {
+    name.parse().map_err(|error| PyValueError::new_err(format!("{error}")))
 }
 
 /// The name of an object's type, for an error message.

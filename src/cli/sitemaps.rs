@@ -445,9 +445,7 @@ impl Run<'_> {
                 // The rule's text once per line, not once per URL.
                 let txt = self.txt;
                 let entry = tally.blocked.entry(line).or_insert_with(|| {
-                    let rule = finding.decision.rule.map(|at| {
-                        txt.rule_text(&txt.interpretation(column.reading).groups()[at.group].rules()[at.rule])
-                    });
+                    let rule = finding.decision.rule.map(|at| txt.rule_text(at.rule_in(txt, column.reading)));
                     BlockedLine { rule: rule.unwrap_or_default(), ..BlockedLine::default() }
                 });
                 entry.count += 1;
@@ -548,10 +546,7 @@ impl Run<'_> {
 
     /// The deciding rule as written (`Disallow: /private/`), or nothing.
     fn rule_text(&self, column: &Column, decision: Decision) -> String {
-        decision.rule.map_or_else(String::new, |at| {
-            let rule = &self.txt.interpretation(column.reading).groups()[at.group].rules()[at.rule];
-            self.txt.rule_text(rule)
-        })
+        decision.rule.map_or_else(String::new, |at| self.txt.rule_text(at.rule_in(self.txt, column.reading)))
     }
 
     /// A sitemap's JSON object, once it has been read.

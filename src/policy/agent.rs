@@ -136,17 +136,11 @@ pub fn suggest_token(agent: &str) -> Option<String> {
         let lower = product.to_ascii_lowercase();
         ["bot", "crawl", "spider", "slurp"].iter().any(|word| lower.contains(word))
     };
-    let words = |text: &'_ str| -> Vec<String> {
-        text.split(|c: char| c.is_whitespace() || "();,+".contains(c))
-            .filter(|word| !word.is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
     // A browser-like header (`Mozilla/5.0 (...)`) names its robot after `compatible;`
     // or as a versioned product named like one; its other words (`Linux`, `Windows`,
     // `compatible`) are not the robot.
     if let Some((_, after)) = agent.split_once("compatible;") {
-        let words = words(after);
+        let words = header_words(after);
         let found = words.iter().filter(|word| named_like_a_robot(word)).find_map(|word| token_of(word));
         // Else the product right after `compatible;`, if versioned (`Qwantify/2.4w`, not
         // `MSIE 9.0`).
@@ -155,7 +149,7 @@ pub fn suggest_token(agent: &str) -> Option<String> {
             return Some(token);
         }
     }
-    let words = words(agent);
+    let words = header_words(agent);
     let versioned_robot =
         words.iter().filter(|word| word.contains('/') && named_like_a_robot(word)).find_map(|word| token_of(word));
     let browser_like = agent.contains("compatible")
@@ -164,6 +158,11 @@ pub fn suggest_token(agent: &str) -> Option<String> {
         return versioned_robot;
     }
     versioned_robot.or_else(|| words.iter().find_map(|word| token_of(word)))
+}
+
+/// A User-Agent header's words: what lies between spaces, brackets, `;`, `,` and `+`.
+fn header_words(header: &str) -> Vec<&str> {
+    header.split(|c: char| c.is_whitespace() || "();,+".contains(c)).filter(|word| !word.is_empty()).collect()
 }
 
 /// How the applicable groups were chosen.

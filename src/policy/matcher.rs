@@ -145,6 +145,12 @@ impl Matcher {
         self.compiled.selection()
     }
 
+    /// How URLs and paths are read ([`Request::tested_path`] gives what is tested).
+    #[must_use]
+    pub fn url_mode(&self) -> UrlMode {
+        self.url_mode
+    }
+
     /// The reading the rules were compiled for.
     #[must_use]
     pub fn reading(&self) -> Reading {

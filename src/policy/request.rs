@@ -328,9 +328,7 @@ pub fn is_robots_txt(tested: &str) -> bool {
 /// resolved, `\\` read as `/`, characters a URL cannot hold percent-encoded), unless it
 /// holds nothing a parser would change, which is nearly always and costs nothing.
 fn requested_path(path: Cow<'_, str>) -> Cow<'_, str> {
-    let untouched = |b: &u8| b.is_ascii_alphanumeric() || b"/-._~!$&()*+,;=:@?%".contains(b);
-    let has_dot_segment = path.contains("/.") || path.contains("%2e") || path.contains("%2E");
-    if path.bytes().all(|b| untouched(&b)) && !has_dot_segment {
+    if matches!(requested_form(path.as_bytes()), Some(Shape::AsIs)) {
         return path;
     }
     // A made-up origin whose path is `path` (`//x` stays a path: the host is given).
@@ -384,9 +382,9 @@ enum Shape {
 
 /// Whether a URL parser would leave `path` as it is (characters it never encodes, no
 /// dot segment, none hidden as `%2E`), but for non-ASCII characters, and RFC 9309's
-/// normalisation too (escapes in upper case): what [`requested_path`] and
-/// [`normalise_rfc9309`] look at, in one pass. `None`: something else to do, for the
-/// parser.
+/// normalisation too (escapes in upper case), in one pass: what lets
+/// [`requested_path`] and [`as_requested_already`] skip the parser. `None`: something
+/// else to do, for the parser.
 fn requested_form(path: &[u8]) -> Option<Shape> {
     // A `.` or `..` segment, which a parser resolves: what follows a dot after `/`.
     let dot_segment = |rest: &[u8]| {

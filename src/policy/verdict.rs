@@ -39,6 +39,13 @@ impl RuleMatch {
         self.rule
     }
 
+    /// The rule itself, in `txt` read under `reading`, the reading it was matched
+    /// under.
+    #[must_use]
+    pub fn rule_in<'t>(&self, txt: &'t RobotsTxt, reading: Reading) -> &'t Rule {
+        &txt.interpretation(reading).groups()[self.group].rules()[self.rule]
+    }
+
     /// 1-based line number of the rule.
     #[must_use]
     pub fn line(&self) -> usize {

@@ -326,7 +326,7 @@ impl Widget for CompareDetail<'_> {
             head.extend(safe_span(&cut_start(&verdict.path, room), THEME.value, THEME.escape));
             if let Some(decider) = verdict.decided_by {
                 let txt = &app.document().txt;
-                let rule = &txt.interpretation(verdict.reading).groups()[decider.group].rules()[decider.rule];
+                let rule = decider.rule_in(txt, verdict.reading);
                 head.push(Span::raw(format!("  line {}: ", decider.line)));
                 head.extend(safe_span(&txt.rule_text(rule), THEME.value, THEME.escape));
             }

@@ -134,7 +134,7 @@ fn verdict_line(app: &App, verdict: &Verdict, width: u16) -> Line<'static> {
         spans.push(Span::styled(how, THEME.dim));
         if let Some(decider) = verdict.decided_by {
             let txt = &app.document().txt;
-            let rule = &txt.interpretation(reading).groups()[decider.group].rules()[decider.rule];
+            let rule = decider.rule_in(txt, reading);
             let line = decider.line;
             spans.push(Span::raw(if short { format!(" · {line}: ") } else { format!("  line {line}: ") }));
             spans.extend(safe_span(&txt.rule_text(rule), THEME.value, THEME.escape));

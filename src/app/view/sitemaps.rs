@@ -428,10 +428,7 @@ fn tally_url(
         blocked.count += 1;
         let line = decision.rule.map(|at| at.line);
         let entry = blocked.by_line.entry(line).or_insert_with(|| {
-            let rule = decision.rule.map(|at| {
-                let rule = &txt.interpretation(column.reading).groups()[at.group].rules()[at.rule];
-                txt.rule_text(rule)
-            });
+            let rule = decision.rule.map(|at| txt.rule_text(at.rule_in(txt, column.reading)));
             (rule.unwrap_or_default(), Vec::new())
         });
         entry.1.push(index);
