@@ -258,6 +258,15 @@ impl App {
         app
     }
 
+    /// The explorer on the embedded example, loading what the user opens within
+    /// `limits` (`--timeout`, `--max-bytes`, ...).
+    #[must_use]
+    pub fn example_within(limits: Limits) -> App {
+        let mut app = App::example();
+        app.limits = limits;
+        app
+    }
+
     /// The explorer on the embedded example.
     #[must_use]
     pub fn example() -> App {
@@ -551,8 +560,9 @@ impl App {
             | Action::Copied { .. }
             | Action::Saved { .. }
             | Action::DiscardAndContinue
-            // Taken by the replace question, the one view that asks it.
+            // Taken by the questions about replacing a file, the views that ask them.
             | Action::ReplaceFile
+            | Action::ToggleTheirChange
             | Action::Undo
             | Action::Redo
             | Action::Terminate

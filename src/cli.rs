@@ -825,7 +825,8 @@ pub fn compare(args: &CompareArgs, db: &RobotsDb) -> Result<Outcome> {
     let mut paths = args.path_args.clone();
     if let Some(file) = &args.paths {
         let name = sanitize_str(&file.display().to_string()).into_owned();
-        let (text, truncated) = fetch::read_file_capped(file, args.source_options.max_file_bytes)
+        let wait = args.source_options.limits(None).timeout;
+        let (text, truncated) = fetch::read_file_capped(file, args.source_options.max_file_bytes, wait)
             .wrap_err_with(|| format!("reading paths from {name}"))?;
         if truncated {
             note!("robotscope: warning: only the first {} bytes of {name} were read (--max-file-bytes)", text.len());

@@ -23,8 +23,10 @@ mod source;
 pub use http::fetch;
 pub(crate) use http::{Gate, Open, classify, client, fetch_gated, fetch_with, open};
 pub use page::{Obey, OtherSite, PageFetch, fetch_page};
-pub use response::{FetchError, FetchWarning, Fetched, Hop, MAX_REDIRECTS, Status, content_type_warning};
-pub use source::{MAX_FILE_BYTES, Source, SourceError, read_at_most, read_file_capped};
+pub use response::{
+    FetchError, FetchWarning, Fetched, Hop, MAX_KEPT_USER_AGENT_BYTES, MAX_REDIRECTS, Status, content_type_warning,
+};
+pub use source::{FileStamp, LocalBytes, MAX_FILE_BYTES, Source, SourceError, read_at_most, read_file_capped};
 
 /// The bytes of a fetched robots.txt read by default: what RFC 9309 §2.5 asks crawlers to
 /// read at least, and exactly what Google reads.
@@ -148,6 +150,8 @@ pub enum Retrieved {
         bytes: Vec<u8>,
         /// True when there was more and reading stopped at the cap.
         truncated: bool,
+        /// What the file was when read, for a save to tell whether it changed since.
+        stamp: Option<FileStamp>,
     },
     /// A site's robots.txt: the response, or why there was none.
     Site {
@@ -223,7 +227,8 @@ impl Retrieved {
     }
 }
 
-/// Gets a source's bytes: reads a local source (on a blocking thread), fetches a site.
+/// Gets a source's bytes: reads a local source (on a thread the timeout abandons), fetches
+/// a site.
 pub async fn retrieve(source: Source, limits: Limits) -> Result<Retrieved, SourceError> {
     match source {
         Source::Site { ref robots_url, .. } => {
@@ -232,12 +237,11 @@ pub async fn retrieve(source: Source, limits: Limits) -> Result<Retrieved, Sourc
             Ok(Retrieved::Site { source, url, outcome })
         }
         local => {
-            let max_bytes = limits.max_file_bytes;
-            let (result, source) = tokio::task::spawn_blocking(move || (local.read_local(max_bytes), local))
-                .await
-                .map_err(|e| SourceError::Read { what: "the source".to_owned(), reason: e.to_string() })?;
-            let (bytes, truncated) = result.unwrap_or(Err(SourceError::StdinAgain))?;
-            Ok(Retrieved::Local { source, bytes, truncated })
+            // A local read is bounded by the timeout too: a FIFO without a writer, or a
+            // terminal nobody types into, ends with a message instead of a wait.
+            let read = local.read_local(limits.max_file_bytes, limits.timeout).await;
+            let LocalBytes { bytes, truncated, stamp } = read.unwrap_or(Err(SourceError::StdinAgain))?;
+            Ok(Retrieved::Local { source: local, bytes, truncated, stamp })
         }
     }
 }

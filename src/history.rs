@@ -12,7 +12,7 @@ use std::fmt;
 
 use url::Url;
 
-use crate::fetch::Fetched;
+use crate::fetch::{Fetched, Limits};
 use crate::policy::Availability;
 
 mod archive;
@@ -116,9 +116,18 @@ impl Version {
     }
 }
 
-/// Keeps what a fetch of `robots_url` answered; returns the site's last local version
-/// before it (for "changed since the last fetch").
-pub fn keep_fetch(store: &mut Store, robots_url: &Url, fetched: &Fetched) -> Result<Option<Version>, StoreError> {
+/// Keeps what a fetch of `robots_url` within `limits` answered; returns the site's last
+/// local version before it (for "changed since the last fetch"). An answer the user's
+/// own flags shaped is refused ([`StoreError::NotTheSites`]).
+pub fn keep_fetch(
+    store: &mut Store,
+    robots_url: &Url,
+    fetched: &Fetched,
+    limits: &Limits,
+) -> Result<Option<Version>, StoreError> {
+    if let Some(why) = fetched.not_the_sites_own(limits) {
+        return Err(StoreError::NotTheSites { why });
+    }
     store.keep(&Kept {
         site: &site_key(robots_url),
         provenance: Provenance::Local,

@@ -87,7 +87,7 @@ impl fmt::Display for Warning {
 /// answer for it ([`Retrieved::availability`]).
 pub async fn load(source: Source, limits: &Limits, store: &StoreChoice) -> Result<Loaded, SourceError> {
     let mut loaded = read(source, limits).await?;
-    let (kept, warnings) = keep(&loaded.retrieved, store).await;
+    let (kept, warnings) = keep(&loaded.retrieved, store, limits).await;
     loaded.kept = kept;
     loaded.warnings.extend(warnings);
     Ok(loaded)
@@ -106,12 +106,13 @@ pub async fn read(source: Source, limits: &Limits) -> Result<Loaded, SourceError
 }
 
 /// The second half of [`load`]: keeps a fetched site's answer in `store` (on a blocking
-/// thread: SQLite may wait for another writer); the site's last fetch before it, and
-/// what went wrong.
-pub async fn keep(retrieved: &Retrieved, store: &StoreChoice) -> (Option<Version>, Vec<Warning>) {
+/// thread: SQLite may wait for another writer), unless the user's own flags shaped it
+/// (`limits`: see [`crate::fetch::Fetched::not_the_sites_own`]); the site's last fetch
+/// before it, and what went wrong.
+pub async fn keep(retrieved: &Retrieved, store: &StoreChoice, limits: &Limits) -> (Option<Version>, Vec<Warning>) {
     let Retrieved::Site { url, outcome: Ok(fetched), .. } = retrieved else { return (None, Vec::new()) };
-    let (store, url, fetched) = (store.clone(), url.clone(), fetched.clone());
-    match tokio::task::spawn_blocking(move || keep_in_store(&store, &url, &fetched)).await {
+    let (store, url, fetched, limits) = (store.clone(), url.clone(), fetched.clone(), limits.clone());
+    match tokio::task::spawn_blocking(move || keep_in_store(&store, &url, &fetched, &limits)).await {
         Ok(kept) => (kept.previous, kept.warnings.into_iter().map(Warning::Store).collect()),
         Err(_) => (None, Vec::new()),
     }

@@ -226,7 +226,7 @@ fn exit_with(error: &clap::Error) -> ! {
 fn explore(args: &Cli, db: &RobotsDb) -> Result<Outcome> {
     let options = &args.source_options;
     let mut app = match args.source.as_deref().map(Source::resolve).transpose()? {
-        None => App::example(),
+        None => App::example_within(options.limits(None)),
         Some(source @ Source::Site { .. }) => App::loading(source, options.limits(None), options.as_robot, db),
         Some(source) => {
             // A file or standard input: read before the explorer opens (its warnings the

@@ -10,6 +10,11 @@
 //! first). When the owner of the file cannot be kept (another user's file, saved by a
 //! user allowed to write it), the file is written in place instead, which keeps it.
 //!
+//! The file the user opened is replaced only if nobody changed it since it was read
+//! ([`Replace::IfUnchanged`]): a change another program made meanwhile fails the save
+//! with [`SaveError::Changed`], carrying the file as it is now, so that the user can
+//! choose (issue 35).
+//!
 //! Recovery copies, written when the explorer must stop with unsaved edits (a signal, a
 //! panic), each get a name of their own, never one already taken.
 
@@ -19,6 +24,8 @@ use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::fetch::{FileStamp, MAX_FILE_BYTES, read_at_most};
 
 /// Why a save failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,6 +50,16 @@ pub enum SaveError {
         /// What the system said.
         reason: String,
     },
+    /// Another program changed the file since it was read (or last saved).
+    #[error("{path} changed on disk since it was read")]
+    Changed {
+        /// The file (after any links).
+        path: PathBuf,
+        /// What it holds now (at most [`MAX_FILE_BYTES`]).
+        now: Vec<u8>,
+        /// What it is now, for a save that replaces it after all, or a reload.
+        stamp: FileStamp,
+    },
     /// The temporary file could not be renamed over the target.
     #[error("cannot replace {path}: {reason}")]
     Rename {
@@ -54,10 +71,13 @@ pub enum SaveError {
 }
 
 /// Whether a save may replace a file that is already there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Replace {
-    /// Yes: the file the user opened, or one they said to replace.
+    /// Yes: a file they said to replace, or the one they opened when nothing tells what
+    /// it was.
     Allowed,
+    /// Only if it is still as stamped when it was read: the file the user opened.
+    IfUnchanged(FileStamp),
     /// No: the save fails with [`SaveError::Exists`] if the file exists.
     Never,
 }
@@ -69,6 +89,8 @@ pub struct Saved {
     pub file: PathBuf,
     /// True when the file was written in place (its owner could not be kept otherwise).
     pub in_place: bool,
+    /// What the file is now, for the next save to tell whether it changed since.
+    pub stamp: Option<FileStamp>,
 }
 
 /// The most symbolic links followed to the file a path names (as Linux's `ELOOP` limit).
@@ -81,18 +103,23 @@ const TEMPORARY_NAMES: usize = 64;
 static NEXT_NAME: AtomicUsize = AtomicUsize::new(0);
 
 /// Writes `bytes` to `path` (see the module documentation).
-pub fn save(path: &Path, bytes: &[u8], replace: Replace) -> Result<Saved, SaveError> {
+pub fn save(path: &Path, bytes: &[u8], replace: &Replace) -> Result<Saved, SaveError> {
     // A link is something there, even one that points nowhere yet: writing through it
     // would create a file wherever whoever made the link chose.
-    if replace == Replace::Never && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+    if *replace == Replace::Never && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         return Err(SaveError::Exists { path: path.to_path_buf() });
     }
     let file = follow_links(path)?;
     let write_error = |path: &Path, e: io::Error| SaveError::Write { path: path.to_path_buf(), reason: e.to_string() };
     let existing = match fs::metadata(&file) {
         Ok(metadata) if !metadata.is_file() => return Err(SaveError::NotAFile { path: file }),
-        Ok(_) if replace == Replace::Never => return Err(SaveError::Exists { path: file }),
-        Ok(metadata) => Some(metadata),
+        Ok(_) if *replace == Replace::Never => return Err(SaveError::Exists { path: file }),
+        Ok(metadata) => {
+            if let Replace::IfUnchanged(stamp) = replace {
+                unchanged_since(&file, &metadata, stamp)?;
+            }
+            Some(metadata)
+        }
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(write_error(&file, e)),
     };
@@ -111,7 +138,8 @@ pub fn save(path: &Path, bytes: &[u8], replace: Replace) -> Result<Saved, SaveEr
         // file itself, which keeps it (as editors do).
         if error.kind() == io::ErrorKind::PermissionDenied && existing.is_some() {
             write_in_place(&file, bytes).map_err(|e| write_error(&file, e))?;
-            return Ok(Saved { file, in_place: true });
+            let stamp = stamp_of(&file, bytes);
+            return Ok(Saved { file, in_place: true, stamp });
         }
         return Err(write_error(&file, error));
     }
@@ -131,11 +159,37 @@ pub fn save(path: &Path, bytes: &[u8], replace: Replace) -> Result<Saved, SaveEr
     match placed {
         Ok(()) => {
             sync_directory(&file);
-            Ok(Saved { file, in_place: false })
+            let stamp = stamp_of(&file, bytes);
+            Ok(Saved { file, in_place: false, stamp })
         }
         Err(error) if error.kind() == io::ErrorKind::AlreadyExists => Err(SaveError::Exists { path: file }),
         Err(error) => Err(SaveError::Rename { path: file, reason: error.to_string() }),
     }
+}
+
+/// Fails with [`SaveError::Changed`] when `file` (whose metadata is `metadata`) is no
+/// longer what `stamp` says was read: another file in its place, or other bytes. Same
+/// identity, length and time: unchanged. Otherwise the contents decide, so that a
+/// `touch` asks nothing.
+fn unchanged_since(file: &Path, metadata: &fs::Metadata, stamp: &FileStamp) -> Result<(), SaveError> {
+    if stamp.same_metadata(metadata) {
+        return Ok(());
+    }
+    let read = fs::File::open(file).and_then(|handle| {
+        let metadata = handle.metadata()?;
+        let (now, truncated) = read_at_most(handle, MAX_FILE_BYTES)?;
+        Ok((FileStamp::new(&metadata, &now, truncated), now, truncated))
+    });
+    match read {
+        Ok((_, now, false)) if stamp.same_contents(&now) => Ok(()),
+        Ok((now_stamp, now, _)) => Err(SaveError::Changed { path: file.to_path_buf(), now, stamp: now_stamp }),
+        Err(error) => Err(SaveError::Write { path: file.to_path_buf(), reason: error.to_string() }),
+    }
+}
+
+/// The stamp of a file just written with `bytes`.
+fn stamp_of(file: &Path, bytes: &[u8]) -> Option<FileStamp> {
+    fs::metadata(file).ok().map(|metadata| FileStamp::new(&metadata, bytes, false))
 }
 
 /// The file `path` names after its symbolic links (relative targets read from the
@@ -327,8 +381,8 @@ mod tests {
     fn saves_and_replaces() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("robots.txt");
-        save(&path, b"one", Replace::Never).expect("a new file");
-        save(&path, b"two", Replace::Allowed).expect("replaced");
+        save(&path, b"one", &Replace::Never).expect("a new file");
+        save(&path, b"two", &Replace::Allowed).expect("replaced");
         assert_eq!(fs::read(&path).expect("read"), b"two");
         let leftovers: Vec<_> = fs::read_dir(dir.path()).expect("dir").collect();
         assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
@@ -339,21 +393,21 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("robots.txt");
         fs::write(&path, "theirs").expect("write");
-        assert_eq!(save(&path, b"mine", Replace::Never), Err(SaveError::Exists { path: path.clone() }));
+        assert_eq!(save(&path, b"mine", &Replace::Never), Err(SaveError::Exists { path: path.clone() }));
         assert_eq!(fs::read(&path).expect("read"), b"theirs");
         assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1, "no temporary file is left behind");
     }
 
     #[test]
     fn a_failed_save_says_why() {
-        let error = save(Path::new("/nonexistent-dir/robots.txt"), b"x", Replace::Allowed).expect_err("no directory");
+        let error = save(Path::new("/nonexistent-dir/robots.txt"), b"x", &Replace::Allowed).expect_err("no directory");
         // In the user's terms: the file they named, and why; not the temporary file.
         assert_eq!(
             error.to_string(),
             "cannot write /nonexistent-dir/robots.txt: the directory /nonexistent-dir does not exist"
         );
         let dir = tempfile::tempdir().expect("temp dir");
-        assert_eq!(save(dir.path(), b"x", Replace::Allowed), Err(SaveError::NotAFile { path: dir.path().into() }));
+        assert_eq!(save(dir.path(), b"x", &Replace::Allowed), Err(SaveError::NotAFile { path: dir.path().into() }));
     }
 
     /// Issue 24: saving through a link writes the file it points to, keeps the link a
@@ -368,8 +422,8 @@ mod tests {
         fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).expect("chmod");
         let link = dir.path().join("robots.txt");
         std::os::unix::fs::symlink("real/robots.txt", &link).expect("link");
-        let saved = save(&link, b"new", Replace::Allowed).expect("saved");
-        assert_eq!(saved, Saved { file: dir.path().join("real/robots.txt"), in_place: false });
+        let saved = save(&link, b"new", &Replace::Allowed).expect("saved");
+        assert_eq!((saved.file, saved.in_place), (dir.path().join("real/robots.txt"), false));
         assert!(fs::symlink_metadata(&link).expect("link").file_type().is_symlink(), "the link stays a link");
         assert_eq!(fs::read(&real).expect("read"), b"new");
         assert_eq!(fs::metadata(&real).expect("meta").permissions().mode() & 0o777, 0o640);
@@ -392,7 +446,7 @@ mod tests {
             let name = format!(".robots.txt.robotscope-{}-{number}.tmp", std::process::id());
             std::os::unix::fs::symlink(&victim, dir.path().join(name)).expect("plant");
         }
-        save(&target, b"new", Replace::Allowed).expect("saved under another name");
+        save(&target, b"new", &Replace::Allowed).expect("saved under another name");
         assert_eq!(fs::read(&target).expect("read"), b"new");
         assert_eq!(fs::read(&victim).expect("read"), b"untouched");
     }
@@ -405,9 +459,9 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let link = dir.path().join("robots.txt");
         std::os::unix::fs::symlink("made.txt", &link).expect("link");
-        assert_eq!(save(&link, b"new", Replace::Never), Err(SaveError::Exists { path: link.clone() }));
+        assert_eq!(save(&link, b"new", &Replace::Never), Err(SaveError::Exists { path: link.clone() }));
         assert!(!dir.path().join("made.txt").exists());
-        save(&link, b"new", Replace::Allowed).expect("saved");
+        save(&link, b"new", &Replace::Allowed).expect("saved");
         assert_eq!(fs::read(dir.path().join("made.txt")).expect("read"), b"new");
         assert!(fs::symlink_metadata(&link).expect("link").file_type().is_symlink());
     }

@@ -44,7 +44,7 @@ use crate::{fetch, save, ui};
 pub fn run(mut app: App, clipboard: ClipboardMode, osc52_max_bytes: Option<usize>) -> Result<Option<i32>> {
     app.set_clipboard(clipboard, Environment::current(), osc52_max_bytes);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().wrap_err("starting the runtime")?;
-    runtime.block_on(async {
+    let ended = runtime.block_on(async {
         let (actions, inbox) = mpsc::unbounded_channel();
         watch_signals(actions.clone());
         let mut terminal = open_terminal()?;
@@ -58,7 +58,13 @@ pub fn run(mut app: App, clipboard: ClipboardMode, osc52_max_bytes: Option<usize
         }
         let signal = ENDED_BY.load(std::sync::atomic::Ordering::Relaxed);
         result.map(|_| (signal != 0).then_some(signal))
-    })
+    });
+    // Quitting is at once: a lint or a fix of a large file still running on the blocking
+    // pool, or a read stuck on a FIFO, is left behind, not joined (dropping the runtime
+    // would wait for each; issue 35). Nothing they hold needs writing: saves and
+    // recovery copies are written before the loop returns.
+    runtime.shutdown_background();
+    ended
 }
 
 /// Takes over the terminal: raw mode, the alternate screen. Without a terminal to draw
@@ -324,7 +330,7 @@ async fn load(
     let to_keep = fetched.then(|| retrieved.clone());
     let _ = actions.send(Action::Loaded { id, result: Box::new(Ok(retrieved)) });
     if let Some(retrieved) = to_keep {
-        let (previous, warnings) = crate::load::keep(&retrieved, &store).await;
+        let (previous, warnings) = crate::load::keep(&retrieved, &store, &limits).await;
         let words: Vec<String> = warnings.iter().map(ToString::to_string).collect();
         let warning = (!words.is_empty()).then(|| words.join("; "));
         let _ = actions.send(Action::FetchKept { id, previous: previous.map(Box::new), warning });
@@ -515,7 +521,8 @@ impl Shell<'_> {
                 Some(Action::FixedAll { generation, report: Box::new(report), effect })
             }
             Effect::ReadPaths { file } => {
-                let result = crate::fetch::read_file_capped(&file, crate::fetch::MAX_FILE_BYTES)
+                let wait = fetch::Limits::default().timeout;
+                let result = crate::fetch::read_file_capped(&file, crate::fetch::MAX_FILE_BYTES, wait)
                     .map_err(|e| e.to_string())
                     .and_then(|(bytes, _)| path_lines(&bytes).map_err(|e| e.to_string()));
                 Some(Action::PathsRead { file, result })
@@ -524,8 +531,8 @@ impl Shell<'_> {
                 Some(Action::SourceResolved { result: crate::fetch::Source::resolve(&spec) })
             }
             Effect::Save { path, text, after, replace } => {
-                let result = save::save(&path, &text, replace);
-                Some(Action::Saved { path, text, after, result })
+                let result = save::save(&path, &text, &replace);
+                Some(Action::Saved { path, text, after, result: Box::new(result) })
             }
             _ => None,
         };

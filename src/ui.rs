@@ -115,31 +115,22 @@ fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
             let (width, height) = crate::app::layout::CHANGES_OVERLAY;
             frame.render_widget(edits::ChangesOverlay { app }, centered(area, width, height));
         }
-        View::CopyMenu => frame.render_widget(
-            edits::Question {
-                title: " Copy ",
-                choices: &[
-                    ("f", "the file, as it is now"),
-                    ("g", "the group that applies to the robot"),
-                    ("d", "the diff of your edits"),
-                    ("Esc", "nothing"),
-                ],
-            },
-            centered(area, 50, 6),
-        ),
-        View::UnsavedEdits { .. } => {
-            let doing = app.pending().map_or_else(|| "go on".to_owned(), crate::app::unsaved::Pending::doing);
-            let (save, drop) = (format!("save them, then {doing}"), format!("{doing}, dropping them"));
-            let choices = [("w", save.as_str()), ("y", drop.as_str()), ("Esc", "keep working")];
-            let width = choices.iter().map(|(_, label)| label.chars().count()).max().unwrap_or(0) + 10;
-            let title = " Unsaved edits ";
-            frame.render_widget(edits::Question { title, choices: &choices }, centered(area, width as u16, 5));
+        View::CopyMenu | View::UnsavedEdits { .. } | View::ConfirmReplace(_) => {
+            let Some(question) = app.question() else { return };
+            let widest = question.choices.iter().map(|(_, label)| label.chars().count()).max().unwrap_or(0);
+            let width = (widest + 10).max(question.title.chars().count().min(70) + 6);
+            let height = question.choices.len() + 2;
+            let box_area = centered(area, width as u16, height as u16);
+            frame.render_widget(edits::Question { question: &question, diff: None }, box_area);
         }
-        View::ConfirmReplace(question) => {
-            let file = question.file.display().to_string();
-            let title = format!(" {} exists ", text::cut_end(&file, 60));
-            let choices = [("y", "replace it"), ("Esc", "keep it (w saves under another name)")];
-            frame.render_widget(edits::Question { title: &title, choices: &choices }, centered(area, 70, 4));
+        View::ChangedOnDisk(changed) => {
+            let Some(question) = app.question() else { return };
+            let (width, most) = crate::app::layout::CHANGED_OVERLAY;
+            // The keys, then the diff's heading and lines, as far as they fit.
+            let lines = question.choices.len() + changed.diff.as_ref().map_or(0, |diff| diff.len() + 1);
+            let height = u16::try_from(lines + 2).unwrap_or(u16::MAX).min(most);
+            let diff = changed.diff.as_deref().map(|lines| (lines, changed.scroll));
+            frame.render_widget(edits::Question { question: &question, diff }, centered(area, width, height));
         }
         View::Compare(_) => {}
     }

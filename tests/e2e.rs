@@ -369,3 +369,37 @@ fn sigterm_twice_keeps_two_recovery_copies() {
     third.send("q");
     assert_eq!(third.wait_exit(), 0);
 }
+
+/// Issue 35: a FIFO opened with `o` never holds the process: the read is bounded by the
+/// timeout, and `q` quits at once (the read's thread is left behind, not waited for).
+#[test]
+fn opening_a_fifo_never_keeps_the_explorer_from_quitting() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+    let mut session = Session::start_in(dir.path(), &binary(), &["--timeout", "30"]);
+    session.wait_for("Robots");
+    session.send("o");
+    session.send("\x15./fifo\r");
+    session.wait_for("loading ./fifo");
+    session.send("\x1b");
+    session.send("q");
+    assert_eq!(session.wait_exit(), 0);
+    session.assert_restored();
+    // Without Esc: quitting while the read waits.
+    let mut session = Session::start_in(dir.path(), &binary(), &[]);
+    session.wait_for("Robots");
+    session.send("o");
+    session.send("\x15./fifo\r");
+    session.wait_for("loading ./fifo");
+    session.send("q");
+    assert_eq!(session.wait_exit(), 0);
+    // And a FIFO nobody writes to ends its load with a message, not a wait for ever.
+    let mut session = Session::start_in(dir.path(), &binary(), &["--timeout", "1"]);
+    session.wait_for("Robots");
+    session.send("o");
+    session.send("\x15./fifo\r");
+    session.wait_for("a FIFO that no program writes to?");
+    session.send("q");
+    assert_eq!(session.wait_exit(), 0);
+}

@@ -150,10 +150,10 @@ fn quitting_with_unsaved_edits_asks() {
         panic!("{effects:?}")
     };
     assert_eq!(path.to_string_lossy(), "out.txt");
-    let saved = Saved { file: path.clone(), in_place: false };
+    let saved = Saved { file: path.clone(), in_place: false, stamp: None };
     let text = app.document().txt.source().to_vec();
     let done =
-        app.update(Action::Saved { path: path.clone(), text, after: AfterSave::ThenContinue, result: Ok(saved) });
+        app.update(Action::Saved { path: path.clone(), text, after: AfterSave::ThenContinue, result: Box::new(Ok(saved)) });
     assert_eq!(done.first(), Some(&Effect::Quit), "saved, then quit: {done:?}");
     // Asked again after another edit: y quits without saving, and so does a second q.
     press(&mut app, "e<end>x<esc>");

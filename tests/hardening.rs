@@ -288,3 +288,32 @@ fn repeated_rules_cost_what_one_costs() {
     assert!(fixed.starts_with("User-agent: *\nDisallow: /a # again\n# again\n"), "each removed copy keeps its comment");
     assert_eq!(fixed.lines().count(), 100_001);
 }
+
+/// Issue 35: a FIFO nobody writes to never holds a command past its deadline: `check`
+/// and `page --robots-txt` end at `--timeout`, `audit --robots` at `--max-time`, each
+/// saying what it waited for (the process does not wait for the reading thread either).
+#[cfg(unix)]
+#[test]
+fn a_fifo_without_a_writer_ends_every_command_at_its_deadline() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("fifo");
+    assert!(StdCommand::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+    let fifo = fifo.to_str().expect("utf-8");
+    let log = dir.path().join("access.log");
+    std::fs::write(&log, "1.2.3.4 - - [10/Oct/2024:13:55:36 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"GPTBot/1.0\"\n")
+        .expect("log");
+    let server = Server::start(|_| Reply::text("<html>page</html>"));
+    let page = server.url("/page");
+    let commands: [Vec<&str>; 4] = [
+        vec!["check", fifo, "/", "--timeout", "1"],
+        vec!["lint", fifo, "--timeout", "1"],
+        vec!["page", &page, "--robots-txt", fifo, "--timeout", "1"],
+        vec!["audit", log.to_str().expect("utf-8"), "--robots", fifo, "--max-time", "1s"],
+    ];
+    for args in commands {
+        let output = robotscope().args(&args).timeout(std::time::Duration::from_secs(20)).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?} ended, as an error: {stderr}");
+        assert!(stderr.contains("a FIFO that no program writes to?"), "{args:?}: {stderr}");
+    }
+}

@@ -328,6 +328,46 @@ fn no_store_keeps_nothing() {
     assert_eq!((code, of_type(&json_lines(&out), "version").len()), (0, 1), "lint keeps what it fetched");
 }
 
+/// Issue 35: a fetch the user's own flags shaped is shown, never kept as one of the
+/// site's versions: a body cut by `--max-bytes` below what crawlers read, a request the
+/// server refused as a request (431), a User-Agent header no crawler sends. Otherwise
+/// `history` showed a false "GPTBot gained /", and audits judged by a 1-byte file.
+#[test]
+fn fetches_shaped_by_the_users_flags_are_not_kept() {
+    let server = changing_site(&[CLOSED_TO_GPTBOT]);
+    let refusing = Server::start(|_| Reply::status(431));
+    let dir = tempfile::tempdir().expect("dir");
+    let (site, store) = (server.url("/"), store_arg(dir.path()));
+    // The versions the store holds: none is an error of its own.
+    let versions = |site: &str| {
+        let (out, err, code) = run(&["history", site, "--local", "--store", &store, "--json"]);
+        match code {
+            0 => of_type(&json_lines(&out), "version").len(),
+            2 if err.contains("no version of") => 0,
+            _ => panic!("{code}: {err}"),
+        }
+    };
+    let (_, err, code) = run(&["check", &site, "/", "-a", "GPTBot", "--max-bytes", "1", "--store", &store]);
+    assert_eq!(code, 0, "the 1-byte body allows all: shown as it is");
+    assert!(
+        err.contains("not kept in the history store: the body was cut at 1 byte by --max-bytes, below the 500.0 KB a crawler reads"),
+        "{err}"
+    );
+    let long_agent = "x".repeat(1000);
+    let (_, err, _) = run(&["check", &site, "/", "--user-agent", &long_agent, "--store", &store]);
+    assert!(err.contains("a User-Agent header of 1000 bytes, which no crawler sends"), "{err}");
+    assert_eq!(versions(&site), 0, "nothing kept");
+    let refused = refusing.url("/");
+    let (_, err, _) = run(&["check", &refused, "/", "--store", &store]);
+    assert!(err.contains("the server refused the request itself (HTTP 431)"), "{err}");
+    assert_eq!(versions(&refused), 0);
+    // The same site asked as a crawler asks: kept.
+    let (_, err, code) = run(&["check", &site, "/", "-a", "GPTBot", "--store", &store]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!err.contains("not kept"), "{err}");
+    assert_eq!(versions(&site), 1);
+}
+
 /// `count` processes of `robotscope check SITE / --store STORE` started together; their
 /// outputs once all have ended.
 fn checks_at_once(count: usize, site: &str, store: &str) -> Vec<std::process::Output> {

@@ -25,7 +25,7 @@ fn keys_into(context: Context) -> &'static str {
         Context::Global
         | Context::Navigation
         | Context::Pane(Pane::Source)
-        | Context::Overlay(Overlay::ConfirmReplace) => "",
+        | Context::Overlay(Overlay::ConfirmReplace | Overlay::ChangedOnDisk) => "",
         Context::Pane(Pane::Records) => "<tab>",
         Context::Pane(Pane::Tester) => "<tab><tab>",
         Context::Pane(Pane::Robots) => "<tab><tab><tab>",
@@ -66,7 +66,18 @@ fn app_for(context: Context) -> App {
         press(&mut app, "Fw<C-u>robots.txt<ret>");
         let path = std::path::PathBuf::from("robots.txt");
         let result = Err(robotscope::save::SaveError::Exists { path: path.clone() });
-        app.update(robotscope::app::Action::Saved { path, text: Vec::new(), after: AfterSave::Stay, result });
+        app.update(robotscope::app::Action::Saved { path, text: Vec::new(), after: AfterSave::Stay, result: Box::new(result) });
+    }
+    if context == Context::Overlay(Overlay::ChangedOnDisk) {
+        // A save over a file another program changed comes back asking.
+        press(&mut app, "Fw<C-u>robots.txt<ret>");
+        let path = std::path::PathBuf::from("robots.txt");
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("theirs"), "theirs").expect("write");
+        let metadata = std::fs::metadata(dir.path().join("theirs")).expect("metadata");
+        let stamp = robotscope::fetch::FileStamp::new(&metadata, b"theirs", false);
+        let result = Err(robotscope::save::SaveError::Changed { path: path.clone(), now: b"theirs".to_vec(), stamp });
+        app.update(robotscope::app::Action::Saved { path, text: Vec::new(), after: AfterSave::Stay, result: Box::new(result) });
     }
     app
 }
@@ -471,8 +482,12 @@ fn opening_another_file_stops_the_sitemaps_walk() {
     let Some(Effect::Load { id, .. }) = effects.iter().find(|e| matches!(e, Effect::Load { .. })) else {
         panic!("a load: {effects:?}")
     };
-    let retrieved =
-        robotscope::fetch::Retrieved::Local { source, bytes: b"User-agent: *\n".to_vec(), truncated: false };
+    let retrieved = robotscope::fetch::Retrieved::Local {
+        source,
+        bytes: b"User-agent: *\n".to_vec(),
+        truncated: false,
+        stamp: None,
+    };
     let effects = app.update(Action::Loaded { id: *id, result: Box::new(Ok(retrieved)) });
     assert!(
         effects.iter().any(|e| matches!(e, Effect::CancelSitemaps { id } if *id == again)),

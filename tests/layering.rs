@@ -156,7 +156,8 @@ const MAY_IMPORT: [(&str, &[&str]); 16] = [
     // history's flips.
     ("columns", &["policy"]),
     ("robots_db", &["policy"]),
-    ("save", &[]),
+    // Saving checks the file against its stamp from when it was read.
+    ("save", &["fetch"]),
     ("clipboard", &["policy"]),
     ("fetch", &["policy", "words"]),
     ("sitemaps", &["policy", "fetch", "columns", "words"]),

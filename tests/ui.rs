@@ -230,6 +230,7 @@ fn saving_as_another_file_makes_it_the_one_edited() {
         source: robotscope::fetch::Source::File(first.clone()),
         bytes: std::fs::read(&first).expect("read"),
         truncated: false,
+        stamp: None,
     };
     let mut app = App::from_retrieved(
         retrieved,
@@ -242,7 +243,7 @@ fn saving_as_another_file_makes_it_the_one_edited() {
         path: second.clone(),
         text: app.document().txt.source().to_vec(),
         after: robotscope::app::AfterSave::Stay,
-        result: Ok(robotscope::save::Saved { file: second.clone(), in_place: false }),
+        result: Box::new(Ok(robotscope::save::Saved { file: second.clone(), in_place: false, stamp: None })),
     });
     assert_eq!(app.document().label, second.display().to_string(), "the status bar names the new file");
     press(&mut app, "w");
@@ -395,4 +396,24 @@ fn the_readmes_first_screenshot_is_what_its_keys_show() {
         .map(|y| (0..buffer.area.width).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_owned())
         .collect();
     assert_eq!(shot, screen, "the README's screenshot drifted from the explorer");
+}
+
+/// Issue 35: a question takes over the status bar. After an edit the bar said "y
+/// copies"; while the quit question asks, its own keys are all the bar shows.
+#[test]
+fn a_question_takes_over_the_status_bar() {
+    let mut app = App::from_text("User-agent: *\nDisallow: ~\n");
+    press(&mut app, "e<end>x<esc>");
+    let terminal = draw(&mut app, 120, 40);
+    let status = row(terminal.backend().buffer(), 39);
+    assert!(status.contains("y copies"), "{status}");
+    press(&mut app, "q");
+    let terminal = draw(&mut app, 120, 40);
+    let status = row(terminal.backend().buffer(), 39);
+    assert!(status.contains("Unsaved edits: w save them, then quit  y quit, dropping them"), "{status}");
+    assert!(!status.contains("copies"), "{status}");
+    // The box lists the same keys.
+    let buffer = terminal.backend().buffer();
+    assert!(find_row(buffer, "y    quit, dropping them").is_some());
+    assert!(find_row(buffer, "q    quit, keeping them in a recovery copy").is_some());
 }

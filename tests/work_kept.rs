@@ -25,17 +25,25 @@ const TEXT: &str = "User-agent: *\nDisallow: ~\n";
 
 /// The explorer on `path`, read as the binary reads a file.
 fn app_on_file(path: &std::path::Path) -> App {
-    let retrieved = Retrieved::Local {
-        source: Source::File(path.to_path_buf()),
-        bytes: fs::read(path).expect("read"),
-        truncated: false,
-    };
+    // On a thread of its own: the async tests call this too, inside their runtime.
+    let source = Source::File(path.to_path_buf());
+    let retrieved = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        runtime.block_on(robotscope::fetch::retrieve(source, Limits::default())).expect("read")
+    })
+    .join()
+    .expect("the read");
     App::from_retrieved(retrieved, Limits::default(), &RobotsDb::embedded())
 }
 
 /// What a load of `path` brings, as its action.
 fn loaded(id: u64, path: &std::path::Path, text: &str) -> Action {
-    let retrieved = Retrieved::Local { source: Source::File(path.to_path_buf()), bytes: text.into(), truncated: false };
+    let retrieved = Retrieved::Local {
+        source: Source::File(path.to_path_buf()),
+        bytes: text.into(),
+        truncated: false,
+        stamp: None,
+    };
     Action::Loaded { id, result: Box::new(Ok(retrieved)) }
 }
 
@@ -343,8 +351,8 @@ fn save_then_quit_stands_when_a_load_finishes_meanwhile() {
         panic!("a save")
     };
     assert_eq!(text, b"User-agent: *\nDisallow: /~\n", "the edits are what is saved");
-    let saved = robotscope::save::Saved { file: saved_to.clone(), in_place: false };
-    let effects = app.update(Action::Saved { path: saved_to, text, after, result: Ok(saved) });
+    let saved = robotscope::save::Saved { file: saved_to.clone(), in_place: false, stamp: None };
+    let effects = app.update(Action::Saved { path: saved_to, text, after, result: Box::new(Ok(saved)) });
     assert!(effects.iter().any(|e| matches!(e, Effect::Quit)), "then quits: {effects:?}");
 }
 
@@ -365,7 +373,7 @@ fn a_replace_question_goes_with_the_text_it_was_about() {
         panic!("a save")
     };
     let exists = robotscope::save::SaveError::Exists { path: other.clone() };
-    app.update(Action::Saved { path: saved_to, text, after, result: Err(exists) });
+    app.update(Action::Saved { path: saved_to, text, after, result: Box::new(Err(exists)) });
     assert_eq!(app.overlay(), Some(Overlay::ConfirmReplace));
     app.update(loaded(id, &path, "User-agent: *\nDisallow: /other/\n"));
     assert_eq!(app.overlay(), Some(Overlay::UnsavedEdits), "the load asks over the replace question");
@@ -437,7 +445,7 @@ fn a_load_held_while_the_user_types_is_never_lost() {
         panic!("a save")
     };
     let exists = robotscope::save::SaveError::Exists { path: other.clone() };
-    app.update(Action::Saved { path: saved_to, text, after, result: Err(exists) });
+    app.update(Action::Saved { path: saved_to, text, after, result: Box::new(Err(exists)) });
     press(&mut app, "n");
     assert!(app.pending().is_none(), "keeping the file calls off what was to follow the save");
     press(&mut app, "<esc>");
@@ -479,4 +487,135 @@ fn quitting_over_a_loads_question_sets_the_load_aside() {
     assert!(matches!(app.pending(), Some(Pending::ShowLoaded(_))));
     press(&mut app, "y");
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /other/\n");
+}
+
+/// Runs the saves among `effects` as the shell does (`save::save`, then the answer back
+/// as an action); gives back the other effects and those the answers brought.
+fn run_saves(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
+    let mut rest = Vec::new();
+    for effect in effects {
+        match effect {
+            Effect::Save { path, text, after, replace } => {
+                let result = robotscope::save::save(&path, &text, &replace);
+                let answered = app.update(Action::Saved { path, text, after, result: Box::new(result) });
+                rest.extend(run_saves(app, answered));
+            }
+            other => rest.push(other),
+        }
+    }
+    rest
+}
+
+/// Issue 35: a second `q` or Ctrl-C at the question about unsaved edits quits, but the
+/// edits go to a recovery copy first, never silently nowhere; the question says so.
+#[test]
+fn quitting_twice_keeps_the_edits_in_a_recovery_copy() {
+    for keys in ["qq", "q<C-c>", "<C-c><C-c>", "<C-c>q"] {
+        let mut app = App::from_text(TEXT);
+        press(&mut app, "F");
+        let edited = app.document().txt.source().to_vec();
+        let first = if keys.starts_with('<') { keys.find('>').expect("a key name") + 1 } else { 1 };
+        assert!(press(&mut app, &keys[..first]).is_empty(), "{keys}: asked first");
+        let question = app.question().expect("a question");
+        assert!(
+            question.choices.iter().any(|(key, label)| key == "q" && label.contains("recovery copy")),
+            "{keys}: the question names the second quit: {question:?}"
+        );
+        let effects = press(&mut app, &keys[first..]);
+        let [Effect::WriteRecoveryAndQuit(copy)] = effects.as_slice() else { panic!("{keys}: {effects:?}") };
+        assert_eq!(copy.text, edited, "{keys}: the edits, whole");
+        assert_eq!(copy.base, app.recovery_path());
+    }
+    // Asked about something else (r), q turns the question into one about quitting; a
+    // second q keeps the edits as well.
+    let mut app = App::from_text(TEXT);
+    press(&mut app, "F");
+    press(&mut app, "rq");
+    assert!(matches!(app.pending(), Some(Pending::Quit)));
+    assert!(matches!(press(&mut app, "q").as_slice(), [Effect::WriteRecoveryAndQuit(_)]));
+    // With nothing unsaved, q quits at once, and no copy is written.
+    let mut app = App::from_text(TEXT);
+    assert_eq!(press(&mut app, "q"), [Effect::Quit]);
+}
+
+/// Issue 35: a save of the file the user opened checks it is still what was read. A
+/// change another program made meanwhile is never silently overwritten: the save asks,
+/// `d` shows their change, Esc keeps editing, `r` reads their version (the edits one
+/// Ctrl-Z away), `y` overwrites. The same bytes written again (a `touch`) ask nothing.
+#[test]
+fn a_save_over_a_file_changed_on_disk_asks_first() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("robots.txt");
+    fs::write(&path, TEXT).expect("write");
+    let mut app = app_on_file(&path);
+    press(&mut app, "F");
+    let edited = app.document().txt.source().to_vec();
+    let theirs = format!("{TEXT}# theirs\n");
+    fs::write(&path, &theirs).expect("their change");
+
+    let effects = press(&mut app, "w<ret>");
+    assert!(run_saves(&mut app, effects).is_empty());
+    assert_eq!(app.overlay(), Some(Overlay::ChangedOnDisk), "{:?}", app.message());
+    assert_eq!(fs::read_to_string(&path).expect("read"), theirs, "their change is still there");
+    let question = app.question().expect("a question");
+    assert!(question.title.ends_with("robots.txt changed on disk since it was read"), "{question:?}");
+    let keys: Vec<&str> = question.choices.iter().map(|(key, _)| key.as_str()).collect();
+    assert_eq!(keys, ["y", "d", "r", "Esc"]);
+    // d: the diff from their version to the text on screen.
+    press(&mut app, "d");
+    let Some(robotscope::app::View::ChangedOnDisk(changed)) = app.view() else { panic!("{:?}", app.overlay()) };
+    let diff = changed.diff.clone().expect("the diff is shown");
+    assert!(diff.contains(&"-# theirs".to_owned()) && diff.contains(&"+Disallow: /~".to_owned()), "{diff:?}");
+    // Esc: nothing saved, nothing lost.
+    press(&mut app, "<esc>");
+    assert_eq!(app.overlay(), None);
+    assert!(app.is_dirty());
+    assert_eq!(fs::read_to_string(&path).expect("read"), theirs);
+    // r: their version is the text now; Ctrl-Z brings the edits back.
+    let effects = press(&mut app, "w<ret>");
+    run_saves(&mut app, effects);
+    press(&mut app, "r");
+    assert_eq!(app.document().txt.source(), theirs.as_bytes());
+    assert!(!app.is_dirty());
+    press(&mut app, "<C-z>");
+    assert_eq!(app.document().txt.source(), edited);
+    // Saved now over their version, which was read: no question.
+    let effects = press(&mut app, "w<ret>");
+    run_saves(&mut app, effects);
+    assert_eq!(app.overlay(), None, "{:?}", app.message());
+    assert_eq!(fs::read(&path).expect("read"), edited);
+    // The same bytes written again by another program: still no question.
+    press(&mut app, "e<end>#<esc>");
+    fs::write(&path, &edited).expect("the same bytes");
+    let effects = press(&mut app, "w<ret>");
+    run_saves(&mut app, effects);
+    assert_eq!(app.overlay(), None, "{:?}", app.message());
+    // Another change, and y: overwritten, and the next save knows the file as written.
+    press(&mut app, "e<end>#<esc>");
+    fs::write(&path, "User-agent: *\nDisallow: /\n").expect("their change");
+    let effects = press(&mut app, "w<ret>");
+    run_saves(&mut app, effects);
+    assert_eq!(app.overlay(), Some(Overlay::ChangedOnDisk));
+    let effects = press(&mut app, "y");
+    run_saves(&mut app, effects);
+    assert!(!app.is_dirty(), "{:?}", app.message());
+    assert_eq!(fs::read(&path).expect("read"), app.document().txt.source());
+}
+
+/// Issue 35: a save that was to be followed by quitting and found the file changed
+/// does not quit: the question about the change comes first, and Esc keeps working.
+#[test]
+fn a_changed_file_stops_a_save_and_quit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("robots.txt");
+    fs::write(&path, TEXT).expect("write");
+    let mut app = app_on_file(&path);
+    press(&mut app, "F");
+    fs::write(&path, "# theirs\n").expect("their change");
+    let effects = press(&mut app, "qw<ret>");
+    assert!(run_saves(&mut app, effects).is_empty(), "no quitting");
+    assert_eq!(app.overlay(), Some(Overlay::ChangedOnDisk));
+    press(&mut app, "<esc>");
+    assert!(app.pending().is_none() && app.is_dirty());
+    assert_eq!(press(&mut app, "q"), Vec::<Effect>::new(), "asked again");
 }

@@ -163,14 +163,18 @@ pub enum Action {
         text: Vec<u8>,
         /// What was to happen next.
         after: AfterSave,
-        /// How it went: the file written (after its links), or why not.
-        result: Result<Saved, SaveError>,
+        /// How it went: the file written (after its links), or why not (boxed: a file
+        /// changed on disk comes back with its bytes).
+        result: Box<Result<Saved, SaveError>>,
     },
     /// Drop the unsaved edits and go on with what waited for the answer (quit, read the
     /// file again, open another, show what a load brought), after being asked.
     DiscardAndContinue,
     /// Replace the file that exists, after being asked.
     ReplaceFile,
+    /// Show what another program changed in the file being saved, or hide it (`d` in
+    /// the question a save asks when the file changed on disk).
+    ToggleTheirChange,
     /// Undo the last change to the text (Ctrl-Z): an edit, a fix, every fix.
     Undo,
     /// Redo the last change undone (Ctrl-Y).

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use url::Url;
 
 use super::records::{self, RecordRow};
-use crate::fetch::{FetchError, Fetched, Limits, Retrieved, Source};
+use crate::fetch::{FetchError, Fetched, FileStamp, Limits, Retrieved, Source};
 use crate::policy::escape::display_width;
 use crate::policy::{Availability, Reading, RobotsTxt};
 
@@ -69,6 +69,9 @@ pub struct Document {
     /// When the bytes stop before the file's end (a cap was reached), the warning that
     /// says so: answers that read every byte may be wrong, and a save writes the part.
     pub read_in_part: Option<String>,
+    /// What the local file was when read (or last saved): a save replaces it only if
+    /// nobody changed it since.
+    pub stamp: Option<FileStamp>,
     /// The records pane's rows per reading, built on first use.
     rows: [OnceLock<Vec<RecordRow>>; 3],
     /// The widest line's width once drawn, found on first use.
@@ -88,6 +91,7 @@ impl Document {
             origin,
             availability: Availability::Available,
             read_in_part: None,
+            stamp: None,
             rows: Default::default(),
             widest: OnceLock::new(),
             whole: OnceLock::new(),
@@ -106,8 +110,12 @@ impl Document {
         let availability = retrieved.availability();
         let read_in_part = retrieved.read_in_part(limits).map(|warning| warning.to_string());
         let txt = limits.parse(retrieved.bytes().to_vec());
+        let mut file_stamp = None;
         let (label, origin) = match retrieved {
-            Retrieved::Local { source, .. } => (source.label(), Origin::Local(source)),
+            Retrieved::Local { source, stamp, .. } => {
+                file_stamp = stamp;
+                (source.label(), Origin::Local(source))
+            }
             Retrieved::Site { source, url, outcome } => {
                 let warnings = outcome
                     .as_ref()
@@ -126,6 +134,7 @@ impl Document {
             origin,
             availability,
             read_in_part,
+            stamp: file_stamp,
             rows: Default::default(),
             widest: OnceLock::new(),
             whole: OnceLock::new(),

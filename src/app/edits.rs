@@ -107,6 +107,8 @@ impl App {
         document.availability = Availability::Available;
         // Still only the part that was read: a save writes that part.
         document.read_in_part = self.document.read_in_part.take();
+        // Still the file as it was read, for the save to tell whether it changed since.
+        document.stamp = self.document.stamp.take();
         self.document = document;
         self.text_generation += 1;
         self.relint();
@@ -515,6 +517,8 @@ impl App {
         // the next save's default say so). A link stays the name it is saved under.
         self.document.origin = Origin::Local(Source::File(path.to_path_buf()));
         self.document.label = path.display().to_string();
+        // The file as written is what the next save checks against.
+        self.document.stamp.clone_from(&saved.stamp);
         let through = if saved.file == path {
             String::new()
         } else {
@@ -564,7 +568,7 @@ impl App {
             Action::EditorKey(key) => self.editor_key(key),
             Action::Copy(what) => self.copy(what),
             Action::Copied { what, text, result } => self.copied(what, text, result),
-            Action::Saved { path, text, after, result } => self.saved(&path, text, after, result),
+            Action::Saved { path, text, after, result } => self.saved(&path, text, after, *result),
             Action::DiscardAndContinue => self.discard_and_continue(),
             Action::Undo => {
                 self.undo();

@@ -63,6 +63,7 @@ impl Context {
             Context::Overlay(Overlay::CopyMenu) => "Copy menu",
             Context::Overlay(Overlay::UnsavedEdits) => "Unsaved edits",
             Context::Overlay(Overlay::ConfirmReplace) => "Replace a file",
+            Context::Overlay(Overlay::ChangedOnDisk) => "File changed on disk",
             Context::Overlay(Overlay::Compare) => "Compare view",
             Context::Overlay(Overlay::Page) => "Page policy",
             Context::Overlay(Overlay::Sitemaps) => "Sitemaps",
@@ -131,6 +132,7 @@ const CHANGES: Context = Context::Overlay(Overlay::Changes);
 const COPY: Context = Context::Overlay(Overlay::CopyMenu);
 const UNSAVED: Context = Context::Overlay(Overlay::UnsavedEdits);
 const REPLACE: Context = Context::Overlay(Overlay::ConfirmReplace);
+const CHANGED: Context = Context::Overlay(Overlay::ChangedOnDisk);
 const COMPARE: Context = Context::Overlay(Overlay::Compare);
 const PAGE: Context = Context::Overlay(Overlay::Page);
 const SITEMAPS: Context = Context::Overlay(Overlay::Sitemaps);
@@ -213,10 +215,10 @@ pub static BINDINGS: &[Binding] = &[
     bind(DIAGNOSTICS, &[ESC, ch('d'), ch('q')], Action::Toggle(Overlay::Diagnostics), "close", true),
     bind(CHANGES, &[ch('y')], Action::Copy(CopyWhat::Diff), "copy the diff", true),
     bind(CHANGES, &[ESC, ch('v'), ch('q')], Action::Toggle(Overlay::Changes), "close", true),
-    bind(COPY, &[ch('f')], Action::Copy(CopyWhat::File), "copy the file", true),
-    bind(COPY, &[ch('g')], Action::Copy(CopyWhat::Group), "copy the group", true),
-    bind(COPY, &[ch('d')], Action::Copy(CopyWhat::Diff), "copy the diff", true),
-    bind(COPY, &[ESC], Action::Cancel, "cancel", true),
+    bind(COPY, &[ch('f')], Action::Copy(CopyWhat::File), "the file, as it is now", true),
+    bind(COPY, &[ch('g')], Action::Copy(CopyWhat::Group), "the group that applies to the robot", true),
+    bind(COPY, &[ch('d')], Action::Copy(CopyWhat::Diff), "the diff of your edits", true),
+    bind(COPY, &[ESC], Action::Cancel, "nothing", true),
     bind(COMPARE, &[ch('l'), key(KeyCode::Right)], Action::Right, "next robot", false),
     bind(COMPARE, &[ch('h'), key(KeyCode::Left)], Action::Left, "previous robot", false),
     bind(COMPARE, &[ch('a')], Action::OpenPrompt(PromptKind::AddRobot), "add a robot", true),
@@ -254,10 +256,14 @@ pub static BINDINGS: &[Binding] = &[
     bind(AUDIT, &[ESC, ch('L'), ch('q')], Action::Cancel, "stop, or leave", true),
     bind(UNSAVED, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::ThenContinue)), "save, go on", true),
     bind(UNSAVED, &[ch('y')], Action::DiscardAndContinue, "drop edits, go on", true),
-    bind(UNSAVED, &[ch('q')], Action::Quit, "quit", false),
+    bind(UNSAVED, &[ch('q')], Action::Quit, "quit, edits to a recovery copy", false),
     bind(UNSAVED, &[ESC, ch('n')], Action::Cancel, "keep working", true),
     bind(REPLACE, &[ch('y')], Action::ReplaceFile, "replace it", true),
-    bind(REPLACE, &[ESC, ch('n')], Action::Cancel, "keep it", true),
+    bind(REPLACE, &[ESC, ch('n')], Action::Cancel, "keep it (w saves under another name)", true),
+    bind(CHANGED, &[ch('y')], Action::ReplaceFile, "overwrite their change", true),
+    bind(CHANGED, &[ch('d')], Action::ToggleTheirChange, "show their change", true),
+    bind(CHANGED, &[ch('r')], Action::Reload, "read it again", true),
+    bind(CHANGED, &[ESC, ch('n')], Action::Cancel, "keep editing", true),
     bind(IN_VIEW, DOWN, Action::Down, "down", false),
     bind(IN_VIEW, UP, Action::Up, "up", false),
     bind(IN_VIEW, PAGE_DOWN, Action::PageDown, "page down", false),
@@ -302,7 +308,12 @@ pub fn help_sections_for(first: Option<Context>) -> Vec<(Context, Vec<HelpEntry>
 fn all_help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
     let mut sections: Vec<(Context, Vec<HelpEntry>)> = Vec::new();
     let shows_its_keys = |context| {
-        matches!(context, Context::Overlay(Overlay::CopyMenu | Overlay::UnsavedEdits | Overlay::ConfirmReplace))
+        matches!(
+            context,
+            Context::Overlay(
+                Overlay::CopyMenu | Overlay::UnsavedEdits | Overlay::ConfirmReplace | Overlay::ChangedOnDisk
+            )
+        )
     };
     for binding in BINDINGS.iter().filter(|binding| !shows_its_keys(binding.context)) {
         let keys = || binding.keys.iter().map(|&k| key_label(k)).collect::<Vec<_>>().join(" ");
@@ -496,6 +507,12 @@ pub fn key_label(key: Key) -> String {
         other => format!("{other:?}"),
     };
     if key.modifiers.contains(KeyModifiers::CONTROL) { format!("C-{name}") } else { name }
+}
+
+/// Every binding of `context`, in table order: its first key as the help shows it, and
+/// what it does (a question's box lists its keys from here).
+pub fn bindings_of(context: Context) -> impl Iterator<Item = (String, &'static str)> {
+    BINDINGS.iter().filter(move |b| b.context == context).map(|b| (key_label(b.keys[0]), b.label))
 }
 
 /// The status bar's hints where keys go now: `(key, label)` for the bindings of the

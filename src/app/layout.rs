@@ -37,6 +37,9 @@ pub const MESSAGES_OVERLAY: (u16, u16) = (110, 30);
 /// The changes view's size at most (width, height).
 pub const CHANGES_OVERLAY: (u16, u16) = (110, 34);
 
+/// The question a save asks when the file changed on disk, with room for the diff.
+pub const CHANGED_OVERLAY: (u16, u16) = (100, 30);
+
 /// The history view's size, drawn above the status bar (whose messages it leaves in
 /// sight).
 pub const HISTORY_OVERLAY: (u16, u16) = (118, 40);

@@ -341,7 +341,14 @@ impl App {
         // The editor and a question about replacing a file were about the text replaced.
         self.editor = None;
         self.load_held = None;
-        while let Some(View::ConfirmReplace(question)) = self.discard_view(Overlay::ConfirmReplace) {
+        let questions = std::iter::from_fn(|| match self.discard_view(Overlay::ConfirmReplace) {
+            Some(View::ConfirmReplace(question)) => Some(question),
+            _ => match self.discard_view(Overlay::ChangedOnDisk) {
+                Some(View::ChangedOnDisk(question)) => Some(question.save),
+                _ => None,
+            },
+        });
+        for question in questions.collect::<Vec<_>>() {
             if self.view.is_none() {
                 self.view = question.below.and_then(|below| self.shelf.take(below));
             }

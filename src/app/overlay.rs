@@ -36,4 +36,7 @@ pub enum Overlay {
     UnsavedEdits,
     /// Replace a file that exists and is not the one the user opened?
     ConfirmReplace,
+    /// The file being saved changed on disk since it was read: overwrite it, see the
+    /// change, or read it again?
+    ChangedOnDisk,
 }

@@ -167,7 +167,7 @@ impl App {
             }
         };
         if let PromptKind::SaveAs(_) = kind
-            && matches!(self.overlay(), Some(Overlay::UnsavedEdits | Overlay::ConfirmReplace))
+            && matches!(self.overlay(), Some(Overlay::UnsavedEdits | Overlay::ConfirmReplace | Overlay::ChangedOnDisk))
         {
             // The question is answered by the save; what waits on it stays.
             let pending = self.pending.take();

@@ -412,8 +412,8 @@ fn recovery_copies_and_background_lints_are_effects() {
     assert!(app.update(Action::Resize { width: 80, height: 24 }).is_empty(), "said once");
     let text = app.document().txt.source().to_vec();
     let path = std::path::PathBuf::from("robots.txt");
-    let saved = crate::save::Saved { file: path.clone(), in_place: false };
-    let effects = app.update(Action::Saved { path, text, after: AfterSave::Stay, result: Ok(saved) });
+    let saved = crate::save::Saved { file: path.clone(), in_place: false, stamp: None };
+    let effects = app.update(Action::Saved { path, text, after: AfterSave::Stay, result: Box::new(Ok(saved)) });
     assert!(effects.contains(&Effect::KeepRecoveryCopy(None)), "{effects:?}");
 
     let large = format!("User-agent: *\n{}", "Disallow: /a\n".repeat(10_000));

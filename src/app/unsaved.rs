@@ -9,9 +9,10 @@
 use std::path::{Path, PathBuf};
 
 use super::document::{Document, Origin};
-use super::view::ReplaceQuestion;
-use super::{About, AfterSave, App, Effect, Overlay, PromptKind, RecoveryCopy, View};
-use crate::fetch::Source;
+use super::view::{ChangedQuestion, ReplaceQuestion, Reply, movement, scrolled_to};
+use super::{About, Action, AfterSave, App, Effect, Overlay, PromptKind, RecoveryCopy, View, keymap, layout};
+use crate::fetch::{FileStamp, Source};
+use crate::policy::fix::unified_diff;
 use crate::save::{Replace, SaveError, recovery_base};
 
 /// What waits for the answer about unsaved edits.
@@ -25,6 +26,15 @@ pub enum Pending {
     Open(Source),
     /// Showing what a load brought, which finished while there were edits.
     ShowLoaded(Box<Loaded>),
+}
+
+/// A question the explorer asks, as the box and the status bar show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Question {
+    /// What it is about.
+    pub title: String,
+    /// Its keys and what each does, in order.
+    pub choices: Vec<(String, String)>,
 }
 
 /// A load that finished over unsaved edits: its document, and what to say when shown.
@@ -171,11 +181,12 @@ impl App {
         effects
     }
 
-    /// `q` or Ctrl-C: quits, or asks first when there are unsaved edits (a second `q`
-    /// or Ctrl-C while asked about quitting quits).
+    /// `q` or Ctrl-C: quits, or asks first when there are unsaved edits. A second `q` or
+    /// Ctrl-C while asked about quitting quits too, but never drops the edits silently:
+    /// they go to a recovery copy of their own, and the farewell says where (issue 35).
     pub(super) fn request_quit(&mut self) -> Vec<Effect> {
         if self.overlay() == Some(Overlay::UnsavedEdits) && matches!(self.pending, Some(Pending::Quit)) {
-            return vec![Effect::Quit];
+            return self.terminate();
         }
         if self.overlay() == Some(Overlay::UnsavedEdits) {
             // Asked about something else: now it is about quitting.
@@ -210,8 +221,15 @@ impl App {
             return Vec::new();
         }
         let path = PathBuf::from(path);
-        let replace =
-            if self.source_file().as_deref() == Some(path.as_path()) { Replace::Allowed } else { Replace::Never };
+        // The file the user opened is replaced, unless another program changed it since
+        // it was read: then the save asks (issue 35).
+        let replace = if self.source_file().as_deref() != Some(path.as_path()) {
+            Replace::Never
+        } else if let Some(stamp) = &self.document.stamp {
+            Replace::IfUnchanged(stamp.clone())
+        } else {
+            Replace::Allowed
+        };
         self.say(About::Moment, format!("Saving to {}…", path.display()));
         vec![Effect::Save { path, text: self.document.txt.source().to_vec(), after, replace }]
     }
@@ -232,6 +250,10 @@ impl App {
     pub(super) fn save_failed(&mut self, path: &Path, after: AfterSave, error: SaveError) -> Vec<Effect> {
         match error {
             SaveError::Exists { path: file } => self.ask_to_replace(path.to_path_buf(), file, after),
+            SaveError::Changed { path: file, now, stamp } => {
+                let save = ReplaceQuestion { path: path.to_path_buf(), file, after, below: None };
+                self.show(View::ChangedOnDisk(Box::new(ChangedQuestion { save, now, stamp, diff: None, scroll: 0 })))
+            }
             error => {
                 self.pending = None;
                 self.say(About::Moment, format!("Not saved: {error}. Your edits are kept."));
@@ -240,7 +262,102 @@ impl App {
         }
     }
 
-    /// SIGTERM or SIGHUP: unsaved edits go to a recovery copy of their own, then quit.
+    /// The question a save asks when the file changed on disk: `y` overwrites it, `d`
+    /// shows what they changed (the diff from the file as it is now to the text on
+    /// screen), `r` reads it again, keeping the edits one undo away, and Esc keeps
+    /// working (what was to follow the save is off).
+    pub(super) fn answer_changed_on_disk(&mut self, question: &mut ChangedQuestion, action: Action) -> Reply {
+        match action {
+            Action::ReplaceFile => {
+                let file = question.save.file.display().to_string();
+                self.say(About::Moment, format!("Overwriting the change to {file}…"));
+                let text = self.document.txt.source().to_vec();
+                let save = &question.save;
+                let replace = Replace::IfUnchanged(question.stamp.clone());
+                Reply::Close(vec![Effect::Save { path: save.path.clone(), text, after: save.after, replace }])
+            }
+            Action::ToggleTheirChange => {
+                question.diff = if question.diff.is_some() {
+                    None
+                } else {
+                    let name = question.save.file.file_name().map(|n| n.to_string_lossy().into_owned());
+                    let name = name.as_deref().unwrap_or("robots.txt");
+                    let diff = unified_diff(&question.now, self.document.txt.source(), name);
+                    Some(diff.lines().map(str::to_owned).collect())
+                };
+                question.scroll = 0;
+                Reply::done()
+            }
+            Action::Reload => {
+                self.pending = None;
+                self.take_their_version(question.now.clone(), question.stamp.clone(), &question.save.file);
+                Reply::Close(Vec::new())
+            }
+            Action::Cancel => {
+                self.pending = None;
+                Reply::Close(Vec::new())
+            }
+            action => match movement(&action, usize::from(self.area.height.saturating_sub(8))) {
+                Some(delta) => {
+                    let lines = question.diff.as_ref().map_or(0, Vec::len);
+                    let shown = usize::from(self.area.height.min(layout::CHANGED_OVERLAY.1).saturating_sub(8)).max(1);
+                    question.scroll = scrolled_to(question.scroll, delta, lines, shown);
+                    Reply::done()
+                }
+                None => Reply::Pass(action),
+            },
+        }
+    }
+
+    /// `r` in the question about a file changed on disk: the text becomes the file as it
+    /// is now, the text as loaded too (nothing is unsaved), and the edits stay one undo
+    /// step away, never dropped.
+    fn take_their_version(&mut self, now: Vec<u8>, stamp: FileStamp, file: &Path) {
+        self.record_undo(format!("your edits, before {} was read again", file.display()), None);
+        self.original = std::sync::Arc::new(self.limits.parse(now.clone()));
+        self.original_generation += 1;
+        self.original_availability = crate::policy::Availability::Available;
+        self.replace_text_everywhere(now);
+        self.document.stamp = Some(stamp);
+        self.say(About::Text, format!("Read {} again as it is on disk; Ctrl-Z brings your edits back", file.display()));
+    }
+
+    /// The question the open view asks, if it is one: its title and its keys, which the
+    /// box and the status bar show alike (a status bar that said something else beside
+    /// a question misled the user into dropping their edits; issue 35).
+    #[must_use]
+    pub fn question(&self) -> Option<Question> {
+        let view = self.view.as_ref()?;
+        let context = keymap::Context::Overlay(view.kind());
+        let keys =
+            |context| keymap::bindings_of(context).map(|(key, label)| (key, label.to_owned())).collect::<Vec<_>>();
+        let (title, choices) = match view {
+            View::UnsavedEdits { .. } => {
+                let doing = self.pending.as_ref().map_or_else(|| "go on".to_owned(), Pending::doing);
+                let mut choices = vec![
+                    ("w".to_owned(), format!("save them, then {doing}")),
+                    ("y".to_owned(), format!("{doing}, dropping them")),
+                ];
+                if matches!(self.pending, Some(Pending::Quit)) {
+                    let copy = self.recovery_path();
+                    let name = copy.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                    choices.push(("q".to_owned(), format!("quit, keeping them in a recovery copy ({name}.*)")));
+                }
+                choices.push(("Esc".to_owned(), "keep working".to_owned()));
+                ("Unsaved edits".to_owned(), choices)
+            }
+            View::ConfirmReplace(question) => (format!("{} exists", question.file.display()), keys(context)),
+            View::ChangedOnDisk(question) => {
+                (format!("{} changed on disk since it was read", question.save.file.display()), keys(context))
+            }
+            View::CopyMenu => ("Copy".to_owned(), keys(context)),
+            _ => return None,
+        };
+        Some(Question { title, choices })
+    }
+
+    /// SIGTERM, SIGHUP, or quitting twice: unsaved edits go to a recovery copy of their
+    /// own, then quit.
     pub(super) fn terminate(&mut self) -> Vec<Effect> {
         if self.is_dirty() {
             vec![Effect::WriteRecoveryAndQuit(RecoveryCopy {

@@ -65,6 +65,9 @@ pub enum View {
     },
     /// Replace a file that exists?
     ConfirmReplace(ReplaceQuestion),
+    /// The file being saved changed on disk: overwrite it, see the change, or read it
+    /// again?
+    ChangedOnDisk(Box<ChangedQuestion>),
 }
 
 /// A save that found the file there, waiting for the user to say whether to replace it.
@@ -78,6 +81,23 @@ pub struct ReplaceQuestion {
     pub after: AfterSave,
     /// The view the question covers, which answering goes back to.
     pub below: Option<Overlay>,
+}
+
+/// A save of the file the user opened that found another program had changed it since
+/// it was read (issue 35), waiting for the user to choose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangedQuestion {
+    /// The save that was refused: where, and what was to follow.
+    pub save: ReplaceQuestion,
+    /// What the file holds now.
+    pub now: Vec<u8>,
+    /// What the file is now: a reload stamps the text with it, an overwrite checks
+    /// against it.
+    pub stamp: crate::fetch::FileStamp,
+    /// The diff from the file on disk to the text on screen, while shown (`d`).
+    pub diff: Option<Vec<String>>,
+    /// The first line of the diff shown.
+    pub scroll: usize,
 }
 
 /// Help and the message log: a scrolled text over another view.
@@ -150,7 +170,14 @@ impl View {
             View::CopyMenu => Overlay::CopyMenu,
             View::UnsavedEdits { .. } => Overlay::UnsavedEdits,
             View::ConfirmReplace(_) => Overlay::ConfirmReplace,
+            View::ChangedOnDisk(_) => Overlay::ChangedOnDisk,
         }
+    }
+
+    /// True for the questions asked before work could be lost: they cover what was open
+    /// (and the editor) until answered.
+    fn is_question(&self) -> bool {
+        matches!(self, View::UnsavedEdits { .. } | View::ConfirmReplace(_) | View::ChangedOnDisk(_))
     }
 
     /// The view this one covers, which closing it goes back to.
@@ -159,6 +186,7 @@ impl View {
             View::Help(layer) | View::Messages(layer) => layer.below,
             View::UnsavedEdits { below } => *below,
             View::ConfirmReplace(question) => question.below,
+            View::ChangedOnDisk(question) => question.save.below,
             _ => None,
         }
     }
@@ -192,6 +220,7 @@ impl View {
                 }
                 action => still(action),
             },
+            View::ChangedOnDisk(question) => app.answer_changed_on_disk(question, action),
             // Its keys are the app's (saving, dropping the edits, quitting), which carry
             // on with what waits (`App::discard_and_continue`).
             View::FetchDetails | View::UnsavedEdits { .. } => still(action),
@@ -221,7 +250,8 @@ impl View {
             | View::FetchDetails
             | View::Changes(_)
             | View::CopyMenu
-            | View::ConfirmReplace(_) => (Vec::new(), false),
+            | View::ConfirmReplace(_)
+            | View::ChangedOnDisk(_) => (Vec::new(), false),
         }
     }
 }
@@ -403,7 +433,7 @@ impl App {
         // The same question asked again while help or the log covers it (Ctrl-C over
         // help over the quit question): back down to it, and the new one takes its
         // place, rather than a second question over a first that nothing waits on.
-        let question = matches!(view, View::UnsavedEdits { .. } | View::ConfirmReplace(_));
+        let question = view.is_question();
         if question && self.shelf.get(view.kind()).is_some() {
             while self.view.is_some() && self.overlay() != Some(view.kind()) {
                 effects.extend(self.close_view());
@@ -426,6 +456,10 @@ impl App {
                     question.below = below;
                     true
                 }
+                View::ChangedOnDisk(question) => {
+                    question.save.below = below;
+                    true
+                }
                 _ => false,
             };
             if covers && open.kind() == view.kind() {
@@ -440,9 +474,7 @@ impl App {
         }
         // A view in the source pane's place closes the editor; help, the log and the
         // questions cover it for a while, and "keep working" goes back to it.
-        if !matches!(view, View::Compare(_) | View::Help(_) | View::Messages(_))
-            && !matches!(view, View::UnsavedEdits { .. } | View::ConfirmReplace(_))
-        {
+        if !matches!(view, View::Compare(_) | View::Help(_) | View::Messages(_)) && !view.is_question() {
             self.editor = None;
         }
         self.view = Some(view);
@@ -478,7 +510,7 @@ impl App {
             Overlay::Changes => self.open_changes(),
             Overlay::CopyMenu => self.show(View::CopyMenu),
             // Asked by what needs the answer, never by a key of their own.
-            Overlay::UnsavedEdits | Overlay::ConfirmReplace => Vec::new(),
+            Overlay::UnsavedEdits | Overlay::ConfirmReplace | Overlay::ChangedOnDisk => Vec::new(),
         }
     }
 
@@ -488,6 +520,7 @@ impl App {
         match &self.view {
             Some(View::Help(layer) | View::Messages(layer)) => layer.scroll,
             Some(View::Changes(view)) => view.scroll,
+            Some(View::ChangedOnDisk(question)) => question.scroll,
             _ => 0,
         }
     }

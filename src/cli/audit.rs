@@ -273,7 +273,10 @@ fn identity_checks(options: &IdentityOptions) -> Result<(Verifier, Option<Revers
 fn versions(args: &AuditArgs) -> Result<(Timeline, String)> {
     let limits = args.source_options.limits(None);
     if let Some(path) = &args.robots_file {
-        let (bytes, cut) = crate::fetch::read_file_capped(path, args.source_options.max_file_bytes)
+        // The run's deadline bounds the read too: a FIFO without a writer must not hold
+        // the audit past --max-time.
+        let wait = args.versions.deadline.max_time;
+        let (bytes, cut) = crate::fetch::read_file_capped(path, args.source_options.max_file_bytes, wait)
             .wrap_err_with(|| format!("reading {}", path.display()))?;
         if cut {
             super::stderr_line(format_args!(

@@ -109,7 +109,7 @@ pub struct DiffArgs {
 #[allow(clippy::must_use_candidate, reason = "most commands keep and go on")]
 pub fn keep_in_store(retrieved: &Retrieved, options: &SourceOptions) -> Option<Version> {
     let Retrieved::Site { url, outcome: Ok(fetched), .. } = retrieved else { return None };
-    let kept = history::keep_in_store(&options.store_choice(), url, fetched);
+    let kept = history::keep_in_store(&options.store_choice(), url, fetched, &options.limits(None));
     for warning in &kept.warnings {
         note!("robotscope: warning: {}", sanitize_str(warning));
     }
@@ -188,7 +188,7 @@ pub(super) fn gather(spec: &str, options: &VersionOptions, source_options: &Sour
         let retrieved = runtime.block_on(fetch::retrieve(source.clone(), limits.clone()))?;
         report_fetch(&retrieved, &limits);
         if let Retrieved::Site { url, outcome: Ok(fetched), .. } = &retrieved
-            && let Err(error) = history::keep_fetch(&mut store, url, fetched)
+            && let Err(error) = history::keep_fetch(&mut store, url, fetched, &limits)
         {
             note!("robotscope: warning: {}", sanitize_str(&error.to_string()));
         }

@@ -51,7 +51,40 @@ pub struct Fetched {
     pub elapsed: Duration,
 }
 
+/// The longest User-Agent header a fetch may send and still be kept as the site's
+/// answer: crawlers send some 100 to 300 bytes; a header far beyond that is a test of
+/// the server, and what it answers (431, a cut connection) is about the request.
+pub const MAX_KEPT_USER_AGENT_BYTES: usize = 512;
+
 impl Fetched {
+    /// Why this answer is not the site's robots.txt as a crawler gets it, when the
+    /// user's own flags shaped it (issue 35): a body cut by a `--max-bytes` below what
+    /// crawlers read, a request the server refused as a request (400, 413, 414, 431:
+    /// RFC 9110 §15.5.1, §15.5.14, §15.5.15, RFC 6585 §5), or a User-Agent header no
+    /// crawler sends. Such an answer is shown, never kept as one of the site's versions:
+    /// the history and audits would take it for the site's rules.
+    #[must_use]
+    pub fn not_the_sites_own(&self, limits: &Limits) -> Option<String> {
+        let crawler_reads = super::DEFAULT_MAX_BYTES;
+        if self.truncated && limits.robots_txt_bytes() < crawler_reads {
+            return Some(format!(
+                "the body was cut at {} by --max-bytes, below the {} a crawler reads",
+                plural(limits.robots_txt_bytes(), "byte"),
+                super::size_label(crawler_reads)
+            ));
+        }
+        if let status @ (400 | 413 | 414 | 431) = self.status.code() {
+            return Some(format!("the server refused the request itself (HTTP {status}), not the robots.txt"));
+        }
+        if limits.user_agent.len() > MAX_KEPT_USER_AGENT_BYTES {
+            return Some(format!(
+                "it was asked for with a User-Agent header of {}, which no crawler sends",
+                plural(limits.user_agent.len(), "byte")
+            ));
+        }
+        None
+    }
+
     /// What the outcome means for the rules.
     #[must_use]
     pub fn availability(&self) -> Availability {

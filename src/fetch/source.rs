@@ -5,6 +5,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use url::Url;
 
@@ -25,9 +26,135 @@ pub fn read_at_most(reader: impl Read, max_bytes: usize) -> std::io::Result<(Vec
     Ok((bytes, truncated))
 }
 
-/// Reads at most `max_bytes` of a file; the flag says whether there was more.
-pub fn read_file_capped(path: &Path, max_bytes: usize) -> std::io::Result<(Vec<u8>, bool)> {
-    read_at_most(std::fs::File::open(path)?, max_bytes)
+/// What a local file was when it was read: enough to tell, before a save replaces it,
+/// whether another program changed it since (issue 35). The identity and the time are
+/// looked at first; when they differ, the contents decide (a `touch`, or a checkout that
+/// wrote the same bytes again, is no change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileStamp {
+    /// The device and inode of the file read (`None` where the system has none).
+    identity: Option<(u64, u64)>,
+    /// Its length then.
+    len: u64,
+    /// Its modification time then.
+    modified: Option<std::time::SystemTime>,
+    /// A digest of every byte read; `None` when the read stopped at a cap (the bytes do
+    /// not stand for the file, so only the identity and the time can tell).
+    digest: Option<u64>,
+}
+
+impl FileStamp {
+    /// The stamp of a file whose metadata, taken from the handle read, is `metadata`,
+    /// and whose bytes were `bytes` (`truncated`: only the first of them).
+    #[must_use]
+    pub fn new(metadata: &std::fs::Metadata, bytes: &[u8], truncated: bool) -> FileStamp {
+        #[cfg(unix)]
+        let identity = {
+            use std::os::unix::fs::MetadataExt;
+            Some((metadata.dev(), metadata.ino()))
+        };
+        #[cfg(not(unix))]
+        let identity = None;
+        FileStamp {
+            identity,
+            len: metadata.len(),
+            modified: metadata.modified().ok(),
+            digest: (!truncated).then(|| content_digest(bytes)),
+        }
+    }
+
+    /// True when `metadata` says the file is still the one stamped: the same file,
+    /// length and modification time.
+    #[must_use]
+    pub fn same_metadata(&self, metadata: &std::fs::Metadata) -> bool {
+        let now = FileStamp::new(metadata, &[], true);
+        (now.identity, now.len, now.modified) == (self.identity, self.len, self.modified)
+    }
+
+    /// True when `bytes`, read whole, are the bytes stamped.
+    #[must_use]
+    pub fn same_contents(&self, bytes: &[u8]) -> bool {
+        self.digest == Some(content_digest(bytes))
+    }
+}
+
+/// A digest of a file's bytes, to tell whether they changed (not a defence against
+/// anyone: the file's owner may write what they like).
+fn content_digest(bytes: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(0x5eed).hash_one(bytes)
+}
+
+/// A local file's bytes, as far as they were read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalBytes {
+    /// At most the cap.
+    pub bytes: Vec<u8>,
+    /// True when there was more and reading stopped at the cap.
+    pub truncated: bool,
+    /// What the file was when read (none for standard input, a pipe or a device).
+    pub stamp: Option<FileStamp>,
+}
+
+/// Reads at most `max_bytes` of a file and stamps it.
+fn read_and_stamp(path: &Path, max_bytes: usize) -> std::io::Result<LocalBytes> {
+    let file = std::fs::File::open(path)?;
+    let metadata = file.metadata()?;
+    let (bytes, truncated) = read_at_most(file, max_bytes)?;
+    let stamp = metadata.is_file().then(|| FileStamp::new(&metadata, &bytes, truncated));
+    Ok(LocalBytes { bytes, truncated, stamp })
+}
+
+/// Runs `read` on a thread of its own. Opening a FIFO waits for a writer, a terminal
+/// for someone to type, a stalled network file system for ever: the caller waits for
+/// the answer only as long as it chooses, then abandons the thread, which holds nothing
+/// the process waits for on its way out (tokio's blocking pool would: a runtime's
+/// shutdown joins every task in it, which is how a FIFO kept the explorer and `page`
+/// from ever exiting).
+fn spawn_reader(read: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
+    std::thread::Builder::new().name("robotscope-read".to_owned()).spawn(read).map(drop)
+}
+
+/// The error of a read that did not finish within `wait`.
+fn nothing_within(path: &Path, wait: Duration) -> std::io::Error {
+    let what = match std::fs::metadata(path) {
+        Ok(metadata) if is_fifo(&metadata) => " (a FIFO that no program writes to?)",
+        Ok(metadata) if !metadata.is_file() => " (a device or a pipe that sends nothing?)",
+        _ => "",
+    };
+    std::io::Error::new(
+        std::io::ErrorKind::TimedOut,
+        format!("the read did not finish within {}{what}", crate::fetch::duration_words(wait)),
+    )
+}
+
+/// True for a FIFO (named pipe).
+fn is_fifo(metadata: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        metadata.file_type().is_fifo()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        false
+    }
+}
+
+/// Reads at most `max_bytes` of a file, waiting at most `wait` for it (a FIFO, a device
+/// or a stalled disk never holds the caller longer: see [`read_on_own_thread`]); the
+/// flag says whether there was more. Every local file the tool reads is read so.
+pub fn read_file_capped(path: &Path, max_bytes: usize, wait: Duration) -> std::io::Result<(Vec<u8>, bool)> {
+    let (sender, answer) = std::sync::mpsc::sync_channel(1);
+    let owned = path.to_path_buf();
+    spawn_reader(move || {
+        let _ = sender.send(read_and_stamp(&owned, max_bytes));
+    })?;
+    match answer.recv_timeout(wait) {
+        Ok(read) => read.map(|read| (read.bytes, read.truncated)),
+        Err(_) => Err(nothing_within(path, wait)),
+    }
 }
 
 /// A robots.txt source, as the user named it.
@@ -149,24 +276,45 @@ impl Source {
         }
     }
 
-    /// Reads a local source, at most `max_bytes` of it (the flag says whether there was
-    /// more); `None` for a site.
-    #[must_use]
-    pub fn read_local(&self, max_bytes: usize) -> Option<Result<(Vec<u8>, bool), SourceError>> {
+    /// Reads a local source, at most `max_bytes` of it, waiting at most `wait` for it
+    /// (see [`read_file_capped`]); `None` for a site.
+    pub async fn read_local(&self, max_bytes: usize, wait: Duration) -> Option<Result<LocalBytes, SourceError>> {
         let failed = |what: String| move |error: std::io::Error| SourceError::Read { what, reason: error.to_string() };
-        match self {
+        let (sender, answer) = tokio::sync::oneshot::channel();
+        let (what, spawned) = match self {
             Source::Stdin => {
-                Some(read_at_most(std::io::stdin().lock(), max_bytes).map_err(failed("standard input".into())))
+                (
+                    "standard input".to_owned(),
+                    spawn_reader(move || {
+                        let read = read_at_most(std::io::stdin().lock(), max_bytes)
+                            .map(|(bytes, truncated)| LocalBytes { bytes, truncated, stamp: None });
+                        let _ = sender.send(read);
+                    }),
+                )
             }
-            Source::File(path) => Some(read_file_capped(path, max_bytes).map_err(|error| {
-                if error.kind() == std::io::ErrorKind::NotFound {
-                    SourceError::NoSuchFile(path.clone())
-                } else {
-                    failed(path.display().to_string())(error)
-                }
-            })),
-            Source::Site { .. } => None,
+            Source::File(path) => {
+                let owned = path.clone();
+                (path.display().to_string(), spawn_reader(move || drop(sender.send(read_and_stamp(&owned, max_bytes)))))
+            }
+            Source::Site { .. } => return None,
+        };
+        if let Err(error) = spawned {
+            return Some(Err(failed(what)(error)));
         }
+        let Ok(Ok(read)) = tokio::time::timeout(wait, answer).await else {
+            let timed_out = match self {
+                Source::File(path) => nothing_within(path, wait),
+                _ => std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!("nothing more came within {}", crate::fetch::duration_words(wait)),
+                ),
+            };
+            return Some(Err(failed(what)(timed_out)));
+        };
+        Some(read.map_err(|error| match self {
+            Source::File(path) if error.kind() == std::io::ErrorKind::NotFound => SourceError::NoSuchFile(path.clone()),
+            _ => failed(what)(error),
+        }))
     }
 }
 

@@ -124,6 +124,13 @@ pub enum StoreError {
         /// What it is.
         what: String,
     },
+    /// The fetch was shaped by the user's own flags, not the site's answer to a crawler
+    /// ([`crate::fetch::Fetched::not_the_sites_own`]): shown, never kept.
+    #[error("not kept in the history store: {why}")]
+    NotTheSites {
+        /// Why.
+        why: String,
+    },
     /// No data directory is known (no home directory) and no --store was given.
     #[error("no data directory is known for the history store (no home directory); give --store PATH or --no-store")]
     NoDataDirectory,

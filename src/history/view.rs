@@ -227,16 +227,21 @@ pub struct KeptFetch {
 /// Keeps what a fetch of `robots_url` answered in the store `choice` names (nothing
 /// when it is off). Blocking: SQLite may wait for another writer.
 #[must_use]
-pub fn keep_in_store(choice: &StoreChoice, robots_url: &Url, fetched: &Fetched) -> KeptFetch {
+pub fn keep_in_store(choice: &StoreChoice, robots_url: &Url, fetched: &Fetched, limits: &Limits) -> KeptFetch {
     if *choice == StoreChoice::Off {
         return KeptFetch::default();
     }
     let mut kept = KeptFetch::default();
+    // Refused before the store is opened: nothing of it is the site's.
+    if let Some(why) = fetched.not_the_sites_own(limits) {
+        kept.warnings.push(super::StoreError::NotTheSites { why }.to_string());
+        return kept;
+    }
     match choice.open() {
         Ok(opened) => {
             kept.warnings.extend(opened.damage_note());
             let mut store = opened.store;
-            match keep_fetch(&mut store, robots_url, fetched) {
+            match keep_fetch(&mut store, robots_url, fetched, limits) {
                 Ok(previous) => kept.previous = previous,
                 Err(error) => kept.warnings.push(error.to_string()),
             }

@@ -152,23 +152,54 @@ impl Widget for ChangesOverlay<'_> {
     }
 }
 
-/// A small box asking one question, with its keys.
+/// A small box asking one question, with its keys (the same the status bar shows), and
+/// below them, for a file changed on disk, the diff from theirs to the text on screen.
 #[derive(Debug)]
 pub struct Question<'a> {
-    /// The box's title.
-    pub title: &'a str,
-    /// The lines: (key, what it does).
-    pub choices: &'a [(&'a str, &'a str)],
+    /// The question.
+    pub question: &'a crate::app::unsaved::Question,
+    /// The diff's lines and the first one shown, when there is one to show.
+    pub diff: Option<(&'a [String], usize)>,
 }
 
 impl Widget for Question<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let lines: Vec<Line> = self
+        let mut lines: Vec<Line> = self
+            .question
             .choices
             .iter()
-            .map(|(key, label)| Line::from(vec![Span::styled(format!(" {key:<5}"), THEME.key), Span::raw(*label)]))
+            .map(|(key, label)| {
+                let mut spans = vec![Span::styled(format!(" {key:<5}"), THEME.key)];
+                spans.extend(safe_span(label, THEME.value, THEME.escape));
+                Line::from(spans)
+            })
             .collect();
+        if let Some((diff, scroll)) = self.diff {
+            lines.push(Line::styled(
+                format!(" Their version → your text ({} lines; j/k scroll):", diff.len()),
+                THEME.heading,
+            ));
+            let room = usize::from(area.height.saturating_sub(2)).saturating_sub(lines.len());
+            lines.extend(diff.iter().skip(scroll).take(room).map(|line| {
+                let style = match line.chars().next() {
+                    Some('+') => THEME.allowed,
+                    Some('-') => THEME.disallowed,
+                    Some('@') => THEME.key,
+                    _ => THEME.value,
+                };
+                Line::from(safe_span(line, style, THEME.escape))
+            }));
+        }
         Clear.render(area, buf);
-        Paragraph::new(lines).block(pane_block(self.title, true)).render(area, buf);
+        let title =
+            format!(" {} ", super::text::cut_end(&self.question.title, usize::from(area.width.saturating_sub(4))));
+        let title = sanitize_title(&title);
+        Paragraph::new(lines).block(pane_block(&title, true)).render(area, buf);
     }
+}
+
+/// A title made of a file's name: control characters shown as escapes, as every text
+/// from outside is.
+fn sanitize_title(title: &str) -> String {
+    crate::policy::sanitize_str(title).into_owned()
 }

@@ -38,6 +38,19 @@ impl Widget for StatusBar<'_> {
         }
         let robot = &app.robot().profile;
         let about_robot = format!(" │ {} · {}", robot.name, app.reading().title());
+        if let Some(question) = app.question() {
+            // A question takes over the bar: its keys, as its box lists them, and nothing
+            // that could contradict them (an earlier message's "y copies" beside a
+            // question whose y drops the edits; issue 35).
+            spans.extend(safe_span(&format!("{}: ", question.title), THEME.heading, THEME.escape));
+            for (key, label) in &question.choices {
+                spans.push(Span::styled(key.clone(), THEME.key.bg(THEME.status.bg.unwrap_or_default())));
+                spans.extend(safe_span(&format!(" {label}  "), THEME.status, THEME.escape));
+            }
+            buf.set_style(area, THEME.status);
+            buf.set_line(area.x, area.y, &Line::from(spans).style(THEME.status), area.width);
+            return;
+        }
         if let Some(message) = app.message() {
             let room = width.saturating_sub(Line::from(spans.clone()).width());
             let (message, tail) = if display_width(message.as_bytes()) + about_robot.chars().count() <= room {
