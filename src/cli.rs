@@ -37,6 +37,7 @@ macro_rules! note {
 mod answers;
 mod audit;
 mod bots;
+mod csv;
 mod history;
 mod json;
 mod page;
@@ -923,8 +924,7 @@ fn write_compare_csv(
     requests: &[Request],
     usage: Option<Category>,
 ) -> io::Result<()> {
-    // Cells are escaped like every text output: a CSV often lands on a terminal.
-    let quote = |text: &str| format!("\"{}\"", sanitize_str(text).replace('"', "\"\""));
+    let quote = csv::quoted;
     // With a usage category, each robot's column says which (a cell reads like a verdict).
     let label = |column: &Column| match usage {
         Some(category) => format!("{} ({category})", column.label),

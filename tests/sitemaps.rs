@@ -164,8 +164,10 @@ fn every_sitemap_is_read_once_and_every_url_checked() {
         let own = records.iter().position(|r| r["type"] == "sitemap" && r["url"] == record["sitemap"]);
         assert!(own.is_some_and(|own| own < at), "the URL {} came before its sitemap", record["url"]);
     }
+    // Issue 35: a URL on another site is that site's robots.txt's: no verdict here.
     let other = records.iter().find(|r| r["url"] == "https://elsewhere.example/x").expect("the other host's URL");
     assert_eq!(other["other_host"], true);
+    assert_eq!((&other["allowed"], &other["line"], &other["rule"]), (&Value::Null, &Value::Null, &Value::Null));
     let pages = records.iter().filter(|r| r["type"] == "url").count();
     assert_eq!(pages, 2 * (4 + 2 + 2), "pages.xml.gz, encoded.xml and two URLs of text.txt, for two robots");
 }
@@ -175,13 +177,15 @@ fn text_groups_the_blocked_urls_by_deciding_rule() {
     let server = site();
     let (stdout, _, code) = run(&["sitemaps", &server.url("/"), "-r", "Googlebot"]);
     assert_eq!(code, 1);
-    assert!(stdout.contains("Googlebot (RFC 9309): 3 of 8 URLs blocked"), "{stdout}");
+    assert!(stdout.contains("Googlebot (RFC 9309): 3 of 7 URLs on this site blocked"), "{stdout}");
     assert!(stdout.contains("  line 2: Disallow: /private/  (3 URLs)"), "{stdout}");
     assert!(stdout.contains(&format!("    {}", server.url("/private/z"))), "{stdout}");
     assert!(stdout.contains("error: HTTP 404"), "{stdout}");
-    assert!(stdout.contains("1 URL on another host than their sitemap"), "{stdout}");
+    assert!(stdout.contains("1 URL on another site than the robots.txt's: not judged"), "{stdout}");
+    // Issue 35: GPTBot is kept from every URL of this site, not from the other site's.
     let (blocked, _, _) = run(&["sitemaps", &server.url("/"), "-a", "GPTBot", "--blocked"]);
-    assert_eq!(blocked.lines().count(), 8, "{blocked}");
+    assert_eq!(blocked.lines().count(), 7, "{blocked}");
+    assert!(!blocked.contains("elsewhere.example"), "{blocked}");
     assert!(
         blocked.lines().all(|line| line.starts_with("blocked  GPTBot  ") && line.ends_with("line 6: Disallow: /")),
         "{blocked}"
@@ -199,6 +203,75 @@ fn text_groups_the_blocked_urls_by_deciding_rule() {
         )),
         "{csv}"
     );
+    assert!(
+        csv.contains(&format!(
+            "\"{}\",\"https://elsewhere.example/x\",\"bot\",,\"rfc9309\",,\"\",\"\",true",
+            server.url("/maps/text.txt")
+        )),
+        "no verdict for another site's URL: {csv}"
+    );
+}
+
+/// A site whose robots.txt keeps GPTBot out of `/maps/` and lists one sitemap there,
+/// `/maps/s.xml`, made by `sitemap` from the site's base URL.
+fn small_site(sitemap: impl Fn(&str) -> String + Send + Sync + 'static) -> Server {
+    let base = Arc::new(std::sync::OnceLock::<String>::new());
+    let for_router = Arc::clone(&base);
+    let server = Server::start(move |path| {
+        let base = for_router.get().expect("base").as_str();
+        match path {
+            "/robots.txt" => Reply::text(&format!(
+                "User-agent: *\nDisallow: /x\n\nUser-agent: GPTBot\nDisallow: /maps/\n\nSitemap: {base}/maps/s.xml\n"
+            )),
+            "/maps/s.xml" => xml(200, sitemap(base).into_bytes(), None),
+            _ => Reply::status(404),
+        }
+    });
+    base.set(format!("http://{}", server.addr)).expect("once");
+    server
+}
+
+/// Issue 35: the explorer's view says which robots robots.txt keeps from a sitemap, as
+/// the command line does.
+#[tokio::test]
+async fn the_view_says_which_robots_robots_txt_keeps_from_a_sitemap() {
+    use robotscope::app::keymap::press;
+    use robotscope::app::{Action, App, Effect};
+    use robotscope::fetch::{self, Limits, Source};
+    use robotscope::robots_db::RobotsDb;
+    use support::explorer::draw;
+
+    let server = small_site(|base| format!("<urlset><url><loc>{base}/a</loc></url></urlset>"));
+    let (stdout, _, _) = run(&["sitemaps", &server.url("/"), "-a", "GPTBot"]);
+    assert!(stdout.contains("robots.txt keeps GPTBot from it (line 5)"), "{stdout}");
+    let source = Source::resolve(&server.url("/")).expect("a site");
+    let retrieved = fetch::retrieve(source, Limits::default()).await.expect("retrieved");
+    let mut app = App::from_retrieved(retrieved, Limits::default(), &RobotsDb::embedded());
+    let effects = press(&mut app, "m");
+    let [Effect::WalkSitemaps { id, starts, limits }] = effects.as_slice() else { panic!("a walk: {effects:?}") };
+    let (sender, mut receiver) = tokio::sync::mpsc::channel(64);
+    let walking = tokio::spawn(robotscope::sitemaps::walk(starts.clone(), limits.clone(), sender));
+    let mut events = Vec::new();
+    while let Some(event) = receiver.recv().await {
+        events.push(event);
+    }
+    app.update(Action::SitemapEvents { id: *id, events });
+    app.update(Action::SitemapsWalked { id: *id, walked: walking.await.expect("walk") });
+    let view = app.sitemaps_view().expect("open");
+    assert_eq!(view.sitemaps[0].kept_from, [("GPTBot".to_owned(), Some(5))]);
+    let screen = draw(&mut app, 160, 40).backend().to_string();
+    assert!(screen.contains("robots.txt keeps GPTBot from it (line 5)"), "{screen}");
+}
+
+/// Issue 35: a remote sitemap's text never reaches a spreadsheet as a live formula.
+#[test]
+fn csv_cells_from_a_sitemap_are_never_formulas() {
+    let server = small_site(|base| {
+        format!("<urlset><url><loc>{base}/x</loc><lastmod>=HYPERLINK(\"http://evil.example\")</lastmod></url></urlset>")
+    });
+    let (csv, stderr, _) = run(&["sitemaps", &server.url("/"), "-a", "bot", "--csv"]);
+    assert!(csv.contains("\"'=HYPERLINK(\"\"http://evil.example\"\")\""), "{csv}{stderr}");
+    assert!(!csv.contains(",\"=HYPERLINK"), "{csv}");
 }
 
 #[test]
@@ -302,14 +375,17 @@ async fn the_view_shows_the_tree_and_the_blocked_urls() {
     app.update(Action::SitemapsWalked { id: *id, walked: walking.await.expect("walk") });
     let view = app.sitemaps_view().expect("open");
     assert_eq!((view.sitemaps.len(), view.urls.len(), view.job.is_running()), (8, 8, false));
+    // Issue 35: the other site's URL is counted apart, not blocked by this robots.txt.
+    assert_eq!(view.other_host, 1);
     let gptbot = view.blocked.iter().find(|b| b.label == "GPTBot").expect("GPTBot is compared");
-    assert_eq!(gptbot.count, 8);
+    assert_eq!(gptbot.count, 7);
     let googlebot = view.blocked.iter().find(|b| b.label == "Googlebot").expect("Googlebot");
     assert_eq!((googlebot.count, googlebot.by_line.keys().copied().collect::<Vec<_>>()), (3, vec![Some(2)]));
     let screen = draw(&mut app, 120, 40).backend().to_string();
     let screen = screen.replace(&server.addr.port().to_string(), "PORT");
     assert!(screen.contains("8 of 8 sitemaps read (3 could not be read) · 8 URLs"), "{screen}");
-    assert!(screen.contains("Googlebot: 3 of 8 URLs blocked"), "{screen}");
+    assert!(screen.contains("Googlebot: 3 of 7 URLs blocked"), "{screen}");
+    assert!(screen.contains("1 URL on another site than the robots.txt's: not judged"), "{screen}");
     insta::assert_snapshot!("sitemaps_view", screen);
     // G puts the last row at the bottom of the rows drawn (paging assumed a smaller
     // pane than the one drawn, and left the last rows empty).

@@ -624,15 +624,8 @@ struct Summary {
 /// A CSV row: fields with a comma, quote or line break quoted, quotes doubled; control
 /// characters escaped, as everywhere robotscope writes text from outside.
 fn write_csv_row(out: &mut dyn Write, row: &RequestRow<'_>) -> io::Result<()> {
-    let field = |text: &str| {
-        let mut text = sanitize_str(text).into_owned();
-        // A cell a spreadsheet would take for a formula is quoted as text (OWASP's advice
-        // on CSV injection): a User-Agent or a path is the log writer's choosing.
-        if text.starts_with(['=', '+', '-', '@', '\t', '\r']) && text != "-" {
-            text.insert(0, '\'');
-        }
-        if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
-    };
+    // A User-Agent or a path is the log writer's choosing: guarded (`cli::csv`).
+    let field = super::csv::plain;
     let number = |n: Option<usize>| n.map(|n| n.to_string()).unwrap_or_default();
     writeln!(
         out,

@@ -3,6 +3,7 @@
 //! its events as they come, checks each URL for each robot and writes: JSON and CSV as
 //! they come, text (blocked URLs grouped by deciding rule) at the end.
 
+use super::csv::quoted as quote;
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 
@@ -101,6 +102,22 @@ struct UrlRecord<'a> {
     other_host: bool,
     #[serde(flatten)]
     check: CheckRecord<'a>,
+}
+
+/// A URL object of `--json` for a URL on another site than the robots.txt's: no verdict
+/// (`allowed`, `line` and `rule` null), since that site's own robots.txt decides.
+#[derive(Debug, Serialize)]
+struct OtherHostRecord<'a> {
+    r#type: &'static str,
+    sitemap: &'a str,
+    lastmod: Option<&'a str>,
+    other_host: bool,
+    agent: &'a str,
+    url: &'a str,
+    allowed: Option<bool>,
+    semantics: &'a str,
+    line: Option<usize>,
+    rule: Option<&'a str>,
 }
 
 /// How one robot fares over every listed URL.
@@ -207,11 +224,6 @@ fn spill_file() -> io::Result<std::fs::File> {
     Ok(file)
 }
 
-/// A CSV cell: quoted, and escaped like every text output (a CSV often lands on a
-/// terminal).
-fn quote(text: &str) -> String {
-    format!("\"{}\"", sanitize_str(text).replace('"', "\"\""))
-}
 
 /// The CSV's header row.
 const CSV_HEADER: &str =
@@ -261,9 +273,9 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
     let mut run = Run {
         txt: &loaded.txt,
         availability: loaded.availability,
-        audit: Audit::new(columns, loaded.availability, UrlMode::AsCrawlersSend),
+        audit: Audit::new(columns, loaded.availability, UrlMode::AsCrawlersSend, site.as_ref()),
         labels: queries.iter().map(|q| q.label.clone()).collect(),
-        robots_txt_site: site,
+        robots_txt_site: site.clone(),
         sitemaps: Vec::new(),
         reports: Vec::new(),
         tallies: queries.iter().map(|_| RobotTally::default()).collect(),
@@ -428,6 +440,7 @@ impl Run<'_> {
             if self.other_host.len() < OTHER_HOST_SHOWN {
                 self.other_host.push((loc.to_owned(), sitemap));
             }
+            return self.other_host_page(sitemap, sitemap_url, loc, lastmod, out);
         }
         // The path the URL names, for `--json`: most URLs are tested as they are written
         // and need no second reading (the audit's fast path); the others are read once.
@@ -511,6 +524,59 @@ impl Run<'_> {
         }
         if !blocked_by.is_empty() {
             self.keep(loc, blocked_by);
+        }
+        Ok(())
+    }
+
+    /// A listed URL on another site than the robots.txt's: counted apart, never blocked
+    /// or allowed; `--json` and `--csv` give it with no verdict.
+    fn other_host_page(
+        &mut self,
+        sitemap: SitemapId,
+        sitemap_url: &Url,
+        loc: &str,
+        lastmod: Option<&str>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        if self.args.blocked {
+            return Ok(());
+        }
+        for index in 0..self.audit.columns.len() {
+            let reading = self.audit.columns[index].reading;
+            if self.args.json {
+                let record = OtherHostRecord {
+                    r#type: "url",
+                    sitemap: sitemap_url.as_str(),
+                    lastmod,
+                    other_host: true,
+                    agent: &self.labels[index],
+                    url: loc.trim(),
+                    allowed: None,
+                    semantics: reading.name(),
+                    line: None,
+                    rule: None,
+                };
+                if self.holds_urls() {
+                    let mut line = Vec::with_capacity(256);
+                    json::write_into(&mut line, &record);
+                    self.hold(sitemap, &line)?;
+                } else {
+                    json::write_line(out, &record)?;
+                }
+            } else if self.args.csv {
+                let cells = [
+                    quote(sitemap_url.as_str()),
+                    quote(loc),
+                    quote(&self.labels[index]),
+                    String::new(),
+                    quote(reading.name()),
+                    String::new(),
+                    quote(""),
+                    quote(lastmod.unwrap_or_default()),
+                    "true".to_owned(),
+                ];
+                writeln!(out, "{}", cells.join(","))?;
+            }
         }
         Ok(())
     }
@@ -675,14 +741,16 @@ impl Run<'_> {
                 listed.entry(*by).or_default().push(url);
             }
         }
-        let robots = self.labels.iter().zip(&self.tallies).zip(&self.audit.columns).filter(|_| self.pages > 0);
+        // The URLs this robots.txt governs: those on other sites are counted apart.
+        let judged = self.pages - self.other_host_count;
+        let robots = self.labels.iter().zip(&self.tallies).zip(&self.audit.columns).filter(|_| judged > 0);
         for (robot, ((label, tally), column)) in robots.enumerate() {
             // The reading, since robots under the classic ones may be blocked otherwise.
             let label = format!("{} ({})", sanitize_str(label), column.reading.title());
             if tally.blocked_count == 0 {
-                writeln!(out, "{label}: may fetch every one of the {}", plural(self.pages, "URL"))?;
+                writeln!(out, "{label}: may fetch every one of the {} on this site", plural(judged, "URL"))?;
             } else {
-                writeln!(out, "{label}: {} of {} blocked", tally.blocked_count, plural(self.pages, "URL"))?;
+                writeln!(out, "{label}: {} of {} on this site blocked", tally.blocked_count, plural(judged, "URL"))?;
             }
             write_usage_tally(out, tally)?;
             for (line, blocked) in &tally.blocked {
@@ -710,9 +778,11 @@ impl Run<'_> {
             }
         }
         if self.other_host_count > 0 {
+            let whose = if self.robots_txt_site.is_some() { "the robots.txt's" } else { "their sitemap's" };
             writeln!(
                 out,
-                "\n{} on another host than their sitemap (sitemaps.org does not allow it; crawlers ignore them):",
+                "\n{} on another site than {whose}: not judged, their own site's robots.txt decides (and a sitemap \
+                 may list only URLs of its own host, sitemaps.org says):",
                 plural(self.other_host_count, "URL")
             )?;
             for (url, sitemap) in &self.other_host {

@@ -245,9 +245,21 @@ pub fn select(interpretation: &Interpretation, robot: &Robot, reading: Reading) 
     if robot.ignores_star {
         return Selection { groups: Vec::new(), choice: Choice::StarIgnored };
     }
-    let stars =
-        interpretation.groups().iter().enumerate().filter(|(_, group)| group.names_star()).map(|(index, _)| index);
-    let groups: Vec<usize> = if reading.is_classic() { stars.take(1).collect() } else { stars.collect() };
+    let take = if reading.is_classic() { 1 } else { usize::MAX };
+    let groups: Vec<usize> = match interpretation.select_index(reading, INDEXED_FROM_AGENTS) {
+        // Listed once per file: every robot no group names comes here, and a scan of
+        // every group for each made a file naming 50,000 robots cost 2.5 billion looks
+        // (issue 35: lint's 500 KiB check asks about each of them).
+        Some(index) => index.star_groups.iter().copied().take(take).collect(),
+        None => interpretation
+            .groups()
+            .iter()
+            .enumerate()
+            .filter(|(_, group)| group.names_star())
+            .map(|(index, _)| index)
+            .take(take)
+            .collect(),
+    };
     let choice = if groups.is_empty() { Choice::NoGroup } else { Choice::Star };
     Selection { groups, choice }
 }
@@ -270,6 +282,8 @@ pub(crate) struct SelectIndex {
     names: foldhash::HashMap<String, usize>,
     /// The first group with an empty name, which every robot's name holds.
     empty_name: Option<usize>,
+    /// The groups that name `*`, in order.
+    star_groups: Vec<usize>,
 }
 
 /// Robot names longer than this are looked for line by line: the pieces of a name are
@@ -281,6 +295,9 @@ impl SelectIndex {
     pub(crate) fn new(interpretation: &Interpretation, reading: Reading) -> SelectIndex {
         let mut index = SelectIndex { classic: reading.is_classic(), ..SelectIndex::default() };
         for (group_index, group) in interpretation.groups().iter().enumerate() {
+            if group.names_star() {
+                index.star_groups.push(group_index);
+            }
             for agent in group.agents() {
                 let AgentName::Name(name) = agent.name() else { continue };
                 if reading.is_classic() {

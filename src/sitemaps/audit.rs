@@ -1,7 +1,8 @@
 //! Checking what sitemaps list against the robots asked: each URL's verdict and
-//! deciding rule per robot, with its usage preferences; URLs on another host than their
-//! sitemap's (which sitemaps.org does not allow); sitemaps robots.txt itself keeps a
-//! robot from. Pure: the columns are compiled once, each URL is a fast check per robot.
+//! deciding rule per robot, with its usage preferences; URLs on another site than the
+//! robots.txt's, which its rules do not govern (their own site's robots.txt does: RFC
+//! 9309 §2.3), so they get no verdict here; sitemaps robots.txt itself keeps a robot
+//! from. Pure: the columns are compiled once, each URL is a fast check per robot.
 
 use std::borrow::Cow;
 
@@ -20,6 +21,8 @@ pub struct Audit {
     pub columns: Vec<Column>,
     availability: Availability,
     mode: UrlMode,
+    /// The robots.txt's site, when it came from one: the URLs its rules govern.
+    site: Option<SitemapOrigin>,
 }
 
 /// One robot's answer for one URL.
@@ -36,9 +39,11 @@ pub struct Finding {
 pub struct UrlCheck {
     /// The path as a crawler requests it, as matched.
     pub tested: String,
-    /// True when the URL is on another scheme, host or port than its sitemap.
+    /// True when the URL is on another scheme, host or port than the robots.txt's site
+    /// (than its sitemap's, for a robots.txt read from a file): this robots.txt does not
+    /// govern it, and it gets no verdict.
     pub other_host: bool,
-    /// One per column.
+    /// One per column; none for a URL on another host.
     pub findings: Vec<Finding>,
 }
 
@@ -51,11 +56,18 @@ impl UrlCheck {
 }
 
 impl Audit {
-    /// The robots (`columns`) over one robots.txt's meaning (`availability`); URLs are
-    /// read as `mode` says.
+    /// The robots (`columns`) over one robots.txt's meaning (`availability`), the
+    /// robots.txt of `site` when it came from one; URLs are read as `mode` says.
     #[must_use]
-    pub fn new(columns: Vec<Column>, availability: Availability, mode: UrlMode) -> Audit {
-        Audit { columns, availability, mode }
+    pub fn new(columns: Vec<Column>, availability: Availability, mode: UrlMode, site: Option<&Url>) -> Audit {
+        Audit { columns, availability, mode, site: site.map(SitemapOrigin::of) }
+    }
+
+    /// True when this robots.txt governs `url`: it is on the robots.txt's site (or, for
+    /// a robots.txt from a file, on its sitemap's, which is all there is to go by).
+    #[must_use]
+    pub fn governs(&self, url: &str, sitemap: &SitemapOrigin) -> bool {
+        self.site.as_ref().unwrap_or(sitemap).holds(url)
     }
 
     /// Each robot's answer for `url`, listed by the sitemap at `sitemap` (whose
@@ -66,6 +78,9 @@ impl Audit {
             UrlMode::AsCrawlersSend => tested_path(url, &sitemap.prefix),
             UrlMode::Raw => Request::new(url, self.mode).tested,
         };
+        if !self.governs(url, sitemap) {
+            return UrlCheck { other_host: true, tested: tested.into_owned(), findings: Vec::new() };
+        }
         let findings = self
             .columns
             .iter()
@@ -74,7 +89,7 @@ impl Audit {
                 Finding { decision, usage: column.usage(self.availability, decision, &tested) }
             })
             .collect();
-        UrlCheck { other_host: !sitemap.holds(url), tested: tested.into_owned(), findings }
+        UrlCheck { other_host: false, tested: tested.into_owned(), findings }
     }
 
     /// The robots (by column) that robots.txt keeps from fetching a sitemap on its own
@@ -191,7 +206,7 @@ mod tests {
             &txt,
             agents.iter().map(|agent| ((*agent).to_owned(), Robot::from_agent(agent), Reading::Rfc9309)),
         );
-        Audit::new(columns, Availability::Available, UrlMode::AsCrawlersSend)
+        Audit::new(columns, Availability::Available, UrlMode::AsCrawlersSend, None)
     }
 
     #[test]
@@ -224,8 +239,23 @@ mod tests {
             ("http://e.com/a", true),
             ("https://www.e.com/a", true),
         ] {
-            assert_eq!(audit.check(url, &sitemap).other_host, other, "{url}");
+            let check = audit.check(url, &sitemap);
+            assert_eq!(check.other_host, other, "{url}");
+            assert_eq!(check.findings.is_empty(), other, "{url}: judged only on its own site");
         }
+        // With the robots.txt's site known, that is the site that counts: a sitemap on a
+        // CDN lists the site's URLs, and a URL on the CDN is the CDN's robots.txt's.
+        let columns = Column::all(&RobotsTxt::parse("User-agent: *\nDisallow: /\n"), [(
+            "bot".to_owned(),
+            Robot::from_agent("bot"),
+            Reading::Rfc9309,
+        )]);
+        let site = Url::parse("https://e.com/robots.txt").expect("url");
+        let audit = Audit::new(columns, Availability::Available, UrlMode::AsCrawlersSend, Some(&site));
+        let on_cdn = SitemapOrigin::of(&Url::parse("https://cdn.e.net/sitemap.xml").expect("url"));
+        assert!(audit.check("https://e.com/a", &on_cdn).blocked());
+        let elsewhere = audit.check("https://cdn.e.net/x.html", &on_cdn);
+        assert!(elsewhere.other_host && !elsewhere.blocked() && elsewhere.findings.is_empty());
     }
 
     /// The fast path gives exactly what reading the URL gives, and leaves to the parser

@@ -66,6 +66,12 @@ fn sitemap_line(node: &SitemapNode, loading: bool, limits: &WalkLimits) -> Line<
     if let Some(skipped) = report.read.skipped.words() {
         spans.push(Span::styled(format!("  skipped: {skipped}"), THEME.dim));
     }
+    for (robot, line) in &node.kept_from {
+        spans.push(Span::styled("  robots.txt keeps ", THEME.disallowed));
+        spans.extend(safe_span(robot, THEME.disallowed, THEME.escape));
+        let at = line.map_or_else(String::new, |line| format!(" (line {line})"));
+        spans.push(Span::styled(format!(" from it{at}"), THEME.disallowed));
+    }
     Line::from(spans)
 }
 
@@ -73,6 +79,12 @@ fn sitemap_line(node: &SitemapNode, loading: bool, limits: &WalkLimits) -> Line<
 /// the limit that stopped the walk.
 fn notices(view: &SitemapsView) -> Vec<String> {
     let mut notices = Vec::new();
+    if view.other_host > 0 {
+        notices.push(format!(
+            "  {} on another site than the robots.txt's: not judged (their own site's robots.txt decides)",
+            plural(view.other_host, "URL")
+        ));
+    }
     if view.dropped > 0 {
         notices.push(format!(
             "  {} more URLs listed, not checked here (the view keeps {} URLs or {} MiB; robotscope sitemaps checks all)",
@@ -117,7 +129,8 @@ impl Widget for SitemapsOverlay<'_> {
                 SitemapsRow::Robot(robot) => {
                     let blocked = &view.blocked[robot];
                     let mut spans = safe_span(&blocked.label, THEME.heading, THEME.escape);
-                    let count = view.urls.len();
+                    // The URLs this robots.txt governs: those on other sites are not judged.
+                    let count = view.urls.len() - view.other_host;
                     let urls = format!("{} URL{}", grouped(count), if count == 1 { "" } else { "s" });
                     let text = if view.urls.is_empty() {
                         if view.job.is_running() { ": no URL read yet" } else { ": no URL read" }.to_owned()

@@ -18,8 +18,8 @@ use crate::app::job::Job;
 use crate::app::{About, Action, App, Effect, Overlay};
 use crate::columns::Column;
 use crate::policy::Reading;
-use crate::policy::request::Request;
-use crate::sitemaps::{Event, Report, SitemapId, WalkLimits, Walked, sitemaps_of, tree_order};
+use crate::policy::request::UrlMode;
+use crate::sitemaps::{Audit, Event, Report, SitemapId, SitemapOrigin, WalkLimits, Walked, sitemaps_of, tree_order};
 use crate::words::plural;
 
 /// The listed URLs the view keeps; past it, the walk goes on but the view says it keeps
@@ -45,6 +45,9 @@ pub struct SitemapNode {
     pub depth: usize,
     /// How it went, once read.
     pub report: Option<Report>,
+    /// The compared robots robots.txt keeps from fetching it (by name), with the
+    /// deciding line: they never read what it lists.
+    pub kept_from: Vec<(String, Option<usize>)>,
 }
 
 /// One compared robot's blocked URLs.
@@ -86,6 +89,9 @@ pub struct SitemapsView {
     pub dropped: usize,
     /// Per compared robot, its blocked URLs.
     pub blocked: Vec<Blocked>,
+    /// Kept URLs on another site than the robots.txt's: its rules do not govern them,
+    /// so they are neither blocked nor allowed here.
+    pub other_host: usize,
     /// The walk's end, once it ended.
     pub walked: Option<Walked>,
     /// The walk's limits, which the rows name when one cut a sitemap.
@@ -158,6 +164,7 @@ impl SitemapsView {
             urls: Vec::new(),
             dropped: 0,
             blocked: Vec::new(),
+            other_host: 0,
             walked: None,
             limits,
             rows: Vec::new(),
@@ -183,9 +190,15 @@ impl SitemapsView {
         }
         self.counted_for = Some(key);
         self.blocked = columns.iter().map(|c| Blocked { label: c.label.clone(), ..Blocked::default() }).collect();
-        let (txt, availability) = (&app.document.txt, app.document.availability);
+        self.other_host = 0;
+        let audit = sitemaps_audit(app, columns);
+        for node in &mut self.sitemaps {
+            node.kept_from = kept_from(&audit, &node.url, app);
+        }
+        let txt = &app.document.txt;
+        let origins: Vec<SitemapOrigin> = self.sitemaps.iter().map(|node| SitemapOrigin::of(&node.url)).collect();
         for index in 0..self.urls.len() {
-            tally_url(self, &columns, txt, availability, index);
+            tally_url(self, &audit, &origins, txt, index);
         }
         if !self.job.is_running() {
             self.sort_blocked();
@@ -200,17 +213,21 @@ impl SitemapsView {
         }
         // The robots, reading or text may have changed while the view was closed.
         self.recount_blocked(app);
-        let columns = sitemap_columns(app);
-        let (txt, availability) = (&app.document.txt, app.document.availability);
+        let audit = sitemaps_audit(app, sitemap_columns(app));
+        let txt = &app.document.txt;
+        let mut origins: Vec<SitemapOrigin> = self.sitemaps.iter().map(|node| SitemapOrigin::of(&node.url)).collect();
         for event in events {
             match event {
                 Event::Started { id, url, parent } => {
                     let depth = parent.and_then(|p| self.sitemaps.get(p)).map_or(0, |p| p.depth + 1);
+                    let kept_from = kept_from(&audit, &url, app);
+                    let node = SitemapNode { url, parent, depth, report: None, kept_from };
                     if self.sitemaps.len() <= id {
-                        let filler = SitemapNode { url: url.clone(), parent, depth, report: None };
-                        self.sitemaps.resize(id + 1, filler);
+                        self.sitemaps.resize(id + 1, node.clone());
+                        origins.resize(id + 1, SitemapOrigin::of(&node.url));
                     }
-                    self.sitemaps[id] = SitemapNode { url, parent, depth, report: None };
+                    origins[id] = SitemapOrigin::of(&node.url);
+                    self.sitemaps[id] = node;
                 }
                 Event::Pages { sitemap, entries, unsent } => {
                     self.dropped += unsent;
@@ -220,7 +237,7 @@ impl SitemapsView {
                             continue;
                         }
                         self.urls.push((entry.loc, sitemap));
-                        tally_url(self, &columns, txt, availability, self.urls.len() - 1);
+                        tally_url(self, &audit, &origins, txt, self.urls.len() - 1);
                     }
                 }
                 Event::Finished(report) => {
@@ -411,17 +428,42 @@ impl App {
     }
 }
 
-/// Checks one kept URL for each robot and files it under its deciding line.
+/// The compared robots over the file on screen, for the site it came from: what the
+/// command line's `sitemaps` checks with.
+fn sitemaps_audit(app: &App, columns: Vec<Column>) -> Audit {
+    let site = app.site_origin().and_then(|origin| Url::parse(&format!("{origin}/robots.txt")).ok());
+    Audit::new(columns, app.document.availability, UrlMode::AsCrawlersSend, site.as_ref())
+}
+
+/// The compared robots robots.txt keeps from the sitemap at `url`, as the command line
+/// says it.
+fn kept_from(audit: &Audit, url: &Url, app: &App) -> Vec<(String, Option<usize>)> {
+    let site = app.site_origin().and_then(|origin| Url::parse(&format!("{origin}/robots.txt")).ok());
+    audit
+        .blocked_sitemap(url, site.as_ref())
+        .into_iter()
+        .map(|(column, decision)| (audit.columns[column].label.clone(), decision.rule.map(|at| at.line)))
+        .collect()
+}
+
+/// Checks one kept URL for each robot and files it under its deciding line; a URL on
+/// another site is counted apart (its own robots.txt decides).
 fn tally_url(
     view: &mut SitemapsView,
-    columns: &[Column],
+    audit: &Audit,
+    origins: &[SitemapOrigin],
     txt: &crate::policy::RobotsTxt,
-    availability: crate::policy::Availability,
     index: usize,
 ) {
-    let tested = Request::read(&view.urls[index].0).tested.into_owned();
-    for (column, blocked) in columns.iter().zip(&mut view.blocked) {
-        let decision = column.check(availability, &tested);
+    let (url, sitemap) = &view.urls[index];
+    let Some(origin) = origins.get(*sitemap) else { return };
+    let check = audit.check(url, origin);
+    if check.other_host {
+        view.other_host += 1;
+        return;
+    }
+    for ((column, finding), blocked) in audit.columns.iter().zip(&check.findings).zip(&mut view.blocked) {
+        let decision = finding.decision;
         if decision.allowed {
             continue;
         }
