@@ -152,8 +152,12 @@ fn quitting_with_unsaved_edits_asks() {
     assert_eq!(path.to_string_lossy(), "out.txt");
     let saved = Saved { file: path.clone(), in_place: false, stamp: None };
     let text = app.document().txt.source().to_vec();
-    let done =
-        app.update(Action::Saved { path: path.clone(), text, after: AfterSave::ThenContinue, result: Box::new(Ok(saved)) });
+    let done = app.update(Action::Saved {
+        path: path.clone(),
+        text,
+        after: AfterSave::ThenContinue,
+        result: Box::new(Ok(saved)),
+    });
     assert_eq!(done.first(), Some(&Effect::Quit), "saved, then quit: {done:?}");
     // Asked again after another edit: y quits without saving; a second q quits too, but
     // keeps the edits in a recovery copy (issue 35: never dropped silently).

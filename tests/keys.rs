@@ -66,7 +66,12 @@ fn app_for(context: Context) -> App {
         press(&mut app, "Fw<C-u>robots.txt<ret>");
         let path = std::path::PathBuf::from("robots.txt");
         let result = Err(robotscope::save::SaveError::Exists { path: path.clone() });
-        app.update(robotscope::app::Action::Saved { path, text: Vec::new(), after: AfterSave::Stay, result: Box::new(result) });
+        app.update(robotscope::app::Action::Saved {
+            path,
+            text: Vec::new(),
+            after: AfterSave::Stay,
+            result: Box::new(result),
+        });
     }
     if context == Context::Overlay(Overlay::ChangedOnDisk) {
         // A save over a file another program changed comes back asking.
@@ -77,7 +82,12 @@ fn app_for(context: Context) -> App {
         let metadata = std::fs::metadata(dir.path().join("theirs")).expect("metadata");
         let stamp = robotscope::fetch::FileStamp::new(&metadata, b"theirs", false);
         let result = Err(robotscope::save::SaveError::Changed { path: path.clone(), now: b"theirs".to_vec(), stamp });
-        app.update(robotscope::app::Action::Saved { path, text: Vec::new(), after: AfterSave::Stay, result: Box::new(result) });
+        app.update(robotscope::app::Action::Saved {
+            path,
+            text: Vec::new(),
+            after: AfterSave::Stay,
+            result: Box::new(result),
+        });
     }
     app
 }

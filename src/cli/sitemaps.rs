@@ -224,7 +224,6 @@ fn spill_file() -> io::Result<std::fs::File> {
     Ok(file)
 }
 
-
 /// The CSV's header row.
 const CSV_HEADER: &str =
     "\"sitemap\",\"url\",\"agent\",\"allowed\",\"semantics\",\"line\",\"rule\",\"lastmod\",\"other_host\"";

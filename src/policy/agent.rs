@@ -402,6 +402,34 @@ mod tests {
         assert_eq!(choose(text, &robot, Reading::Draft1996).groups, vec![0]);
     }
 
+    /// A robot no group names gets every `*` group under RFC 9309 and the first under
+    /// the classic readings, from the index in a file that names many robots as from a
+    /// look through every group in a small one (issue 35: the look, done for each of
+    /// 50,000 robots, made lint quadratic).
+    #[test]
+    fn the_star_groups_come_from_the_index_as_from_a_look_through() {
+        for robots in [3, 200] {
+            let mut text = String::new();
+            for i in 0..robots {
+                let _ = write!(text, "User-agent: bot{i}x\nDisallow: /{i}\n\n");
+                if i % 50 == 1 {
+                    let _ = write!(text, "User-agent: *\nDisallow: /star{i}\n\n");
+                }
+            }
+            let txt = RobotsTxt::parse(text.into_bytes());
+            let nobody = Robot::from_agent("Nobody");
+            let stars: Vec<usize> = (0..txt.interpretation(Reading::Rfc9309).groups().len())
+                .filter(|&g| txt.interpretation(Reading::Rfc9309).groups()[g].names_star())
+                .collect();
+            assert_eq!(stars.len(), if robots == 3 { 1 } else { 4 });
+            assert_eq!(select(txt.interpretation(Reading::Rfc9309), &nobody, Reading::Rfc9309).groups, stars);
+            for reading in [Reading::Draft1996, Reading::Koster1994] {
+                let first = select(txt.interpretation(reading), &nobody, reading).groups;
+                assert_eq!(first, [stars[0]], "{reading}");
+            }
+        }
+    }
+
     /// A file that names many robots is looked up in an index: it chooses as looking
     /// through every line does (computed here by brute force), under every reading.
     #[test]

@@ -226,11 +226,20 @@ impl fmt::Display for FixEffect {
 #[must_use]
 pub fn impact(before: &RobotsTxt, after: &RobotsTxt) -> Impact {
     let mut found = Impact::default();
-    if before.source() == after.source() && before.rfc9309_cut() == after.rfc9309_cut() {
+    // The same bytes read alike under a reading give it the same verdicts: only the RFC
+    // 9309 reading stops at a cut (§2.5), so a file against its own first 500 KiB (lint's
+    // check of what RFC 9309 robots leave unread) is asked about under it alone, and the
+    // classic readings' substring lookups for every robot named are saved.
+    let same_bytes = before.source() == after.source();
+    let readings: Vec<Reading> = Reading::ALL
+        .into_iter()
+        .filter(|reading| !(same_bytes && (reading.is_classic() || before.rfc9309_cut() == after.rfc9309_cut())))
+        .collect();
+    if readings.is_empty() {
         return found;
     }
-    let robots = robots_named(before, after);
-    for reading in Reading::ALL {
+    let robots = robots_named_under(before, after, &readings);
+    for reading in readings {
         // What a robot gets depends only on the groups it reads in each version: robots
         // that read the same groups are asked once (20,000 robots of one group cost one
         // search, not 20,000).
@@ -266,12 +275,21 @@ pub fn impact(before: &RobotsTxt, after: &RobotsTxt) -> Impact {
 /// robots [`impact`] checks.
 #[must_use]
 pub fn robots_named(before: &RobotsTxt, after: &RobotsTxt) -> Vec<(String, Robot)> {
+    robots_named_under(before, after, &Reading::ALL)
+}
+
+/// [`robots_named`], from the groups of `readings` only.
+fn robots_named_under(before: &RobotsTxt, after: &RobotsTxt, readings: &[Reading]) -> Vec<(String, Robot)> {
     let mut seen = foldhash::HashSet::default();
+    // The values already taken, by their bytes: a name written on many lines, or read
+    // under several readings, is made a robot once (a million User-agent lines cost a
+    // million lookups, not six million robots made and thrown away).
+    let mut values_seen: foldhash::HashSet<&[u8]> = foldhash::HashSet::default();
     let mut robots = Vec::new();
     for txt in [before, after] {
-        for reading in Reading::ALL {
+        for &reading in readings {
             for agent in txt.interpretation(reading).groups().iter().flat_map(super::parse::Group::agents) {
-                if matches!(agent.name(), AgentName::Star) {
+                if matches!(agent.name(), AgentName::Star) || !values_seen.insert(txt.text(&agent.value())) {
                     continue;
                 }
                 let value = String::from_utf8_lossy(txt.text(&agent.value())).trim().to_owned();
@@ -501,6 +519,26 @@ Disallow: /
         let googlebot = |f: &&Flip| f.reading == Reading::Rfc9309 && f.robot == "Googlebot";
         let flip = impact.flips().iter().find(googlebot).expect("an RFC 9309 flip");
         assert_eq!((flip.robot.as_str(), flip.path.as_str(), flip.before, flip.after), ("Googlebot", "/", true, false));
+    }
+
+    /// The same bytes with RFC 9309's 500 KiB cut: the classic readings read every byte
+    /// of both, so only RFC 9309's verdicts can change, and only they are searched
+    /// (issue 35: lint's check of what is past the cut asked every robot under every
+    /// reading).
+    #[test]
+    fn a_cut_changes_only_what_rfc9309_reads() {
+        let mut text = String::from("User-agent: *\nDisallow: /a\n");
+        text.push_str(&"# padding\n".repeat(60_000));
+        text.push_str("User-agent: LateBot\nDisallow: /late\n");
+        let whole = RobotsTxt::parse(text.clone().into_bytes());
+        let cut = RobotsTxt::parse(text.into_bytes())
+            .with_rfc9309_limit(Some(crate::policy::content::RFC9309_PARSE_LIMIT_BYTES));
+        let impact = impact(&whole, &cut);
+        assert_eq!(impact.changed_robots(), [(Reading::Rfc9309, "LateBot".to_owned())], "{impact}");
+        let flip = &impact.flips()[0];
+        // Cut, LateBot falls back to `*`: /a is closed to it, which its own group left open.
+        assert_eq!((flip.path.as_str(), flip.before, flip.after), ("/a", true, false));
+        assert!(super::impact(&cut, &cut).is_none());
     }
 
     #[test]

@@ -245,11 +245,10 @@ mod tests {
         }
         // With the robots.txt's site known, that is the site that counts: a sitemap on a
         // CDN lists the site's URLs, and a URL on the CDN is the CDN's robots.txt's.
-        let columns = Column::all(&RobotsTxt::parse("User-agent: *\nDisallow: /\n"), [(
-            "bot".to_owned(),
-            Robot::from_agent("bot"),
-            Reading::Rfc9309,
-        )]);
+        let columns = Column::all(
+            &RobotsTxt::parse("User-agent: *\nDisallow: /\n"),
+            [("bot".to_owned(), Robot::from_agent("bot"), Reading::Rfc9309)],
+        );
         let site = Url::parse("https://e.com/robots.txt").expect("url");
         let audit = Audit::new(columns, Availability::Available, UrlMode::AsCrawlersSend, Some(&site));
         let on_cdn = SitemapOrigin::of(&Url::parse("https://cdn.e.net/sitemap.xml").expect("url"));
