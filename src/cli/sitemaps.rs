@@ -776,6 +776,11 @@ impl Run<'_> {
                 }
             }
         }
+        self.write_other_hosts(out)
+    }
+
+    /// The text report's last part: the URLs on another site, which it does not judge.
+    fn write_other_hosts(&self, out: &mut dyn Write) -> io::Result<()> {
         if self.other_host_count > 0 {
             let whose = if self.robots_txt_site.is_some() { "the robots.txt's" } else { "their sitemap's" };
             writeln!(
