@@ -453,6 +453,8 @@ pub fn load(spec: &str, options: &SourceOptions, robot_user_agent: Option<&str>)
         tokio::runtime::Builder::new_current_thread().enable_all().build().wrap_err("starting the runtime")?;
     let loaded = runtime.block_on(crate::load::load(source, &limits, &options.store_choice()))?;
     report(&loaded.warnings);
+    // Every command asks the rules of what it loaded: said now if there is no room.
+    policy::room_for(policy::Work::Match, loaded.retrieved.bytes().len())?;
     let retrieved = loaded.retrieved;
     let (availability, site_origins) = (retrieved.availability(), site_origins(&retrieved));
     let read_in_part = retrieved.read_in_part(&limits);
@@ -654,7 +656,9 @@ pub fn lint(args: &LintArgs) -> Result<Outcome> {
         bail!("there is no robots.txt to lint: the server did not answer with one");
     }
     // Every byte is linted (a diagnostic says what RFC 9309 robots leave unread past
-    // 500 KiB); each fix is checked on the file as robots read it.
+    // 500 KiB); each fix is checked on the file as robots read it. An address space too
+    // small for it is said, not an abort midway.
+    policy::room_for(policy::Work::Lint, txt.source().len())?;
     let mut diagnostics = policy::lint::lint_checked(&txt);
     if let Some(warning) = &read_in_part {
         // What was not read was not linted: "0 errors" would speak for it.
@@ -723,6 +727,7 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
         // deploys it loses the rest. The warning above says how to read it all.
         bail!("only a part of the robots.txt was read, so there is no whole file to fix (see the warning above)");
     }
+    policy::room_for(policy::Work::Fix, txt.source().len())?;
     let report = policy::fix::fix_all(txt.source());
     let changed = report.text != txt.source();
     let effect = policy::fix::fix_all_effect(&txt, &report);

@@ -32,6 +32,7 @@ pub(crate) mod impact;
 pub(crate) mod lex;
 pub(crate) mod lint;
 pub(crate) mod matcher;
+pub(crate) mod memory;
 #[cfg(feature = "page")]
 pub(crate) mod page;
 pub(crate) mod parse;
@@ -52,6 +53,7 @@ pub use compiled::Decision;
 pub use content::{Content, RFC9309_PARSE_LIMIT_BYTES, sniff};
 pub use extensions::{RequestRate, VisitTime, crawl_delay};
 pub use matcher::{Matcher, explain};
+pub use memory::{OutOfMemory, Work, room_for};
 pub use parse::{AgentName, FieldKind, Group, Interpretation, RobotsTxt, Rule, RuleKind};
 pub use reading::Reading;
 pub use request::{Form, LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, path_lines, raw_path};

@@ -13,16 +13,24 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::thread;
 
-use pyo3::exceptions::{PyTypeError, PyUserWarning, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyMemoryView, PyString};
 
 use robotscope::policy::{
     Category, Diagnostic as CoreDiagnostic, Fix as CoreFix, RFC9309_PARSE_LIMIT_BYTES, Request, UrlMode,
-    Usage as CoreUsage, is_valid_token, lint_checked, select, suggest_token,
+    Usage as CoreUsage, Work, is_valid_token, lint_checked, room_for, select, suggest_token,
 };
 use robotscope::{Matcher as CoreMatcher, Reading, RobotsTxt as CoreRobotsTxt, fix_all};
+
+/// Reserves room for `work` on `txt` before it starts: a `MemoryError` when the process
+/// cannot have it. Rust ends the process when an allocation fails, so work whose memory
+/// the file decides is never started without its room (a `RLIMIT_AS` once turned a
+/// 100 MB file into the interpreter's abort).
+fn room(txt: &CoreRobotsTxt, work: Work) -> PyResult<()> {
+    room_for(work, txt.source().len()).map_err(|error| PyMemoryError::new_err(error.to_string()))
+}
 
 /// A robots.txt, parsed. Parsing never fails: any bytes are some robots.txt.
 ///
@@ -56,9 +64,10 @@ impl RobotsTxt {
     /// The `Sitemap:` values, in file order, as written (relative ones and repeats
     /// included; `robotscope sitemaps` resolves and de-duplicates them).
     #[getter]
-    fn sitemaps(&self, py: Python<'_>) -> Vec<String> {
+    fn sitemaps(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        room(&self.txt, Work::Read)?;
         // The first question of the RFC 9309 reading builds it: without the GIL.
-        py.detach(|| self.txt.sitemaps().map(Cow::into_owned).collect())
+        Ok(py.detach(|| self.txt.sitemaps().map(Cow::into_owned).collect()))
     }
 
     /// The first line of each group that applies to the robot whose product token is
@@ -68,6 +77,7 @@ impl RobotsTxt {
     fn group_lines(&self, py: Python<'_>, agent: &str, reading: &str) -> PyResult<Vec<usize>> {
         let reading = reading_named(reading)?;
         let robot = robotscope::Robot::from_agent(agent);
+        room(&self.txt, Work::Read)?;
         Ok(py.detach(|| {
             let interpretation = self.txt.interpretation(reading);
             let selection = select(interpretation, &robot, reading);
@@ -80,30 +90,33 @@ impl RobotsTxt {
     fn lint(&self, py: Python<'_>) -> PyResult<Vec<Diagnostic>> {
         // Slow work (each fix checked under every reading) without the GIL, as all of this
         // class's slow work: other threads run meanwhile.
+        room(&self.txt, Work::Lint)?;
         let diagnostics = py.detach(|| lint_checked(&self.txt));
         diagnostics.iter().map(|diagnostic| Diagnostic::of(py, &self.txt, diagnostic)).collect()
     }
 
     /// Every fix applied, round after round (what `robotscope fix` writes), and what
     /// the fixes do to the verdicts.
-    fn fix(&self, py: Python<'_>) -> Fixed {
+    fn fix(&self, py: Python<'_>) -> PyResult<Fixed> {
+        room(&self.txt, Work::Fix)?;
         let (report, effect) = py.detach(|| {
             let report = fix_all(self.txt.source());
             let effect = robotscope::policy::fix_all_effect(&self.txt, &report);
             (report, effect)
         });
-        Fixed {
+        Ok(Fixed {
             changes_verdicts: !effect.is_none(),
             effect: effect.to_string(),
             applied: report.applied(),
             text: PyBytes::new(py, report.text()).unbind(),
-        }
+        })
     }
 
     /// The file with every fix applied: what `robotscope fix` writes.
-    fn fixed<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    fn fixed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        room(&self.txt, Work::Fix)?;
         let report = py.detach(|| fix_all(self.txt.source()));
-        PyBytes::new(py, report.text())
+        Ok(PyBytes::new(py, report.text()))
     }
 
     /// The rules for the robot whose product token is `agent` (`Googlebot`) under
@@ -131,13 +144,15 @@ impl RobotsTxt {
         }
         let robot = robotscope::Robot::from_agent(agent);
         let mode = if raw_urls { UrlMode::Raw } else { UrlMode::AsCrawlersSend };
+        room(&self.txt, Work::Match)?;
         let matcher = py.detach(|| CoreMatcher::for_robot_as(&self.txt, &robot, reading, mode));
         Ok(Matcher { compiled: Arc::new(matcher), txt: Arc::clone(&self.txt), agent: agent.to_owned() })
     }
 
-    fn __repr__(&self, py: Python<'_>) -> String {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        room(&self.txt, Work::Read)?;
         let sitemaps = py.detach(|| self.txt.sitemaps().count());
-        format!("<RobotsTxt: {} bytes, {sitemaps} sitemaps>", self.txt.source().len())
+        Ok(format!("<RobotsTxt: {} bytes, {sitemaps} sitemaps>", self.txt.source().len()))
     }
 }
 

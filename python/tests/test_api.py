@@ -300,3 +300,35 @@ def test_lint_holds_no_copy_of_the_file_per_diagnostic(tmp_path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     count, size = map(int, done.stdout.split())
     assert count >= 15_999 and size == 26 + 13 * 15_999
+
+
+def test_no_room_is_a_memory_error_not_an_abort(tmp_path) -> None:
+    # Issue 35: with the address space 300 MB past what the interpreter holds, a 104 MB
+    # robots.txt compiled for a robot aborted the interpreter ("memory allocation
+    # failed", exit 134). Each call whose memory the file decides raises MemoryError,
+    # and the interpreter goes on: a small file still works after.
+    script = tmp_path / "room.py"
+    script.write_text(
+        "import resource, robotscope\n"
+        "body = b'User-agent: *\\n' + b''.join(b'Disallow: /p%d/x\\n' % i for i in range(5_000_000))\n"
+        "size = int(open('/proc/self/status').read().split('VmSize:')[1].split()[0]) * 1024\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (size + (300 << 20), size + (300 << 20)))\n"
+        "txt = robotscope.RobotsTxt(body, whole_file=True)\n"
+        "for name, call in [('matcher', lambda: txt.matcher('G')), ('lint', txt.lint), ('fix', txt.fix),\n"
+        "                   ('fixed', txt.fixed), ('sitemaps', lambda: txt.sitemaps)]:\n"
+        "    try:\n"
+        "        call()\n"
+        "        print(name, 'ran')\n"
+        "    except MemoryError as error:\n"
+        "        print(name, 'MemoryError', error)\n"
+        "print(robotscope.RobotsTxt(b'User-agent: *\\nDisallow: /x\\n').matcher('G').allowed('/y'))\n"
+    )
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert len(body_mb := [line for line in lines if "MemoryError" in line]) == 5, done.stdout
+    assert "not enough memory to compile the rules of a robots.txt of 104 MiB" in body_mb[0], done.stdout
+    assert lines[-1] == "True"
