@@ -73,6 +73,10 @@ pub enum Outcome {
     Clean,
     /// Something is disallowed, or the file has errors: exit 1.
     Findings,
+    /// The site's robots.txt could not be had (a 5xx or 429, no answer, a timeout): the
+    /// answers are RFC 9309's "disallow everything" for an outage, not the site's
+    /// rules: exit 3, so that CI tells an outage from a block.
+    Unavailable,
     /// The explorer was ended by this signal (after keeping unsaved edits): exit 128
     /// plus its number, as a shell reports a process a signal ended.
     EndedBy {
@@ -526,7 +530,11 @@ pub fn check(args: &CheckArgs, db: &RobotsDb) -> Result<Outcome> {
         Err(e) if e.kind() == io::ErrorKind::InvalidData => bail!("standard input: {e}"),
         Err(e) => return Err(e).wrap_err("writing results"),
     }
-    Ok(if any_disallowed { Outcome::Findings } else { Outcome::Clean })
+    Ok(match (availability.is_outage(), any_disallowed) {
+        (true, _) => Outcome::Unavailable,
+        (false, true) => Outcome::Findings,
+        (false, false) => Outcome::Clean,
+    })
 }
 
 /// `robotscope lint`: what is wrong with a robots.txt.
@@ -768,7 +776,10 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
     // a fix that changes one says so (issue 24).
     let effect = sanitize_str(&effect.to_string()).into_owned();
     if args.check {
-        note!("robotscope: {applied} to apply, which {effect}; {left} left after them (see `robotscope lint`)");
+        // A clean file: nothing at all, as `rustfmt --check` and the help promise.
+        if changed {
+            note!("robotscope: {applied} to apply, which {effect}; {left} left after them (see `robotscope lint`)");
+        }
     } else {
         note!("robotscope: applied {applied}, which {effect}; {left} left (see `robotscope lint`)");
     }

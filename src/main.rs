@@ -53,6 +53,10 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// May these robots fetch these paths? One result per line; exit 1 if any is disallowed.
+    ///
+    /// Exit status: 0 every path allowed, 1 some disallowed, 2 an error, 3 the site's
+    /// robots.txt could not be had (a 5xx or 429, no answer, a timeout), whatever the
+    /// answers (RFC 9309 then disallows everything): an outage is not a block.
     Check(CheckArgs),
     /// What is wrong with the file, what each reading does with it, and the fixes; exit 1 on errors.
     Lint(LintArgs),
@@ -173,6 +177,7 @@ fn main() -> ExitCode {
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
+        Ok(Outcome::Unavailable) => ExitCode::from(3),
         Ok(Outcome::EndedBy { signal }) => ExitCode::from(u8::try_from(128 + signal).unwrap_or(u8::MAX)),
         Err(error) => {
             // Error chains quote file names, URLs and file text: escaped like all output.

@@ -307,6 +307,21 @@ fn each_request_meets_the_version_of_its_time() {
         text.contains("GPTBot: 1 request by line 6 `Disallow: /` of the version of 2021-01-01T00:00:00Z"),
         "{text}"
     );
+    // Issue 35: a log whose every request came before the first version is not "no
+    // violation": nothing could be judged, and the status says so.
+    let early = write(
+        &dir,
+        "early.log",
+        combined("20.171.206.1", "31/Dec/2019:23:00:00 +0000", "/private/x", GPTBOT).as_bytes(),
+    );
+    let (text, warnings, status) = run(&["audit", &early, "--site", &site, "--local", "--store", &store], b"");
+    assert_eq!(status, 2, "{text}{warnings}");
+    assert!(
+        text.contains("Nothing could be judged: every robot request came before the first known version"),
+        "{text}"
+    );
+    assert!(!text.contains("No violation"), "{text}");
+    assert!(warnings.contains("error: nothing could be judged"), "{warnings}");
 }
 
 proptest! {

@@ -465,7 +465,8 @@ fn fix_check_exits_1_when_there_is_something_to_fix() {
         .code(1)
         .stdout(predicate::str::contains("+Disallow: /tmp/"));
     let clean = robots_file("User-agent: *\nDisallow: /private/\n");
-    robotscope().args(["fix", clean.path().to_str().expect("path"), "--check"]).assert().code(0).stdout("");
+    // Issue 35: a clean file prints nothing at all, on either stream.
+    robotscope().args(["fix", clean.path().to_str().expect("path"), "--check"]).assert().code(0).stdout("").stderr("");
 }
 
 #[test]

@@ -130,6 +130,18 @@ pub struct Report {
     pub versions: Vec<InForce>,
 }
 
+impl Report {
+    /// True when robots came and none of their requests could be judged: each came
+    /// before the first known version of the robots.txt. "No violation" would be a
+    /// verdict the audit cannot give.
+    #[must_use]
+    pub fn nothing_judged(&self) -> bool {
+        let requests: u64 = self.robots.iter().map(|robot| robot.requests).sum();
+        let unjudged: u64 = self.robots.iter().map(|robot| robot.unjudged).sum();
+        requests > 0 && unjudged == requests
+    }
+}
+
 /// A robot's counts in a [`Report`], named as `audit --json` writes them.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct RobotCounts {
@@ -334,6 +346,14 @@ impl<'a> Run<'a> {
     #[must_use]
     pub fn unjudged(&self) -> u64 {
         self.tallies.iter().map(|tally| tally.count(Verdict::Unjudged)).sum()
+    }
+
+    /// True when robots came and none of their requests could be judged (see
+    /// [`Report::nothing_judged`]).
+    #[must_use]
+    pub fn nothing_judged(&self) -> bool {
+        let requests: u64 = self.tallies.iter().map(|tally| tally.requests).sum();
+        requests > 0 && self.unjudged() == requests
     }
 
     /// The addresses `--rdns` asked about, and how many of them had no answer.

@@ -242,15 +242,28 @@ pub fn audit(args: &AuditArgs, db: &RobotsDb) -> Result<Outcome> {
         );
     }
     let violations = audit.run.violations();
+    let nothing_judged = audit.run.nothing_judged();
     audit.finish(&about, stopped.as_deref(), args.versions.deadline.max_time)?;
-    // After the report, with the other warnings.
+    warn_unread(&unread, &failed);
+    if nothing_judged {
+        // Not "clean": a script must not read "no violation" from an audit that judged
+        // nothing (issue 35). The status of a run with nothing read.
+        bail!(
+            "nothing could be judged: every robot request came before the first known version (--robots FILE judges them all)"
+        );
+    }
+    Ok(if violations > 0 { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// After the report, with its other warnings: the logs the deadline left unread, and
+/// those that could not be read.
+fn warn_unread(unread: &[String], failed: &[color_eyre::eyre::Report]) {
     if !unread.is_empty() {
         super::stderr_line(format_args!("robotscope: warning: not read, for --max-time: {}", unread.join(", ")));
     }
-    for error in &failed {
+    for error in failed {
         super::stderr_line(format_args!("robotscope: warning: {}", sanitize_str(&format!("{error:#}"))));
     }
-    Ok(if violations > 0 { Outcome::Findings } else { Outcome::Clean })
 }
 
 /// What checks the robots' addresses: the lists at hand (their warnings said now), and
@@ -467,6 +480,13 @@ impl Audit<'_> {
                  training; for information): {}",
                 refused.join(", ")
             )?;
+        }
+        if run.nothing_judged() {
+            return writeln!(
+                out,
+                "\nNothing could be judged: every robot request came before the first known version of the \
+                 robots.txt, so no violation is known, nor that there was none."
+            );
         }
         if violations == 0 {
             return writeln!(out, "\nNo violations.");

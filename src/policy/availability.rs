@@ -32,6 +32,14 @@ pub enum Availability {
 }
 
 impl Availability {
+    /// True when the robots.txt could not be had for a reason on the server's side or
+    /// the network's (a 5xx or 429, no answer, no answer in time), which RFC 9309
+    /// §2.3.1.4 makes a "disallow everything" until it can: an outage, not a rule.
+    #[must_use]
+    pub fn is_outage(self) -> bool {
+        matches!(self, Availability::Status(429 | 500..=599) | Availability::Unreachable | Availability::TimedOut)
+    }
+
     /// True for the ways a chain of redirects can fail to reach the file.
     #[must_use]
     pub fn is_redirect_failure(self) -> bool {

@@ -157,6 +157,13 @@ impl AuditOverlay<'_> {
         let Some(audited) = &view.audited else { return Vec::new() };
         let groups = &audited.report.groups;
         let mut lines = vec![Line::raw("")];
+        if audited.report.nothing_judged() {
+            lines.push(Line::styled(
+                "  Nothing could be judged: every request came before the first known version of the robots.txt.",
+                THEME.warning,
+            ));
+            return lines;
+        }
         if groups.is_empty() {
             lines.push(Line::styled("  No violation.", THEME.allowed));
             return lines;
