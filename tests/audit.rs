@@ -481,18 +481,18 @@ fn bots_update_fetches_the_lists_audit_then_uses_and_bot_ips_adds_one() {
     // A mirror's list older than the copy held is not taken.
     let stale = Server::start(|path| match path {
         "/googlebot.json" => {
-            Reply::text(r#"{"creationTime": "2020-01-01T00:00:00", "prefixes": [{"ipv4Prefix": "10.0.0.0/8"}]}"#)
+            Reply::text(r#"{"creationTime": "2020-01-01T00:00:00", "prefixes": [{"ipv4Prefix": "10.0.0.0/24"}]}"#)
         }
         _ => Reply::status(404),
     });
     let (_, warnings, _) = run_with_data(data.path(), &["bots", "update", "--from", &stale.url("/")]);
     let future = Server::start(|path| match path {
         "/bingbot.json" => {
-            Reply::text(r#"{"creationTime": "9999-12-31T00:00:00", "prefixes": [{"ipv4Prefix": "10.0.0.0/8"}]}"#)
+            Reply::text(r#"{"creationTime": "9999-12-31T00:00:00", "prefixes": [{"ipv4Prefix": "10.0.0.0/24"}]}"#)
         }
-        "/applebot.json" => Reply::text(r#"{"creationTime": "soon", "prefixes": [{"ipv4Prefix": "10.0.0.0/8"}]}"#),
+        "/applebot.json" => Reply::text(r#"{"creationTime": "soon", "prefixes": [{"ipv4Prefix": "10.0.0.0/24"}]}"#),
         "/duckduckbot.json" => {
-            Reply::text(r#"{"creationTime": "2026-11-03T00:00:00", "prefixes": [{"ipv4Prefix": "10.0.0.0/8"}]}"#)
+            Reply::text(r#"{"creationTime": "2026-11-03T00:00:00", "prefixes": [{"ipv4Prefix": "10.0.0.0/24"}]}"#)
         }
         _ => Reply::status(404),
     });
@@ -504,12 +504,39 @@ fn bots_update_fetches_the_lists_audit_then_uses_and_bot_ips_adds_one() {
     assert!(future_warnings.contains("`9999-12-31T00:00:00` is still to come"), "{future_warnings}");
     assert!(future_warnings.contains("`soon` is no time"), "{future_warnings}");
     assert_eq!(std::fs::read_to_string(&outside).expect("read"), "mine");
-    assert!(std::fs::read_to_string(kept.join("duckduckbot.json")).expect("kept").contains("10.0.0.0/8"));
+    assert!(std::fs::read_to_string(kept.join("duckduckbot.json")).expect("kept").contains("10.0.0.0/24"));
     assert!(warnings.contains("made 2020-01-01T00:00:00, before the copy held (2026-11-02T00:00:00)"), "{warnings}");
     assert!(std::fs::read_to_string(kept.join("googlebot.json")).expect("kept").contains("192.0.2.0/24"));
     let (_, warnings, status) = run_with_data(data.path(), &["audit", &log, "--robots", &robots, "--bot-ips", &mine]);
     assert_eq!(status, 2, "a list not named for an operator needs TOKEN=FILE");
     assert!(warnings.contains("write TOKEN="), "{warnings}");
+
+    // Issue 35: a list that would verify anyone is refused, given or fetched: a range
+    // as wide as the Internet, or another operator's published range.
+    let everyone = write(&dir, "everyone.json", br#"{"prefixes": [{"ipv4Prefix": "0.0.0.0/0"}]}"#);
+    let given = format!("MyCrawler={everyone}");
+    let (_, warnings, status) = run_with_data(data.path(), &["audit", &log, "--robots", &robots, "--bot-ips", &given]);
+    assert_eq!(status, 2, "{warnings}");
+    assert!(warnings.contains("\"0.0.0.0/0\" is too wide a range to be a crawler's"), "{warnings}");
+    let googles = write(&dir, "googles.json", br#"{"prefixes": [{"ipv4Prefix": "66.249.64.0/27"}]}"#);
+    let given = format!("MyCrawler={googles}");
+    let (_, warnings, status) = run_with_data(data.path(), &["audit", &log, "--robots", &robots, "--bot-ips", &given]);
+    assert_eq!(status, 2, "{warnings}");
+    assert!(
+        warnings.contains("holds 66.249.64.0/27, which meets 66.249.64.0/27 of Google's googlebot.json"),
+        "{warnings}"
+    );
+    let wide = Server::start(|path| match path {
+        "/gptbot.json" => Reply::text(r#"{"prefixes": [{"ipv6Prefix": "::/0"}]}"#),
+        "/bingbot.json" => Reply::text(r#"{"prefixes": [{"ipv4Prefix": "66.249.64.0/24"}]}"#),
+        _ => Reply::status(404),
+    });
+    let (_, warnings, _) = run_with_data(data.path(), &["bots", "update", "--from", &wide.url("/")]);
+    assert!(warnings.contains("\"::/0\" is too wide a range"), "{warnings}");
+    assert!(warnings.contains("holds 66.249.64.0/24, which meets"), "{warnings}");
+    assert!(!kept.join("gptbot.json").exists(), "not kept");
+    let bing = std::fs::read_to_string(kept.join("bingbot.json")).expect("the copy held");
+    assert!(bing.contains("40.77.167.0/24") && !bing.contains("66.249"), "the copy held stays: {bing}");
 }
 
 /// A DNS server on 127.0.0.1 that answers from `records` (name, data) and says NXDOMAIN

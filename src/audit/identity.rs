@@ -337,6 +337,9 @@ pub enum ListError {
     /// A prefix that is no address range.
     #[error("{0:?} is not an address range")]
     Prefix(String),
+    /// A range too wide to be a crawler's: it would verify whoever claims the robot.
+    #[error("{0:?} is too wide a range to be a crawler's (/16 at most for IPv4, /32 for IPv6): it would verify anyone")]
+    TooWide(String),
 }
 
 /// A published list: when it was made, and its ranges.
@@ -375,6 +378,24 @@ impl RangeList {
     }
 }
 
+/// True when two ranges share an address (each an address and how many of its leading
+/// bits are fixed; IPv4 and IPv6 share none).
+#[must_use]
+pub fn ranges_overlap((a, a_bits): (IpAddr, u8), (b, b_bits): (IpAddr, u8)) -> bool {
+    let bits = a_bits.min(b_bits);
+    match (a, b) {
+        (IpAddr::V4(a), IpAddr::V4(b)) => {
+            let mask = u32::MAX.checked_shl(32 - u32::from(bits)).unwrap_or(0);
+            u32::from(a) & mask == u32::from(b) & mask
+        }
+        (IpAddr::V6(a), IpAddr::V6(b)) => {
+            let mask = u128::MAX.checked_shl(128 - u32::from(bits)).unwrap_or(0);
+            u128::from(a) & mask == u128::from(b) & mask
+        }
+        _ => false,
+    }
+}
+
 /// `66.249.64.0/27` as its address and length.
 fn parse_range(text: &str) -> Result<(IpAddr, u8), ListError> {
     let bad = || ListError::Prefix(text.to_owned());
@@ -384,6 +405,16 @@ fn parse_range(text: &str) -> Result<(IpAddr, u8), ListError> {
     let most = if address.is_ipv4() { 32 } else { 128 };
     if length > most {
         return Err(bad());
+    }
+    // A range this wide is no crawler's: 0.0.0.0/0 or ::/0 in a list would verify anyone
+    // (issue 35). Operators publish /24 and narrower, /64 for IPv6.
+    let least = match address {
+        IpAddr::V4(_) => 16,
+        IpAddr::V6(v6) if v6.to_ipv4_mapped().is_some() => 96 + 16,
+        IpAddr::V6(_) => 32,
+    };
+    if length < least {
+        return Err(ListError::TooWide(text.to_owned()));
     }
     // An IPv4 range written as IPv6 (`::ffff:66.249.64.0/123`) is an IPv4 range: mapped
     // addresses are looked up as IPv4.

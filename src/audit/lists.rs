@@ -6,7 +6,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::identity::{EMBEDDED, FAMILIES, RangeList, Verifier};
+use super::identity::{EMBEDDED, FAMILIES, RangeList, Verifier, ranges_overlap};
 use crate::policy::escape::sanitize_str;
 
 /// The bytes of a list read at most (Google's largest is under 100 KB).
@@ -29,6 +29,34 @@ pub fn check(list: &RangeList) -> Result<(), String> {
         return Err(format!("holds more than {MAX_LIST_RANGES} address ranges"));
     }
     made(list).map(|_| ())
+}
+
+/// Refuses a list for `family` (`None`: a robot of no known operator) that holds a range
+/// of another operator's published list: it would make that operator's addresses
+/// verify this robot (issue 35). Checked against the lists shipped inside robotscope.
+///
+/// # Errors
+///
+/// Which range, and whose it is.
+pub fn foreign(list: &RangeList, family: Option<usize>) -> Result<(), String> {
+    let others = FAMILIES.iter().enumerate().filter(|(index, _)| Some(*index) != family).map(|(_, other)| other);
+    for other in others {
+        for published in other.lists {
+            let Ok(Some(theirs)) = shipped(published.name) else { continue };
+            for &(address, bits) in &list.ranges {
+                if let Some(&(at, at_bits)) =
+                    theirs.ranges.iter().find(|&&range| ranges_overlap((address, bits), range))
+                {
+                    return Err(format!(
+                        "holds {address}/{bits}, which meets {at}/{at_bits} of {}'s {}: it would make their \
+                         addresses verify these robots",
+                        other.operator, published.name
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The lists `--bot-ips` may give at most.
@@ -57,7 +85,11 @@ pub fn verifier(given: &[String]) -> Result<(Verifier, Vec<String>), String> {
             let shipped = shipped(published.name)?;
             let kept = dir.as_ref().map(|dir| dir.join(published.name)).filter(|path| path.is_file());
             if let Some(path) = kept {
-                match read_list(&path) {
+                let read = read_list(&path).and_then(|list| {
+                    foreign(&list, Some(index)).map_err(|why| format!("{}: {why}", path.display()))?;
+                    Ok(list)
+                });
+                match read {
                     // A copy older than the one shipped (a mirror's stale file) gives way to it.
                     Ok(list) if shipped.as_ref().is_some_and(|shipped| is_older(&list, shipped)) => {}
                     Ok(list) => {
@@ -85,6 +117,11 @@ pub fn verifier(given: &[String]) -> Result<(Verifier, Vec<String>), String> {
         };
         let list = read_list(path)?;
         let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+        let family = match token {
+            Some(token) => verifier.family_of(token),
+            None => Verifier::family_of_list(&name),
+        };
+        foreign(&list, family).map_err(|why| format!("{}: {why}", sanitize_str(&path.display().to_string())))?;
         match (token, Verifier::family_of_list(&name)) {
             (Some(token), _) => {
                 verifier.add_for_robot(token, &format!("{name} for {token}"), list, path.display().to_string());

@@ -180,10 +180,17 @@ fn request_line(request: &str) -> Result<(String, String), LineError> {
         (Some(target), None) if target.starts_with('/') => ("GET", target),
         _ => return Err(LineError::NoTarget),
     };
-    if !(target.starts_with('/') || target.starts_with("http://") || target.starts_with("https://")) {
+    if !is_target(target) {
         return Err(LineError::NoTarget);
     }
     Ok((method.to_owned(), unescape_octets(target)))
+}
+
+/// True for what a request can ask for: a path (origin form) or an absolute http(s) URL
+/// (RFC 9110 §7.1). Anything else (`*`, `example.com:443`, a word) names no path robots.txt
+/// speaks of.
+fn is_target(target: &str) -> bool {
+    target.starts_with('/') || target.starts_with("http://") || target.starts_with("https://")
 }
 
 /// A target as sent: nginx (and Apache, for what it will not print) writes an octet it
@@ -225,9 +232,15 @@ fn clf_time(text: &str) -> Result<Timestamp, LineError> {
     if bytes.len() != 26 || bytes[2] != b'/' || bytes[6] != b'/' || bytes[11] != b':' || bytes[20] != b' ' {
         return Err(bad());
     }
-    let number = |range: std::ops::Range<usize>| text.get(range).and_then(|digits| digits.parse::<i16>().ok());
+    // Digits only: `-999` would read as a year and `+-130` as an offset.
+    let number = |range: std::ops::Range<usize>| {
+        text.get(range).filter(|digits| digits.bytes().all(|b| b.is_ascii_digit())).and_then(|d| d.parse::<i16>().ok())
+    };
     let month = MONTHS.iter().position(|&name| name == &text[3..6]).ok_or_else(bad)?;
     let (day, year) = (number(0..2).ok_or_else(bad)?, number(7..11).ok_or_else(bad)?);
+    if year < EARLIEST_LOG_YEAR {
+        return Err(bad());
+    }
     let (hour, minute, second) =
         (number(12..14).ok_or_else(bad)?, number(15..17).ok_or_else(bad)?, number(18..20).ok_or_else(bad)?);
     let sign = match bytes[21] {
@@ -236,6 +249,10 @@ fn clf_time(text: &str) -> Result<Timestamp, LineError> {
         _ => return Err(bad()),
     };
     let (offset_hours, offset_minutes) = (number(22..24).ok_or_else(bad)?, number(24..26).ok_or_else(bad)?);
+    // The Earth's offsets run from -12:00 to +14:00, in whole minutes of an hour.
+    if offset_hours > 14 || offset_minutes > 59 {
+        return Err(bad());
+    }
     let date = Date::new(year, i8::try_from(month + 1).map_err(|_| bad())?, i8::try_from(day).map_err(|_| bad())?)
         .map_err(|_| bad())?;
     let clock = |n: i16| i8::try_from(n).map_err(|_| bad());
@@ -260,15 +277,17 @@ fn parse_json(line: &str) -> Result<LogRequest, LineError> {
     let time = match find(&["time_iso8601", "time", "timestamp", "@timestamp", "ts", "time_local", "msec"]) {
         Some(serde_json::Value::Number(seconds)) => {
             let seconds = seconds.as_f64().ok_or_else(shape)?;
-            #[expect(clippy::cast_possible_truncation, reason = "a log's seconds since the epoch fit in i64")]
-            let whole = seconds.floor() as i64;
-            Timestamp::from_second(whole).map_err(|_| LineError::Time(seconds.to_string()))?
+            epoch_time(seconds).ok_or_else(|| LineError::Time(seconds.to_string()))?
         }
         Some(serde_json::Value::String(text)) => json_time(text)?,
         _ => return Err(shape()),
     };
     let (method, target) = match (text(&["method", "request_method"]), text(&["request_uri", "uri", "path"])) {
-        (method, Some(target)) => (method.unwrap_or_else(|| "GET".to_owned()), target),
+        // A target as the Combined reader takes one: a path, or an absolute http(s) URL.
+        (method, Some(target)) if is_target(&target) => {
+            (method.unwrap_or_else(|| "GET".to_owned()), unescape_octets(&target))
+        }
+        (_, Some(_)) => return Err(LineError::NoTarget),
         (_, None) => request_line(&text(&["request"]).ok_or_else(shape)?)?,
     };
     let status = find(&["status"]).and_then(|status| match status {
@@ -293,10 +312,27 @@ fn json_time(text: &str) -> Result<Timestamp, LineError> {
         return Ok(time);
     }
     if let Ok(seconds) = text.parse::<f64>() {
-        #[expect(clippy::cast_possible_truncation, reason = "a log's seconds since the epoch fit in i64")]
-        return Timestamp::from_second(seconds.floor() as i64).map_err(|_| LineError::Time(text.to_owned()));
+        return epoch_time(seconds).ok_or_else(|| LineError::Time(text.to_owned()));
     }
     clf_time(text)
+}
+
+/// The first year a web server's log can speak of: 1990, before the first web server.
+const EARLIEST_LOG_YEAR: i16 = 1990;
+
+/// 1990-01-01 in seconds since the epoch.
+const EARLIEST_LOG_SECONDS: f64 = 631_152_000.0;
+
+/// Seconds since the epoch as a time: a number that is one (not `NaN`, not infinite)
+/// and no earlier than 1990. `NaN`, `nan` and `1e-400` read as numbers and once became
+/// 1970-01-01 (issue 35): a line saying that is unreadable, not a request of 1970.
+fn epoch_time(seconds: f64) -> Option<Timestamp> {
+    if !seconds.is_finite() || seconds < EARLIEST_LOG_SECONDS {
+        return None;
+    }
+    #[expect(clippy::cast_possible_truncation, reason = "finite, and checked by Timestamp's own range below")]
+    let whole = seconds.floor() as i64;
+    Timestamp::from_second(whole).ok()
 }
 
 /// A format string in the style of `GoAccess`'s `--log-format`: `%h` the client, `%d` the
@@ -336,6 +372,15 @@ impl CustomFormat {
                     None => return Err("the format ends with a lone %".to_owned()),
                 },
                 c => pieces.push(Piece::Literal(c)),
+            }
+        }
+        // A zone name cannot be read: robotscope carries no time zone database, and a name
+        // read and then ignored put every request in UTC (issue 35).
+        for zone in ["%Q", "%:Q", "%Z"] {
+            if date_format.contains(zone) || time_format.contains(zone) {
+                return Err(format!(
+                    "{zone} (a time zone's name) cannot be read; write the offset with %z, or leave it out for UTC"
+                ));
             }
         }
         let has = |fields: &[char]| pieces.iter().any(|piece| matches!(piece, Piece::Field(f) if fields.contains(f)));
@@ -406,14 +451,18 @@ impl CustomFormat {
 fn custom_time(text: &str, format: &str) -> Result<Timestamp, LineError> {
     let bad = || LineError::Time(text.to_owned());
     if format == "%s" {
-        return text.parse::<i64>().ok().and_then(|seconds| Timestamp::from_second(seconds).ok()).ok_or_else(bad);
+        let seconds = text.parse::<i64>().ok().filter(|&seconds| seconds >= EARLIEST_LOG_SECONDS as i64);
+        return seconds.and_then(|seconds| Timestamp::from_second(seconds).ok()).ok_or_else(bad);
     }
     let parsed = jiff::fmt::strtime::parse(format, text).map_err(|_| bad())?;
-    if let Ok(time) = parsed.to_timestamp() {
-        return Ok(time);
+    let time = match parsed.to_timestamp() {
+        Ok(time) => time,
+        Err(_) => Offset::UTC.to_timestamp(parsed.to_datetime().map_err(|_| bad())?).map_err(|_| bad())?,
+    };
+    if time.as_second() < EARLIEST_LOG_SECONDS as i64 {
+        return Err(bad());
     }
-    let civil = parsed.to_datetime().map_err(|_| bad())?;
-    Offset::UTC.to_timestamp(civil).map_err(|_| bad())
+    Ok(time)
 }
 
 #[cfg(test)]
@@ -488,5 +537,34 @@ mod tests {
         let request = LogFormat::Custom(tabs).parse(line).expect("reads");
         assert_eq!((request.method.as_str(), request.target.as_str()), ("HEAD", "/a"));
         assert!(CustomFormat::new("%h %u", "%d", "%t").is_err(), "no date, no request");
+    }
+
+    /// Issue 35: a time that is not one is an unreadable line, never a request of 1970 or
+    /// of the year -999, and a zone name is refused rather than ignored.
+    #[test]
+    fn times_that_are_no_times_are_unreadable() {
+        let json = |time: &str| format!(r#"{{"time":{time},"request":"GET /x HTTP/1.1","http_user_agent":"GPTBot"}}"#);
+        for time in [r#""NaN""#, r#""nan""#, r#""1e-400""#, r#""inf""#, "1e-400", "0", r#""-5""#] {
+            assert!(matches!(LogFormat::Json.parse(&json(time)), Err(LineError::Time(_))), "{time}");
+        }
+        assert!(LogFormat::Json.parse(&json("1760097336")).is_ok());
+        let clf = |time: &str| format!(r#"1.2.3.4 - - [{time}] "GET / HTTP/1.1" 200 1 "-" "GPTBot""#);
+        for time in ["10/Oct/-999:13:55:36 +0000", "10/Oct/2025:13:55:36 +-130", "10/Oct/2025:13:55:36 +2559"] {
+            assert!(matches!(LogFormat::Combined.parse(&clf(time)), Err(LineError::Time(_))), "{time}");
+        }
+        assert!(LogFormat::Combined.parse(&clf("10/Oct/2025:13:55:36 +1400")).is_ok());
+        let zone = CustomFormat::new("%d %r", "%Y-%m-%dT%H:%M:%S %Q", "");
+        assert!(zone.is_err_and(|why| why.contains("%Q (a time zone's name) cannot be read")));
+    }
+
+    /// Issue 35: a JSON log's target is read as the Combined reader reads one: a path or
+    /// an absolute http(s) URL, else the line is unreadable.
+    #[test]
+    fn a_json_target_is_a_path_or_a_url() {
+        let json = |uri: &str| format!(r#"{{"ts":1760097336,"uri":"{uri}","http_user_agent":"GPTBot"}}"#);
+        assert_eq!(LogFormat::Json.parse(&json("secret")), Err(LineError::NoTarget));
+        assert_eq!(LogFormat::Json.parse(&json("*")), Err(LineError::NoTarget));
+        assert_eq!(LogFormat::Json.parse(&json("/secret")).map(|r| r.target), Ok("/secret".to_owned()));
+        assert!(LogFormat::Json.parse(&json("https://e.com/x")).is_ok());
     }
 }

@@ -374,8 +374,9 @@ impl Audit<'_> {
                 && unanswered > 0
             {
                 super::stderr_line(format_args!(
-                    "robotscope: warning: reverse DNS: {unanswered} of {} had no answer in time (their requests are \
-                     unverifiable unless a list vouches for them)",
+                    "robotscope: warning: reverse DNS: {unanswered} of {} had no answer in time: their requests are \
+                     judged by the operator's published ranges alone (forged when outside them, unverifiable when \
+                     no list of the operator is at hand)",
                     plural(asked, "address")
                 ));
             }

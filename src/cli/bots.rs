@@ -75,7 +75,12 @@ fn update(args: &UpdateArgs) -> Result<Outcome> {
                 Ok(list) => Some(list),
                 Err(_) => crate::audit::lists::shipped(published.name).map_err(|why| color_eyre::eyre::eyre!(why))?,
             };
-            let fetched = runtime.block_on(fetch_list(&url, &limits)).and_then(|(list, bytes)| match &held {
+            let index = crate::audit::identity::Verifier::family_of_list(published.name);
+            let fetched = runtime.block_on(fetch_list(&url, &limits)).and_then(|(list, bytes)| {
+                crate::audit::lists::foreign(&list, index)?;
+                Ok((list, bytes))
+            });
+            let fetched = fetched.and_then(|(list, bytes)| match &held {
                 Some(held) if crate::audit::lists::is_older(&list, held) => Err(format!(
                     "made {}, before the copy held ({})",
                     list.created.as_deref().unwrap_or("?"),
