@@ -77,6 +77,10 @@ pub struct Environment {
     pub over_ssh: bool,
     /// `TMUX` is set.
     pub in_tmux: bool,
+    /// In tmux, its `set-clipboard` option when it is not `on`: tmux then drops the OSC 52
+    /// sequences programs send (`external`, its default, and `off`), and a copy would do
+    /// nothing without a word (issue 35). `None` outside tmux, or when it is `on`.
+    pub tmux_drops_osc52: Option<&'static str>,
 }
 
 impl Environment {
@@ -85,11 +89,33 @@ impl Environment {
     pub fn current() -> Environment {
         let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
         let has_display = !cfg!(target_os = "linux") || set("DISPLAY") || set("WAYLAND_DISPLAY");
+        let in_tmux = set("TMUX");
         Environment {
             has_display,
             over_ssh: set("SSH_CONNECTION") || set("SSH_CLIENT") || set("SSH_TTY"),
-            in_tmux: set("TMUX"),
+            in_tmux,
+            tmux_drops_osc52: if in_tmux { tmux_drops_osc52() } else { None },
         }
+    }
+}
+
+/// Asks tmux for its `set-clipboard` option: the value when it drops what programs send
+/// (`external` or `off`). Bounded: a tmux that does not answer within a quarter of a
+/// second is taken to pass it (the question is left behind, not waited for).
+fn tmux_drops_osc52() -> Option<&'static str> {
+    let (sender, answer) = std::sync::mpsc::sync_channel(1);
+    std::thread::spawn(move || {
+        let output = std::process::Command::new("tmux")
+            .args(["show-options", "-gv", "set-clipboard"])
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output();
+        let _ = sender.send(output.map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned()));
+    });
+    match answer.recv_timeout(std::time::Duration::from_millis(250)) {
+        Ok(Ok(value)) if value == "external" => Some("external"),
+        Ok(Ok(value)) if value == "off" => Some("off"),
+        _ => None,
     }
 }
 
@@ -101,9 +127,9 @@ impl Environment {
 ///
 /// ```
 /// use robotscope::clipboard::{choose, ClipboardMode, CopyMethod, Environment};
-/// let ssh = Environment { has_display: true, over_ssh: true, in_tmux: false };
+/// let ssh = Environment { has_display: true, over_ssh: true, in_tmux: false, tmux_drops_osc52: None };
 /// assert_eq!(choose(ClipboardMode::Auto, ssh), CopyMethod::Osc52);
-/// let desktop = Environment { has_display: true, over_ssh: false, in_tmux: false };
+/// let desktop = Environment { has_display: true, over_ssh: false, in_tmux: false, tmux_drops_osc52: None };
 /// assert_eq!(choose(ClipboardMode::Auto, desktop), CopyMethod::System);
 /// ```
 #[must_use]
@@ -198,7 +224,7 @@ mod tests {
     fn auto_prefers_osc52_without_a_local_display() {
         let none = Environment::default();
         assert_eq!(choose(ClipboardMode::Auto, none), CopyMethod::Osc52);
-        let tmux = Environment { has_display: true, over_ssh: false, in_tmux: true };
+        let tmux = Environment { has_display: true, over_ssh: false, in_tmux: true, tmux_drops_osc52: None };
         assert_eq!(choose(ClipboardMode::Auto, tmux), CopyMethod::Osc52);
         assert_eq!(choose(ClipboardMode::System, none), CopyMethod::System);
         assert_eq!("osc52".parse(), Ok(ClipboardMode::Osc52));

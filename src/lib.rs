@@ -77,6 +77,9 @@ pub mod columns;
 #[cfg(feature = "fetch")]
 #[doc(hidden)]
 pub mod fetch;
+#[cfg(any(feature = "fetch", feature = "audit"))]
+#[doc(hidden)]
+pub mod fifo;
 #[cfg(feature = "history")]
 #[doc(hidden)]
 pub mod history;

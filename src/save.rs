@@ -36,6 +36,13 @@ pub enum SaveError {
         /// The file (after any links).
         path: PathBuf,
     },
+    /// The file is read-only (no write permission for anyone): it is replaced only when
+    /// the user says so ([`Replace::Anyway`]), as editors ask.
+    #[error("{path} is read-only")]
+    ReadOnly {
+        /// The file (after any links).
+        path: PathBuf,
+    },
     /// The path names something that is not a regular file (a directory, a device).
     #[error("{path} is not a regular file")]
     NotAFile {
@@ -78,6 +85,8 @@ pub enum Replace {
     Allowed,
     /// Only if it is still as stamped when it was read: the file the user opened.
     IfUnchanged(FileStamp),
+    /// Whatever is there, read-only included: the user said so when asked.
+    Anyway,
     /// No: the save fails with [`SaveError::Exists`] if the file exists.
     Never,
 }
@@ -115,6 +124,9 @@ pub fn save(path: &Path, bytes: &[u8], replace: &Replace) -> Result<Saved, SaveE
         Ok(metadata) if !metadata.is_file() => return Err(SaveError::NotAFile { path: file }),
         Ok(_) if *replace == Replace::Never => return Err(SaveError::Exists { path: file }),
         Ok(metadata) => {
+            if *replace != Replace::Anyway && metadata.permissions().readonly() {
+                return Err(SaveError::ReadOnly { path: file });
+            }
             if let Replace::IfUnchanged(stamp) = replace {
                 unchanged_since(&file, &metadata, stamp)?;
             }
@@ -464,6 +476,21 @@ mod tests {
         save(&link, b"new", &Replace::Allowed).expect("saved");
         assert_eq!(fs::read(dir.path().join("made.txt")).expect("read"), b"new");
         assert!(fs::symlink_metadata(&link).expect("link").file_type().is_symlink());
+    }
+
+    /// Issue 35: a read-only file is replaced only when the user says so.
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_file_is_replaced_only_anyway() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("robots.txt");
+        fs::write(&path, "theirs").expect("write");
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).expect("chmod");
+        assert_eq!(save(&path, b"mine", &Replace::Allowed), Err(SaveError::ReadOnly { path: path.clone() }));
+        assert_eq!(fs::read(&path).expect("read"), b"theirs");
+        save(&path, b"mine", &Replace::Anyway).expect("replaced, as asked");
+        assert_eq!(fs::read(&path).expect("read"), b"mine");
+        assert_eq!(fs::metadata(&path).expect("meta").permissions().mode() & 0o777, 0o444, "still read-only");
     }
 
     #[test]

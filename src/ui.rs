@@ -173,11 +173,12 @@ pub fn fitted_title(parts: &[&str], width: u16) -> String {
     format!(" {title} ")
 }
 
-/// A bordered pane with a title; the border is brighter when the pane has focus.
+/// A bordered pane with a title; the border is brighter when the pane has focus. A
+/// title may name a file, a log or a URL: it is escaped like all text from outside.
 fn pane_block(title: &str, focused: bool) -> Block<'static> {
     Block::bordered()
         .border_style(if focused { THEME.border_focused } else { THEME.border })
-        .title(Span::styled(title.to_owned(), THEME.title))
+        .title(Span::styled(crate::policy::sanitize_str(title).into_owned(), THEME.title))
 }
 
 /// A rectangle of at most `width` x `height`, centred in `area`; the whole width or

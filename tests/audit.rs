@@ -826,6 +826,21 @@ mod explorer {
         assert!(audited.report.stopped);
         assert_eq!(audited.report.robots[0].violations, 1);
         writer.join().expect("writer");
+
+        // Issue 35: a FIFO nobody writes to, stopped: said as stopped, not "empty", and
+        // the report before stays under its own log's name.
+        let silent = dir.path().join("silent");
+        assert!(std::process::Command::new("mkfifo").arg(&silent).status().expect("mkfifo").success());
+        let mut keys = typed("l");
+        keys.extend(typed(&silent.display().to_string()));
+        keys.push(key(KeyCode::Enter));
+        let mut app = run(app, vec![(0, keys), (700, vec![key(KeyCode::Esc)]), (700, vec![])]).await;
+        let view = app.audit_view().expect("open");
+        let failed = view.failed.as_deref().unwrap_or_default();
+        assert!(failed.starts_with("Stopped before a line of") && failed.ends_with("silent came"), "{failed}");
+        assert_eq!(view.audited.as_ref().map(|audited| audited.log.clone()), Some(fifo.clone()));
+        let screen = drawing::draw(&mut app, 120, 40).backend().to_string();
+        assert!(screen.contains("Audit of ") && screen.contains("/fifo") && !screen.contains("Audit of /tmp/silent"));
     }
 }
 

@@ -386,6 +386,14 @@ fn one_keypress_compares_the_ai_training_crawlers_on_train_ai() {
     }
     assert_eq!(labels(&app), chosen);
     assert_eq!(app.compare().expect("open").usage, None);
+
+    // Issue 35: leaving while a purpose shows puts the robots chosen back: what the
+    // other views compare is not changed by a look at a purpose.
+    press(&mut app, "p<esc>");
+    assert!(app.compare().is_none());
+    press(&mut app, "c");
+    assert_eq!(labels(&app), chosen, "the robots chosen, not the purpose's");
+    assert_eq!((app.compare().expect("open").purpose, app.compare().expect("open").usage), (None, None));
 }
 
 /// `u` goes through the usage categories and back to the verdict; the cell's detail

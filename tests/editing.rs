@@ -93,7 +93,11 @@ fn the_editor_retests_at_every_change_and_refuses_control_characters() {
 #[test]
 fn copies_carry_the_right_text_and_fall_back_to_osc52() {
     let mut app = App::from_text("User-agent: a\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n");
-    app.set_clipboard(ClipboardMode::Auto, Environment { has_display: true, over_ssh: false, in_tmux: false }, None);
+    app.set_clipboard(
+        ClipboardMode::Auto,
+        Environment { has_display: true, over_ssh: false, in_tmux: false, tmux_drops_osc52: None },
+        None,
+    );
     select(&mut app, "a");
     let effects = press(&mut app, "yg");
     assert_eq!(
@@ -256,7 +260,11 @@ fn copies(effects: Vec<Effect>) -> Vec<Effect> {
 #[test]
 fn the_editor_selects_cuts_copies_and_deletes_words() {
     let mut app = App::from_text("User-agent: *\nDisallow: /private/\nAllow: /private/open\n");
-    app.set_clipboard(ClipboardMode::Auto, Environment { has_display: true, over_ssh: false, in_tmux: false }, None);
+    app.set_clipboard(
+        ClipboardMode::Auto,
+        Environment { has_display: true, over_ssh: false, in_tmux: false, tmux_drops_osc52: None },
+        None,
+    );
     press(&mut app, "e<down><end><C-w>");
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /\nAllow: /private/open\n");
     press(&mut app, "<C-a>");
@@ -307,7 +315,11 @@ fn a_burst_of_keys_is_tested_once_and_undone_step_by_step() {
     }
     assert_eq!(app.document().txt.source(), b"User-agent: *\nDisallow: /ab\n\n", "the last line's keys wait");
     // A copy (any action but a key in the editor) sees every key of the burst.
-    app.set_clipboard(ClipboardMode::Osc52, Environment { has_display: false, over_ssh: true, in_tmux: false }, None);
+    app.set_clipboard(
+        ClipboardMode::Osc52,
+        Environment { has_display: false, over_ssh: true, in_tmux: false, tmux_drops_osc52: None },
+        None,
+    );
     let copy = copies(app.update(Action::Copy(CopyWhat::File)));
     let [Effect::Copy { text, .. }] = copy.as_slice() else { panic!("{copy:?}") };
     assert_eq!(text, "User-agent: *\nDisallow: /ab\nAllow: /ab\n");
@@ -329,7 +341,11 @@ fn pages_copies_and_messages_in_the_editor() {
     let text = (1..=84).map(|n| format!("Disallow: /{n}\r\n")).collect::<Vec<_>>().concat();
     let mut app = App::from_text(&format!("User-agent: *\r\n{text}"));
     app.update(Action::Resize { width: 120, height: 40 });
-    app.set_clipboard(ClipboardMode::Osc52, Environment { has_display: false, over_ssh: true, in_tmux: false }, None);
+    app.set_clipboard(
+        ClipboardMode::Osc52,
+        Environment { has_display: false, over_ssh: true, in_tmux: false, tmux_drops_osc52: None },
+        None,
+    );
     press(&mut app, "e");
     let page = app.editor().map(|editor| editor.cursor().0).expect("editing");
     press(&mut app, "<pgdn>");

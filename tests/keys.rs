@@ -617,3 +617,31 @@ fn reading_sitemaps_again_from_a_file_that_lists_none_forgets_them() {
     assert_eq!(app.overlay(), None, "no view of sitemaps the file does not list");
     assert!(app.message().is_some_and(|m| m.contains("no Sitemap")), "{:?}", app.message());
 }
+
+/// Issue 35: `n` and `N` answer from any pane (a search shows in the source), and say
+/// so when nothing was searched; a robot selected by name is said by its own name.
+#[test]
+fn n_searches_from_any_pane_and_names_are_said_as_written() {
+    let mut app = App::from_text(FILE);
+    press(&mut app, "<tab><tab>n");
+    assert_eq!(app.message(), Some("Nothing searched yet: Ctrl-F finds text in the source"));
+    press(&mut app, "<C-f>Slurp<ret><tab>n");
+    assert_eq!(app.focus(), Pane::Source, "the match shows in the source");
+    press(&mut app, "agptbot<ret>");
+    assert_eq!(app.message(), Some("Selected GPTBot"));
+}
+
+/// Issue 35: at 80x24 nothing is cut mid-word: a robot's name loses its era tag whole,
+/// the status bar's hints are whole.
+#[test]
+fn at_80_by_24_nothing_is_cut_mid_word() {
+    let mut app = App::example();
+    let screen = draw(&mut app, 80, 24).backend().to_string();
+    assert!(screen.contains("│  ArchitextSpider   │"), "{screen}");
+    assert!(!screen.contains("ArchitextSpider 9"), "{screen}");
+    press(&mut app, "c");
+    let terminal = draw(&mut app, 80, 24);
+    let status: String = (0..80).map(|x| terminal.backend().buffer()[(x, 23)].symbol().to_owned()).collect();
+    let hints = status.rsplit('│').next().unwrap_or_default().trim();
+    assert!(hints.is_empty() || hints.ends_with("leaves") || hints.ends_with("keys"), "{status}");
+}

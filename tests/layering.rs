@@ -148,7 +148,7 @@ fn ui_only_draws() {
 /// may import, besides itself. The app names the types of the clipboard and of saving
 /// (the effects it asks for, the results that come back), never their I/O, which the
 /// word scans above forbid it.
-const MAY_IMPORT: [(&str, &[&str]); 16] = [
+const MAY_IMPORT: [(&str, &[&str]); 17] = [
     ("policy", &[]),
     // Counted nouns for the tool's messages.
     ("words", &[]),
@@ -159,11 +159,13 @@ const MAY_IMPORT: [(&str, &[&str]); 16] = [
     // Saving checks the file against its stamp from when it was read.
     ("save", &["fetch"]),
     ("clipboard", &["policy"]),
-    ("fetch", &["policy", "words"]),
+    // Letting go of a FIFO an abandoned reader waits on.
+    ("fifo", &[]),
+    ("fetch", &["policy", "words", "fifo"]),
     ("sitemaps", &["policy", "fetch", "columns", "words"]),
     ("history", &["policy", "fetch", "columns", "words"]),
     // Access logs judged against versions of a robots.txt: pure, the versions given.
-    ("audit", &["policy", "robots_db"]),
+    ("audit", &["policy", "robots_db", "fifo"]),
     // Loading a source: the fetch joined to the store.
     ("load", &["policy", "fetch", "history"]),
     // The explorer's audit view runs an audit and shows its report.

@@ -237,7 +237,7 @@ fn an_osc52_copy_too_long_for_the_terminal_is_not_sent() {
     use robotscope::clipboard::{ClipboardMode, Environment};
     let big = format!("User-agent: *\n{}", "Disallow: /a/long/path/to/block\n".repeat(4000));
     let mut app = App::from_text(&big);
-    let tmux = Environment { has_display: false, over_ssh: false, in_tmux: true };
+    let tmux = Environment { has_display: false, over_ssh: false, in_tmux: true, tmux_drops_osc52: None };
     app.set_clipboard(ClipboardMode::Auto, tmux, Some(64 * 1024));
     let effects = press(&mut app, "yf");
     assert!(!effects.iter().any(|effect| matches!(effect, Effect::Copy { .. })), "nothing is sent: {effects:?}");
@@ -253,6 +253,15 @@ fn an_osc52_copy_too_long_for_the_terminal_is_not_sent() {
     let [Effect::Copy { what, text, method }] = effects.as_slice() else { panic!("{effects:?}") };
     app.update(Action::Copied { what: *what, text: text.clone(), result: Ok(*method) });
     assert!(app.message().is_some_and(|m| m.starts_with("Sent the file")), "{:?}", app.message());
+    // Issue 35: a tmux whose set-clipboard is not `on` drops the sequence: not sent, and
+    // the message names the setting.
+    let mut app = App::from_text(TEXT);
+    let dropping = Environment { tmux_drops_osc52: Some("external"), ..tmux };
+    app.set_clipboard(ClipboardMode::Auto, dropping, None);
+    let effects = press(&mut app, "yf");
+    assert!(!effects.iter().any(|effect| matches!(effect, Effect::Copy { .. })), "nothing is sent: {effects:?}");
+    let message = app.message().expect("said why");
+    assert!(message.contains("set-clipboard option is 'external'") && message.contains("set -g set-clipboard on"));
 }
 
 /// Issue 24, item 12: `v` lists the verdicts an edit flipped under every reading, not
@@ -618,4 +627,32 @@ fn a_changed_file_stops_a_save_and_quit() {
     press(&mut app, "<esc>");
     assert!(app.pending().is_none() && app.is_dirty());
     assert_eq!(press(&mut app, "q"), Vec::<Effect>::new(), "asked again");
+}
+
+/// Issue 35: saving onto a read-only file, even the one opened, asks first; `y`
+/// replaces it (keeping it read-only), Esc keeps it.
+#[cfg(unix)]
+#[test]
+fn saving_onto_a_read_only_file_asks_first() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("robots.txt");
+    fs::write(&path, TEXT).expect("write");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).expect("chmod");
+    let mut app = app_on_file(&path);
+    press(&mut app, "F");
+    let effects = press(&mut app, "w<ret>");
+    run_saves(&mut app, effects);
+    assert_eq!(app.overlay(), Some(Overlay::ConfirmReplace));
+    assert!(app.question().is_some_and(|q| q.title.ends_with("robots.txt is read-only")), "{:?}", app.question());
+    assert_eq!(fs::read_to_string(&path).expect("read"), TEXT, "not replaced yet");
+    press(&mut app, "<esc>");
+    assert!(app.is_dirty());
+    let effects = press(&mut app, "w<ret>");
+    run_saves(&mut app, effects);
+    let effects = press(&mut app, "y");
+    run_saves(&mut app, effects);
+    assert!(!app.is_dirty(), "{:?}", app.message());
+    assert_eq!(fs::read(&path).expect("read"), app.document().txt.source());
+    assert_eq!(fs::metadata(&path).expect("meta").permissions().mode() & 0o777, 0o444);
 }

@@ -431,9 +431,22 @@ impl App {
         vec![Effect::Copy { what, text, method }]
     }
 
-    /// True when `text` fits in an OSC 52 sequence the terminal takes; otherwise says
-    /// why it is not sent (a terminal drops what is too long, without a word).
+    /// True when `text` fits in an OSC 52 sequence the terminal takes, and a tmux around
+    /// it passes one; otherwise says why it is not sent (a terminal drops what is too
+    /// long, and tmux what programs send unless its `set-clipboard` is `on`, without a
+    /// word).
     fn fits_osc52(&mut self, what: CopyWhat, text: &str) -> bool {
+        if let Some(setting) = self.environment.tmux_drops_osc52 {
+            self.say(
+                About::Moment,
+                format!(
+                    "Not copied: tmux drops the clipboard sequence (OSC 52) programs send while its set-clipboard \
+                     option is '{setting}'; `tmux set -g set-clipboard on` lets it through. Meanwhile {}",
+                    what.fallback(),
+                ),
+            );
+            return false;
+        }
         let length = osc52_len(text);
         if length <= self.osc52_max_bytes {
             return true;

@@ -169,6 +169,10 @@ pub static BINDINGS: &[Binding] = &[
     bind(Global, &[ch('H')], Action::Toggle(Overlay::History), "history of the file", false),
     bind(Global, &[ch('L')], Action::Toggle(Overlay::Audit), "audit an access log", false),
     bind(Global, &[ctrl('f')], Action::OpenPrompt(PromptKind::Search), "find in the source", false),
+    // From any pane, as Ctrl-F: a key that did nothing in three panes said nothing
+    // either (issue 35).
+    bind(Global, &[ch('n')], Action::SearchNext, "next match", false),
+    bind(Global, &[ch('N')], Action::SearchPrevious, "previous match", false),
     bind(Global, &[ch(':')], Action::OpenPrompt(PromptKind::GoToLine), "go to line", false),
     bind(Global, &[ch('M')], Action::Toggle(Overlay::Messages), "messages", false),
     bind(Global, &[key(KeyCode::Tab)], Action::FocusNext, "next pane", false),
@@ -182,8 +186,6 @@ pub static BINDINGS: &[Binding] = &[
     bind(Navigation, BOTTOM, Action::Bottom, "last line", false),
     bind(Context::Pane(Pane::Source), &[ch('l'), key(KeyCode::Right)], Action::Right, "scroll right", false),
     bind(Context::Pane(Pane::Source), &[ch('h'), key(KeyCode::Left)], Action::Left, "scroll left", false),
-    bind(Context::Pane(Pane::Source), &[ch('n')], Action::SearchNext, "next match", false),
-    bind(Context::Pane(Pane::Source), &[ch('N')], Action::SearchPrevious, "previous match", false),
     bind(Context::Pane(Pane::Robots), &[ch(' ')], Action::ToggleComparedRobot, "mark for compare", false),
     bind(Context::Pane(Pane::Records), &[ENTER], Action::ShowInSource, "show in source", false),
     bind(Context::Pane(Pane::Tester), &[ENTER], Action::OpenPrompt(PromptKind::TestPath), "edit the path", false),

@@ -72,6 +72,8 @@ impl App {
             self.robots.push(RobotEntry { profile, origin: RobotOrigin::AddedByUser, named_in_file });
             self.robots.len() - 1
         });
+        // Said by the robot's own name, not as typed (`gptbot` selects GPTBot).
+        let name = self.robots[index].profile.name.clone();
         if self.overlay() == Some(Overlay::Compare) {
             self.add_compare_robot(index);
             self.say(About::Moment, format!("Compared {name}"));

@@ -105,6 +105,8 @@ impl App {
             self.say(About::Moment, "Nothing searched yet: Ctrl-F finds text in the source");
             return;
         }
+        // The match is shown in the source pane, whichever pane had the keys.
+        self.focus = super::Pane::Source;
         let len = self.document.txt.lines().len();
         let from = match direction {
             Direction::Forward => self.source_view.cursor + 1,

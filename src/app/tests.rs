@@ -356,7 +356,8 @@ fn a_file_past_500_kib_is_read_as_google_reads_it() {
     let said = details.iter().find(|d| d.kind == tester::DetailKind::PastTheCut).expect("the tester says so");
     assert!(said.text.contains("only the first 512000 bytes count"), "{}", said.text);
     // The group copied is the group as the file writes it, to its last line.
-    let local = crate::clipboard::Environment { has_display: true, over_ssh: false, in_tmux: false };
+    let local =
+        crate::clipboard::Environment { has_display: true, over_ssh: false, in_tmux: false, tmux_drops_osc52: None };
     app.set_clipboard(crate::clipboard::ClipboardMode::System, local, None);
     let effects = press(&mut app, "yg");
     let [Effect::Copy { text: group, .. }] = effects.as_slice() else { panic!("{effects:?}") };

@@ -235,23 +235,30 @@ impl App {
     }
 
     /// A save found its file there: asks before replacing it.
-    pub(super) fn ask_to_replace(&mut self, path: PathBuf, file: PathBuf, after: AfterSave) -> Vec<Effect> {
-        self.show(View::ConfirmReplace(ReplaceQuestion { path, file, after, below: None }))
+    pub(super) fn ask_to_replace(
+        &mut self,
+        path: PathBuf,
+        file: PathBuf,
+        after: AfterSave,
+        read_only: bool,
+    ) -> Vec<Effect> {
+        self.show(View::ConfirmReplace(ReplaceQuestion { path, file, after, read_only, below: None }))
     }
 
     /// `y` in the replace question: saves over the file.
     pub(super) fn replace_file(&mut self, question: &ReplaceQuestion) -> Vec<Effect> {
         self.say(About::Moment, format!("Replacing {}…", question.file.display()));
         let text = self.document.txt.source().to_vec();
-        vec![Effect::Save { path: question.path.clone(), text, after: question.after, replace: Replace::Allowed }]
+        vec![Effect::Save { path: question.path.clone(), text, after: question.after, replace: Replace::Anyway }]
     }
 
     /// The error a save came back with, said, and the question it calls for.
     pub(super) fn save_failed(&mut self, path: &Path, after: AfterSave, error: SaveError) -> Vec<Effect> {
         match error {
-            SaveError::Exists { path: file } => self.ask_to_replace(path.to_path_buf(), file, after),
+            SaveError::Exists { path: file } => self.ask_to_replace(path.to_path_buf(), file, after, false),
+            SaveError::ReadOnly { path: file } => self.ask_to_replace(path.to_path_buf(), file, after, true),
             SaveError::Changed { path: file, now, stamp } => {
-                let save = ReplaceQuestion { path: path.to_path_buf(), file, after, below: None };
+                let save = ReplaceQuestion { path: path.to_path_buf(), file, after, read_only: false, below: None };
                 self.show(View::ChangedOnDisk(Box::new(ChangedQuestion { save, now, stamp, diff: None, scroll: 0 })))
             }
             error => {
@@ -346,7 +353,10 @@ impl App {
                 choices.push(("Esc".to_owned(), "keep working".to_owned()));
                 ("Unsaved edits".to_owned(), choices)
             }
-            View::ConfirmReplace(question) => (format!("{} exists", question.file.display()), keys(context)),
+            View::ConfirmReplace(question) => {
+                let what = if question.read_only { "is read-only" } else { "exists" };
+                (format!("{} {what}", question.file.display()), keys(context))
+            }
             View::ChangedOnDisk(question) => {
                 (format!("{} changed on disk since it was read", question.save.file.display()), keys(context))
             }

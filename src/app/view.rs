@@ -77,6 +77,9 @@ pub struct ReplaceQuestion {
     pub path: PathBuf,
     /// The file it names (after links), which exists.
     pub file: PathBuf,
+    /// True when the question is that the file is read-only (else that it exists and is
+    /// not the one opened).
+    pub read_only: bool,
     /// What was to happen after the save.
     pub after: AfterSave,
     /// The view the question covers, which answering goes back to.
@@ -231,7 +234,8 @@ impl View {
     /// keeps its place on the shelf for the next time it opens.
     fn closing(&mut self, app: &mut App) -> (Vec<Effect>, bool) {
         match self {
-            View::Compare(_) => {
+            View::Compare(view) => {
+                view.leave_purpose();
                 app.after_compare_closes();
                 (Vec::new(), true)
             }

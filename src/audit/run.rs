@@ -384,8 +384,8 @@ impl<'a> Run<'a> {
         let deadline = self.deadline;
         let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).clamp(1, MAX_WORKERS);
         // The reader stops once the run leaves this log, however it leaves.
-        let abandoned = SetOnDrop(Arc::new(AtomicBool::new(false)));
-        let batches = read_in_batches(log.to_owned(), workers, Arc::clone(&abandoned.0));
+        let abandoned = Abandon { flag: Arc::new(AtomicBool::new(false)), log: log.to_owned() };
+        let batches = read_in_batches(log.to_owned(), workers, Arc::clone(&abandoned.flag));
         self.lines_seen = 0;
         let mut format = self.custom.clone().map(LogFormat::Custom);
         loop {
@@ -753,11 +753,20 @@ fn open_log(log: &str) -> Result<(LogReader, bool), AuditError> {
 }
 
 /// Sets its flag when dropped.
-struct SetOnDrop(Arc<AtomicBool>);
+/// Abandons a log's reader when dropped: its flag is set, and a reader stuck opening a
+/// FIFO no one writes to is let go (`fifo::release_waiting_reader`), so that its thread
+/// ends instead of waiting for the rest of the session.
+struct Abandon {
+    flag: Arc<AtomicBool>,
+    log: String,
+}
 
-impl Drop for SetOnDrop {
+impl Drop for Abandon {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.flag.store(true, Ordering::Relaxed);
+        if self.log != "-" {
+            crate::fifo::release_waiting_reader(std::path::Path::new(&self.log));
+        }
     }
 }
 

@@ -546,7 +546,8 @@ impl Audit<'_> {
         writeln!(
             out,
             "forged \"-\": nothing to check that robot against (robotscope bots update fetches the operators' lists; \
-             --rdns asks the DNS)."
+             --rdns asks the DNS). crawl-delay \"-\": no request came sooner after the one before than the \
+             Crawl-delay in force (or none is set); \"N (≥Ts)\": N did, the shortest gap T seconds."
         )
     }
 }

@@ -115,6 +115,18 @@ fn spawn_reader(read: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
     std::thread::Builder::new().name("robotscope-read".to_owned()).spawn(read).map(drop)
 }
 
+/// A file whose reading thread may still wait on it: let go when dropped (see
+/// [`crate::fifo::release_waiting_reader`]), unless the read finished.
+struct WaitingReader(Option<PathBuf>);
+
+impl Drop for WaitingReader {
+    fn drop(&mut self) {
+        if let Some(path) = &self.0 {
+            crate::fifo::release_waiting_reader(path);
+        }
+    }
+}
+
 /// The error of a read that did not finish within `wait`.
 fn nothing_within(path: &Path, wait: Duration) -> std::io::Error {
     let what = match std::fs::metadata(path) {
@@ -151,10 +163,11 @@ pub fn read_file_capped(path: &Path, max_bytes: usize, wait: Duration) -> std::i
     spawn_reader(move || {
         let _ = sender.send(read_and_stamp(&owned, max_bytes));
     })?;
-    match answer.recv_timeout(wait) {
-        Ok(read) => read.map(|read| (read.bytes, read.truncated)),
-        Err(_) => Err(nothing_within(path, wait)),
+    if let Ok(read) = answer.recv_timeout(wait) {
+        return read.map(|read| (read.bytes, read.truncated));
     }
+    crate::fifo::release_waiting_reader(path);
+    Err(nothing_within(path, wait))
 }
 
 /// A robots.txt source, as the user named it.
@@ -281,6 +294,12 @@ impl Source {
     pub async fn read_local(&self, max_bytes: usize, wait: Duration) -> Option<Result<LocalBytes, SourceError>> {
         let failed = |what: String| move |error: std::io::Error| SourceError::Read { what, reason: error.to_string() };
         let (sender, answer) = tokio::sync::oneshot::channel();
+        // A read that does not finish (the deadline, or the load cancelled: this future
+        // dropped) lets go of a FIFO its thread waits on.
+        let mut waiting = WaitingReader(match self {
+            Source::File(path) => Some(path.clone()),
+            _ => None,
+        });
         let (what, spawned) = match self {
             Source::Stdin => {
                 (
@@ -311,6 +330,7 @@ impl Source {
             };
             return Some(Err(failed(what)(timed_out)));
         };
+        waiting.0 = None;
         Some(read.map_err(|error| match self {
             Source::File(path) if error.kind() == std::io::ErrorKind::NotFound => SourceError::NoSuchFile(path.clone()),
             _ => failed(what)(error),

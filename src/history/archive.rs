@@ -87,11 +87,12 @@ impl Capture {
     }
 }
 
-/// Why the archive could not be asked.
+/// Why the archive could not be asked: each says the cause first and the URL last, since
+/// a status bar cuts the end of a long message and the cause is what the user needs.
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
     /// The listing request failed.
-    #[error("the archive's listing ({url}): {source}")]
+    #[error("the archive's listing failed: {source} ({url})")]
     Fetch {
         /// The listing URL.
         url: String,
@@ -99,7 +100,7 @@ pub enum ArchiveError {
         source: FetchError,
     },
     /// The listing answered something other than 200.
-    #[error("the archive's listing ({url}) answered {status}")]
+    #[error("the archive's listing answered {status} ({url})")]
     Status {
         /// The listing URL.
         url: String,
@@ -107,7 +108,7 @@ pub enum ArchiveError {
         status: u16,
     },
     /// The listing is not the CDX JSON expected.
-    #[error("the archive's listing ({url}) is not CDX JSON: {reason}")]
+    #[error("the archive's listing is not CDX JSON: {reason} ({url})")]
     Listing {
         /// The listing URL.
         url: String,
@@ -115,7 +116,7 @@ pub enum ArchiveError {
         reason: String,
     },
     /// The listing did not come within the run's `--max-time`.
-    #[error("the archive's listing ({url}) did not come within --max-time {}", fetch::duration_words(*max_time))]
+    #[error("the archive's listing did not come within --max-time {} ({url})", fetch::duration_words(*max_time))]
     OutOfTime {
         /// The listing URL.
         url: String,
@@ -541,6 +542,17 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 35: the cause comes first and the long URL last, so that a status bar that
+    /// cuts the end still shows what went wrong.
+    #[test]
+    fn an_archive_error_says_its_cause_first() {
+        let url = format!("https://web.archive.org/cdx/search/cdx?url={}", "x".repeat(200));
+        let answered = ArchiveError::Status { url: url.clone(), status: 503 }.to_string();
+        assert!(answered.starts_with("the archive's listing answered 503 ("), "{answered}");
+        let late = ArchiveError::OutOfTime { url, max_time: Duration::from_secs(60) }.to_string();
+        assert!(late.starts_with("the archive's listing did not come within --max-time 1m ("), "{late}");
+    }
 
     #[test]
     fn listing_urls_name_the_host_without_the_scheme() {

@@ -417,6 +417,28 @@ fn key<'p>(rule: &(RuleKind, &'p [u8])) -> (&'p [u8], bool) {
     (rule.1, rule.0 == RuleKind::Allow)
 }
 
+/// A pattern's wildcards filled with as little as makes a path as it would be written:
+/// nothing, except between two slashes, where `x` (`/*/etc/` spells `/x/etc/`, which
+/// it matches as it matches `//etc/`, and which a user would write; issue 35).
+fn spell_wildcards(pattern: &str) -> String {
+    let mut spelled = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '*' {
+            spelled.push(c);
+            continue;
+        }
+        // A run of `*` is one wildcard.
+        while chars.peek() == Some(&'*') {
+            chars.next();
+        }
+        if spelled.ends_with('/') && chars.peek() == Some(&'/') {
+            spelled.push('x');
+        }
+    }
+    spelled
+}
+
 /// Paths a pattern speaks for. Under RFC 9309: what it spells (wildcards matching
 /// nothing, a final `$` dropped), the same with something in each wildcard, one byte
 /// past it, and for an `…/index.htm…` pattern the directory Google's Allow also allows.
@@ -430,7 +452,7 @@ fn probe_paths(pattern: &[u8], reading: Reading) -> Vec<String> {
         return vec![literal.clone(), format!("{literal}x")];
     }
     let text = text.strip_suffix('$').unwrap_or(&text);
-    let spelled = rooted(&text.replace('*', ""));
+    let spelled = rooted(&spell_wildcards(text));
     let mut paths = vec![spelled.clone(), format!("{spelled}x")];
     if text.contains('*') {
         paths.push(rooted(&text.replace('*', "/x")));
@@ -573,6 +595,16 @@ Disallow: /
         // The classic readings read `*` and `$` as they are: `/*.pdf$` and `/*.pdf`
         // differ for the path that spells the first.
         assert!(impact.changes_under(Reading::Koster1994));
+    }
+
+    /// Issue 35: a witness path is one a user would write: a wildcard between slashes is
+    /// filled (`/x/etc/`), never left empty (`//etc/`).
+    #[test]
+    fn witness_paths_are_written_as_paths() {
+        let impact = changes("User-agent: *\nDisallow: /a\n", "User-agent: *\nDisallow: /a\nDisallow: /*/etc/\n");
+        let flip = impact.flips().iter().find(|f| f.reading == Reading::Rfc9309).expect("a flip");
+        assert_eq!((flip.path.as_str(), flip.before, flip.after), ("/x/etc/", true, false));
+        assert_eq!(spell_wildcards("/*/a*b/**/c*"), "/x/ab/x/c");
     }
 
     #[test]

@@ -101,11 +101,15 @@ pub(super) async fn run_audit(job: AuditJob, actions: mpsc::UnboundedSender<Acti
             let cause = std::error::Error::source(&error).map(|cause| format!(": {cause}")).unwrap_or_default();
             format!("{error}{cause}")
         })?;
+        if run.lines == 0 && !ended {
+            // Stopped (Esc, the time limit) before a line came: not an empty log.
+            return Err(format!("stopped before a line of {} came", log.display()));
+        }
         if run.lines == run.unreadable {
             let why = run.bad_lines.first().map_or("the log is empty", String::as_str);
             return Err(format!("nothing could be read in {}: {why}", log.display()));
         }
-        Ok(Audited { report: run.report(!ended), judged_by, warnings })
+        Ok(Audited { report: run.report(!ended), judged_by, warnings, log })
     })
     .await
     .unwrap_or_else(|error| Err(format!("the audit stopped: {error}")));

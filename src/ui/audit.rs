@@ -75,7 +75,13 @@ impl Widget for AuditOverlay<'_> {
             ),
             None => "Esc leaves".to_owned(),
         };
-        let heading = format!("Audit of {}", view.log.display());
+        // The log the report on screen is of: a run that failed keeps the report before,
+        // and the title must not name the log that could not be read as its source.
+        let heading = match (&view.audited, view.job.is_running()) {
+            (_, true) => format!("Audit of {}", view.log.display()),
+            (Some(audited), false) => format!("Audit of {}", audited.log.display()),
+            (None, false) => "Audit".to_owned(),
+        };
         let title = fitted_title(&[&heading, &state, "Enter show", "l another log", "r again"], area.width);
         Clear.render(area, buf);
         let block = pane_block(&title, true);
@@ -157,6 +163,12 @@ impl AuditOverlay<'_> {
         let Some(audited) = &view.audited else { return Vec::new() };
         let groups = &audited.report.groups;
         let mut lines = vec![Line::raw("")];
+        if audited.report.robots.iter().any(|robot| !robot.checkable) {
+            lines.push(Line::styled(
+                "  forged, verified \"-\": nothing to check that robot against (no list of its operator at hand).",
+                THEME.dim,
+            ));
+        }
         if audited.report.nothing_judged() {
             lines.push(Line::styled(
                 "  Nothing could be judged: every request came before the first known version of the robots.txt.",

@@ -7,7 +7,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget};
 
 use super::text::{cut_start, safe_span};
 use super::theme::THEME;
@@ -369,7 +369,11 @@ impl Widget for CompareDetail<'_> {
                 lines.push(Line::from(safe_span(&format!(" {}", notes.join(" · ")), THEME.dim, THEME.escape)));
             }
         }
-        Paragraph::new(lines).block(block).wrap(Wrap { trim: false }).render(area, buf);
+        // Each part wrapped at its words, its continuation indented under its first
+        // word, never cut mid-word (issue 35, at 80x24).
+        let width = usize::from(area.width.saturating_sub(2));
+        let wrapped: Vec<Line> = lines.iter().flat_map(|line| super::text::wrap_spans(&line.spans, width, 3)).collect();
+        Paragraph::new(wrapped).block(block).render(area, buf);
     }
 }
 

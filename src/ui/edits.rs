@@ -193,13 +193,6 @@ impl Widget for Question<'_> {
         Clear.render(area, buf);
         let title =
             format!(" {} ", super::text::cut_end(&self.question.title, usize::from(area.width.saturating_sub(4))));
-        let title = sanitize_title(&title);
         Paragraph::new(lines).block(pane_block(&title, true)).render(area, buf);
     }
-}
-
-/// A title made of a file's name: control characters shown as escapes, as every text
-/// from outside is.
-fn sanitize_title(title: &str) -> String {
-    crate::policy::sanitize_str(title).into_owned()
 }

@@ -7,9 +7,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use super::pane_block;
-use super::text::safe_span;
+use super::text::{cut_end, safe_span};
 use super::theme::THEME;
 use crate::app::{App, Pane, RobotOrigin};
+use crate::policy::escape::display_width;
 use crate::robots_db::Era;
 
 /// Drawn at the right end of a compared robot's row.
@@ -41,8 +42,18 @@ impl Widget for RobotsPane<'_> {
                 (RobotOrigin::Profile, Era::Nineties) => " 90s",
                 (RobotOrigin::Profile, Era::Today) => "",
             };
+            // The mark and a space before, the compare mark's column after: the name
+            // gets the rest; the tag shows whole or not at all, and a name too long is
+            // cut with `…` (issue 35: `ArchitextSpider 90` at 80x24).
+            let room = usize::from(inner.width).saturating_sub(3);
+            let name_width = display_width(entry.profile.name.as_bytes());
+            let (name, tag) = if name_width + tag.len() <= room {
+                (entry.profile.name.clone(), tag)
+            } else {
+                (cut_end(&entry.profile.name, room), "")
+            };
             let mut spans = vec![Span::styled(mark, THEME.group_mark), Span::raw(" ")];
-            spans.extend(safe_span(&entry.profile.name, THEME.value, THEME.escape));
+            spans.extend(safe_span(&name, THEME.value, THEME.escape));
             spans.push(Span::styled(tag, THEME.dim));
             let y = inner.y + row as u16;
             buf.set_line(inner.x, y, &Line::from(spans), inner.width);

@@ -67,28 +67,37 @@ impl Widget for StatusBar<'_> {
             spans.extend(self.where_and_who());
             let line = app.cursor_line();
             let focus_on_source = app.focus() == Pane::Source && app.prompt().is_none() && app.overlay().is_none();
-            match app.diagnostics().iter().find(|d| d.line == line && focus_on_source) {
-                Some(diagnostic) => {
-                    // In the editor, f types an f: Esc first.
-                    let fix = match (diagnostic.fix.is_some(), app.editor().is_some()) {
-                        (false, _) => "",
-                        (true, false) => " (f fixes)",
-                        (true, true) => " (Esc, then f fixes)",
-                    };
-                    let head = format!("line {line}: {} {}{fix}: ", diagnostic.severity, diagnostic.code);
-                    spans.push(Span::raw(head));
-                    spans.extend(safe_span(&diagnostic.message, THEME.status, THEME.escape));
-                }
-                None => {
-                    for (key, label) in keymap::hints(app.key_context()) {
-                        spans.push(Span::styled(key, THEME.key.bg(THEME.status.bg.unwrap_or_default())));
-                        spans.push(Span::raw(format!(" {label}  ")));
-                    }
-                }
+            if let Some(diagnostic) = app.diagnostics().iter().find(|d| d.line == line && focus_on_source) {
+                // In the editor, f types an f: Esc first.
+                let fix = match (diagnostic.fix.is_some(), app.editor().is_some()) {
+                    (false, _) => "",
+                    (true, false) => " (f fixes)",
+                    (true, true) => " (Esc, then f fixes)",
+                };
+                let head = format!("line {line}: {} {}{fix}: ", diagnostic.severity, diagnostic.code);
+                spans.push(Span::raw(head));
+                spans.extend(safe_span(&diagnostic.message, THEME.status, THEME.escape));
+            } else {
+                push_hints(&mut spans, width, keymap::hints(app.key_context()));
             }
         }
         buf.set_style(area, THEME.status);
         buf.set_line(area.x, area.y, &Line::from(spans).style(THEME.status), area.width);
+    }
+}
+
+/// The key hints after `spans`, whole ones only: a hint that does not fit in `width` is
+/// left out, not cut mid-word (issue 35, at 80x24).
+fn push_hints(spans: &mut Vec<Span<'static>>, width: usize, hints: Vec<(String, &'static str)>) {
+    let mut used = Line::from(spans.clone()).width();
+    for (key, label) in hints {
+        let hint = format!(" {label}  ");
+        if used + key.chars().count() + hint.trim_end().chars().count() > width {
+            break;
+        }
+        used += key.chars().count() + hint.chars().count();
+        spans.push(Span::styled(key, THEME.key.bg(THEME.status.bg.unwrap_or_default())));
+        spans.push(Span::raw(hint));
     }
 }
 

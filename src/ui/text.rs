@@ -2,7 +2,7 @@
 //! and invalid bytes become visible escapes in the warning style, tabs become spaces.
 
 use ratatui::style::Style;
-use ratatui::text::Span;
+use ratatui::text::{Line, Span};
 
 use crate::app::LineInput;
 use crate::policy::escape::{Piece, TAB_STOP_COLUMNS as TAB_STOP, char_columns, display_width, pieces};
@@ -132,6 +132,62 @@ pub fn text_window(text: &str, cursor: usize, room: usize) -> InputWindow {
     InputWindow { text: shown, cursor: usize::from(start > 0) + columns(start..cursor) }
 }
 
+/// Styled text wrapped at its spaces to `width` columns, each line after the first
+/// indented by `indent` spaces, so that a sentence never breaks mid-word and its
+/// continuation reads as one (issue 35, at 80x24). A word longer than a line is cut.
+/// The spans are drawn as given: escape them first ([`safe_span`]).
+#[must_use]
+pub fn wrap_spans(spans: &[Span<'static>], width: usize, indent: usize) -> Vec<Line<'static>> {
+    let width = width.max(indent + 8);
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let mut line: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    // Just broken: the space the break took is not written again.
+    let mut broken = false;
+    let columns = |text: &str| text.chars().map(char_columns).sum::<usize>();
+    for span in spans {
+        for (index, word) in span.content.split(' ').enumerate() {
+            let space = usize::from(index > 0 && !broken);
+            let word_columns = columns(word);
+            if used > 0 && used + space + word_columns > width && !word.is_empty() {
+                lines.push(Line::from(std::mem::take(&mut line)));
+                line.push(Span::raw(" ".repeat(indent)));
+                used = indent;
+                broken = true;
+            } else if space == 1 {
+                line.push(Span::styled(" ", span.style));
+                used += 1;
+            }
+            let mut rest = word;
+            // A word longer than a line: cut where the line ends.
+            while used + columns(rest) > width && !rest.is_empty() {
+                let mut taken = 0;
+                let at = rest
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        taken += char_columns(c);
+                        used + taken > width
+                    })
+                    .map_or(rest.len(), |(at, _)| at.max(rest.chars().next().map_or(1, char::len_utf8)));
+                line.push(Span::styled(rest[..at].to_owned(), span.style));
+                lines.push(Line::from(std::mem::take(&mut line)));
+                line.push(Span::raw(" ".repeat(indent)));
+                used = indent;
+                rest = &rest[at..];
+            }
+            if !rest.is_empty() {
+                line.push(Span::styled(rest.to_owned(), span.style));
+                used += columns(rest);
+                broken = false;
+            }
+        }
+    }
+    if !line.is_empty() {
+        lines.push(Line::from(line));
+    }
+    lines
+}
+
 /// `text` cut to `width` columns with `…` at the end when it is longer.
 #[must_use]
 pub fn cut_end(text: &str, width: usize) -> String {
@@ -220,6 +276,21 @@ mod tests {
         assert_eq!(window.cursor, display_width(window.text.as_bytes()));
         assert!(display_width(cut_start(&wide, 11).as_bytes()) <= 11);
         assert!(display_width(cut_end(&wide, 11).as_bytes()) <= 11);
+    }
+
+    /// Issue 35: wrapped at spaces, never mid-word, continuation lines indented, styles
+    /// kept.
+    #[test]
+    fn spans_wrap_at_words_with_an_indent() {
+        let spans =
+            [Span::raw(" ✗ DISALLOWED  Googlebot"), Span::styled(" line 33: Disallow: /cgi-bin/", Style::default())];
+        let lines = wrap_spans(&spans, 30, 3);
+        let texts: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        assert_eq!(texts, [" ✗ DISALLOWED  Googlebot line", "   33: Disallow: /cgi-bin/"]);
+        assert!(texts.iter().all(|line| display_width(line.as_bytes()) <= 30));
+        let long = wrap_spans(&[Span::raw("a ".to_owned() + &"b".repeat(50))], 20, 2);
+        assert!(long.iter().all(|line| display_width(line.to_string().as_bytes()) <= 20), "{long:?}");
+        assert_eq!(long.iter().map(|l| l.to_string().trim().len()).sum::<usize>(), 51);
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub struct Audited {
     pub judged_by: String,
     /// What went wrong along the way (a list that could not be read, the store).
     pub warnings: Vec<String>,
+    /// The log it read.
+    pub log: PathBuf,
 }
 
 /// The view's state.

@@ -127,6 +127,18 @@ impl CompareView {
         })
     }
 
+    /// Closing: a purpose's robots were a lens on the view (`p`), not the user's choice;
+    /// the robots and category chosen before come back, so that what the other views
+    /// compare (the sitemaps, the robots pane's marks) is not changed by a look at a
+    /// purpose (issue 35).
+    pub(in crate::app) fn leave_purpose(&mut self) {
+        if let Some((robots, usage)) = self.before_purpose.take() {
+            self.robots = robots;
+            self.usage = usage;
+            self.purpose = None;
+        }
+    }
+
     /// The robots compared become the user's own choice: a purpose no longer chooses
     /// them (a robot was added or removed by hand).
     fn keep_robots(&mut self) {
