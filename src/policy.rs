@@ -47,7 +47,7 @@ pub(crate) mod verdict;
 
 // Reading a robots.txt and asking it: parse once, a matcher per robot and reading, the
 // why of a verdict, and the extensions (Crawl-delay and the like).
-pub use agent::{Choice, Robot, Selection, is_valid_token, select, suggest_token};
+pub use agent::{Choice, Robot, Selection, is_valid_token, select, select_whole_name, suggest_token};
 pub use availability::{Access, Availability};
 pub use compiled::Decision;
 pub use content::{Content, RFC9309_PARSE_LIMIT_BYTES, sniff};

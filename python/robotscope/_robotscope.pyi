@@ -38,6 +38,13 @@ class RobotsTxt:
         """The first line of each group that applies to the robot whose product token is
         ``agent`` under ``reading`` (empty when none does): robots with the same lines get
         the same rules, so one matcher can serve them all."""
+    def group_lines_named(self, name: str, reading: str = "rfc9309") -> list[int]:
+        """The first line of each group whose User-agent lines name ``name`` whole, letter
+        case aside (empty when none does): for a name that is no product token
+        (``UnicödeBöt``), as Scrapy's backends match one."""
+    def matcher_named(self, name: str, reading: str = "rfc9309", *, raw_urls: bool = False) -> Optional[Matcher]:
+        """The rules of the groups ``group_lines_named`` finds, compiled; None when no
+        group names ``name`` whole."""
     def lint(self) -> list[Diagnostic]:
         """What is wrong with the file under each reading (``robotscope lint``), each fix
         checked under every reading for every robot the file names before it is offered."""

@@ -15,7 +15,11 @@ Scrapy hands ``allowed`` a User-Agent *header* (``ROBOTSTXT_USER_AGENT``, else t
 request's ``User-Agent``). RFC 9309 robots obey the groups that name their product token,
 so the token is taken from the header as ``robotscope.product_token`` takes it:
 ``Mozilla/5.0 (compatible; MyBot/1.0)`` is ``MyBot``, ``Scrapy/2.13 (+https://scrapy.org)``
-is ``Scrapy``; a header with no token in it gets the ``*`` group. A matcher is compiled
+is ``Scrapy``. A header with no token in it is matched as a whole name, letter case aside,
+as Scrapy's own backends match one: ``UnicödeBöt`` (no product token: RFC 9309 tokens are
+ASCII letters, ``_`` and ``-``) gets the group ``User-agent: UnicödeBöt`` names; a header
+that no group names that way gets the ``*`` group. The command line keeps RFC 9309's
+tokens. A matcher is compiled
 once for each set of groups that applies (every robot that no group names shares the
 ``*`` group's): the groups of the last 1,024 headers are remembered, and the 64 matchers
 used last are kept.
@@ -62,13 +66,22 @@ class RobotParser(_ScrapyRobotParser):
         header = to_unicode(user_agent or "", errors="replace")
         known = self._headers.get(header)
         if known is None:
-            # A header with no token in it (empty, digits only) is answered as a robot
-            # that no group names: the `*` group's rules.
-            token = product_token(_valid_unicode(header)) or "*"
-            known = (token, tuple(self._txt.group_lines(token)))
+            # A header with no token in it is matched whole, as Scrapy's backends match
+            # one (`UnicödeBöt`); one that names no group either (empty, digits only) is
+            # answered as a robot that no group names: the `*` group's rules.
+            valid = _valid_unicode(header)
+            token = product_token(valid)
+            named = () if token else tuple(self._txt.group_lines_named(valid))
+            if named:
+                known = (_WHOLE + valid.strip(), named)
+            else:
+                token = token or "*"
+                known = (token, tuple(self._txt.group_lines(token)))
             _remember(self._headers, header, known, _HEADERS_KEPT)
         token, groups = known
         matcher = self._matchers.pop(groups, None)
+        if matcher is None and token.startswith(_WHOLE):
+            matcher = self._txt.matcher_named(token[len(_WHOLE) :])
         if matcher is None:
             matcher = self._txt.matcher(token)
         # Kept as the one used last (the oldest goes first).
@@ -92,6 +105,8 @@ class RobotParser(_ScrapyRobotParser):
 
 
 _HEADERS_KEPT = 1024
+# Marks a header matched as a whole name, in the cache of headers.
+_WHOLE = "\0whole:"
 _MATCHERS_KEPT = 64
 
 

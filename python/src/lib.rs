@@ -20,7 +20,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyList, PyMemoryView, PyString};
 
 use robotscope::policy::{
     Category, Diagnostic as CoreDiagnostic, Fix as CoreFix, RFC9309_PARSE_LIMIT_BYTES, Request, UrlMode,
-    Usage as CoreUsage, Work, is_valid_token, lint_checked, room_for, select, suggest_token,
+    Usage as CoreUsage, Work, is_valid_token, lint_checked, room_for, select, select_whole_name, suggest_token,
 };
 use robotscope::{Matcher as CoreMatcher, Reading, RobotsTxt as CoreRobotsTxt, fix_all};
 
@@ -82,6 +82,40 @@ impl RobotsTxt {
             let interpretation = self.txt.interpretation(reading);
             let selection = select(interpretation, &robot, reading);
             selection.groups().iter().map(|&group| interpretation.groups()[group].first_line()).collect()
+        }))
+    }
+
+    /// The first line of each group whose User-agent lines name `name` whole, letter case
+    /// aside, under `reading` (empty when none does). For a name that is no product token
+    /// (`UnicödeBöt`), which RFC 9309 matches to no group: Scrapy's backends match such a
+    /// name whole, and `robotscope.scrapy` does too.
+    #[pyo3(signature = (name, reading = "rfc9309"))]
+    fn group_lines_named(&self, py: Python<'_>, name: &str, reading: &str) -> PyResult<Vec<usize>> {
+        let reading = reading_named(reading)?;
+        room(&self.txt, Work::Read)?;
+        Ok(py.detach(|| {
+            let interpretation = self.txt.interpretation(reading);
+            select_whole_name(&self.txt, name, reading)
+                .map(|selection| selection.groups().iter().map(|&g| interpretation.groups()[g].first_line()).collect())
+                .unwrap_or_default()
+        }))
+    }
+
+    /// The rules of the groups whose User-agent lines name `name` whole (see
+    /// `group_lines_named`), compiled; `None` when no group names it.
+    #[pyo3(signature = (name, reading = "rfc9309", *, raw_urls = false))]
+    fn matcher_named(&self, py: Python<'_>, name: &str, reading: &str, raw_urls: bool) -> PyResult<Option<Matcher>> {
+        let reading = reading_named(reading)?;
+        let mode = if raw_urls { UrlMode::Raw } else { UrlMode::AsCrawlersSend };
+        room(&self.txt, Work::Match)?;
+        let matcher = py.detach(|| {
+            select_whole_name(&self.txt, name, reading)
+                .map(|selection| CoreMatcher::for_selection(&self.txt, selection, reading, mode))
+        });
+        Ok(matcher.map(|matcher| Matcher {
+            compiled: Arc::new(matcher),
+            txt: Arc::clone(&self.txt),
+            agent: name.to_owned(),
         }))
     }
 

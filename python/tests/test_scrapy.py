@@ -90,7 +90,11 @@ class Loop(scrapy.Spider):
 
     def __init__(self, site, **kwargs):
         super().__init__(**kwargs)
-        self.start_urls = [site]
+        self.site = site
+
+    # Scrapy 2.13 and later start a spider from this coroutine.
+    async def start(self):
+        yield scrapy.Request(self.site)
 
     def parse(self, response):
         yield {"url": response.url}

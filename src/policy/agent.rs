@@ -5,7 +5,7 @@
 //! [`select`] answers with the groups that apply and a [`Choice`] saying how they were
 //! chosen, which the verdict turns into words.
 
-use super::parse::{AgentName, Interpretation, product_token};
+use super::parse::{AgentName, Interpretation, RobotsTxt, product_token};
 use super::reading::Reading;
 
 /// The robot a question is asked for.
@@ -264,6 +264,32 @@ pub fn select(interpretation: &Interpretation, robot: &Robot, reading: Reading) 
     Selection { groups, choice }
 }
 
+/// The groups whose User-agent lines name `name` whole, letter case aside (Unicode's
+/// lower case), under `reading`'s grouping: for a name that is no product token
+/// (`UnicödeBöt`), which RFC 9309 cuts to its first letters and so matches to no group.
+/// Scrapy's own backends match such a name whole; its backend in robotscope does the
+/// same (`robotscope.scrapy`), and nothing else here does. `None` when no group names
+/// it.
+#[must_use]
+pub fn select_whole_name(txt: &RobotsTxt, name: &str, reading: Reading) -> Option<Selection> {
+    let wanted = name.trim().to_lowercase();
+    let interpretation = txt.interpretation(reading);
+    let groups: Vec<usize> = interpretation
+        .groups()
+        .iter()
+        .enumerate()
+        .filter(|(_, group)| {
+            group
+                .agents()
+                .iter()
+                .any(|agent| String::from_utf8_lossy(txt.text(&agent.value())).trim().to_lowercase() == wanted)
+        })
+        .map(|(index, _)| index)
+        .collect();
+    let groups = if reading.is_classic() { groups.into_iter().take(1).collect() } else { groups };
+    (!groups.is_empty()).then(|| Selection { groups, choice: Choice::ExactName(name.trim().to_owned()) })
+}
+
 /// Files naming more robots than this get an index for [`select`]: below it, looking
 /// through every User-agent line costs less than building one.
 const INDEXED_FROM_AGENTS: usize = 64;
@@ -400,6 +426,20 @@ mod tests {
         let robot = Robot::from_agent("A");
         assert_eq!(choose(text, &robot, Reading::Rfc9309).groups, vec![0, 2]);
         assert_eq!(choose(text, &robot, Reading::Draft1996).groups, vec![0]);
+    }
+
+    /// Issue 35: a name that is no product token is found whole, letter case aside (for
+    /// the Scrapy backend); RFC 9309's own selection cuts it to its first letters.
+    #[test]
+    fn a_whole_name_finds_the_groups_naming_it() {
+        let txt = RobotsTxt::parse(
+            "User-agent: *\nDisallow: /a\n\nUser-Agent: UnicödeBöt\nDisallow: /b\n".as_bytes().to_vec(),
+        );
+        let found = select_whole_name(&txt, "unicödeböt", Reading::Rfc9309).expect("found");
+        assert_eq!((found.groups, found.choice), (vec![1], Choice::ExactName("unicödeböt".to_owned())));
+        assert!(select_whole_name(&txt, "Unic", Reading::Rfc9309).is_none());
+        let token = select(txt.interpretation(Reading::Rfc9309), &Robot::from_agent("UnicödeBöt"), Reading::Rfc9309);
+        assert_eq!(token.choice, Choice::Star, "RFC 9309 tokens are ASCII");
     }
 
     /// A robot no group names gets every `*` group under RFC 9309 and the first under

@@ -155,6 +155,14 @@ impl CompiledPolicy {
     /// same reading instead of compiling them again: the robots of a comparison that all
     /// fall back to `*` share one copy, which matters when the file holds millions of
     /// rules.
+    /// Compiles the rules of `selection`'s groups (chosen otherwise than by [`select`]:
+    /// [`select_whole_name`](super::agent::select_whole_name)).
+    #[must_use]
+    pub fn for_selection(txt: &RobotsTxt, selection: Selection, reading: Reading, mode: UrlMode) -> CompiledPolicy {
+        let rules = Arc::new(CompiledRules::new(txt, &selection.groups, reading, mode));
+        CompiledPolicy { selection, rules }
+    }
+
     #[must_use]
     pub fn reusing<'a>(
         txt: &RobotsTxt,

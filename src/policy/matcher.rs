@@ -89,7 +89,19 @@ impl Matcher {
     /// ```
     #[must_use]
     pub fn for_robot_as(txt: &RobotsTxt, robot: &Robot, reading: Reading, mode: UrlMode) -> Matcher {
-        let compiled = CompiledPolicy::reusing(txt, robot, reading, mode, []);
+        Matcher::compiled(txt, CompiledPolicy::reusing(txt, robot, reading, mode, []), reading, mode)
+    }
+
+    /// The rules of the groups of `selection` (see
+    /// [`select_whole_name`](super::agent::select_whole_name)), for URLs read as `mode`
+    /// says.
+    #[must_use]
+    pub fn for_selection(txt: &RobotsTxt, selection: Selection, reading: Reading, mode: UrlMode) -> Matcher {
+        Matcher::compiled(txt, CompiledPolicy::for_selection(txt, selection, reading, mode), reading, mode)
+    }
+
+    /// A matcher around compiled rules: the extensions of their groups read.
+    fn compiled(txt: &RobotsTxt, compiled: CompiledPolicy, reading: Reading, mode: UrlMode) -> Matcher {
         let interpretation = txt.interpretation(reading);
         // The first value of each extension that reads as one, from the groups that
         // apply, in file order: the extensions belong to the group as rules do.
