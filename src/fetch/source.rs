@@ -155,8 +155,9 @@ fn is_fifo(metadata: &std::fs::Metadata) -> bool {
 }
 
 /// Reads at most `max_bytes` of a file, waiting at most `wait` for it (a FIFO, a device
-/// or a stalled disk never holds the caller longer: see [`read_on_own_thread`]); the
-/// flag says whether there was more. Every local file the tool reads is read so.
+/// or a stalled disk never holds the caller longer: the read runs on a thread the
+/// deadline abandons); the flag says whether there was more. Every local file the tool
+/// reads is read so.
 pub fn read_file_capped(path: &Path, max_bytes: usize, wait: Duration) -> std::io::Result<(Vec<u8>, bool)> {
     let (sender, answer) = std::sync::mpsc::sync_channel(1);
     let owned = path.to_path_buf();
