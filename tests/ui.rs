@@ -384,18 +384,30 @@ fn the_records_title_counts_what_the_list_shows() {
 
 /// Issue 24: the README's first screenshot is the screen the keys it names lead to.
 #[test]
-fn the_readmes_first_screenshot_is_what_its_keys_show() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
-    let start = readme.find("```\n┌ Robots").expect("the screenshot") + 4;
-    let shot: Vec<&str> = readme[start..].lines().take_while(|line| !line.starts_with("```")).collect();
-    let mut app = App::example();
-    press(&mut app, "aWebCrawler<ret>/<C-u>/index.html<ret>");
-    let terminal = draw(&mut app, 120, 40);
-    let buffer = terminal.backend().buffer();
-    let screen: Vec<String> = (0..buffer.area.height)
-        .map(|y| (0..buffer.area.width).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_owned())
-        .collect();
-    assert_eq!(shot, screen, "the README's screenshot drifted from the explorer");
+fn the_screenshots_are_what_their_keys_show() {
+    // (file, the block's opening line, keys, width, height)
+    let shots = [
+        ("README.md", "```text\n┌ Robots", "", 100, 30),
+        ("docs/src/explore.md", "```\n┌ Robots", "aWebCrawler<ret>/<C-u>/index.html<ret>", 120, 40),
+    ];
+    for (file, opening, keys, width, height) in shots {
+        let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the file");
+        let start = text.find(opening).expect("the screenshot") + opening.find('┌').expect("a corner");
+        let shot: Vec<&str> = text[start..].lines().take_while(|line| !line.starts_with("```")).collect();
+        let mut app = App::example();
+        press(&mut app, keys);
+        let terminal = draw(&mut app, width, height);
+        let buffer = terminal.backend().buffer();
+        let screen: Vec<String> = (0..buffer.area.height)
+            .map(|y| (0..buffer.area.width).map(|x| buffer[(x, y)].symbol()).collect::<String>().trim_end().to_owned())
+            .collect();
+        // Drawn again with ROBOTSCOPE_PRINT_SHOTS=1, to paste when the explorer changed.
+        if std::env::var_os("ROBOTSCOPE_PRINT_SHOTS").is_some() {
+            println!("{file}:\n{}", screen.join("\n"));
+        }
+        assert_eq!(shot, screen, "{file}'s screenshot drifted from the explorer");
+    }
 }
 
 /// Issue 35: a question takes over the status bar. After an edit the bar said "y
