@@ -22,13 +22,15 @@ pub enum Claimed {
 }
 
 /// The robot `user_agent` claims to be: the profile whose product token or name it
-/// carries (the longest, so that `Googlebot-Image` is not taken for `Googlebot`;
-/// `YandexBot/3.0` names the profile whose token is `Yandex`), else a product with a
-/// version whose name calls itself a bot, crawler or spider; `None` for a browser and
-/// every other client.
+/// carries, outside the URLs it gives (`+https://openai.com/gptbot` names no robot
+/// `OpenAI`); a product with a version (`GPTBot/1.1`) before a bare word, then the
+/// longest, so that `Googlebot-Image` is not taken for `Googlebot` (`YandexBot/3.0`
+/// names the profile whose token is `Yandex`), then the first in the registry; else a
+/// product with a version whose name calls itself a bot, crawler or spider; `None` for
+/// a browser and every other client.
 #[must_use]
 pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
-    let lower = user_agent.to_ascii_lowercase();
+    let lower = without_urls(&user_agent.to_ascii_lowercase());
     let known = db
         .profiles()
         .iter()
@@ -36,13 +38,12 @@ pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
         .filter_map(|(index, profile)| {
             [&profile.token, &profile.name]
                 .into_iter()
-                .filter(|word| carries_token(&lower, &word.to_ascii_lowercase()))
-                .map(String::len)
+                .filter_map(|word| token_score(&lower, &word.to_ascii_lowercase()))
                 .max()
-                .map(|length| (index, length))
+                .map(|score| (score, std::cmp::Reverse(index)))
         })
-        .max_by_key(|&(_, length)| length)
-        .map(|(index, _)| Claimed::Known(index));
+        .max()
+        .map(|(_, std::cmp::Reverse(index))| Claimed::Known(index));
     known.or_else(|| {
         // A product with a version (`MJ12bot/v1.4.8`): a phone model in a browser's
         // comment (`CUBOT X30`) is no robot.
@@ -59,13 +60,35 @@ pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
     })
 }
 
-/// True when `token` is a product token in `user_agent` (both lower case): not inside a
-/// longer name (`Googlebot` is not in `NotGooglebot2`).
-fn carries_token(user_agent: &str, token: &str) -> bool {
+/// How `user_agent` carries `token` (both lower case), when it does: not inside a longer
+/// name (`Googlebot` is not in `NotGooglebot2`); followed by a version (`/`) counts
+/// before a bare word, then the token's length.
+fn token_score(user_agent: &str, token: &str) -> Option<(bool, usize)> {
     let is_name = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-    user_agent.match_indices(token).any(|(at, _)| {
-        !is_name(user_agent[..at].chars().next_back()) && !is_name(user_agent[at + token.len()..].chars().next())
-    })
+    user_agent
+        .match_indices(token)
+        .filter(|(at, _)| {
+            !is_name(user_agent[..*at].chars().next_back()) && !is_name(user_agent[at + token.len()..].chars().next())
+        })
+        .map(|(at, _)| (user_agent[at + token.len()..].starts_with('/'), token.len()))
+        .max()
+}
+
+/// `user_agent` without the URLs it gives (`+https://openai.com/gptbot`): a robot's name
+/// in another's URL names no robot.
+fn without_urls(user_agent: &str) -> String {
+    let mut kept = String::with_capacity(user_agent.len());
+    let mut rest = user_agent;
+    while let Some(at) = rest.find("http://").or_else(|| rest.find("https://")) {
+        // The `+` that marks a robot's URL goes with it.
+        let start = if rest[..at].ends_with('+') { at - 1 } else { at };
+        kept.push_str(&rest[..start]);
+        let after = &rest[at..];
+        let end = after.find([' ', ';', ')', ',']).unwrap_or(after.len());
+        rest = &after[end..];
+    }
+    kept.push_str(rest);
+    kept
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use crate::policy::lint::{Edit, Fix};
 use crate::policy::request::{Request, UrlMode, path_lines};
 use crate::policy::usage::Category;
 use crate::policy::{self, Availability, Reading, Robot, RobotsTxt, Severity};
-use crate::robots_db::{Purpose, RobotProfile, RobotsDb};
+use crate::robots_db::{Purpose, RobotsDb};
 use crate::words::plural;
 
 /// A line on standard error, like `eprintln!`, except that a line that cannot be
@@ -41,6 +41,7 @@ mod csv;
 mod history;
 mod json;
 mod page;
+mod robots;
 mod sitemaps;
 
 use answers::{Answerer, CheckRecord, Format, Only, RequestNotes};
@@ -48,6 +49,7 @@ pub use audit::{AuditArgs, audit};
 pub use bots::{BotsArgs, bots};
 pub use history::{DiffArgs, HistoryArgs, diff, history, keep_in_store};
 pub use page::{PageArgs, page};
+pub use robots::{RobotsArgs, registry, robots};
 pub use sitemaps::{SitemapsArgs, sitemaps};
 
 /// Writes one line to standard error; see `note!`. Quiet when it cannot.
@@ -389,7 +391,7 @@ pub fn robot_queries(selection: &RobotSelection, db: &RobotsDb) -> Result<Vec<Ro
     named.sort_by_key(|(position, _)| *position);
     let mut queries: Vec<RobotQuery> = named.into_iter().map(|(_, query)| query).collect();
     // -p: the profiles of each purpose, after the robots named one by one, each once.
-    for profile in db.profiles().iter().filter(|profile| purposes.contains(&profile.purpose)) {
+    for profile in db.profiles().iter().filter(|profile| purposes.iter().any(|&purpose| profile.serves(purpose))) {
         if !queries.iter().any(|query| query.label.eq_ignore_ascii_case(&profile.token)) {
             let reading = semantics.unwrap_or(profile.reading);
             queries.push(RobotQuery { label: profile.token.clone(), robot: profile.robot(), reading });
@@ -973,49 +975,4 @@ fn write_compare_json(
         }
     }
     Ok(())
-}
-
-/// `robotscope robots`: the known profiles as a table.
-pub fn robots(db: &RobotsDb) -> Result<Outcome> {
-    let mut out = io::stdout().lock();
-    let width = |f: fn(&RobotProfile) -> usize| db.profiles().iter().map(f).max().unwrap_or(0);
-    let name_width = width(|p| p.name.len()).max(4);
-    let token_width = width(|p| p.token.len()).max(5);
-    let result = (|| -> io::Result<()> {
-        writeln!(
-            out,
-            "{:<name_width$}  {:<token_width$}  {:<5}  {:<12}  {:<10}  NOTE",
-            "NAME", "TOKEN", "ERA", "PURPOSE", "READING"
-        )?;
-        for profile in db.profiles() {
-            let mut flags = Vec::new();
-            if !profile.fallback.is_empty() {
-                flags.push(format!("falls back to {}", profile.fallback.join(", ")));
-            }
-            if profile.ignores_star {
-                flags.push("ignores *".to_owned());
-            }
-            if profile.control_only {
-                flags.push("control token".to_owned());
-            }
-            let flags = if flags.is_empty() { String::new() } else { format!(" [{}]", flags.join("; ")) };
-            writeln!(
-                out,
-                "{:<name_width$}  {:<token_width$}  {:<5}  {:<12}  {:<10}  {} ({}){flags}",
-                profile.name,
-                profile.token,
-                profile.era.name(),
-                profile.purpose.name(),
-                profile.reading.name(),
-                profile.note,
-                profile.operator
-            )?;
-        }
-        out.flush()
-    })();
-    match result {
-        Ok(()) => Ok(Outcome::Clean),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Outcome::Clean),
-        Err(e) => Err(e).wrap_err("writing the robot list"),
-    }
 }

@@ -10,7 +10,7 @@ use color_eyre::eyre::Result;
 use robotscope::app::App;
 use robotscope::cli::{
     self, AuditArgs, BotsArgs, CheckArgs, CompareArgs, DiffArgs, FixArgs, HistoryArgs, LintArgs, Outcome, PageArgs,
-    SitemapsArgs, SourceOptions,
+    RobotsArgs, SitemapsArgs, SourceOptions,
 };
 use robotscope::clipboard::ClipboardMode;
 use robotscope::fetch::Source;
@@ -104,8 +104,10 @@ enum Command {
     ///
     /// Exit status 1 when they differ, as diff(1).
     Diff(DiffArgs),
-    /// List the known robot profiles.
-    Robots,
+    /// The robots robotscope knows: every field, by purpose (-p), as text or JSON.
+    ///
+    /// `robots update` reads the ai.robots.txt list into the data directory.
+    Robots(RobotsArgs),
     /// Print the shell completion script for SHELL (bash, zsh, fish, elvish, powershell).
     ///
     /// For bash: `robotscope completions bash > ~/.local/share/bash-completion/completions/robotscope`.
@@ -115,7 +117,13 @@ enum Command {
         shell: clap_complete::Shell,
     },
     /// Print the manual page (roff): `robotscope man > robotscope.1; man ./robotscope.1`.
-    Man,
+    ///
+    /// `robotscope man check` prints robotscope-check(1), every flag of the command.
+    Man {
+        /// A command whose page to print (check, lint, ...); without one, the main page.
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
+    },
 }
 
 /// How errors are told: their message and causes, nothing captured.
@@ -157,7 +165,7 @@ fn main() -> ExitCode {
     if let (Some(selection), Some((_, sub_matches))) = (selection, matches.subcommand()) {
         selection.note_order(sub_matches);
     }
-    let db = RobotsDb::embedded();
+    let db = cli::registry();
     let result = match &args.command {
         Some(Command::Check(check)) => cli::check(check, &db),
         Some(Command::Lint(lint)) => cli::lint(lint),
@@ -169,9 +177,9 @@ fn main() -> ExitCode {
         Some(Command::Audit(audit)) => cli::audit(audit, &db),
         Some(Command::Bots(bots)) => cli::bots(bots),
         Some(Command::Diff(diff)) => cli::diff(diff),
-        Some(Command::Robots) => cli::robots(&db),
+        Some(Command::Robots(robots)) => cli::robots(robots, &db),
         Some(Command::Completions { shell }) => print_completions(*shell),
-        Some(Command::Man) => print_manual(),
+        Some(Command::Man { command }) => print_manual(command.as_deref()),
         None => explore(&args, &db),
     };
     match result {
@@ -198,9 +206,22 @@ fn print_completions(shell: clap_complete::Shell) -> Result<Outcome> {
 }
 
 /// The manual page, from the same clap definitions as the parser.
-fn print_manual() -> Result<Outcome> {
+fn print_manual(command: Option<&str>) -> Result<Outcome> {
     let mut out = Vec::new();
-    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+    let mut cli = Cli::command();
+    cli.build();
+    let page = match command {
+        None => cli,
+        // `robotscope-check(1)`, which the main page names: every flag of the command.
+        Some(name) => {
+            let Some(sub) = cli.find_subcommand(name) else {
+                let names: Vec<&str> = cli.get_subcommands().map(clap::Command::get_name).collect();
+                color_eyre::eyre::bail!("no command is called '{}' (one of {})", sanitize_str(name), names.join(", "));
+            };
+            sub.clone().name(format!("robotscope-{name}"))
+        }
+    };
+    clap_mangen::Man::new(page).render(&mut out)?;
     write_stdout(&out)
 }
 

@@ -56,22 +56,34 @@ pub enum Purpose {
     Seo,
     /// Link previews in social networks and messengers.
     Preview,
+    /// Browses and acts for a user of an AI (an agent).
+    AiAgent,
     /// Anything else: ads checks, shopping, research, mirroring tools.
     Other,
+    /// Nobody says (a name `robots update` found in a list, without a word about it).
+    Unknown,
 }
 
 impl Purpose {
     /// Every purpose, in the order `robotscope robots` lists them.
-    pub const ALL: [Purpose; 8] = [
+    pub const ALL: [Purpose; 10] = [
         Purpose::Search,
         Purpose::AiTraining,
         Purpose::AiSearch,
         Purpose::AiAssistant,
+        Purpose::AiAgent,
         Purpose::Archive,
         Purpose::Seo,
         Purpose::Preview,
         Purpose::Other,
+        Purpose::Unknown,
     ];
+
+    /// True for the purposes of AI: training, search answers, assistants, agents.
+    #[must_use]
+    pub fn is_ai(self) -> bool {
+        matches!(self, Purpose::AiTraining | Purpose::AiSearch | Purpose::AiAssistant | Purpose::AiAgent)
+    }
 
     /// The name on the command line and in `robots.toml`: `ai-training`.
     #[must_use]
@@ -84,7 +96,9 @@ impl Purpose {
             Purpose::Archive => "archive",
             Purpose::Seo => "seo",
             Purpose::Preview => "preview",
+            Purpose::AiAgent => "ai-agent",
             Purpose::Other => "other",
+            Purpose::Unknown => "unknown",
         }
     }
 }
@@ -119,11 +133,19 @@ pub struct RobotProfile {
     pub operator: String,
     /// When it was active.
     pub era: Era,
-    /// What it fetches for.
-    pub purpose: Purpose,
+    /// What it fetches for, from the operator's documentation where there is one.
+    pub purposes: Vec<Purpose>,
     /// The reading it follows by default.
     #[serde(deserialize_with = "reading_from_name")]
     pub reading: Reading,
+    /// Whether it is documented as obeying robots.txt.
+    pub obeys: Obeys,
+    /// The operator's documentation of the robot.
+    #[serde(default)]
+    pub docs: Option<String>,
+    /// The names lists know it by when they are not its token (`iaskspider/2.0`).
+    #[serde(default)]
+    pub listed_as: Vec<String>,
     /// One line about the robot.
     pub note: String,
     /// Tokens it obeys, in order, when no group names it (before `*`).
@@ -135,6 +157,34 @@ pub struct RobotProfile {
     /// True when the token controls the use of content and the robot fetches nothing.
     #[serde(default)]
     pub control_only: bool,
+    /// For a retired token, the token that replaced it.
+    #[serde(default)]
+    pub retired_for: Option<String>,
+}
+
+/// Whether a robot is documented as obeying robots.txt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Obeys {
+    /// Its operator says it does.
+    Yes,
+    /// Its operator says it does not (fetches a user asked for, most often), or it is
+    /// known not to.
+    No,
+    /// Nobody says.
+    Unknown,
+}
+
+impl Obeys {
+    /// `yes`, `no` or `unknown`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Obeys::Yes => "yes",
+            Obeys::No => "no",
+            Obeys::Unknown => "unknown",
+        }
+    }
 }
 
 fn reading_from_name<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Reading, D::Error> {
@@ -153,12 +203,35 @@ impl RobotProfile {
             user_agent: token.to_owned(),
             operator: "(not in robotscope's list)".to_owned(),
             era: Era::Today,
-            purpose: Purpose::Other,
+            purposes: vec![Purpose::Unknown],
             reading: Reading::Rfc9309,
+            obeys: Obeys::Unknown,
+            docs: None,
+            listed_as: Vec::new(),
             note: "A robot named by the file or by you.".to_owned(),
             fallback: Vec::new(),
             ignores_star: false,
             control_only: false,
+            retired_for: None,
+        }
+    }
+
+    /// True when the robot fetches for `purpose`.
+    #[must_use]
+    pub fn serves(&self, purpose: Purpose) -> bool {
+        self.purposes.contains(&purpose)
+    }
+
+    /// The User-agent value a file writes for it: its name when RFC 9309 reads the name
+    /// as the token (`AI2Bot` for the token `AI`, which a reader would take for every AI
+    /// robot), else the token.
+    #[must_use]
+    pub fn written(&self) -> &str {
+        let token_of_name = crate::policy::parse::product_token(self.name.as_bytes());
+        if token_of_name.eq_ignore_ascii_case(self.token.as_bytes()) && !self.name.contains(' ') {
+            &self.name
+        } else {
+            &self.token
         }
     }
 
@@ -249,10 +322,94 @@ impl RobotsDb {
         &self.profiles
     }
 
-    /// The profile with this name or token (case-insensitive).
+    /// The profile with this name or token (case-insensitive), or one a list knows it by
+    /// (`iaskspider/2.0`).
     #[must_use]
     pub fn find(&self, query: &str) -> Option<&RobotProfile> {
-        self.profiles.iter().find(|profile| profile.is_named(query))
+        self.profiles.iter().find(|profile| profile.is_named(query)).or_else(|| {
+            self.profiles.iter().find(|profile| profile.listed_as.iter().any(|name| name.eq_ignore_ascii_case(query)))
+        })
+    }
+
+    /// The names an ai.robots.txt list (`robots.json`: an object of name → `operator`,
+    /// `respect`, `function`, ...) holds that no profile stands for, added as profiles of
+    /// purpose `unknown` (what the list says of each is no operator's documentation);
+    /// how many were added. A name with no product token in it (RFC 9309's letters,
+    /// `_` and `-`) names no robot a file could name, and is left out.
+    ///
+    /// # Errors
+    ///
+    /// When the text is not of that shape, or lists no robot.
+    pub fn with_ai_robots_list(mut self, json: &str) -> Result<(RobotsDb, usize), String> {
+        let names = ai_robots_list(json)?;
+        let mut added = 0;
+        for (name, entry) in names {
+            let token = String::from_utf8_lossy(crate::policy::parse::product_token(name.as_bytes())).into_owned();
+            if token.is_empty() || self.find(&name).is_some() || self.find(&token).is_some() {
+                continue;
+            }
+            let obeys = match entry.respect.trim_start_matches('[').to_ascii_lowercase() {
+                respect if respect.starts_with("yes") => Obeys::Yes,
+                respect if respect.starts_with("no") => Obeys::No,
+                _ => Obeys::Unknown,
+            };
+            let mut profile = RobotProfile::custom(&token);
+            profile.name.clone_from(&name);
+            profile.user_agent.clone_from(&name);
+            profile.operator = plain_operator(&entry.operator);
+            profile.obeys = obeys;
+            "Named in the ai.robots.txt list (robots update); nothing more is known of it here."
+                .clone_into(&mut profile.note);
+            if name != token {
+                profile.listed_as.push(name);
+            }
+            self.profiles.push(profile);
+            added += 1;
+        }
+        Ok((self, added))
+    }
+}
+
+/// One robot of an ai.robots.txt list, as far as robotscope reads it.
+#[derive(Debug, Default, Deserialize)]
+pub struct ListedRobot {
+    /// Who runs it, often as a Markdown link.
+    #[serde(default)]
+    pub operator: String,
+    /// Whether it obeys robots.txt, in words (`Yes`, `No`, `Unclear at this time.`).
+    #[serde(default)]
+    pub respect: String,
+}
+
+/// The robots of an ai.robots.txt `robots.json`, by name, in the list's order.
+///
+/// # Errors
+///
+/// When it is not a JSON object of objects, or holds none.
+pub fn ai_robots_list(json: &str) -> Result<Vec<(String, ListedRobot)>, String> {
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|error| format!("not JSON: {error}"))?;
+    let object = value.as_object().ok_or("not the robots.json shape: an object of robots by name")?;
+    let mut robots = Vec::with_capacity(object.len());
+    for (name, entry) in object {
+        let entry: ListedRobot = serde_json::from_value(entry.clone())
+            .map_err(|_| format!("not the robots.json shape: the entry of {name:?} is not an object"))?;
+        robots.push((name.clone(), entry));
+    }
+    if robots.is_empty() {
+        return Err("it lists no robot".to_owned());
+    }
+    Ok(robots)
+}
+
+/// An operator as text: `[Name](url)` is `Name`; "Unclear at this time." is `unknown`.
+fn plain_operator(operator: &str) -> String {
+    let operator = operator.trim();
+    if operator.is_empty() || operator.to_ascii_lowercase().starts_with("unclear") {
+        return "unknown".to_owned();
+    }
+    match operator.strip_prefix('[').and_then(|rest| rest.split_once("](")) {
+        Some((name, _)) => name.to_owned(),
+        None => operator.to_owned(),
     }
 }
 
@@ -295,7 +452,7 @@ mod tests {
 
     #[test]
     fn invalid_tokens_are_refused() {
-        let text = "[[robot]]\nname='x'\ntoken='Bad/1.0'\nuser_agent='x'\noperator='x'\nera='today'\npurpose='search'\nreading='rfc9309'\nnote='x'\n";
+        let text = "[[robot]]\nname='x'\ntoken='Bad/1.0'\nuser_agent='x'\noperator='x'\nera='today'\npurposes=['search']\nreading='rfc9309'\nobeys='yes'\nnote='x'\n";
         assert!(matches!(RobotsDb::from_toml(text), Err(ProfilesError::InvalidToken { .. })));
     }
 }

@@ -352,12 +352,8 @@ fn one_keypress_compares_the_ai_training_crawlers_on_train_ai() {
     press(&mut app, "p");
     let view = app.compare().expect("open");
     assert_eq!((view.purpose, view.usage), (Some(Purpose::AiTraining), Some(Category::TrainAi)));
-    let trainers: Vec<String> = app
-        .robots()
-        .iter()
-        .filter(|e| e.profile.purpose == Purpose::AiTraining)
-        .map(|e| e.profile.name.clone())
-        .collect();
+    let trainers: Vec<String> =
+        app.robots().iter().filter(|e| e.profile.serves(Purpose::AiTraining)).map(|e| e.profile.name.clone()).collect();
     assert_eq!(labels(&app), trainers, "every AI training crawler, and only those");
     assert!(trainers.contains(&"GPTBot".to_owned()) && trainers.contains(&"ClaudeBot".to_owned()));
     let cell = |label: &str, path: &str| {

@@ -33,13 +33,15 @@ pub fn check(list: &RangeList) -> Result<(), String> {
 
 /// Refuses a list for `family` (`None`: a robot of no known operator) that holds a range
 /// of another operator's published list: it would make that operator's addresses
-/// verify this robot (issue 35). Checked against the lists shipped inside robotscope.
+/// verify this robot (issue 35). Checked against the lists shipped inside robotscope;
+/// one operator's lists may share ranges (`OpenAI`'s `GPTBot` and `OAI-SearchBot` lists do).
 ///
 /// # Errors
 ///
 /// Which range, and whose it is.
 pub fn foreign(list: &RangeList, family: Option<usize>) -> Result<(), String> {
-    let others = FAMILIES.iter().enumerate().filter(|(index, _)| Some(*index) != family).map(|(_, other)| other);
+    let operator = family.map(|index| FAMILIES[index].operator);
+    let others = FAMILIES.iter().filter(|other| Some(other.operator) != operator);
     for other in others {
         for published in other.lists {
             let Ok(Some(theirs)) = shipped(published.name) else { continue };

@@ -538,12 +538,12 @@ impl<'a> Run<'a> {
 
     fn entry(&mut self, claimed: Claimed) -> Claim {
         let known = matches!(claimed, Claimed::Known(_));
-        let (label, robot, reading, purpose) = match claimed {
+        let (label, robot, reading, trains_ai) = match claimed {
             Claimed::Known(index) => {
                 let profile = &self.db.profiles()[index];
-                (profile.token.clone(), profile.robot(), profile.reading, profile.purpose)
+                (profile.token.clone(), profile.robot(), profile.reading, profile.serves(Purpose::AiTraining))
             }
-            Claimed::Unknown(token) => (token.clone(), Robot::from_agent(&token), Reading::Rfc9309, Purpose::Other),
+            Claimed::Unknown(token) => (token.clone(), Robot::from_agent(&token), Reading::Rfc9309, false),
         };
         let key = label.to_ascii_lowercase();
         if let Some(&index) = self.by_token.get(&key) {
@@ -568,7 +568,7 @@ impl<'a> Run<'a> {
             label,
             robot,
             reading,
-            purpose,
+            trains_ai,
             requests: 0,
             verdicts: foldhash::HashMap::default(),
             robots_txt_fetches: 0,
@@ -603,7 +603,7 @@ impl<'a> Run<'a> {
             Some(version) => {
                 let matcher = self.judge.matcher(version, judged);
                 // Fetching robots.txt is how a robot learns the preferences: never counted.
-                let refused = tally.purpose == Purpose::AiTraining
+                let refused = tally.trains_ai
                     && !robots_txt
                     && matcher
                         .usage(&request.target)
@@ -675,7 +675,8 @@ pub struct Tally {
     pub label: String,
     pub robot: Robot,
     pub reading: Reading,
-    pub purpose: Purpose,
+    /// It fetches for AI training (among its purposes).
+    pub trains_ai: bool,
     pub requests: u64,
     pub verdicts: foldhash::HashMap<Verdict, u64>,
     pub robots_txt_fetches: u64,

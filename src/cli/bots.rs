@@ -154,7 +154,7 @@ async fn fetch_list(url: &Url, limits: &crate::fetch::Limits) -> Result<(RangeLi
 /// half a list. Whatever was at the partial file's name goes first (a link is removed,
 /// not followed), and the new one is created, never opened: nothing outside the
 /// directory is written. The rename replaces `path` itself, a link there included.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(super) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let partial = path.with_extension("json.partial");
     match std::fs::remove_file(&partial) {

@@ -294,12 +294,17 @@ pub fn sitemaps(args: &SitemapsArgs, db: &RobotsDb) -> Result<Outcome> {
         spent: started.elapsed(),
         ..WalkLimits::default()
     };
+    // The sitemaps are read on blocking threads, as many as are read at once: each
+    // thread has an allocator arena of its own, which keeps what it freed (forty
+    // sitemaps on as many threads held a third more than the run needs).
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .max_blocking_threads(crate::sitemaps::crawl::CONCURRENCY)
         .enable_all()
         .build()
         .wrap_err("starting the runtime")?;
-    let (sender, mut events) = tokio::sync::mpsc::channel(16);
+    // A few batches in flight: each may hold a thousand URLs of 8 KiB.
+    let (sender, mut events) = tokio::sync::mpsc::channel(4);
     let walked = runtime.spawn(walk(starts, limits.clone(), sender));
     let progress = Progress::new();
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());

@@ -225,26 +225,36 @@ impl fmt::Display for FixEffect {
 /// ```
 #[must_use]
 pub fn impact(before: &RobotsTxt, after: &RobotsTxt) -> Impact {
-    let mut found = Impact::default();
-    // The same bytes read alike under a reading give it the same verdicts: only the RFC
-    // 9309 reading stops at a cut (§2.5), so a file against its own first 500 KiB (lint's
-    // check of what RFC 9309 robots leave unread) is asked about under it alone, and the
-    // classic readings' substring lookups for every robot named are saved.
     let same_bytes = before.source() == after.source();
     let readings: Vec<Reading> = Reading::ALL
         .into_iter()
         .filter(|reading| !(same_bytes && (reading.is_classic() || before.rfc9309_cut() == after.rfc9309_cut())))
         .collect();
     if readings.is_empty() {
-        return found;
+        return Impact::default();
     }
-    let robots = robots_named_under(before, after, &readings);
-    for reading in readings {
+    impact_among(before, after, &robots_named_under(before, after, &readings), &readings)
+}
+
+/// [`impact`] for the robots of `robots` (each as its label and [`Robot`]: a registry's
+/// robots with their fallbacks, say) under `readings`.
+#[must_use]
+pub fn impact_among(before: &RobotsTxt, after: &RobotsTxt, robots: &[(String, Robot)], readings: &[Reading]) -> Impact {
+    let mut found = Impact::default();
+    // The same bytes read alike under a reading give it the same verdicts: only the RFC
+    // 9309 reading stops at a cut (§2.5), so a file against its own first 500 KiB (lint's
+    // check of what RFC 9309 robots leave unread) is asked about under it alone, and the
+    // classic readings' substring lookups for every robot named are saved.
+    let same_bytes = before.source() == after.source();
+    for &reading in readings {
+        if same_bytes && (reading.is_classic() || before.rfc9309_cut() == after.rfc9309_cut()) {
+            continue;
+        }
         // What a robot gets depends only on the groups it reads in each version: robots
         // that read the same groups are asked once (20,000 robots of one group cost one
         // search, not 20,000).
         let mut asked: foldhash::HashMap<(Vec<usize>, Vec<usize>), Found> = foldhash::HashMap::default();
-        for (written, robot) in &robots {
+        for (written, robot) in robots {
             // Under the classic readings a robot is known by the name they look for, by
             // substring: `googlebot` for `Googlebot/2.1`.
             let classic = robot.classic_name();
@@ -444,7 +454,7 @@ fn spell_wildcards(pattern: &str) -> String {
 /// past it, and for an `…/index.htm…` pattern the directory Google's Allow also allows.
 /// The classic readings read `*` and `$` as they are: the pattern itself, and one byte
 /// past it.
-fn probe_paths(pattern: &[u8], reading: Reading) -> Vec<String> {
+pub(crate) fn probe_paths(pattern: &[u8], reading: Reading) -> Vec<String> {
     let text = String::from_utf8_lossy(pattern);
     let rooted = |path: &str| if path.starts_with('/') { path.to_owned() } else { format!("/{path}") };
     if reading.is_classic() {

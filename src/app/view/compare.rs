@@ -237,7 +237,7 @@ impl CompareView {
     /// robots and category the view had before.
     fn cycle_purpose(&mut self, app: &mut App) {
         let entries = &app.robots;
-        let has_robots = |purpose: &Purpose| entries.iter().any(|e| e.profile.purpose == *purpose);
+        let has_robots = |purpose: &Purpose| entries.iter().any(|e| e.profile.serves(*purpose));
         let after =
             self.purpose.and_then(|current| PURPOSE_CYCLE.iter().position(|p| *p == current)).map_or(0, |i| i + 1);
         let message = if let Some(purpose) = PURPOSE_CYCLE[after..].iter().copied().find(has_robots) {
@@ -246,7 +246,7 @@ impl CompareView {
             }
             // The robots that read usage preferences (RFC 9309 by default) first: a
             // purpose's 1990s robots would fill the view with "not read".
-            let mut robots: Vec<&RobotEntry> = entries.iter().filter(|e| e.profile.purpose == purpose).collect();
+            let mut robots: Vec<&RobotEntry> = entries.iter().filter(|e| e.profile.serves(purpose)).collect();
             robots.sort_by_key(|e| e.profile.reading != Reading::Rfc9309);
             self.robots = robots.into_iter().map(CompareRobot::from_entry).collect();
             self.usage = category_of(purpose);
