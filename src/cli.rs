@@ -36,6 +36,7 @@ macro_rules! note {
 
 mod answers;
 mod audit;
+mod block;
 mod bots;
 mod csv;
 mod history;
@@ -46,6 +47,7 @@ mod sitemaps;
 
 use answers::{Answerer, CheckRecord, Format, Only, RequestNotes};
 pub use audit::{AuditArgs, audit};
+pub use block::{BlockArgs, UnblockArgs, block_command as block, unblock_command as unblock};
 pub use bots::{BotsArgs, bots};
 pub use history::{DiffArgs, HistoryArgs, diff, history, keep_in_store};
 pub use page::{PageArgs, page};
@@ -238,7 +240,7 @@ pub struct RobotSelection {
     #[arg(short = 'r', long = "robot", value_name = "ROBOT")]
     pub robots: Vec<String>,
     /// Every robot profile of a purpose, as -r takes them: search, ai-training,
-    /// ai-search, ai-assistant, archive, seo, preview or other. Repeatable.
+    /// ai-search, ai-assistant, ai-agent, archive, seo, preview, other or unknown. Repeatable.
     #[arg(short = 'p', long = "purpose", value_name = "PURPOSE", value_parser = clap::value_parser!(Purpose))]
     pub purposes: Vec<Purpose>,
     /// The reading of the standard for every robot: rfc9309, draft1996 or koster1994

@@ -104,6 +104,16 @@ enum Command {
     ///
     /// Exit status 1 when they differ, as diff(1).
     Diff(DiffArgs),
+    /// Block robots by purpose or name, changing nothing for any other robot; prints the file.
+    ///
+    /// `robotscope block robots.txt ai-training` writes the rules that stop every robot
+    /// that takes pages to train AI models, and keeps search, AI answers and every other
+    /// robot's verdicts as they were: the result is checked before it is printed, and
+    /// standard error says what changed. --diff prints the change, --check only asks
+    /// (exit 1 when a robot asked can still fetch something).
+    Block(cli::BlockArgs),
+    /// Take robots out of every group, so that they read what a robot no group names reads.
+    Unblock(cli::UnblockArgs),
     /// The robots robotscope knows: every field, by purpose (-p), as text or JSON.
     ///
     /// `robots update` reads the ai.robots.txt list into the data directory.
@@ -178,6 +188,8 @@ fn main() -> ExitCode {
         Some(Command::Bots(bots)) => cli::bots(bots),
         Some(Command::Diff(diff)) => cli::diff(diff),
         Some(Command::Robots(robots)) => cli::robots(robots, &db),
+        Some(Command::Block(block)) => cli::block(block, &db),
+        Some(Command::Unblock(unblock)) => cli::unblock(unblock, &db),
         Some(Command::Completions { shell }) => print_completions(*shell),
         Some(Command::Man { command }) => print_manual(command.as_deref()),
         None => explore(&args, &db),

@@ -73,11 +73,13 @@ pub use usage::{
 };
 
 // What is wrong with a file and the fixes, each checked under every reading.
-pub use block::{Proof, Reach, Request as BlockRequest, block, prove, prove_unblock, unblock};
+pub use block::{
+    Proof, Reach, Request as BlockRequest, block, named_robot, prove, prove_unblock, refuse_usage, unblock,
+};
 pub use catalogue::Code;
 pub use fix::{FixReport, apply_fix, fix_all, fix_all_effect, unified_diff, unified_diff_between};
 pub use impact::{FixEffect, Impact, impact, impact_among, robots_named};
-pub use lint::{Diagnostic, Edit, Fix, Severity, lint, lint_checked, read_in_part};
+pub use lint::{Diagnostic, Edit, Fix, Severity, edit_distance, lint, lint_checked, read_in_part};
 
 // Showing a robots.txt's text without letting it drive the terminal.
 pub use escape::{

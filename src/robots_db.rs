@@ -331,6 +331,46 @@ impl RobotsDb {
         })
     }
 
+    /// The profiles a name that is none of theirs may have meant, the likeliest first:
+    /// the same name but for letter case, `-`, `_` and spaces (`GPT-Bot`), names that
+    /// start with it (`Claude` for ClaudeBot, Claude-User, ...), then names a letter or
+    /// two away (`Claudebot-User`). At most `most`.
+    #[must_use]
+    pub fn similar(&self, query: &str, most: usize) -> Vec<&RobotProfile> {
+        let squeeze = |text: &str| {
+            text.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).flat_map(char::to_lowercase).collect::<String>()
+        };
+        let wanted = squeeze(query);
+        if wanted.is_empty() {
+            return Vec::new();
+        }
+        let mut scored: Vec<(usize, usize, &RobotProfile)> = self
+            .profiles
+            .iter()
+            .enumerate()
+            .filter_map(|(index, profile)| {
+                let names = std::iter::once(&profile.name).chain(std::iter::once(&profile.token));
+                let score = names
+                    .map(|name| {
+                        let name = squeeze(name);
+                        if name == wanted {
+                            0
+                        } else if name.starts_with(&wanted) {
+                            1
+                        } else {
+                            let distance = crate::policy::edit_distance(&wanted, &name);
+                            let limit = if wanted.len() <= 5 { 1 } else { 2 };
+                            if distance <= limit { 1 + distance } else { usize::MAX }
+                        }
+                    })
+                    .min()?;
+                (score != usize::MAX).then_some((score, index, profile))
+            })
+            .collect();
+        scored.sort_by_key(|&(score, index, _)| (score, index));
+        scored.into_iter().take(most).map(|(_, _, profile)| profile).collect()
+    }
+
     /// The names an ai.robots.txt list (`robots.json`: an object of name → `operator`,
     /// `respect`, `function`, ...) holds that no profile stands for, added as profiles of
     /// purpose `unknown` (what the list says of each is no operator's documentation);

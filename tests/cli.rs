@@ -768,3 +768,76 @@ fn completions_and_the_manual_name_every_subcommand() {
     let output = robotscope().args(["completions", "tcsh"]).output().expect("runs");
     assert_eq!(output.status.code(), Some(2), "an unknown shell is a usage error");
 }
+
+/// A file where GPTBot shares Googlebot's group (issue 37).
+const SHARED: &str =
+    "# Site\nUser-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nUser-agent: GPTBot\nDisallow: /tmp/\n";
+
+/// `block` prints the edited file, proved, and says what changed; `--check` tells a
+/// file that blocks from one that does not; a second block is the same file.
+#[test]
+fn block_writes_the_rules_and_check_tells_them() {
+    let data = tempfile::tempdir().expect("data dir");
+    let file = robots_file(SHARED);
+    let path = file.path().to_str().expect("path");
+    let run = |args: &[&str]| {
+        let mut command = robotscope();
+        command.env("XDG_DATA_HOME", data.path()).arg("block").args(args);
+        command
+    };
+    run(&[path, "GPTBot", "--check"]).assert().code(1).stderr(predicate::str::contains("not blocked: GPTBot"));
+    let output = run(&[path, "ai-training", "--except", "Google-Extended"]).output().expect("run");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let edited = String::from_utf8(output.stdout).expect("utf-8");
+    assert!(edited.starts_with("# Site\nUser-agent: "), "{edited}");
+    assert!(edited.contains("User-agent: Googlebot\nDisallow: /tmp/\n"), "{edited}");
+    assert!(!edited.contains("Google-Extended"), "{edited}");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("each robot chosen may now fetch nothing") && said.contains("keeps every verdict"), "{said}");
+    let blocked = robots_file(&edited);
+    let blocked_path = blocked.path().to_str().expect("path");
+    run(&[blocked_path, "ai-training", "--except", "Google-Extended", "--check"]).assert().code(0);
+    run(&[blocked_path, "ai-training", "--except", "Google-Extended"]).assert().code(0).stdout(edited.clone());
+    run(&[blocked_path, "Google-Extended", "--check"]).assert().code(1);
+}
+
+/// `--diff` shows the edit, `--json` the verdicts that change, `--signal` the usage
+/// lines; a misspelt robot gets "did you mean" and changes nothing.
+#[test]
+fn block_diff_json_signal_and_a_misspelt_robot() {
+    let file = robots_file(SHARED);
+    let path = file.path().to_str().expect("path");
+    robotscope().args(["block", path, "GPTBot", "--diff"]).assert().code(0).stdout(
+        predicate::str::contains("+User-agent: GPTBot\n+Disallow: /\n")
+            .and(predicate::str::contains("-User-agent: GPTBot")),
+    );
+    let output = robotscope().args(["block", path, "GPTBot", "--json"]).output().expect("run");
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&output.stdout).lines().map(|line| serde_json::from_str(line).expect("json")).collect();
+    let rfc = lines.iter().find(|line| line["reading"] == "rfc9309").expect("an RFC 9309 line");
+    assert_eq!(
+        (rfc["robot"].as_str(), rfc["before"].as_str(), rfc["after"].as_str()),
+        (Some("GPTBot"), Some("partly"), Some("blocked"))
+    );
+    robotscope().args(["block", path, "ai-training", "--signal"]).assert().code(0).stdout(predicate::str::contains(
+        "Disallow: /private/\nContent-Signal: ai-train=no\nContent-Usage: train-ai=n\n",
+    ));
+    robotscope()
+        .args(["block", path, "ClaudeBott"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("did you mean ClaudeBot"));
+}
+
+/// `unblock` undoes a block: the robot reads the `*` group again.
+#[test]
+fn unblock_returns_a_robot_to_the_star_group() {
+    let file = robots_file("User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n");
+    robotscope()
+        .args(["unblock", file.path().to_str().expect("path"), "GPTBot"])
+        .assert()
+        .code(0)
+        .stdout("User-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n")
+        .stderr(predicate::str::contains("GPTBot now reads what a robot no group names reads (partly"));
+}

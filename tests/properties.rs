@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use robotscope::policy::Request;
 use robotscope::policy::lint;
 use robotscope::policy::robots_named;
+use robotscope::policy::{BlockRequest, block, prove};
 use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate};
 use robotscope::policy::{fix_all, fix_all_effect};
 use robotscope::policy::{is_unsafe, sanitize};
@@ -253,6 +254,15 @@ proptest! {
         }
     }
 
+    /// Issue 37: `block` keeps its promise on any file: the chosen robots fetch nothing,
+    /// every other robot keeps every verdict, and blocking twice is blocking once.
+    #[test]
+    fn block_keeps_its_promise(text in robots_like(), extra in paths()) {
+        if let Some(broken) = broken_block_promise(&text, &[extra]) {
+            prop_assert!(false, "{}", broken);
+        }
+    }
+
     /// Usage preferences say what a robot may do with what it fetches, never whether it
     /// may fetch it: inserting a Content-Usage or Content-Signal line anywhere changes
     /// no crawl verdict under any reading.
@@ -280,20 +290,69 @@ proptest! {
     }
 }
 
-/// The first verdict `fix` changes without naming it in its report: the robot, reading
-/// and path, or `None`. Paths tried: every rule's pattern of both versions, spelled out
-/// (wildcards matching nothing, or something), one byte past it, and `extra`.
-fn unnamed_flip(text: &[u8], extra: &[String]) -> Option<String> {
+/// The robots a block chooses in the tests, and those it keeps: Googlebot-Image falls
+/// back to the chosen Googlebot, as the registry says.
+fn block_request_parts() -> (Vec<String>, Vec<Robot>) {
+    let chosen = ["GPTBot", "Googlebot", "bot"].map(str::to_owned).to_vec();
+    let kept = vec![
+        Robot::from_agent("Googlebot-Image").with_fallbacks(["Googlebot"]),
+        Robot::from_agent("bingbot"),
+        Robot::from_agent("Other"),
+        Robot::from_agent("*"),
+    ];
+    (chosen, kept)
+}
+
+/// The first way in which `block` breaks its promise on `text` (issue 37): a chosen
+/// robot that may still fetch a path, a kept robot (or one the file names) whose verdict
+/// changes under RFC 9309, a proof that does not hold, or a second block that edits
+/// again. Checked with the matcher on the paths of every rule, independently of the
+/// proof's own witnesses.
+fn broken_block_promise(text: &[u8], extra: &[String]) -> Option<String> {
+    let (chosen, kept) = block_request_parts();
+    let request = BlockRequest { chosen: &chosen, kept: &kept };
     let before = RobotsTxt::parse(text.to_vec());
-    let report = fix_all(text);
-    let after = RobotsTxt::parse(report.text().to_vec());
-    let effect = fix_all_effect(&before, &report);
-    let named = |reading: Reading, robot: &str| {
-        effect.changed_robots().iter().chain(effect.uncertain_robots()).any(|(r, name)| *r == reading && name == robot)
-    };
+    let after = RobotsTxt::parse(block(&before, request));
+    let shown = || String::from_utf8_lossy(after.source()).into_owned();
+    if !prove(&before, &after, request).holds() {
+        return Some(format!("the proof fails on:\n{}", shown()));
+    }
+    if block(&after, request) != after.source() {
+        return Some(format!("blocking again edits again:\n{}", shown()));
+    }
+    let paths = witness_paths(&[&before, &after], extra);
+    let reading = Reading::Rfc9309;
+    for token in &chosen {
+        let matcher = Matcher::for_robot(&after, &Robot::from_agent(token), reading);
+        if let Some(path) = paths.iter().find(|path| matcher.decide(path).allowed()) {
+            return Some(format!("{token} may still fetch {path}:\n{}", shown()));
+        }
+    }
+    // The robots the file names, each as the kept list knows it when it does.
+    let mut others = kept.clone();
+    for (_, robot) in robots_named(&before, &after) {
+        let known = others.iter().any(|other| other.token().eq_ignore_ascii_case(robot.token()));
+        if !known && !chosen.iter().any(|token| token.eq_ignore_ascii_case(robot.token())) {
+            others.push(robot);
+        }
+    }
+    for robot in others {
+        let (old, new) = (Matcher::for_robot(&before, &robot, reading), Matcher::for_robot(&after, &robot, reading));
+        for path in &paths {
+            if old.decide(path).allowed() != new.decide(path).allowed() {
+                return Some(format!("{} changes on {path}:\n{}", robot.token(), shown()));
+            }
+        }
+    }
+    None
+}
+
+/// Every rule's pattern of each version, spelled out (wildcards matching nothing, or
+/// something), one byte past it, `/`, and `extra`.
+fn witness_paths(versions: &[&RobotsTxt], extra: &[String]) -> Vec<String> {
     let mut paths: Vec<String> = extra.to_vec();
     paths.push("/".to_owned());
-    for txt in [&before, &after] {
+    for txt in versions {
         for reading in Reading::ALL {
             for rule in txt.interpretation(reading).groups().iter().flat_map(robotscope::policy::Group::rules) {
                 let pattern = String::from_utf8_lossy(txt.pattern(reading, rule)).into_owned();
@@ -306,6 +365,21 @@ fn unnamed_flip(text: &[u8], extra: &[String]) -> Option<String> {
     }
     paths.sort();
     paths.dedup();
+    paths
+}
+
+/// The first verdict `fix` changes without naming it in its report: the robot, reading
+/// and path, or `None`. Paths tried: every rule's pattern of both versions, spelled out
+/// (wildcards matching nothing, or something), one byte past it, and `extra`.
+fn unnamed_flip(text: &[u8], extra: &[String]) -> Option<String> {
+    let before = RobotsTxt::parse(text.to_vec());
+    let report = fix_all(text);
+    let after = RobotsTxt::parse(report.text().to_vec());
+    let effect = fix_all_effect(&before, &report);
+    let named = |reading: Reading, robot: &str| {
+        effect.changed_robots().iter().chain(effect.uncertain_robots()).any(|(r, name)| *r == reading && name == robot)
+    };
+    let paths = witness_paths(&[&before, &after], extra);
     for (name, robot) in robots_named(&before, &after) {
         for reading in Reading::ALL {
             let (old, new) =
@@ -334,5 +408,17 @@ fn fix_names_every_verdict_it_changes_in_the_corpus() {
         let text = std::fs::read(&file).expect("read");
         let unnamed = unnamed_flip(&text, &[]);
         assert!(unnamed.is_none(), "{}: {}", file.display(), unnamed.unwrap_or_default());
+    }
+}
+
+/// The corpus's real files: `block` keeps its promise on each.
+#[test]
+fn block_keeps_its_promise_in_the_corpus() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+    let mut files: Vec<_> = std::fs::read_dir(corpus).expect("corpus").map(|e| e.expect("entry").path()).collect();
+    files.sort();
+    for file in files.iter().filter(|file| file.extension().is_some_and(|e| e == "txt")) {
+        let broken = broken_block_promise(&std::fs::read(file).expect("read"), &[]);
+        assert!(broken.is_none(), "{}: {}", file.display(), broken.unwrap_or_default());
     }
 }

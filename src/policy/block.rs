@@ -29,6 +29,22 @@ use super::compiled::CompiledPolicy;
 use super::impact::{Impact, impact_among, probe_paths, robots_named};
 use super::parse::{AgentName, FieldKind, Group, RobotsTxt, RuleKind};
 use super::reading::Reading;
+use super::usage::{Category, read_content_signal, read_content_usage};
+
+/// The file with the `*` group saying no to `categories` for every path, in a
+/// `Content-Signal` line (Cloudflare's Content Signals) and, for the categories the IETF
+/// vocabulary has (`train-ai`, `search`), a `Content-Usage` line: added to the last `*`
+/// group, or in a new `User-agent: *` group at the end when the file has none. A
+/// category the group refuses already (each field on its own, as [`super::usage`]
+/// combines them: the most restrictive wins) is not said again, so the edit is a fixed
+/// point. Preferences change no verdict: they say what a robot may do with what it
+/// fetches.
+#[must_use]
+pub fn refuse_usage(txt: &RobotsTxt, categories: &[Category]) -> Vec<u8> {
+    let mut editor = Editor::new(txt, Request { chosen: &[], kept: &[] });
+    editor.refuse_usage(categories);
+    editor.write()
+}
 
 /// What a block or an unblock asks: the robots it is for, and the robots whose
 /// verdicts must not change.
@@ -138,7 +154,7 @@ pub fn prove(before: &RobotsTxt, after: &RobotsTxt, request: Request<'_>) -> Pro
     let not_blocked = request
         .chosen
         .iter()
-        .map(|token| (token.clone(), Reach::of(after, &Robot::from_agent(token), Reading::Rfc9309)))
+        .map(|token| (token.clone(), Reach::of(after, &named_robot(token), Reading::Rfc9309)))
         .filter(|(_, reach)| *reach != Reach::Nothing)
         .collect();
     prove_with(before, after, request, &chosen, not_blocked)
@@ -156,7 +172,7 @@ pub fn prove_unblock(before: &RobotsTxt, after: &RobotsTxt, request: Request<'_>
         .chosen
         .iter()
         .filter(|token| {
-            let selection = select(interpretation, &Robot::from_agent(token), Reading::Rfc9309);
+            let selection = select(interpretation, &named_robot(token), Reading::Rfc9309);
             matches!(selection.choice, Choice::Token(_))
         })
         .map(|token| (token.clone(), nobody))
@@ -173,10 +189,16 @@ fn prove_with(
 ) -> Proof {
     let mut kept: Vec<(String, Robot)> =
         request.kept.iter().map(|robot| (robot.token.clone(), robot.clone())).collect();
-    kept.extend(robots_named(before, after));
+    // A robot the file names is judged as the registry knows it (Googlebot-Image with
+    // its fallback to Googlebot), not twice.
+    for (name, robot) in robots_named(before, after) {
+        if !kept.iter().any(|(_, known)| known.token.eq_ignore_ascii_case(&robot.token)) {
+            kept.push((name, robot));
+        }
+    }
     kept.retain(|(_, robot)| !chosen.contains(&robot.token.to_ascii_lowercase()));
     let mut everyone = kept.clone();
-    everyone.extend(request.chosen.iter().map(|token| (token.clone(), Robot::from_agent(token))));
+    everyone.extend(request.chosen.iter().map(|token| (token.clone(), named_robot(token))));
     Proof {
         not_blocked,
         kept_changes: impact_among(before, after, &kept, &[Reading::Rfc9309]),
@@ -186,13 +208,24 @@ fn prove_with(
 
 /// Tokens in lower case, as groups name them.
 fn lower(tokens: &[String]) -> Vec<String> {
-    tokens.iter().map(|token| token.to_ascii_lowercase()).collect()
+    tokens.iter().map(|token| named_robot(token).token.to_ascii_lowercase()).collect()
+}
+
+/// The robot a `User-agent: {token}` line reaches under RFC 9309: the token as §2.2.1
+/// reads the line (letters, `_` and `-`), so that `AI2Bot`, a name the operator
+/// documents, is the robot `AI` that Google's matcher finds in it.
+#[must_use]
+pub fn named_robot(token: &str) -> Robot {
+    Robot::from_agent(&String::from_utf8_lossy(super::parse::product_token(token.as_bytes())))
 }
 
 /// True for a pattern that matches every path under RFC 9309.
 fn matches_everything(pattern: &[u8]) -> bool {
     matches!(pattern, b"/" | b"/*" | b"*")
 }
+
+/// The key of [`Editor::pins`] for the robots that read no group today.
+const READS_NO_GROUP: usize = usize::MAX;
 
 /// Line edits, gathered before they are written.
 struct Editor<'t> {
@@ -264,17 +297,30 @@ impl<'t> Editor<'t> {
                 groups[g].agents().iter().any(|agent| matches!(agent.name(), AgentName::Name(n) if n == token))
             })
         };
-        let missing: Vec<String> =
-            self.written.iter().filter(|token| !blocked_already(&token.to_ascii_lowercase())).cloned().collect();
-        if !missing.is_empty() {
+        let missing: Vec<String> = self
+            .written
+            .iter()
+            .filter(|token| !blocked_already(&named_robot(token).token.to_ascii_lowercase()))
+            .cloned()
+            .collect();
+        // Pinned robots that read no group get one that allows everything (an empty
+        // Disallow, which every reading reads so), after the block group.
+        let mut free: Vec<String> = Vec::new();
+        if let Some(tokens) = pins.get(&READS_NO_GROUP) {
+            free.push(String::new());
+            free.extend(tokens.iter().map(|token| format!("User-agent: {token}")));
+            free.push("Disallow:".to_owned());
+        }
+        if !missing.is_empty() || !free.is_empty() {
             let lines: Vec<String> = missing.iter().map(|token| format!("User-agent: {token}")).collect();
             match block_groups.first() {
                 Some(&g) => {
                     let last_agent =
                         groups[g].agents().last().map_or(groups[g].first_line(), super::parse::AgentLine::line);
                     self.after.entry(last_agent).or_default().extend(lines);
+                    self.after.entry(groups[g].last_line()).or_default().extend(free);
                 }
-                None => self.new_group_first(lines),
+                None => self.new_group_first(lines, free),
             }
         }
         self.write()
@@ -288,10 +334,74 @@ impl<'t> Editor<'t> {
         self.write()
     }
 
+    fn refuse_usage(&mut self, categories: &[Category]) {
+        let interpretation = self.txt.interpretation(Reading::Rfc9309);
+        let star = self.groups().iter().rfind(|group| group.names_star());
+        let (mut signal_no, mut usage_no) = ([false; 3], [false; 2]);
+        if let Some(group) = star {
+            let in_group = interpretation
+                .fields()
+                .iter()
+                .filter(|field| (group.first_line()..=group.last_line()).contains(&field.line()));
+            for field in in_group {
+                let value = self.txt.text(&field.value());
+                match field.kind() {
+                    FieldKind::ContentSignal => {
+                        for (no, said) in signal_no.iter_mut().zip(read_content_signal(value)) {
+                            *no |= said == Some(false);
+                        }
+                    }
+                    FieldKind::ContentUsage => {
+                        let rule = read_content_usage(value);
+                        let every_path = rule.path.is_none_or(matches_everything);
+                        for (no, said) in usage_no.iter_mut().zip(rule.said.unwrap_or_default()) {
+                            *no |= every_path && said == Some(false);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut wanted: Vec<Category> = Category::ALL.into_iter().filter(|c| categories.contains(c)).collect();
+        wanted.dedup();
+        let signal: Vec<String> = wanted
+            .iter()
+            .filter(|category| !signal_no[category.index()])
+            .map(|category| format!("{}=no", category.signal_key()))
+            .collect();
+        let usage: Vec<String> = wanted
+            .iter()
+            .filter(|category| category.index() < 2 && !usage_no[category.index()])
+            .map(|category| format!("{}=n", category.name()))
+            .collect();
+        let mut lines = Vec::new();
+        if !signal.is_empty() {
+            lines.push(format!("Content-Signal: {}", signal.join(", ")));
+        }
+        if !usage.is_empty() {
+            lines.push(format!("Content-Usage: {}", usage.join(", ")));
+        }
+        if lines.is_empty() {
+            return;
+        }
+        if let Some(group) = star {
+            self.after.entry(group.last_line()).or_default().extend(lines);
+        } else {
+            let end = self.txt.lines().len();
+            lines.insert(0, "User-agent: *".to_owned());
+            if end > 0 && !self.txt.line_text(end).iter().all(u8::is_ascii_whitespace) {
+                lines.insert(0, String::new());
+            }
+            self.after.entry(end).or_default().extend(lines);
+        }
+    }
+
     /// The robots kept whose groups the edit would change (they fall back to a chosen
     /// robot's token), by the groups they read now, in which they are to be named: so
     /// that they read them still. `blocking`: the chosen robots will have a group (the
-    /// block group) after the edit; else none.
+    /// block group) after the edit; else none. A robot that reads no group now (it may
+    /// fetch everything) is keyed [`READS_NO_GROUP`]: it gets a group of its own that
+    /// allows everything.
     fn pins(&self, blocking: bool) -> BTreeMap<usize, Vec<String>> {
         let interpretation = self.txt.interpretation(Reading::Rfc9309);
         let has_groups = |token: &str| {
@@ -314,8 +424,19 @@ impl<'t> Editor<'t> {
                 Choice::Fallback(name) => Some(name.to_ascii_lowercase()),
                 _ => None,
             };
-            if then.map(|name| name.to_ascii_lowercase()) == now_from {
+            let then_chosen = then.is_some_and(|name| self.chosen.contains(&name.to_ascii_lowercase()));
+            let unchanged = if then_chosen && blocking {
+                // The chosen token's groups become the block group: the same only when
+                // what the robot reads now blocks it already.
+                !now.groups().is_empty() && now.groups().iter().all(|&group| self.is_block_group(&self.groups()[group]))
+            } else {
+                then.map(|name| name.to_ascii_lowercase()) == now_from
+            };
+            if unchanged {
                 continue;
+            }
+            if now.groups().is_empty() {
+                pins.entry(READS_NO_GROUP).or_default().push(robot.token.clone());
             }
             for &group in now.groups() {
                 pins.entry(group).or_default().push(robot.token.clone());
@@ -369,10 +490,12 @@ impl<'t> Editor<'t> {
         }
     }
 
-    /// A new group of `lines` and `Disallow: /`, before the first group (after the
-    /// file's opening comments), or at the end of a file that has none.
-    fn new_group_first(&mut self, mut lines: Vec<String>) {
+    /// A new group of `lines` and `Disallow: /`, then the lines of `free`, before the
+    /// first group (after the file's opening comments), or at the end of a file that has
+    /// none.
+    fn new_group_first(&mut self, mut lines: Vec<String>, free: Vec<String>) {
         lines.push("Disallow: /".to_owned());
+        lines.extend(free);
         let first_group = self.groups().iter().map(Group::first_line).min();
         if let Some(line) = first_group {
             lines.push(String::new());
@@ -412,7 +535,7 @@ impl<'t> Editor<'t> {
                 put(&mut out, text);
             }
             if !self.removed.contains(&number) {
-                out.extend_from_slice(&source[line.span()]);
+                out.extend_from_slice(&source[line.start()..line.end()]);
             }
             if let Some(texts) = self.after.get(&number) {
                 // The last line may have no line end of its own.
@@ -425,5 +548,122 @@ impl<'t> Editor<'t> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> RobotsTxt {
+        RobotsTxt::parse(text.as_bytes().to_vec())
+    }
+
+    /// Blocks `chosen` keeping `kept`, checks the proof, and returns the text.
+    fn blocked(text: &str, chosen: &[&str], kept: &[Robot]) -> String {
+        let chosen: Vec<String> = chosen.iter().map(|&token| token.to_owned()).collect();
+        let request = Request { chosen: &chosen, kept };
+        let before = parse(text);
+        let after = parse(&String::from_utf8(block(&before, request)).expect("utf-8"));
+        let proof = prove(&before, &after, request);
+        assert!(proof.holds(), "{proof:?}\n{}", String::from_utf8_lossy(after.source()));
+        String::from_utf8(after.source().to_vec()).expect("utf-8")
+    }
+
+    fn reach(text: &str, token: &str) -> Reach {
+        Reach::of(&parse(text), &named_robot(token), Reading::Rfc9309)
+    }
+
+    /// The chosen robot leaves the group it shares, which stays for Googlebot; the block
+    /// group comes before the first group, after the opening comment; line ends kept.
+    #[test]
+    fn a_shared_group_stays_for_the_others() {
+        let text = "# Site\nUser-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nUser-agent: GPTBot\nDisallow: /tmp/\n";
+        let out = blocked(text, &["GPTBot"], &[]);
+        assert_eq!(
+            out,
+            "# Site\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n\nUser-agent: \
+             Googlebot\nDisallow: /tmp/\n"
+        );
+        assert_eq!(reach(&out, "GPTBot"), Reach::Nothing);
+        assert_eq!(reach(&out, "Googlebot"), Reach::Part);
+    }
+
+    /// The trap of issue 37: a `Disallow: /` group put in front of `GPTBot` + `Allow: /`
+    /// merges with it (RFC 9309 §2.2.1) and the tie goes to allow. The edit removes the
+    /// group that only GPTBot names instead.
+    #[test]
+    fn a_group_only_chosen_robots_name_goes() {
+        let text = "User-agent: GPTBot\nAllow: /\n\nUser-agent: *\nDisallow: /cart/\n";
+        let out = blocked(text, &["GPTBot", "ClaudeBot"], &[]);
+        assert_eq!(out, "User-agent: GPTBot\nUser-agent: ClaudeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /cart/\n");
+    }
+
+    /// An existing block group is extended, and blocking what is blocked changes nothing.
+    #[test]
+    fn a_block_group_is_extended_and_the_edit_is_a_fixed_point() {
+        let text = "User-agent: CCBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n";
+        let once = blocked(text, &["GPTBot"], &[]);
+        assert_eq!(once, "User-agent: CCBot\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n");
+        assert_eq!(blocked(&once, &["GPTBot"], &[]), once);
+    }
+
+    /// Blocking Googlebot must not move Googlebot-Image, which falls back to it: the
+    /// image robot is named in the group it reads today.
+    #[test]
+    fn a_robot_falling_back_to_a_chosen_one_is_pinned_where_it_reads() {
+        let text = "User-agent: Googlebot\nDisallow: /a/\n\nUser-agent: *\nDisallow: /b/\n";
+        let image = Robot::from_agent("Googlebot-Image").with_fallbacks(["Googlebot"]);
+        let out = blocked(text, &["Googlebot"], std::slice::from_ref(&image));
+        let policy = CompiledPolicy::new(&parse(&out), &image, Reading::Rfc9309);
+        assert!(!policy.check("/a/x").allowed() && policy.check("/b/x").allowed(), "{out}");
+    }
+
+    /// A file of CRLF lines gets CRLF lines; one without a final line end is completed.
+    #[test]
+    fn new_lines_end_as_the_files_lines_end() {
+        let out = blocked("User-agent: *\r\nDisallow: /x", &["GPTBot"], &[]);
+        assert_eq!(out, "User-agent: GPTBot\r\nDisallow: /\r\n\r\nUser-agent: *\r\nDisallow: /x");
+        assert_eq!(blocked("", &["GPTBot"], &[]), "User-agent: GPTBot\nDisallow: /\n");
+    }
+
+    /// `AI2Bot` is written as the operator documents it; RFC 9309 reads it as `AI`, the
+    /// robot the proof checks.
+    #[test]
+    fn a_name_with_digits_is_blocked_as_rfc9309_reads_it() {
+        let out = blocked("User-agent: *\nAllow: /\n", &["AI2Bot"], &[]);
+        assert!(out.starts_with("User-agent: AI2Bot\nDisallow: /\n"), "{out}");
+        assert_eq!(named_robot("AI2Bot").token, "AI");
+        assert_eq!(reach(&out, "AI"), Reach::Nothing);
+    }
+
+    /// Unblocking takes the robot out of every group: it reads the `*` group, and the
+    /// others keep theirs.
+    #[test]
+    fn unblock_leaves_the_robot_to_the_star_group() {
+        let text = "User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n";
+        let chosen = vec!["GPTBot".to_owned()];
+        let request = Request { chosen: &chosen, kept: &[] };
+        let before = parse(text);
+        let after = parse(&String::from_utf8(unblock(&before, request)).expect("utf-8"));
+        let proof = prove_unblock(&before, &after, request);
+        assert!(proof.not_blocked.is_empty() && proof.kept_changes.is_none(), "{proof:?}");
+        assert_eq!(reach(&String::from_utf8_lossy(after.source()), "GPTBot"), Reach::Part);
+        assert_eq!(reach(&String::from_utf8_lossy(after.source()), "CCBot"), Reach::Nothing);
+    }
+
+    /// Preferences go into the last `*` group, or a new one at the end, and are not said
+    /// twice.
+    #[test]
+    fn usage_refusals_are_added_once() {
+        let once = refuse_usage(&parse("User-agent: *\nDisallow: /x\n"), &[Category::TrainAi]);
+        let once = String::from_utf8(once).expect("utf-8");
+        assert_eq!(once, "User-agent: *\nDisallow: /x\nContent-Signal: ai-train=no\nContent-Usage: train-ai=n\n");
+        assert_eq!(String::from_utf8(refuse_usage(&parse(&once), &[Category::TrainAi])).expect("utf-8"), once);
+        let none = refuse_usage(&parse("User-agent: GPTBot\nDisallow: /\n"), &[Category::TrainAi]);
+        assert!(
+            String::from_utf8_lossy(&none)
+                .ends_with("\n\nUser-agent: *\nContent-Signal: ai-train=no\nContent-Usage: train-ai=n\n")
+        );
     }
 }

@@ -42,6 +42,7 @@ mod classic;
 mod file;
 mod groups;
 mod lines;
+pub use lines::edit_distance;
 mod preferences;
 
 /// How serious a diagnostic is. Ordered most serious first (`Error < Warning < Info`),

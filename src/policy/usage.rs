@@ -79,6 +79,16 @@ impl Category {
         }
     }
 
+    /// The key Content-Signal gives the category: `ai-train`, `search`, `ai-input`.
+    #[must_use]
+    pub fn signal_key(self) -> &'static str {
+        match self {
+            Category::TrainAi => "ai-train",
+            Category::Search => "search",
+            Category::AiInput => "ai-input",
+        }
+    }
+
     /// The category a Content-Signal key names.
     fn of_signal_key(key: &str) -> Option<Category> {
         match key {

@@ -724,8 +724,9 @@ pub(super) fn near_miss(key: &str) -> Option<FieldKind> {
     NAMES.iter().find(|(name, _)| edit_distance(key, name) <= limit(name)).map(|&(_, kind)| kind)
 }
 
-/// Levenshtein distance, for short field names.
-pub(super) fn edit_distance(a: &str, b: &str) -> usize {
+/// Levenshtein distance, for short names (fields, robots).
+#[must_use]
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
