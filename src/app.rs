@@ -566,6 +566,7 @@ impl App {
             | Action::Undo
             | Action::Redo
             | Action::Terminate
+            | Action::RecoveryFailed(_)
             | Action::Quit => {}
         }
         Vec::new()

@@ -266,6 +266,11 @@ fn explore(args: &Cli, db: &RobotsDb) -> Result<Outcome> {
     let mut app = match args.source.as_deref().map(Source::resolve).transpose()? {
         None => App::example_within(options.limits(None)),
         Some(source @ Source::Site { .. }) => App::loading(source, options.limits(None), options.as_robot, db),
+        // A FIFO or a device may never end: read in the background, as a site is, so
+        // that the explorer opens at once and q quits while it waits (issue 35).
+        Some(Source::File(path)) if std::fs::metadata(&path).is_ok_and(|meta| !meta.is_file()) => {
+            App::loading(Source::File(path), options.limits(None), options.as_robot, db)
+        }
         Some(source) => {
             // A file or standard input: read before the explorer opens (its warnings the
             // explorer words itself).

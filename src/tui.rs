@@ -169,15 +169,29 @@ fn save_recovery_copy() {
 /// own directory refuses it, and says where on standard error (the terminal is
 /// restored by then).
 fn write_recovery_copy(base: &std::path::Path, text: &[u8]) {
-    let fallback = || {
-        let name =
-            base.file_name().map_or_else(|| "robots.txt.robotscope-unsaved".into(), std::ffi::OsStr::to_os_string);
-        std::env::temp_dir().join(name)
-    };
-    match save::write_recovery(base, text).or_else(|_| save::write_recovery(&fallback(), text)) {
+    match write_recovery_anywhere(base, text) {
         Ok(path) => eprintln!("robotscope: your unsaved edits were saved to {}", path.display()),
         Err(error) => eprintln!("robotscope: your unsaved edits could not be saved: {error}"),
     }
+}
+
+/// Writes a recovery copy under `base`, or, when its directory refuses it (read-only,
+/// full), under the same name in robotscope's recovery directory, then in the temporary
+/// directory. The error says why each refused.
+fn write_recovery_anywhere(base: &std::path::Path, text: &[u8]) -> Result<PathBuf, String> {
+    let name = base.file_name().map_or_else(|| "robots.txt.robotscope-unsaved".into(), std::ffi::OsStr::to_os_string);
+    let mut refused = Vec::new();
+    for place in [base.to_path_buf(), save::recovery_directory().join(&name), std::env::temp_dir().join(&name)] {
+        if let Some(dir) = place.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+            // The recovery directory may not exist yet; a failure shows in the write.
+            let _ = std::fs::create_dir_all(dir);
+        }
+        match save::write_recovery(&place, text) {
+            Ok(path) => return Ok(path),
+            Err(error) => refused.push(format!("{}: {error}", place.display())),
+        }
+    }
+    Err(refused.join("; "))
 }
 
 /// The event loop, over any terminal backend and any stream of terminal events, so that
@@ -471,18 +485,25 @@ impl Shell<'_> {
             Effect::WriteRecoveryAndQuit(copy) => {
                 // The process is stopping: write now, then go. The message prints once
                 // the terminal is restored, on the main screen.
-                let written = save::write_recovery(&copy.base, &copy.text);
-                self.stop_tasks();
-                let said = match written {
+                let said = match write_recovery_anywhere(&copy.base, &copy.text) {
                     Ok(path) => format!("robotscope: your unsaved edits were saved to {}", path.display()),
-                    Err(error) => {
-                        write_recovery_copy(&copy.base, &copy.text);
-                        format!("robotscope: {error}")
-                    }
+                    Err(error) => format!("robotscope: your unsaved edits could not be saved: {error}"),
                 };
+                self.stop_tasks();
                 FAREWELL.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(said);
                 return true;
             }
+            Effect::KeepEditsAndQuit(copy) => match write_recovery_anywhere(&copy.base, &copy.text) {
+                Ok(path) => {
+                    self.stop_tasks();
+                    let said = format!("robotscope: your unsaved edits were saved to {}", path.display());
+                    FAREWELL.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(said);
+                    return true;
+                }
+                Err(error) => {
+                    let _ = self.actions.send(Action::RecoveryFailed(error));
+                }
+            },
             Effect::Lint { generation, txt } => {
                 // A lint of an older text is left to finish (a blocking task cannot be
                 // stopped), and the app drops its answer.

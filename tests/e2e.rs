@@ -402,4 +402,11 @@ fn opening_a_fifo_never_keeps_the_explorer_from_quitting() {
     session.wait_for("a FIFO that no program writes to?");
     session.send("q");
     assert_eq!(session.wait_exit(), 0);
+    // Named on the command line, the FIFO is read in the background too: the explorer
+    // opens at once, and q quits while it waits.
+    let mut session = Session::start_in(dir.path(), &binary(), &["./fifo"]);
+    session.wait_for("loading ./fifo");
+    session.send("q");
+    assert_eq!(session.wait_exit(), 0);
+    session.assert_restored();
 }

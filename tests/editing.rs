@@ -168,7 +168,7 @@ fn quitting_with_unsaved_edits_asks() {
     press(&mut app, "e<end>x<esc>");
     assert!(app.is_dirty());
     assert_eq!(press(&mut app, "qy"), vec![Effect::Quit]);
-    assert!(matches!(press(&mut app, "qq").as_slice(), [Effect::WriteRecoveryAndQuit(_)]));
+    assert!(matches!(press(&mut app, "qq").as_slice(), [Effect::KeepEditsAndQuit(_)]));
     // A signal writes the edits to a recovery copy of their own before quitting.
     let effects = app.update(Action::Terminate);
     let [Effect::WriteRecoveryAndQuit(copy)] = effects.as_slice() else { panic!("{effects:?}") };

@@ -531,7 +531,7 @@ fn quitting_twice_keeps_the_edits_in_a_recovery_copy() {
             "{keys}: the question names the second quit: {question:?}"
         );
         let effects = press(&mut app, &keys[first..]);
-        let [Effect::WriteRecoveryAndQuit(copy)] = effects.as_slice() else { panic!("{keys}: {effects:?}") };
+        let [Effect::KeepEditsAndQuit(copy)] = effects.as_slice() else { panic!("{keys}: {effects:?}") };
         assert_eq!(copy.text, edited, "{keys}: the edits, whole");
         assert_eq!(copy.base, app.recovery_path());
     }
@@ -541,7 +541,16 @@ fn quitting_twice_keeps_the_edits_in_a_recovery_copy() {
     press(&mut app, "F");
     press(&mut app, "rq");
     assert!(matches!(app.pending(), Some(Pending::Quit)));
-    assert!(matches!(press(&mut app, "q").as_slice(), [Effect::WriteRecoveryAndQuit(_)]));
+    assert!(matches!(press(&mut app, "q").as_slice(), [Effect::KeepEditsAndQuit(_)]));
+    // No directory took the copy (the shell answers RecoveryFailed): the explorer stays,
+    // the edits with it, and says how to keep them.
+    let edited = app.document().txt.source().to_vec();
+    app.update(Action::RecoveryFailed("/ro: read-only file system".to_owned()));
+    assert!(app.is_dirty() && app.overlay().is_none() && app.pending().is_none());
+    assert_eq!(app.document().txt.source(), edited.as_slice());
+    let said = app.message().expect("a message");
+    assert!(said.contains("Not quit") && said.contains("read-only") && said.contains("w saves"), "{said}");
+    assert!(app.question().is_none(), "the status bar is the message's");
     // With nothing unsaved, q quits at once, and no copy is written.
     let mut app = App::from_text(TEXT);
     assert_eq!(press(&mut app, "q"), [Effect::Quit]);

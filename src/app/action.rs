@@ -182,6 +182,8 @@ pub enum Action {
     /// The process is told to stop (SIGTERM, SIGHUP): unsaved edits go to a recovery
     /// file, then the explorer quits.
     Terminate,
+    /// No directory took the recovery copy of a second quit (why): the explorer stays.
+    RecoveryFailed(String),
     /// Put the selected robot among the compared ones, or take it out (Space in the
     /// robots pane).
     ToggleComparedRobot,
@@ -303,6 +305,7 @@ impl Action {
                 | Action::Audited { .. }
                 | Action::FetchKept { .. }
                 | Action::Terminate
+                | Action::RecoveryFailed(_)
         )
     }
 }

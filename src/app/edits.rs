@@ -592,6 +592,7 @@ impl App {
                 Vec::new()
             }
             Action::Terminate => self.terminate(),
+            Action::RecoveryFailed(error) => self.recovery_failed(&error),
             Action::Quit => self.request_quit(),
             other => return Err(other),
         })

@@ -79,8 +79,13 @@ pub enum Effect {
         replace: Replace,
     },
     /// The process is being stopped (SIGTERM, SIGHUP): write the unsaved edits to a
-    /// recovery copy of their own, then quit.
+    /// recovery copy of their own, then quit, written or not.
     WriteRecoveryAndQuit(RecoveryCopy),
+    /// The user quit twice with unsaved edits: write them to a recovery copy of their
+    /// own, then quit; when no directory takes the copy, stay, answering with
+    /// [`Action::RecoveryFailed`](super::Action::RecoveryFailed) (the edits are never
+    /// dropped without the user saying so).
+    KeepEditsAndQuit(RecoveryCopy),
     /// Walk a site's sitemaps, answering with batches of
     /// [`Action::SitemapEvents`](super::Action::SitemapEvents) and, at the end,
     /// [`Action::SitemapsWalked`](super::Action::SitemapsWalked).

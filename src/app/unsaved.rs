@@ -186,7 +186,10 @@ impl App {
     /// they go to a recovery copy of their own, and the farewell says where (issue 35).
     pub(super) fn request_quit(&mut self) -> Vec<Effect> {
         if self.overlay() == Some(Overlay::UnsavedEdits) && matches!(self.pending, Some(Pending::Quit)) {
-            return self.terminate();
+            return vec![Effect::KeepEditsAndQuit(RecoveryCopy {
+                base: self.recovery_path(),
+                text: self.document.txt.source().to_vec(),
+            })];
         }
         if self.overlay() == Some(Overlay::UnsavedEdits) {
             // Asked about something else: now it is about quitting.
@@ -366,8 +369,7 @@ impl App {
         Some(Question { title, choices })
     }
 
-    /// SIGTERM, SIGHUP, or quitting twice: unsaved edits go to a recovery copy of their
-    /// own, then quit.
+    /// SIGTERM, SIGHUP: unsaved edits go to a recovery copy of their own, then quit.
     pub(super) fn terminate(&mut self) -> Vec<Effect> {
         if self.is_dirty() {
             vec![Effect::WriteRecoveryAndQuit(RecoveryCopy {
@@ -377,6 +379,22 @@ impl App {
         } else {
             vec![Effect::Quit]
         }
+    }
+
+    /// No directory took the recovery copy of a second quit: the explorer stays, and
+    /// says how the edits can be kept.
+    pub(super) fn recovery_failed(&mut self, error: &str) -> Vec<Effect> {
+        // The question goes, so that the status bar can say why.
+        let effects = if self.overlay() == Some(Overlay::UnsavedEdits) { self.close_view() } else { Vec::new() };
+        self.pending = None;
+        self.say(
+            About::Text,
+            format!(
+                "Not quit: no recovery copy of your edits could be written. w saves them under a name you \
+                 choose; q asks again. ({error})"
+            ),
+        );
+        effects
     }
 
     /// The name recovery copies of the text on screen start with: beside its file, or
