@@ -31,7 +31,7 @@ use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::app::{Action, App, Effect, keymap};
+use crate::app::{Action, App, Effect, RecoveryCopy, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::history::{self, StoreChoice};
 use crate::policy::lint::lint_checked;
@@ -415,6 +415,24 @@ impl Shell<'_> {
         effects.into_iter().fold(false, |quit, effect| quit | self.run(effect))
     }
 
+    /// Writes the unsaved edits to a recovery copy, then quits: always when the process
+    /// is being stopped (`must_quit`, a signal), else only when a copy was written (the
+    /// app hears [`Action::RecoveryFailed`] and stays). The message prints once the
+    /// terminal is restored, on the main screen.
+    fn keep_edits_and_quit(&mut self, copy: &RecoveryCopy, must_quit: bool) -> bool {
+        let said = match write_recovery_anywhere(&copy.base, &copy.text) {
+            Ok(path) => format!("robotscope: your unsaved edits were saved to {}", path.display()),
+            Err(error) if must_quit => format!("robotscope: your unsaved edits could not be saved: {error}"),
+            Err(error) => {
+                let _ = self.actions.send(Action::RecoveryFailed(error));
+                return false;
+            }
+        };
+        self.stop_tasks();
+        FAREWELL.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(said);
+        true
+    }
+
     fn run(&mut self, effect: Effect) -> bool {
         match effect {
             Effect::Quit => {
@@ -482,28 +500,8 @@ impl Shell<'_> {
                 };
                 let _ = self.actions.send(Action::Copied { what, text, result });
             }
-            Effect::WriteRecoveryAndQuit(copy) => {
-                // The process is stopping: write now, then go. The message prints once
-                // the terminal is restored, on the main screen.
-                let said = match write_recovery_anywhere(&copy.base, &copy.text) {
-                    Ok(path) => format!("robotscope: your unsaved edits were saved to {}", path.display()),
-                    Err(error) => format!("robotscope: your unsaved edits could not be saved: {error}"),
-                };
-                self.stop_tasks();
-                FAREWELL.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(said);
-                return true;
-            }
-            Effect::KeepEditsAndQuit(copy) => match write_recovery_anywhere(&copy.base, &copy.text) {
-                Ok(path) => {
-                    self.stop_tasks();
-                    let said = format!("robotscope: your unsaved edits were saved to {}", path.display());
-                    FAREWELL.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(said);
-                    return true;
-                }
-                Err(error) => {
-                    let _ = self.actions.send(Action::RecoveryFailed(error));
-                }
-            },
+            Effect::WriteRecoveryAndQuit(copy) => return self.keep_edits_and_quit(&copy, true),
+            Effect::KeepEditsAndQuit(copy) => return self.keep_edits_and_quit(&copy, false),
             Effect::Lint { generation, txt } => {
                 // A lint of an older text is left to finish (a blocking task cannot be
                 // stopped), and the app drops its answer.
