@@ -36,8 +36,7 @@ pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
         .iter()
         .enumerate()
         .filter_map(|(index, profile)| {
-            [&profile.token, &profile.name]
-                .into_iter()
+            names_in_user_agents(profile)
                 .filter_map(|word| token_score(&lower, &word.to_ascii_lowercase()))
                 .max()
                 .map(|score| (score, std::cmp::Reverse(index)))
@@ -60,17 +59,45 @@ pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
     })
 }
 
-/// How `user_agent` carries `token` (both lower case), when it does: not inside a longer
-/// name (`Googlebot` is not in `NotGooglebot2`); followed by a version (`/`) counts
-/// before a bare word, then the token's length.
+/// The names a robot's User-Agent header may carry: its name, the names lists give it,
+/// and its token, unless RFC 9309 cut the token from a name with a digit (`AI` from
+/// `AI2Bot`, `img` from `img2dataset`), a word that names no robot by itself.
+fn names_in_user_agents(profile: &crate::robots_db::RobotProfile) -> impl Iterator<Item = &String> {
+    let cut = profile.name.len() > profile.token.len()
+        && profile.name[..profile.token.len()].eq_ignore_ascii_case(&profile.token)
+        && profile.name[profile.token.len()..].starts_with(|c: char| c.is_ascii_digit());
+    let token = (!cut).then_some(&profile.token);
+    token.into_iter().chain(std::iter::once(&profile.name)).chain(&profile.listed_as)
+}
+
+/// How `user_agent` carries `token` (both lower case), when it does, as a product of its
+/// own: not inside a longer name (`Googlebot` is not in `NotGooglebot2`), nor the last
+/// word of a longer product (`Screaming Frog SEO Spider/19.0` names no `Spider`); a bare
+/// word (no version) only as a whole part of a comment (`compatible; Bytespider;`) or
+/// before a version (`InfoSeek Robot 1.0`), not as a word of a phrase (`AI Phone`).
+/// Followed by a version (`/`) counts before a bare word, then the token's length.
 fn token_score(user_agent: &str, token: &str) -> Option<(bool, usize)> {
     let is_name = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
     user_agent
         .match_indices(token)
-        .filter(|(at, _)| {
-            !is_name(user_agent[..*at].chars().next_back()) && !is_name(user_agent[at + token.len()..].chars().next())
+        .filter_map(|(at, _)| {
+            let (before, after) = (&user_agent[..at], &user_agent[at + token.len()..]);
+            if is_name(before.chars().next_back()) || is_name(after.chars().next()) {
+                return None;
+            }
+            // The word before, when a space parts them: a word of the same product
+            // (`SEO`), unless it is a product of its own (`Safari/537.36`).
+            let word_before = before.strip_suffix(' ').map(|rest| rest.rsplit(' ').next().unwrap_or(""));
+            if word_before
+                .is_some_and(|word| word.ends_with(|c: char| c.is_ascii_alphanumeric()) && !word.contains('/'))
+            {
+                return None;
+            }
+            let versioned = after.starts_with('/');
+            let ends_a_part =
+                after.trim_start().chars().next().is_none_or(|c| ";),(".contains(c) || c.is_ascii_digit());
+            (versioned || ends_a_part).then_some((versioned, token.len()))
         })
-        .map(|(at, _)| (user_agent[at + token.len()..].starts_with('/'), token.len()))
         .max()
 }
 
@@ -122,5 +149,27 @@ mod tests {
         assert_eq!(claimed(phone), None, "a phone called CUBOT is no robot");
         assert_eq!(claimed(firefox), None, "browsers are not judged");
         assert_eq!(claimed("NotGooglebot2/1.0").as_deref(), Some("?NotGooglebot2"), "a bot, but not Googlebot");
+    }
+
+    /// Short and cut tokens name no robot inside other words (found by a review of
+    /// issue 37): the registry's `Spider`, `AI` (AI2Bot) and `Crawl` (Crawl4AI).
+    #[test]
+    fn short_tokens_name_robots_only_as_products() {
+        assert_eq!(claimed("Screaming Frog SEO Spider/19.0").as_deref(), Some("?Spider"));
+        let phone = "Mozilla/5.0 (Linux; Android 14; AI Phone) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36";
+        assert_eq!(claimed(phone), None);
+        assert_eq!(
+            claimed("Mozilla/5.0 (compatible; AI2Bot/1.0; +https://allenai.org/crawler)").as_deref(),
+            Some("AI")
+        );
+        assert_eq!(claimed("Crawl4AI/0.6").as_deref(), Some("Crawl"));
+        assert_eq!(claimed("Mozilla/5.0 (compatible; Crawl; +https://example.com)"), None, "Crawl4AI's cut token");
+        let slurp = "Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)";
+        assert_eq!(claimed(slurp).as_deref(), Some("Slurp"));
+        assert_eq!(
+            claimed("Mozilla/5.0 (compatible; Bytespider; spider-feedback@bytedance.com)").as_deref(),
+            Some("Bytespider")
+        );
+        assert_eq!(claimed("InfoSeek Robot 1.0").as_deref(), Some("Infoseek"));
     }
 }

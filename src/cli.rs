@@ -383,8 +383,10 @@ pub fn robot_queries(selection: &RobotSelection, db: &RobotsDb) -> Result<Vec<Ro
                 .unwrap_or_default();
             bail!("no robot profile is called '{}' (see `robotscope robots`){hint}", sanitize(name.as_bytes()));
         };
+        // The name as its operator writes it (`AI2Bot`), not the token RFC 9309 cuts
+        // from it (`AI`).
         let query = RobotQuery {
-            label: profile.token.clone(),
+            label: profile.written().to_owned(),
             robot: profile.robot(),
             reading: semantics.unwrap_or(profile.reading),
         };
@@ -394,9 +396,9 @@ pub fn robot_queries(selection: &RobotSelection, db: &RobotsDb) -> Result<Vec<Ro
     let mut queries: Vec<RobotQuery> = named.into_iter().map(|(_, query)| query).collect();
     // -p: the profiles of each purpose, after the robots named one by one, each once.
     for profile in db.profiles().iter().filter(|profile| purposes.iter().any(|&purpose| profile.serves(purpose))) {
-        if !queries.iter().any(|query| query.label.eq_ignore_ascii_case(&profile.token)) {
+        if !queries.iter().any(|query| query.label.eq_ignore_ascii_case(profile.written())) {
             let reading = semantics.unwrap_or(profile.reading);
-            queries.push(RobotQuery { label: profile.token.clone(), robot: profile.robot(), reading });
+            queries.push(RobotQuery { label: profile.written().to_owned(), robot: profile.robot(), reading });
         }
     }
     if queries.is_empty() {

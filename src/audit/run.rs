@@ -541,7 +541,7 @@ impl<'a> Run<'a> {
         let (label, robot, reading, trains_ai) = match claimed {
             Claimed::Known(index) => {
                 let profile = &self.db.profiles()[index];
-                (profile.token.clone(), profile.robot(), profile.reading, profile.serves(Purpose::AiTraining))
+                (profile.written().to_owned(), profile.robot(), profile.reading, profile.serves(Purpose::AiTraining))
             }
             Claimed::Unknown(token) => (token.clone(), Robot::from_agent(&token), Reading::Rfc9309, false),
         };
