@@ -152,7 +152,7 @@ mod tests {
     }
 
     /// Short and cut tokens name no robot inside other words (found by a review of
-    /// issue 37): the registry's `Spider`, `AI` (AI2Bot) and `Crawl` (Crawl4AI).
+    /// issue 37): the registry's `Spider`, `AI` (of `AI2Bot`) and `Crawl` (of `Crawl4AI`).
     #[test]
     fn short_tokens_name_robots_only_as_products() {
         assert_eq!(claimed("Screaming Frog SEO Spider/19.0").as_deref(), Some("?Spider"));

@@ -807,7 +807,7 @@ fn block_writes_the_rules_and_check_tells_them() {
 fn block_diff_json_signal_and_a_misspelt_robot() {
     let file = robots_file(SHARED);
     let path = file.path().to_str().expect("path");
-    robotscope().args(["block", path, "GPTBot", "--diff"]).assert().code(0).stdout(
+    robotscope().args(["block", path, "GPTBot", "--diff"]).assert().code(1).stdout(
         predicate::str::contains("+User-agent: GPTBot\n+Disallow: /\n")
             .and(predicate::str::contains("-User-agent: GPTBot")),
     );
@@ -828,6 +828,20 @@ fn block_diff_json_signal_and_a_misspelt_robot() {
         .code(2)
         .stdout("")
         .stderr(predicate::str::contains("did you mean ClaudeBot"));
+}
+
+/// Past the 500 KiB RFC 9309 robots read, a block would move rules out of what they
+/// read: refused with the reason, nothing printed.
+#[test]
+fn block_refuses_a_file_past_the_rfc9309_cut() {
+    let rules: String = (0..40_000).map(|i| format!("Disallow: /p{i}/\n")).collect();
+    let file = robots_file(&format!("User-agent: *\n{rules}"));
+    robotscope()
+        .args(["block", file.path().to_str().expect("path"), "GPTBot", "--whole-file"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("past the 512000 bytes RFC 9309 robots read"));
 }
 
 /// `unblock` undoes a block: the robot reads the `*` group again.

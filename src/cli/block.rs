@@ -14,8 +14,8 @@ use super::{Loaded, Outcome, SourceOptions, finish_output, json, load, stderr_li
 use crate::policy::escape::{sanitize_lines, sanitize_str};
 use crate::policy::usage::Category;
 use crate::policy::{
-    Availability, BlockRequest, Impact, Reach, Reading, Robot, RobotsTxt, block, named_robot, prove, refuse_usage,
-    unblock,
+    Availability, BlockRequest, Impact, RFC9309_PARSE_LIMIT_BYTES, Reach, Reading, Robot, RobotsTxt, block,
+    named_robot, prove, refuse_usage, unblock,
 };
 use crate::robots_db::{Obeys, Purpose, RobotProfile, RobotsDb};
 
@@ -114,9 +114,15 @@ fn choose<'a>(db: &'a RobotsDb, what: &[String], except: &[String]) -> Result<Ve
     }
     for word in except {
         let Some(profile) = db.find(word) else {
-            bail!("--except {}: no robot robotscope knows is called so", sanitize_str(word));
+            let near: Vec<&str> = db.similar(word, 3).iter().map(|profile| profile.name.as_str()).collect();
+            let hint = if near.is_empty() { String::new() } else { format!(": did you mean {}?", near.join(", ")) };
+            bail!("--except {}: no robot robotscope knows is called so{hint}", sanitize_str(word));
         };
+        let before = chosen.len();
         chosen.retain(|c| !c.written.eq_ignore_ascii_case(profile.written()) && c.profile != Some(profile));
+        if chosen.len() == before {
+            bail!("--except {}: WHAT does not choose it, so there is nothing to leave out", profile.name);
+        }
     }
     if chosen.is_empty() {
         bail!("nothing left to block");
@@ -147,23 +153,37 @@ fn text_to_edit(loaded: &Loaded, what: &str) -> Result<Vec<u8>> {
     }
 }
 
+/// The file as RFC 9309 robots read it: to its 500 KiB cut (§2.5), whatever
+/// `--whole-file` downloaded, since that is what the proof must hold for.
+fn as_robots_read(bytes: Vec<u8>) -> RobotsTxt {
+    RobotsTxt::parse(bytes).with_rfc9309_limit(Some(RFC9309_PARSE_LIMIT_BYTES))
+}
+
 /// `robotscope block`.
 pub fn block_command(args: &BlockArgs, db: &RobotsDb) -> Result<Outcome> {
     let chosen = choose(db, &args.what, &args.except)?;
     let loaded = load(&args.source, &args.source_options, None)?;
-    let limits = args.source_options.limits(None);
-    let before = limits.parse(text_to_edit(&loaded, "block")?);
+    let before = as_robots_read(text_to_edit(&loaded, "block")?);
     let tokens: Vec<String> = chosen.iter().map(|c| c.written.clone()).collect();
     let kept = kept(db, &chosen);
     let request = BlockRequest { chosen: &tokens, kept: &kept };
     if args.shown.check {
         return Ok(check(&before, &chosen));
     }
-    let mut after = limits.parse(block(&before, request));
+    let mut after = as_robots_read(block(&before, request));
+    let refused = refused_categories(&args.what);
     if args.signal {
-        after = limits.parse(refuse_usage(&after, &refused_categories(&args.what)));
+        after = as_robots_read(refuse_usage(&after, &refused));
     }
     let proof = prove(&before, &after, request);
+    if !proof.holds() && after.source().len() > RFC9309_PARSE_LIMIT_BYTES {
+        bail!(
+            "the file is {} bytes, past the {RFC9309_PARSE_LIMIT_BYTES} bytes RFC 9309 robots read (§2.5): a block \
+             group moves rules past that cut, so no block can keep every other robot's verdicts; shorten the file \
+             first (robotscope lint names what robots leave unread)",
+            before.source().len()
+        );
+    }
     if !proof.holds() {
         let mut why: Vec<String> =
             proof.not_blocked.iter().map(|(robot, reach)| format!("{robot} would still be {}", reach.word())).collect();
@@ -176,27 +196,34 @@ pub fn block_command(args: &BlockArgs, db: &RobotsDb) -> Result<Outcome> {
         );
     }
     write_output(&before, &after, args, &chosen)?;
-    if !args.shown.json {
-        say_what_changed(&before, &chosen, &proof.classic_changes, args.signal);
-    }
-    Ok(Outcome::Clean)
+    let signalled = args.signal.then_some(refused.as_slice());
+    say_what_changed(&before, &chosen, &proof.classic_changes, signalled);
+    // As `fix --diff`: a diff printed is a finding, for CI.
+    let changed = before.source() != after.source();
+    Ok(if args.shown.diff && changed { Outcome::Findings } else { Outcome::Clean })
 }
 
 /// `robotscope unblock`.
 pub fn unblock_command(args: &UnblockArgs, db: &RobotsDb) -> Result<Outcome> {
     let chosen = choose(db, &args.robots, &[])?;
     let loaded = load(&args.source, &args.source_options, None)?;
-    let limits = args.source_options.limits(None);
-    let before = limits.parse(text_to_edit(&loaded, "unblock")?);
+    let before = as_robots_read(text_to_edit(&loaded, "unblock")?);
     let tokens: Vec<String> = chosen.iter().map(|c| c.written.clone()).collect();
     let kept = kept(db, &chosen);
     let request = BlockRequest { chosen: &tokens, kept: &kept };
-    let after = limits.parse(unblock(&before, request));
+    let after = as_robots_read(unblock(&before, request));
     let proof = crate::policy::prove_unblock(&before, &after, request);
     if !proof.kept_changes.is_none() || !proof.not_blocked.is_empty() {
         bail!("robotscope could not unblock safely ({}); nothing was changed", proof.kept_changes);
     }
     write_file_or_diff(&before, &after, args.diff, &args.source)?;
+    if before.source() == after.source() {
+        stderr_line(format_args!(
+            "robotscope: no group names {}: nothing to unblock, the file is as it was",
+            sanitize_str(&tokens.join(", "))
+        ));
+        return Ok(Outcome::Clean);
+    }
     let nobody = Reach::of(&after, &Robot::from_agent("*"), Reading::Rfc9309);
     stderr_line(format_args!(
         "robotscope: {} now {} what a robot no group names reads ({} under RFC 9309); every other robot keeps \
@@ -205,7 +232,7 @@ pub fn unblock_command(args: &UnblockArgs, db: &RobotsDb) -> Result<Outcome> {
         if tokens.len() == 1 { "reads" } else { "read" },
         nobody.word()
     ));
-    Ok(Outcome::Clean)
+    Ok(if args.diff { Outcome::Findings } else { Outcome::Clean })
 }
 
 /// `--check`: every robot asked may fetch nothing already, or the ones that can, and why.
@@ -300,7 +327,7 @@ fn write_file_or_diff(before: &RobotsTxt, after: &RobotsTxt, diff: bool, source:
 /// fetch before, what the older readings make of it, and what to know of some robots
 /// (a control token, a robot documented as not obeying, one that serves other purposes
 /// too).
-fn say_what_changed(before: &RobotsTxt, chosen: &[Chosen<'_>], classic: &Impact, signal: bool) {
+fn say_what_changed(before: &RobotsTxt, chosen: &[Chosen<'_>], classic: &Impact, signalled: Option<&[Category]>) {
     let mut by_reach: BTreeMap<Reach, Vec<&str>> = BTreeMap::new();
     for one in chosen {
         let reach = Reach::of(before, &named_robot(&one.written), Reading::Rfc9309);
@@ -309,10 +336,11 @@ fn say_what_changed(before: &RobotsTxt, chosen: &[Chosen<'_>], classic: &Impact,
     let was: Vec<String> = by_reach
         .iter()
         .map(|(reach, robots)| {
-            let before = match reach {
-                Reach::Everything => "could fetch every path",
-                Reach::Part => "could fetch some paths",
-                Reach::Nothing => "were blocked already",
+            let before = match (reach, robots.len()) {
+                (Reach::Everything, _) => "could fetch every path",
+                (Reach::Part, _) => "could fetch some paths",
+                (Reach::Nothing, 1) => "was blocked already",
+                (Reach::Nothing, _) => "were blocked already",
             };
             format!("{} {before}: {}", robots.len(), robots.join(", "))
         })
@@ -354,10 +382,16 @@ fn say_what_changed(before: &RobotsTxt, chosen: &[Chosen<'_>], classic: &Impact,
             stderr_line(format_args!("robotscope: note: {} is retired; {successor} replaced it", profile.name));
         }
     }
-    if signal {
-        stderr_line(format_args!(
-            "robotscope: note: Content-Signal and Content-Usage say preferences; robots that do not read them ignore \
-             them, and Google Search Console reports them as unknown rules (which changes nothing)"
-        ));
+    match signalled {
+        Some([]) => stderr_line(format_args!(
+            "robotscope: note: --signal says the preferences of the purposes blocked, and WHAT names no purpose \
+             that has one (ai-training, ai-search, ai-assistant, ai-agent, search): no preference was written"
+        )),
+        Some(_) => stderr_line(format_args!(
+            "robotscope: note: Content-Signal and Content-Usage in the * group say preferences to every robot that \
+             reads that group (a robot with a group of its own does not), and robots that do not read them ignore \
+             them; Google Search Console reports them as unknown rules (which changes nothing)"
+        )),
+        None => {}
     }
 }

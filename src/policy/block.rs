@@ -198,7 +198,8 @@ fn prove_with(
     }
     kept.retain(|(_, robot)| !chosen.contains(&robot.token.to_ascii_lowercase()));
     let mut everyone = kept.clone();
-    everyone.extend(request.chosen.iter().map(|token| (token.clone(), named_robot(token))));
+    // The classic readings look for the whole name (`img2dataset`), not RFC 9309's token.
+    everyone.extend(request.chosen.iter().map(|token| (token.clone(), Robot::from_agent(token))));
     Proof {
         not_blocked,
         kept_changes: impact_among(before, after, &kept, &[Reading::Rfc9309]),
@@ -617,6 +618,19 @@ mod tests {
         let out = blocked(text, &["Googlebot"], std::slice::from_ref(&image));
         let policy = CompiledPolicy::new(&parse(&out), &image, Reading::Rfc9309);
         assert!(!policy.check("/a/x").allowed() && policy.check("/b/x").allowed(), "{out}");
+    }
+
+    /// `Disallow: *` and `Disallow: /` block alike: a robot moved from one to the other
+    /// keeps every verdict (found by the property test).
+    #[test]
+    fn rules_that_block_everything_block_alike() {
+        let text = "User-agent: bot\nDisallow: *\nUser-agent: *\nDisallow: /\nUser-agent: bot\n";
+        let image = Robot::from_agent("Googlebot-Image").with_fallbacks(["Googlebot"]);
+        let out = blocked(text, &["GPTBot", "Googlebot", "bot"], std::slice::from_ref(&image));
+        assert_eq!(
+            out,
+            "User-agent: bot\nUser-agent: GPTBot\nUser-agent: Googlebot\nDisallow: *\nUser-agent: *\nDisallow: /\n"
+        );
     }
 
     /// A file of CRLF lines gets CRLF lines; one without a final line end is completed.

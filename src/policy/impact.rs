@@ -366,6 +366,12 @@ fn flip(before: &RobotsTxt, after: &RobotsTxt, robot: &Robot, reading: Reading) 
     if old == new {
         return Found::Same;
     }
+    // Rules that give every path one verdict give the same verdicts however they are
+    // spelled (`Disallow: *` and `Disallow: /`), which no probe could show exactly.
+    if reading == Reading::Rfc9309 && uniform_verdict(&old).is_some() && uniform_verdict(&old) == uniform_verdict(&new)
+    {
+        return Found::Same;
+    }
     let (old_policy, new_policy) =
         (CompiledPolicy::new(before, robot, reading), CompiledPolicy::new(after, robot, reading));
     let differing = differing_patterns(&old, &new, reading);
@@ -383,6 +389,19 @@ fn flip(before: &RobotsTxt, after: &RobotsTxt, robot: &Robot, reading: Reading) 
         }
     }
     if complete && probe_count <= MAX_PROBES { Found::Same } else { Found::Uncertain }
+}
+
+/// The verdict RFC 9309 gives every path under `rules`, when it is one: allowed when no
+/// Disallow matches anything (RFC 9309 §2.2.2: an empty one matches nothing), disallowed
+/// when no Allow is there and a Disallow matches every path (`/`, `*`, `/*`; every path
+/// tried starts with `/`).
+fn uniform_verdict(rules: &[(RuleKind, &[u8])]) -> Option<bool> {
+    let disallows = rules.iter().filter(|(kind, pattern)| *kind == RuleKind::Disallow && !pattern.is_empty());
+    if disallows.clone().next().is_none() {
+        return Some(true);
+    }
+    let no_allow = rules.iter().all(|(kind, _)| *kind == RuleKind::Disallow);
+    (no_allow && disallows.clone().any(|(_, pattern)| matches!(*pattern, b"/" | b"*" | b"/*"))).then_some(false)
 }
 
 /// The patterns the two forms do not share; for the 1996 draft, whose order matters,
