@@ -660,7 +660,7 @@ fn single_edit<'a>(source: &[u8], fix: &'a Fix) -> FixRecord<'a> {
 }
 
 /// `robotscope lint`.
-pub fn lint(args: &LintArgs) -> Result<Outcome> {
+pub fn lint(args: &LintArgs, db: &RobotsDb) -> Result<Outcome> {
     let Loaded { txt, availability, read_in_part, .. } = load(&args.source, &args.source_options, None)?;
     // A 404 or 503 answer's body is an error page, not the site's robots.txt: robots
     // read no rules from it (RFC 9309 §2.3.1), so there is nothing to lint, and a
@@ -674,6 +674,9 @@ pub fn lint(args: &LintArgs) -> Result<Outcome> {
     // small for it is said, not an abort midway.
     policy::room_for(policy::Work::Lint, txt.source().len())?;
     let mut diagnostics = policy::lint::lint_checked(&txt);
+    // What the registry knows of the robots named (issue 37), in line order with the rest.
+    diagnostics.extend(crate::robots_db::registry_diagnostics(&txt, db));
+    diagnostics.sort_by_key(|d| (d.line(), d.span().start));
     if let Some(warning) = &read_in_part {
         // What was not read was not linted: "0 errors" would speak for it.
         policy::lint::read_in_part(&txt, &mut diagnostics, &warning.to_string());

@@ -178,7 +178,7 @@ fn main() -> ExitCode {
     let db = cli::registry();
     let result = match &args.command {
         Some(Command::Check(check)) => cli::check(check, &db),
-        Some(Command::Lint(lint)) => cli::lint(lint),
+        Some(Command::Lint(lint)) => cli::lint(lint, &db),
         Some(Command::Fix(fix)) => cli::fix(fix),
         Some(Command::Compare(compare)) => cli::compare(compare, &db),
         Some(Command::Page(page)) => cli::page(page, &db),

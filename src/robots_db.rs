@@ -8,6 +8,9 @@
 //!
 //! This module imports only the policy layer; the file is embedded at compile time.
 
+mod lint;
+pub use lint::registry_diagnostics;
+
 use serde::Deserialize;
 
 use crate::policy::Reading;

@@ -263,7 +263,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(REPLACE, &[ch('y')], Action::ReplaceFile, "replace it", true),
     bind(REPLACE, &[ESC, ch('n')], Action::Cancel, "keep it (w saves under another name)", true),
     bind(CHANGED, &[ch('y')], Action::ReplaceFile, "overwrite their change", true),
-    bind(CHANGED, &[ch('d')], Action::ToggleTheirChange, "show their change", true),
+    bind(CHANGED, &[ch('d')], Action::ToggleTheirChange, "diff: their file → your text", true),
     bind(CHANGED, &[ch('r')], Action::Reload, "read it again", true),
     bind(CHANGED, &[ESC, ch('n')], Action::Cancel, "keep editing", true),
     bind(IN_VIEW, DOWN, Action::Down, "down", false),

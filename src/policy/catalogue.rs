@@ -82,6 +82,11 @@ catalogue! {
     UsageConflict => "usage-conflict", "identical Content-Usage paths, or Content-Signal lines of a group, that state different preferences";
     UsageOverridden => "usage-overridden", "a Content-Usage y that the group's Content-Signal no always overrides";
     UsageOutsideGroup => "usage-outside-group", "a Content-Usage or Content-Signal line before any User-agent line";
+    GroupDropsStarRules => "group-drops-star-rules", "a robot's own group restricts some paths, and frees it from the * group's Disallows it does not repeat";
+    SearchCrawlerBlocked => "search-crawler-blocked", "a search crawler blocked beside its operator's AI control token, which was probably meant";
+    RetiredToken => "retired-token", "a retired robot name, without the robot that replaced it";
+    RobotIgnoresRobotsTxt => "robot-ignores-robots-txt", "a robot documented as not obeying robots.txt";
+    NearMissToken => "near-miss-token", "a robot's name one or two letters from a known robot's, which names no robot";
 }
 
 impl fmt::Display for Code {

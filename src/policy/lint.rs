@@ -135,6 +135,12 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// A diagnostic with no fix, for the checks that live outside the policy layer (the
+    /// registry's, which know robots by name).
+    pub(crate) fn new(code: Code, severity: Severity, line: usize, span: Range<usize>, message: String) -> Diagnostic {
+        Diagnostic { code, severity, line, span, message: message.into_boxed_str(), fix: None, effect: None }
+    }
+
     /// The code, whose name is stable (`path-without-slash`).
     #[must_use]
     pub fn code(&self) -> Code {

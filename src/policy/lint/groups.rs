@@ -37,6 +37,85 @@ impl Linter<'_> {
             self.rules_against_each_other(index, group);
         }
         self.repeated_groups();
+        self.groups_dropping_star_rules();
+    }
+
+    /// A group that names robots and restricts some paths frees them from every rule of
+    /// the `*` group (RFC 9309 §2.2.1: a robot obeys the group that names it, the `*`
+    /// group only when none does). When the `*` group disallows paths that the named
+    /// group neither disallows nor allows, the author most likely meant them to hold for
+    /// those robots too (`User-agent: GPTBot` + `Disallow: /private/` lets GPTBot into
+    /// `/cart/`). A group that only allows, or disallows everything, is deliberate.
+    /// Plain prefixes only (a wildcard's cover is no prefix question), and at most
+    /// `BUDGET` pattern lookups, so that 25,000 named groups against a long `*` group
+    /// stay linear.
+    fn groups_dropping_star_rules(&mut self) {
+        const BUDGET: usize = 1_000_000;
+        const LISTED: usize = 3;
+        let star: Vec<&[u8]> = self
+            .rfc
+            .groups()
+            .iter()
+            .filter(|group| group.names_star())
+            .flat_map(Group::rules)
+            .filter(|rule| rule.kind() == RuleKind::Disallow)
+            .map(|rule| self.txt.pattern(Reading::Rfc9309, rule))
+            .filter(|pattern| !pattern.is_empty() && crate::policy::pattern::is_plain_prefix(pattern))
+            .collect();
+        if star.is_empty() {
+            return;
+        }
+        let mut spent = 0;
+        for group in self.rfc.groups().iter().filter(|group| !group.names_star()) {
+            let patterns: Vec<(RuleKind, &[u8])> =
+                group.rules().iter().map(|rule| (rule.kind(), self.txt.pattern(Reading::Rfc9309, rule))).collect();
+            let restricts = patterns.iter().any(|(kind, pattern)| *kind == RuleKind::Disallow && !pattern.is_empty());
+            let blocks_all = patterns
+                .iter()
+                .any(|(kind, pattern)| *kind == RuleKind::Disallow && matches!(*pattern, b"/" | b"*" | b"/*"));
+            if !restricts || blocks_all {
+                continue;
+            }
+            spent += star.len();
+            if spent > BUDGET {
+                return;
+            }
+            // The group's own patterns, either kind: a path it speaks of is its choice.
+            let own: PrefixSet<()> = PrefixSet::new(
+                patterns
+                    .iter()
+                    .filter(|(_, pattern)| !pattern.is_empty())
+                    .map(|(_, pattern)| (*pattern, (), 0))
+                    .collect(),
+            );
+            let dropped: Vec<&[u8]> =
+                star.iter().copied().filter(|&pattern| own.matches(pattern).next().is_none()).collect();
+            if dropped.is_empty() {
+                continue;
+            }
+            let names: Vec<String> = group.agents().iter().map(|agent| self.text(&agent.value())).collect();
+            let listed: Vec<String> =
+                dropped.iter().take(LISTED).map(|pattern| String::from_utf8_lossy(pattern).into_owned()).collect();
+            let more = dropped.len().saturating_sub(LISTED);
+            let first = group.agents().first().map_or(group.first_line(), AgentLine::line);
+            self.push(
+                Code::GroupDropsStarRules,
+                Severity::Warning,
+                first,
+                self.line(first).start()..self.line(first).content_end(),
+                format!(
+                    "This group frees {} from every rule of the * group: RFC 9309 robots obey only the group that \
+                     names them. So {} may fetch {}{}, which the * group disallows. If {} should not, repeat \
+                     those Disallow lines in this group.",
+                    names.join(", "),
+                    if names.len() == 1 { "it" } else { "they" },
+                    listed.join(", "),
+                    if more > 0 { format!(" and {more} more") } else { String::new() },
+                    if names.len() == 1 { "it" } else { "they" },
+                ),
+                None,
+            );
+        }
     }
 
     /// Blank lines between a group's User-agent lines, or between them and the rules, or

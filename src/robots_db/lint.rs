@@ -1,0 +1,142 @@
+//! What the registry knows about the robots a file names (issue 37): the traps of the
+//! AI era that the file's text alone cannot show. A search crawler blocked beside its
+//! operator's AI control token (Applebot where Applebot-Extended was meant), a retired
+//! name without its successor, a robot documented as ignoring robots.txt, a name one or
+//! two letters from a known robot's. The diagnostics join `lint`'s, with no fix: each
+//! says what to change, since only the author knows which robot was meant.
+
+use crate::policy::lint::{Diagnostic, Severity};
+use crate::policy::{AgentName, Code, Reach, Reading, RobotsTxt, edit_distance, named_robot};
+
+use super::{Obeys, Purpose, RobotProfile, RobotsDb};
+
+/// The registry's diagnostics for the robots `txt` names under RFC 9309.
+#[must_use]
+pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
+    let interpretation = txt.interpretation(Reading::Rfc9309);
+    // Every name written on a User-agent line, with its line and span.
+    let mut named: Vec<(String, usize, std::ops::Range<usize>)> = Vec::new();
+    for group in interpretation.groups() {
+        for agent in group.agents() {
+            if let AgentName::Name(_) = agent.name() {
+                let written = String::from_utf8_lossy(txt.text(&agent.value())).trim().to_owned();
+                named.push((written, agent.line(), agent.value()));
+            }
+        }
+    }
+    // Too many names to be a hand-written file: a list of names is not linted by name.
+    if named.len() > 2_000 {
+        return Vec::new();
+    }
+    let names = |profile: &RobotProfile| {
+        named.iter().any(|(written, _, _)| profile.is_named(written) || profile.written().eq_ignore_ascii_case(written))
+    };
+    let mut out = Vec::new();
+    for (written, line, span) in &named {
+        let Some(profile) = db.find(written) else {
+            if let Some(near) = near_miss(db, written) {
+                out.push(Diagnostic::new(
+                    Code::NearMissToken,
+                    Severity::Warning,
+                    *line,
+                    span.clone(),
+                    format!(
+                        "No robot robotscope knows is called `{written}`, and robots match names exactly (RFC 9309 \
+                         §2.2.1): did you mean {} ({})?",
+                        near.written(),
+                        near.operator
+                    ),
+                ));
+            }
+            continue;
+        };
+        if let Some(successor) = &profile.retired_for
+            && !db.find(successor).is_some_and(names)
+        {
+            out.push(Diagnostic::new(
+                Code::RetiredToken,
+                Severity::Warning,
+                *line,
+                span.clone(),
+                format!(
+                    "{} is retired; its operator's crawler now is {successor}, which no group names, so it reads \
+                     the * group. Name {successor} here too.",
+                    profile.name
+                ),
+            ));
+        }
+        if profile.obeys == Obeys::No {
+            out.push(Diagnostic::new(
+                Code::RobotIgnoresRobotsTxt,
+                Severity::Info,
+                *line,
+                span.clone(),
+                format!(
+                    "{} is documented as not obeying robots.txt: these rules will not stop it (robotscope audit \
+                     shows whether it came; a firewall rule does stop it).",
+                    profile.name
+                ),
+            ));
+        }
+        if profile.serves(Purpose::Search) && !profile.control_only {
+            let blocked = Reach::of(txt, &named_robot(profile.written()), Reading::Rfc9309) == Reach::Nothing;
+            let control = db
+                .profiles()
+                .iter()
+                .find(|other| other.control_only && other.operator == profile.operator && names(other));
+            if let (true, Some(control)) = (blocked, control) {
+                out.push(Diagnostic::new(
+                    Code::SearchCrawlerBlocked,
+                    Severity::Warning,
+                    *line,
+                    span.clone(),
+                    format!(
+                        "{} is {}'s search crawler, and this file blocks it: the site leaves their search. {} (named \
+                         here too) is the switch for their AI use, and fetches nothing itself; if keeping AI out was \
+                         the aim, {} need not be blocked.",
+                        profile.name, profile.operator, control.name, profile.name
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The registry's robot whose name `written` misses by a letter or two (by one in a
+/// name of up to seven letters), when one does: `GPTBott`, `ClaudBot`.
+fn near_miss<'a>(db: &'a RobotsDb, written: &str) -> Option<&'a RobotProfile> {
+    let wanted = written.to_ascii_lowercase();
+    let limit = if wanted.len() <= 7 { 1 } else { 2 };
+    db.profiles()
+        .iter()
+        .filter(|profile| profile.written().len() >= 5 && profile.written().len().abs_diff(wanted.len()) <= limit)
+        .map(|profile| (edit_distance(&wanted, &profile.written().to_ascii_lowercase()), profile))
+        .filter(|&(distance, _)| distance > 0 && distance <= limit)
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, profile)| profile)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(text: &str) -> Vec<(Code, usize)> {
+        let txt = RobotsTxt::parse(text.as_bytes().to_vec());
+        registry_diagnostics(&txt, &RobotsDb::embedded()).iter().map(|d| (d.code(), d.line())).collect()
+    }
+
+    /// The traps of issue 37, each found, and nothing said of a file without them.
+    #[test]
+    fn the_ai_era_traps_are_found() {
+        let applebot = "User-agent: Applebot\nUser-agent: Applebot-Extended\nDisallow: /\n";
+        assert_eq!(codes(applebot), [(Code::SearchCrawlerBlocked, 1)]);
+        let retired = "User-agent: anthropic-ai\nDisallow: /\n";
+        assert_eq!(codes(retired), [(Code::RetiredToken, 1)]);
+        assert!(codes("User-agent: anthropic-ai\nUser-agent: ClaudeBot\nDisallow: /\n").is_empty());
+        assert_eq!(codes("User-agent: Bytespider\nDisallow: /\n"), [(Code::RobotIgnoresRobotsTxt, 1)]);
+        assert_eq!(codes("User-agent: *\nAllow: /\n\nUser-agent: GPTBott\nDisallow: /\n"), [(Code::NearMissToken, 4)]);
+        let fine = "User-agent: GPTBot\nUser-agent: Google-Extended\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n";
+        assert!(codes(fine).is_empty(), "{:?}", codes(fine));
+    }
+}
