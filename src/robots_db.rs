@@ -378,7 +378,8 @@ impl RobotsDb {
     /// `respect`, `function`, ...) holds that no profile stands for, added as profiles of
     /// purpose `unknown` (what the list says of each is no operator's documentation);
     /// how many were added. A name with no product token in it (RFC 9309's letters,
-    /// `_` and `-`) names no robot a file could name, and is left out.
+    /// `_` and `-`) names no robot a file could name, and is left out, as is one with
+    /// characters no robot's name has (control characters, line breaks, over 64 bytes).
     ///
     /// # Errors
     ///
@@ -388,7 +389,11 @@ impl RobotsDb {
         let mut added = 0;
         for (name, entry) in names {
             let token = String::from_utf8_lossy(crate::policy::parse::product_token(name.as_bytes())).into_owned();
-            if token.is_empty() || self.find(&name).is_some() || self.find(&token).is_some() {
+            // A name is written into files (`robotscope block`) and onto terminals: only
+            // the characters robot names are made of (a control character or a line
+            // break would smuggle in an escape sequence or a line of its own).
+            let writable = name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_. ".contains(c));
+            if !writable || token.is_empty() || self.find(&name).is_some() || self.find(&token).is_some() {
                 continue;
             }
             let obeys = match entry.respect.trim_start_matches('[').to_ascii_lowercase() {
@@ -459,6 +464,17 @@ fn plain_operator(operator: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A listed name with a control character or a line break is left out: names are
+    /// written into files and onto terminals (found by the attack on issue 37).
+    #[test]
+    fn a_list_cannot_smuggle_escapes_or_lines_in_a_name() {
+        let json = r#"{"Evil\u001b[31mBot": {"respect": "No"}, "Sneaky\nSitemap: https://x.example/s.xml": {}, "FineBot": {}}"#;
+        let (db, added) = RobotsDb::embedded().with_ai_robots_list(json).expect("a list");
+        assert_eq!(added, 1);
+        assert!(db.find("FineBot").is_some());
+        assert!(db.profiles().iter().all(|profile| !profile.name.contains(['\u{1b}', '\n'])));
+    }
 
     #[test]
     fn embedded_profiles_parse() {

@@ -823,6 +823,20 @@ fn block_diff_json_signal_and_a_misspelt_robot() {
         "Disallow: /private/\nContent-Signal: ai-train=no\nContent-Usage: train-ai=n\n",
     ));
     robotscope()
+        .args(["block", path, "ai-trainig"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("did you mean ai-training?"));
+    // --check reads a robot as the registry knows it: Googlebot-Image falls back to
+    // Googlebot, whose group allows everything here.
+    let fallback = robots_file("User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n");
+    robotscope()
+        .args(["block", fallback.path().to_str().expect("path"), "Googlebot-Image", "--check"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("which Googlebot-Image falls back to"));
+    robotscope()
         .args(["block", path, "ClaudeBott"])
         .assert()
         .code(2)
@@ -858,5 +872,5 @@ fn unblock_returns_a_robot_to_the_star_group() {
         .assert()
         .code(0)
         .stdout("User-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n")
-        .stderr(predicate::str::contains("GPTBot now reads what a robot no group names reads (partly"));
+        .stderr(predicate::str::contains("GPTBot is named by no group now: it reads the * group (partly"));
 }

@@ -81,6 +81,14 @@ struct Chosen<'a> {
     profile: Option<&'a RobotProfile>,
 }
 
+impl Chosen<'_> {
+    /// The robot as it reads the file: the registry's, with its fallbacks (Googlebot-Image
+    /// reads Googlebot's group when none names it), or the token RFC 9309 reads.
+    fn robot(&self) -> Robot {
+        self.profile.map_or_else(|| named_robot(&self.written), RobotProfile::robot)
+    }
+}
+
 /// The robots `what` names, those of `except` left out.
 fn choose<'a>(db: &'a RobotsDb, what: &[String], except: &[String]) -> Result<Vec<Chosen<'a>>> {
     let mut chosen: Vec<Chosen<'a>> = Vec::new();
@@ -99,6 +107,9 @@ fn choose<'a>(db: &'a RobotsDb, what: &[String], except: &[String]) -> Result<Ve
         if let Some(profile) = db.find(word) {
             add(&mut chosen, Chosen { written: profile.written().to_owned(), profile: Some(profile) });
             continue;
+        }
+        if let Some(purpose) = near_purpose(word) {
+            bail!("no robot or purpose is called '{}': did you mean {purpose}?", sanitize_str(word));
         }
         let near: Vec<&str> = db.similar(word, 3).iter().map(|profile| profile.name.as_str()).collect();
         if !near.is_empty() {
@@ -130,6 +141,18 @@ fn choose<'a>(db: &'a RobotsDb, what: &[String], except: &[String]) -> Result<Ve
     Ok(chosen)
 }
 
+/// The purpose `word` misspells (`ai-trainig`, `ai_training`, `archives`), if any: a
+/// word that is no robot must not be taken for a robot's name when a purpose was meant.
+fn near_purpose(word: &str) -> Option<&'static str> {
+    let squeeze =
+        |text: &str| text.chars().filter(char::is_ascii_alphanumeric).flat_map(char::to_lowercase).collect::<String>();
+    let wanted = squeeze(word);
+    Purpose::ALL.iter().map(|purpose| purpose.name()).find(|name| {
+        let name_squeezed = squeeze(name);
+        wanted == name_squeezed || crate::policy::edit_distance(&wanted, &name_squeezed) <= 2
+    })
+}
+
 /// The registry's robots other than `chosen`, as the policy evaluates them (fallbacks
 /// included): the robots whose verdicts must not change.
 fn kept(db: &RobotsDb, chosen: &[Chosen<'_>]) -> Vec<Robot> {
@@ -159,6 +182,20 @@ fn as_robots_read(bytes: Vec<u8>) -> RobotsTxt {
     RobotsTxt::parse(bytes).with_rfc9309_limit(Some(RFC9309_PARSE_LIMIT_BYTES))
 }
 
+/// Refuses an edit whose result is past the 500 KiB RFC 9309 robots read (§2.5): lines
+/// added move rules past that cut, and only a file that fits can be proved.
+fn refuse_past_the_cut(after: &RobotsTxt) -> Result<()> {
+    if after.source().len() > RFC9309_PARSE_LIMIT_BYTES {
+        bail!(
+            "the edited file would be {} bytes, past the {RFC9309_PARSE_LIMIT_BYTES} bytes RFC 9309 robots read \
+             (§2.5): lines added move rules out of what they read, so robotscope edits only a file that fits; \
+             shorten it first (robotscope lint names what robots leave unread)",
+            after.source().len()
+        );
+    }
+    Ok(())
+}
+
 /// `robotscope block`.
 pub fn block_command(args: &BlockArgs, db: &RobotsDb) -> Result<Outcome> {
     let chosen = choose(db, &args.what, &args.except)?;
@@ -175,15 +212,8 @@ pub fn block_command(args: &BlockArgs, db: &RobotsDb) -> Result<Outcome> {
     if args.signal {
         after = as_robots_read(refuse_usage(&after, &refused));
     }
+    refuse_past_the_cut(&after)?;
     let proof = prove(&before, &after, request);
-    if !proof.holds() && after.source().len() > RFC9309_PARSE_LIMIT_BYTES {
-        bail!(
-            "the file is {} bytes, past the {RFC9309_PARSE_LIMIT_BYTES} bytes RFC 9309 robots read (§2.5): a block \
-             group moves rules past that cut, so no block can keep every other robot's verdicts; shorten the file \
-             first (robotscope lint names what robots leave unread)",
-            before.source().len()
-        );
-    }
     if !proof.holds() {
         let mut why: Vec<String> =
             proof.not_blocked.iter().map(|(robot, reach)| format!("{robot} would still be {}", reach.word())).collect();
@@ -212,6 +242,7 @@ pub fn unblock_command(args: &UnblockArgs, db: &RobotsDb) -> Result<Outcome> {
     let kept = kept(db, &chosen);
     let request = BlockRequest { chosen: &tokens, kept: &kept };
     let after = as_robots_read(unblock(&before, request));
+    refuse_past_the_cut(&after)?;
     let proof = crate::policy::prove_unblock(&before, &after, request);
     if !proof.kept_changes.is_none() || !proof.not_blocked.is_empty() {
         bail!("robotscope could not unblock safely ({}); nothing was changed", proof.kept_changes);
@@ -224,14 +255,23 @@ pub fn unblock_command(args: &UnblockArgs, db: &RobotsDb) -> Result<Outcome> {
         ));
         return Ok(Outcome::Clean);
     }
-    let nobody = Reach::of(&after, &Robot::from_agent("*"), Reading::Rfc9309);
-    stderr_line(format_args!(
-        "robotscope: {} now {} what a robot no group names reads ({} under RFC 9309); every other robot keeps \
-         every verdict",
-        sanitize_str(&tokens.join(", ")),
-        if tokens.len() == 1 { "reads" } else { "read" },
-        nobody.word()
-    ));
+    for one in &chosen {
+        let robot = one.robot();
+        let reach = Reach::of(&after, &robot, Reading::Rfc9309);
+        let selection = crate::policy::select(after.interpretation(Reading::Rfc9309), &robot, Reading::Rfc9309);
+        let reads = match &selection.choice {
+            crate::policy::Choice::Fallback(name) => format!("the group of {name}, its fallback"),
+            crate::policy::Choice::Star => "the * group".to_owned(),
+            _ => "no group".to_owned(),
+        };
+        stderr_line(format_args!(
+            "robotscope: {} is named by no group now: it reads {} ({} under RFC 9309)",
+            sanitize_str(&one.written),
+            sanitize_str(&reads),
+            reach.word()
+        ));
+    }
+    stderr_line(format_args!("robotscope: every other robot keeps every verdict"));
     Ok(if args.diff { Outcome::Findings } else { Outcome::Clean })
 }
 
@@ -239,7 +279,7 @@ pub fn unblock_command(args: &UnblockArgs, db: &RobotsDb) -> Result<Outcome> {
 fn check(txt: &RobotsTxt, chosen: &[Chosen<'_>]) -> Outcome {
     let mut open = Vec::new();
     for one in chosen {
-        let robot = named_robot(&one.written);
+        let robot = one.robot();
         let reach = Reach::of(txt, &robot, Reading::Rfc9309);
         if reach != Reach::Nothing {
             let verdict = crate::policy::evaluate(txt, &robot, "/", Reading::Rfc9309);
@@ -285,9 +325,11 @@ fn write_output(before: &RobotsTxt, after: &RobotsTxt, args: &BlockArgs, chosen:
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut written = Ok(());
     for one in chosen {
-        let robot = named_robot(&one.written);
+        // The classic readings look for the whole name (`img2dataset`).
+        let (robot, whole) = (one.robot(), Robot::from_agent(&one.written));
         for reading in Reading::ALL {
-            let (was, is) = (Reach::of(before, &robot, reading), Reach::of(after, &robot, reading));
+            let robot = if reading.is_classic() { &whole } else { &robot };
+            let (was, is) = (Reach::of(before, robot, reading), Reach::of(after, robot, reading));
             if was != is && written.is_ok() {
                 let record =
                     Change { robot: &one.written, reading: reading.name(), before: was.word(), after: is.word() };
@@ -330,7 +372,7 @@ fn write_file_or_diff(before: &RobotsTxt, after: &RobotsTxt, diff: bool, source:
 fn say_what_changed(before: &RobotsTxt, chosen: &[Chosen<'_>], classic: &Impact, signalled: Option<&[Category]>) {
     let mut by_reach: BTreeMap<Reach, Vec<&str>> = BTreeMap::new();
     for one in chosen {
-        let reach = Reach::of(before, &named_robot(&one.written), Reading::Rfc9309);
+        let reach = Reach::of(before, &one.robot(), Reading::Rfc9309);
         by_reach.entry(reach).or_default().push(&one.written);
     }
     let was: Vec<String> = by_reach

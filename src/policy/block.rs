@@ -530,13 +530,21 @@ impl<'t> Editor<'t> {
             }
             return out;
         }
+        // Byte order marks stay first: lines put before the first line go after them
+        // (a BOM moved inside the file would spoil the line it lands on).
+        let boms = source.chunks(3).take_while(|chunk| *chunk == super::lex::UTF8_BOM).count() * 3;
         for line in lines {
             let number = line.number();
+            let mut start = line.start();
+            if number == 1 && boms > 0 && self.before.contains_key(&number) {
+                out.extend_from_slice(&source[..boms]);
+                start += boms;
+            }
             for text in self.before.get(&number).into_iter().flatten() {
                 put(&mut out, text);
             }
             if !self.removed.contains(&number) {
-                out.extend_from_slice(&source[line.start()..line.end()]);
+                out.extend_from_slice(&source[start..line.end()]);
             }
             if let Some(texts) = self.after.get(&number) {
                 // The last line may have no line end of its own.
@@ -631,6 +639,15 @@ mod tests {
             out,
             "User-agent: bot\nUser-agent: GPTBot\nUser-agent: Googlebot\nDisallow: *\nUser-agent: *\nDisallow: /\n"
         );
+    }
+
+    /// A byte order mark stays the file's first bytes (found by the attack on issue 37).
+    #[test]
+    fn a_byte_order_mark_stays_first() {
+        let text = "\u{feff}User-agent: Foo\nDisallow: /x\n\nUser-agent: *\nDisallow: /x\n";
+        let once = blocked(text, &["GPTBot"], &[]);
+        assert!(once.starts_with("\u{feff}User-agent: GPTBot\nDisallow: /\n\nUser-agent: Foo\n"), "{once:?}");
+        assert_eq!(blocked(&once, &["GPTBot"], &[]), once);
     }
 
     /// A file of CRLF lines gets CRLF lines; one without a final line end is completed.
