@@ -354,7 +354,10 @@ fn broken_block_promise(text: &[u8], extra: &[String]) -> Option<String> {
 /// Every rule's pattern of each version, spelled out (wildcards matching nothing, or
 /// something), one byte past it, `/`, and `extra`.
 fn witness_paths(versions: &[&RobotsTxt], extra: &[String]) -> Vec<String> {
-    let mut paths: Vec<String> = extra.to_vec();
+    // Tested paths start with `/`, as `Request::tested` gives them (`decide_tested`'s
+    // contract): a URL as generated is tried as a path that holds it.
+    let mut paths: Vec<String> =
+        extra.iter().map(|path| if path.starts_with('/') { path.clone() } else { format!("/{path}") }).collect();
     paths.push("/".to_owned());
     for txt in versions {
         for reading in Reading::ALL {
