@@ -465,6 +465,28 @@ fn plain_operator(operator: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The registry holds every name of ai.robots.txt's list (issue 37), by its name,
+    /// a name it is listed as, or the token RFC 9309 reads in it: a list read with
+    /// `robots update` adds nothing to the shipped registry.
+    #[test]
+    fn the_registry_has_every_name_of_the_ai_robots_list() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ai-robots/robots.json");
+        let json = std::fs::read_to_string(path).expect("the list");
+        let listed = ai_robots_list(&json).expect("robots.json's shape");
+        assert!(listed.len() >= 166, "{} names", listed.len());
+        let db = RobotsDb::embedded();
+        let missing: Vec<&str> = listed
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .filter(|name| {
+                let token = String::from_utf8_lossy(crate::policy::parse::product_token(name.as_bytes())).into_owned();
+                db.find(name).is_none() && (token.is_empty() || db.find(&token).is_none())
+            })
+            .collect();
+        assert!(missing.is_empty(), "not in assets/robots.toml: {missing:?}");
+        assert_eq!(RobotsDb::embedded().with_ai_robots_list(&json).expect("a list").1, 0);
+    }
+
     /// A listed name with a control character or a line break is left out: names are
     /// written into files and onto terminals (found by the attack on issue 37).
     #[test]

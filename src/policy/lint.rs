@@ -137,6 +137,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic with no fix, for the checks that live outside the policy layer (the
     /// registry's, which know robots by name).
+    #[cfg(feature = "tool")]
     pub(crate) fn new(code: Code, severity: Severity, line: usize, span: Range<usize>, message: String) -> Diagnostic {
         Diagnostic { code, severity, line, span, message: message.into_boxed_str(), fix: None, effect: None }
     }
