@@ -227,6 +227,9 @@ pub struct App {
     last_fetch: Option<crate::history::Version>,
     /// The id of the load whose result is on screen.
     last_load_id: Option<u64>,
+    /// A name typed in the add-robot prompt that no robot has but some are near
+    /// ("did you mean"): typed again, it is added as a new robot.
+    unknown_robot_asked: Option<String>,
 }
 
 impl App {

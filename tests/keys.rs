@@ -645,3 +645,24 @@ fn at_80_by_24_nothing_is_cut_mid_word() {
     let hints = status.rsplit('│').next().unwrap_or_default().trim();
     assert!(hints.is_empty() || hints.ends_with("leaves") || hints.ends_with("keys"), "{status}");
 }
+
+/// Issue 37: the add-robot prompt does not turn a robot half typed into a new one. One
+/// robot whose name starts so is selected; several near ones are offered ("did you
+/// mean"), and the same name typed again is added as asked.
+#[test]
+fn adding_a_robot_half_typed_asks_did_you_mean() {
+    let mut app = App::from_text(FILE);
+    let count = app.robots().len();
+    press(&mut app, "aScoo<ret>");
+    assert_eq!(app.robot().profile.name, "Scooter");
+    assert_eq!(app.robots().len(), count, "nothing added");
+    press(&mut app, "aClaude<ret>");
+    let said = app.message().expect("a message").to_owned();
+    assert!(said.starts_with("No robot is called Claude: did you mean ClaudeBot"), "{said}");
+    assert_eq!(app.robots().len(), count, "nothing added while asking");
+    press(&mut app, "aGPTBott<ret>");
+    assert!(app.message().is_some_and(|m| m.contains("did you mean GPTBot")), "{:?}", app.message());
+    press(&mut app, "aGPTBott<ret>");
+    assert_eq!(app.robots().len(), count + 1, "typed again: added");
+    assert_eq!(app.message(), Some("Added GPTBott"));
+}

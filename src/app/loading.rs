@@ -85,6 +85,7 @@ impl App {
             load_held: None,
             recovery_directory: std::env::temp_dir(),
             recovery_offer: None,
+            unknown_robot_asked: None,
             undo: unsaved::UndoHistory::default(),
             history_settings: crate::history::HistorySettings::default(),
             viewing: None,

@@ -66,6 +66,27 @@ impl App {
             return;
         }
         let existing = self.robots.iter().position(known);
+        let asked_before = self.unknown_robot_asked.take().is_some_and(|asked| asked == name);
+        if existing.is_none() && !asked_before {
+            let near = self.robots_near(name);
+            // One robot whose name starts so (`Scoo`): that one.
+            if let [only] = near.starts.as_slice() {
+                return self.add_robot_named(&self.robots[*only].profile.name.clone());
+            }
+            let mut offered: Vec<&str> =
+                near.starts.iter().chain(&near.close).map(|&i| self.robots[i].profile.name.as_str()).collect();
+            offered.truncate(4);
+            if !offered.is_empty() {
+                let shown = crate::policy::escape::sanitize_str(name).into_owned();
+                let offered = offered.join(", ");
+                self.unknown_robot_asked = Some(name.to_owned());
+                self.say(
+                    About::Moment,
+                    format!("No robot is called {shown}: did you mean {offered}? a, then {shown} again, adds it as a new robot"),
+                );
+                return;
+            }
+        }
         let index = existing.unwrap_or_else(|| {
             let profile = RobotProfile::custom(name);
             let named_in_file = names_token(&self.document.txt, &profile.token);
@@ -84,6 +105,35 @@ impl App {
                 if existing.is_some() { format!("Selected {name}") } else { format!("Added {name}") },
             );
         }
+    }
+}
+
+/// The robots whose names are near one typed: those that start with it, and those a
+/// letter from it (two would take NewCrawler for WebCrawler).
+struct Near {
+    starts: Vec<usize>,
+    close: Vec<usize>,
+}
+
+impl App {
+    fn robots_near(&self, typed: &str) -> Near {
+        let squeeze = |text: &str| {
+            text.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).flat_map(char::to_lowercase).collect::<String>()
+        };
+        let wanted = squeeze(typed);
+        let (mut starts, mut close) = (Vec::new(), Vec::new());
+        if wanted.is_empty() {
+            return Near { starts, close };
+        }
+        for (index, entry) in self.robots.iter().enumerate() {
+            let name = squeeze(&entry.profile.name);
+            if name.starts_with(&wanted) {
+                starts.push(index);
+            } else if crate::policy::edit_distance(&wanted, &name) == 1 {
+                close.push(index);
+            }
+        }
+        Near { starts, close }
     }
 }
 

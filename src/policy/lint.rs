@@ -220,6 +220,19 @@ pub fn lint(txt: &RobotsTxt) -> Vec<Diagnostic> {
     out
 }
 
+/// The groups naming a robot that `counts` takes which restrict some paths and so free
+/// it from the `*` group's Disallows they do not repeat (`group-drops-star-rules`). Apart
+/// from [`lint`] because the file alone cannot tell the trap from the 1990s' deliberate
+/// "one group per robot, `*` for all other robots": the caller knows which robots are
+/// today's (`robotscope lint` asks its registry).
+#[cfg(feature = "tool")]
+pub(crate) fn star_rules_dropped(txt: &RobotsTxt, counts: &dyn Fn(&str) -> bool) -> Vec<Diagnostic> {
+    let whole = txt.whole();
+    let mut linter = Linter::new(&whole);
+    linter.groups_dropping_star_rules(counts);
+    linter.out
+}
+
 /// [`lint`], with every fix checked under every reading for every robot the file names
 /// and `*` before it is offered: [`Diagnostic::fix_effect`] says which verdicts it
 /// changes, if any. `txt` is the file as robots read it (its RFC 9309 limit included),

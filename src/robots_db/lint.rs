@@ -1,5 +1,6 @@
 //! What the registry knows about the robots a file names (issue 37): the traps of the
-//! AI era that the file's text alone cannot show. A search crawler blocked beside its
+//! AI era that the file's text alone cannot show. A robot of today whose own group
+//! drops the `*` group's rules, a search crawler blocked beside its
 //! operator's AI control token (Applebot where Applebot-Extended was meant), a retired
 //! name without its successor, a robot documented as ignoring robots.txt, a name one or
 //! two letters from a known robot's. The diagnostics join `lint`'s, with no fix: each
@@ -31,7 +32,9 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
     let names = |profile: &RobotProfile| {
         named.iter().any(|(written, _, _)| profile.is_named(written) || profile.written().eq_ignore_ascii_case(written))
     };
-    let mut out = Vec::new();
+    // Today's robots whose own group drops the `*` group's rules.
+    let today = |name: &str| db.find(name).is_some_and(|profile| profile.era == super::Era::Today);
+    let mut out = crate::policy::lint::star_rules_dropped(txt, &today);
     for (written, line, span) in &named {
         let Some(profile) = db.find(written) else {
             if let Some(near) = near_miss(db, written) {
@@ -136,6 +139,11 @@ mod tests {
         assert!(codes("User-agent: anthropic-ai\nUser-agent: ClaudeBot\nDisallow: /\n").is_empty());
         assert_eq!(codes("User-agent: Bytespider\nDisallow: /\n"), [(Code::RobotIgnoresRobotsTxt, 1)]);
         assert_eq!(codes("User-agent: *\nAllow: /\n\nUser-agent: GPTBott\nDisallow: /\n"), [(Code::NearMissToken, 4)]);
+        let dropped = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /tmp/\n";
+        assert_eq!(codes(dropped), [(Code::GroupDropsStarRules, 4)]);
+        // The 1990s' "a group per robot, * for all other robots" is deliberate.
+        let nineties = "User-agent: sidewinder\nDisallow: /a/\n\nUser-agent: *\nDisallow: /a/\nDisallow: /b/\n";
+        assert!(codes(nineties).is_empty(), "{:?}", codes(nineties));
         let fine = "User-agent: GPTBot\nUser-agent: Google-Extended\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n";
         assert!(codes(fine).is_empty(), "{:?}", codes(fine));
     }

@@ -37,7 +37,6 @@ impl Linter<'_> {
             self.rules_against_each_other(index, group);
         }
         self.repeated_groups();
-        self.groups_dropping_star_rules();
     }
 
     /// A group that names robots and restricts some paths frees them from every rule of
@@ -45,11 +44,15 @@ impl Linter<'_> {
     /// group only when none does). When the `*` group disallows paths that the named
     /// group neither disallows nor allows, the author most likely meant them to hold for
     /// those robots too (`User-agent: GPTBot` + `Disallow: /private/` lets GPTBot into
-    /// `/cart/`). A group that only allows, or disallows everything, is deliberate.
+    /// `/cart/`). A group that only allows, or disallows everything, is deliberate, and
+    /// so are the 1990s files' groups for each robot beside a `*` group "for all other
+    /// robots": only groups naming a robot `counts` takes are looked at (the registry's
+    /// robots of today, see [`super::star_rules_dropped`]).
     /// Plain prefixes only (a wildcard's cover is no prefix question), and at most
     /// `BUDGET` pattern lookups, so that 25,000 named groups against a long `*` group
     /// stay linear.
-    fn groups_dropping_star_rules(&mut self) {
+    #[cfg(feature = "tool")]
+    pub(super) fn groups_dropping_star_rules(&mut self, counts: &dyn Fn(&str) -> bool) {
         const BUDGET: usize = 1_000_000;
         const LISTED: usize = 3;
         let star: Vec<&[u8]> = self
@@ -73,7 +76,8 @@ impl Linter<'_> {
             let blocks_all = patterns
                 .iter()
                 .any(|(kind, pattern)| *kind == RuleKind::Disallow && matches!(*pattern, b"/" | b"*" | b"/*"));
-            if !restricts || blocks_all {
+            let counted = group.agents().iter().any(|agent| counts(&self.text(&agent.value())));
+            if !restricts || blocks_all || !counted {
                 continue;
             }
             spent += star.len();
