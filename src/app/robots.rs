@@ -109,7 +109,7 @@ impl App {
 }
 
 /// The robots whose names are near one typed: those that start with it, and those a
-/// letter from it (two would take NewCrawler for WebCrawler).
+/// letter from it (two would take `NewCrawler` for `WebCrawler`).
 struct Near {
     starts: Vec<usize>,
     close: Vec<usize>,
