@@ -36,6 +36,7 @@ macro_rules! note {
 
 mod answers;
 mod audit;
+mod before_after;
 mod block;
 mod bots;
 mod csv;

@@ -100,9 +100,15 @@ enum Command {
     Audit(AuditArgs),
     /// The robots' published address ranges, which audit checks requests against.
     Bots(BotsArgs),
-    /// The unified diff between two versions of a site's robots.txt (default: the last two).
+    /// The unified diff between two versions of a site's robots.txt, or between two files
+    /// (OLD NEW) with every robot whose verdict changes.
     ///
-    /// Exit status 1 when they differ, as diff(1).
+    /// With a site: its last two versions (or --at, --against); exit status 1 when they
+    /// differ, as diff(1). With OLD and NEW (files, `-`, sites): the diff, then every robot
+    /// whose verdict changes (the registry's, those either file names, and a robot no
+    /// group names) by purpose, each with a path that shows it and the deciding line
+    /// before and after; exit status 1 when a verdict changes (or may: a wildcard rule
+    /// changed in a way no path tried shows), 0 when none does.
     Diff(DiffArgs),
     /// Block robots by purpose or name, changing nothing for any other robot; prints the file.
     ///
@@ -186,7 +192,7 @@ fn main() -> ExitCode {
         Some(Command::History(history)) => cli::history(history, &db),
         Some(Command::Audit(audit)) => cli::audit(audit, &db),
         Some(Command::Bots(bots)) => cli::bots(bots),
-        Some(Command::Diff(diff)) => cli::diff(diff),
+        Some(Command::Diff(diff)) => cli::diff(diff, &db),
         Some(Command::Robots(robots)) => cli::robots(robots, &db),
         Some(Command::Block(block)) => cli::block(block, &db),
         Some(Command::Unblock(unblock)) => cli::unblock(unblock, &db),

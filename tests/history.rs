@@ -778,3 +778,85 @@ fn a_history_run_has_a_deadline() {
     assert!(!timestamps.contains(&"20230101000000".to_owned()), "the slow capture is not: {timestamps:?}");
     assert!(err.contains("left for the next run"), "{err}");
 }
+
+/// `diff OLD NEW`: the diff, then each robot whose verdict changes with a path and the
+/// deciding line before and after (GPTBot's `Allow: /` replaced by a block, ClaudeBot
+/// moved out of the `*` group), exit 1; a file against itself reordered changes no
+/// verdict and exits 0.
+#[test]
+fn diff_of_two_files_lists_every_verdict_that_changes() {
+    let dir = tempfile::tempdir().expect("dir");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        path.to_str().expect("utf-8").to_owned()
+    };
+    let old = write("old.txt", NO_TRAINING);
+    let new = write(
+        "new.txt",
+        "User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nUser-agent: ClaudeBot\nDisallow: /\n",
+    );
+    let reordered = write(
+        "same.txt",
+        "# reordered\nUser-agent: GPTBot\nContent-Usage: train-ai=n\nAllow: /\n\nUser-agent: *\nDisallow: /private\n",
+    );
+    let (out, err, code) = run(&["diff", &old, &new]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("-Allow: /\n") && out.contains("+User-agent: ClaudeBot\n"), "{out}");
+    let gptbot =
+        "    GPTBot /: allowed → disallowed\n      before: line 5: Allow: /\n      after:  line 6: Disallow: /\n";
+    assert!(out.contains(gptbot), "{out}");
+    let claudebot = "    ClaudeBot /: allowed → disallowed\n      before: no rule matches (group at line 1)\n";
+    assert!(out.contains(claudebot), "{out}");
+    assert!(!out.contains("Googlebot"), "Googlebot reads the * group in both: {out}");
+    let (out, _, code) = run(&["diff", &old, &reordered]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("No robot's verdict changes"), "{out}");
+    // JSON: every change with its purposes and deciding lines; a robot only the file
+    // names is among them, with no purpose.
+    let renamed = write("renamed.txt", &NO_TRAINING.replace("GPTBot", "MyOwnBot"));
+    let (out, err, code) = run(&["diff", &old, &renamed, "--json"]);
+    assert_eq!(code, 1, "{err}");
+    let changes = json_lines(&out);
+    let rfc = |robot: &str| {
+        changes
+            .iter()
+            .find(|c| c["robot"] == robot && c["reading"] == "rfc9309")
+            .unwrap_or_else(|| panic!("{robot}: {out}"))
+    };
+    let gptbot = rfc("GPTBot");
+    assert_eq!(
+        (gptbot["path"].as_str(), gptbot["before_line"].as_u64(), gptbot["after_line"].as_u64()),
+        (Some("/private"), Some(5), Some(2))
+    );
+    assert_eq!(gptbot["purposes"], serde_json::json!(["ai-training"]));
+    let mine = rfc("MyOwnBot");
+    assert_eq!(
+        (mine["before"].as_str(), mine["after"].as_str(), mine["after_rule"].as_str()),
+        (Some("disallowed"), Some("allowed"), Some("Allow: /"))
+    );
+    assert_eq!(mine["purposes"], serde_json::json!([]));
+}
+
+/// A site that answers 503 is compared as RFC 9309 reads it (§2.3.1.4: every path
+/// disallowed), and one that answers 404 as a file that allows all (§2.3.1.3).
+#[test]
+fn diff_of_a_failing_site_and_a_file_reads_the_status() {
+    let server = Server::start(|_| Reply::status(404));
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("robots.txt");
+    std::fs::write(&file, OPEN).expect("write");
+    let file = file.to_str().expect("utf-8");
+    let store = store_arg(dir.path());
+    let missing = server.url("/");
+    let (out, err, code) = run(&["diff", &missing, file, "--store", &store]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("    * /private: allowed → disallowed\n"), "{out}");
+    assert!(out.contains("the file was not read: the server answered 404"), "{out}");
+    let down = Server::start(|_| Reply::status(503));
+    let (out, err, code) = run(&["diff", &down.url("/"), file, "--store", &store]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("    * /: disallowed → allowed\n") && out.contains("the server answered 503"), "{out}");
+    let (_, err, code) = run(&["diff", "-", "-"]);
+    assert_eq!(code, 2, "{err}");
+}

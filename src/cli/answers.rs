@@ -173,7 +173,7 @@ impl CheckRecord<'_> {
 /// Why a verdict is what it is: the deciding line (`line 4: Disallow: /a`, the rule as
 /// `kind` and `value`), or why the file was not read, or the group where no rule
 /// matched.
-fn write_why(
+pub(super) fn write_why(
     out: &mut Vec<u8>,
     rule: Option<(usize, &str, &[u8])>,
     availability: Availability,

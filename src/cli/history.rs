@@ -86,9 +86,15 @@ pub struct HistoryArgs {
 /// `robotscope diff`: what changed between two versions.
 #[derive(Debug, Clone, Args)]
 pub struct DiffArgs {
-    /// The site (example.com, or its URL).
-    #[arg(value_name = "SOURCE")]
-    pub source: String,
+    /// A site (example.com, or its URL): two of its versions. Or OLD and NEW, two
+    /// robots.txt (files, `-` for standard input, sites): their diff and every robot
+    /// whose verdict changes, exit 1 when one does.
+    #[arg(value_name = "SOURCE | OLD NEW", num_args = 1..=2, required = true)]
+    pub sources: Vec<String>,
+    /// With OLD and NEW: the verdicts that change as JSON lines (one per robot and
+    /// reading), without the diff.
+    #[arg(long)]
+    pub json: bool,
     /// The newer version: the last one at or before this date (default: the last);
     /// YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD hh:mm or 4 to 14 digits of YYYYMMDDhhmmss.
     #[arg(long, value_name = "TIMESTAMP", value_parser = last_second)]
@@ -653,8 +659,17 @@ fn write_flip_json(
 }
 
 /// `robotscope diff`.
-pub fn diff(args: &DiffArgs) -> Result<Outcome> {
-    let gathered = gather(&args.source, &args.versions, &args.source_options)?;
+pub fn diff(args: &DiffArgs, db: &RobotsDb) -> Result<Outcome> {
+    let source = match args.sources.as_slice() {
+        [old, new] if args.at.is_none() && args.against.is_none() => {
+            return super::before_after::diff_two(old, new, args.json, &args.source_options, db);
+        }
+        [_, _] => bail!("--at and --against choose versions of one site: give one SOURCE with them, not OLD and NEW"),
+        [_] if args.json => bail!("--json is for OLD and NEW; for a site's versions, robotscope history --json"),
+        [source, ..] => source,
+        [] => bail!("give a site, or OLD and NEW"),
+    };
+    let gathered = gather(source, &args.versions, &args.source_options)?;
     let versions: Vec<&Version> = gathered.timeline.before.iter().chain(&gathered.timeline.versions).collect();
     let at_or_before = |limit: &str| versions.iter().rposition(|version| version.timestamp.as_str() <= limit);
     let first = versions.first().map(|version| version.date()).unwrap_or_default();

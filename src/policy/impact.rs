@@ -240,6 +240,20 @@ pub fn impact(before: &RobotsTxt, after: &RobotsTxt) -> Impact {
 /// robots with their fallbacks, say) under `readings`.
 #[must_use]
 pub fn impact_among(before: &RobotsTxt, after: &RobotsTxt, robots: &[(String, Robot)], readings: &[Reading]) -> Impact {
+    impact_keeping(before, after, robots, readings, MAX_FLIPS_KEPT)
+}
+
+/// [`impact_among`], keeping a flip (a path to show) for up to `keep` robots under one
+/// reading each instead of the first few: for a report that lists every robot whose
+/// verdict changes (`robotscope diff OLD NEW`).
+#[must_use]
+pub fn impact_keeping(
+    before: &RobotsTxt,
+    after: &RobotsTxt,
+    robots: &[(String, Robot)],
+    readings: &[Reading],
+    keep: usize,
+) -> Impact {
     let mut found = Impact::default();
     // The same bytes read alike under a reading give it the same verdicts: only the RFC
     // 9309 reading stops at a cut (§2.5), so a file against its own first 500 KiB (lint's
@@ -269,7 +283,7 @@ pub fn impact_among(before: &RobotsTxt, after: &RobotsTxt, robots: &[(String, Ro
                 Found::Same => {}
                 Found::Flip(flip) => {
                     found.changed.push((reading, label.clone()));
-                    if found.flips.len() < MAX_FLIPS_KEPT {
+                    if found.flips.len() < keep {
                         found.flips.push(Flip { robot: label.clone(), ..flip });
                     }
                 }
