@@ -46,16 +46,36 @@ pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
     known.or_else(|| {
         // A product with a version (`MJ12bot/v1.4.8`): a phone model in a browser's
         // comment (`CUBOT X30`) is no robot.
-        user_agent
-            .split([' ', ';', '(', ')', ',', '+'])
-            .filter_map(|product| product.split_once('/').map(|(name, _)| name))
+        versioned_products(user_agent)
             .find(|name| {
                 let name = name.to_ascii_lowercase();
                 !name.starts_with("http")
                     && ["bot", "crawl", "spider", "slurp"].iter().any(|word| name.contains(word))
-                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ' '))
             })
-            .map(|name| Claimed::Unknown(name.to_owned()))
+            .map(Claimed::Unknown)
+    })
+}
+
+/// The names of the products with a version in `user_agent`, each whole: the words
+/// before the `/` back to the last product or the start of a comment part
+/// (`Screaming Frog SEO Spider` of `Screaming Frog SEO Spider/19.0`, never its last word
+/// alone, which would name the registry's `Spider`; issue 35).
+fn versioned_products(user_agent: &str) -> impl Iterator<Item = String> + '_ {
+    user_agent.split([';', '(', ')', ',', '+']).flat_map(|part| {
+        let mut products = Vec::new();
+        let mut words: Vec<&str> = Vec::new();
+        for word in part.split(' ').filter(|word| !word.is_empty()) {
+            match word.split_once('/') {
+                Some((last, _)) => {
+                    words.push(last);
+                    products.push(words.join(" "));
+                    words.clear();
+                }
+                None => words.push(word),
+            }
+        }
+        products
     })
 }
 
@@ -155,7 +175,10 @@ mod tests {
     /// issue 37): the registry's `Spider`, `AI` (of `AI2Bot`) and `Crawl` (of `Crawl4AI`).
     #[test]
     fn short_tokens_name_robots_only_as_products() {
-        assert_eq!(claimed("Screaming Frog SEO Spider/19.0").as_deref(), Some("?Spider"));
+        // The whole product, which the registry's `Spider` is not (issue 35).
+        assert_eq!(claimed("Screaming Frog SEO Spider/19.0").as_deref(), Some("?Screaming Frog SEO Spider"));
+        let sogou = "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)";
+        assert_eq!(claimed(sogou).as_deref(), Some("?Sogou web spider"));
         let phone = "Mozilla/5.0 (Linux; Android 14; AI Phone) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36";
         assert_eq!(claimed(phone), None);
         assert_eq!(

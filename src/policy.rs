@@ -74,7 +74,8 @@ pub use usage::{
 
 // What is wrong with a file and the fixes, each checked under every reading.
 pub use block::{
-    Proof, Reach, Request as BlockRequest, block, named_robot, prove, prove_unblock, refuse_usage, unblock,
+    BlockRefusal, Proof, ProvedBlock, Reach, Request as BlockRequest, as_robots_read, block, block_proved, named_robot,
+    prove, prove_unblock, refuse_usage, unblock,
 };
 pub use catalogue::Code;
 pub use fix::{FixReport, apply_fix, fix_all, fix_all_effect, unified_diff, unified_diff_between};

@@ -325,6 +325,18 @@ impl RobotsDb {
         &self.profiles
     }
 
+    /// The registry's robots other than those `tokens` name (as written, any case), as
+    /// the policy evaluates them (with their fallbacks): the robots whose verdicts a
+    /// block of `tokens` must not change.
+    #[must_use]
+    pub fn robots_except(&self, tokens: &[String]) -> Vec<Robot> {
+        self.profiles
+            .iter()
+            .filter(|profile| !tokens.iter().any(|token| token.eq_ignore_ascii_case(profile.written())))
+            .map(RobotProfile::robot)
+            .collect()
+    }
+
     /// The profile with this name or token (case-insensitive), or one a list knows it by
     /// (`iaskspider/2.0`).
     #[must_use]

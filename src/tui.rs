@@ -34,6 +34,7 @@ use tokio::task::JoinHandle;
 use crate::app::{Action, App, Effect, RecoveryCopy, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::history::{self, StoreChoice};
+use crate::policy::escape::{sanitize_lines, sanitize_str};
 use crate::policy::lint::lint_checked;
 use crate::policy::request::path_lines;
 use crate::{fetch, save, ui};
@@ -122,7 +123,7 @@ fn install_panic_exit() {
     }));
 }
 
-/// Turns SIGTERM and SIGHUP into [`Action::Terminate`]: unsaved edits are written to a
+/// Turns SIGTERM, SIGHUP, SIGINT and SIGQUIT into [`Action::Terminate`]: unsaved edits are written to a
 /// recovery file, and the terminal is restored on the way out. The handlers are
 /// registered here, before the terminal enters raw mode, so no signal can arrive
 /// between the two and leave it raw.
@@ -130,13 +131,23 @@ fn watch_signals(actions: mpsc::UnboundedSender<Action>) {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        let (Ok(mut term), Ok(mut hangup)) = (signal(SignalKind::terminate()), signal(SignalKind::hangup())) else {
+        // SIGINT and SIGQUIT too: in raw mode Ctrl-C and Ctrl-\ are keys, so these come
+        // from another program (`kill -INT`), and would otherwise end the process with
+        // the edits unsaved and the terminal raw (issue 35).
+        let (Ok(mut term), Ok(mut hangup), Ok(mut interrupt), Ok(mut quit)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::quit()),
+        ) else {
             return;
         };
         tokio::spawn(async move {
             let signal = tokio::select! {
                 _ = term.recv() => libc::SIGTERM,
                 _ = hangup.recv() => libc::SIGHUP,
+                _ = interrupt.recv() => libc::SIGINT,
+                _ = quit.recv() => libc::SIGQUIT,
             };
             ENDED_BY.store(signal, std::sync::atomic::Ordering::Relaxed);
             let _ = actions.send(Action::Terminate);
@@ -170,9 +181,27 @@ fn save_recovery_copy() {
 /// restored by then).
 fn write_recovery_copy(base: &std::path::Path, text: &[u8]) {
     match write_recovery_anywhere(base, text) {
-        Ok(path) => eprintln!("robotscope: your unsaved edits were saved to {}", path.display()),
-        Err(error) => eprintln!("robotscope: your unsaved edits could not be saved: {error}"),
+        // The terminal is restored: a path holding escapes must not drive it.
+        Ok(path) => eprintln!("robotscope: your unsaved edits were saved to {}", shown_path(&path)),
+        Err(error) => eprintln!("{}", last_resort(&error, text)),
     }
+}
+
+/// What is said when no recovery copy could be written anywhere and the process must
+/// end: the edits themselves, on standard error, where the user can still take them
+/// (escaped: the terminal is restored, and the text is untrusted).
+fn last_resort(error: &str, text: &[u8]) -> String {
+    format!(
+        "robotscope: your unsaved edits could not be saved ({}); here they are, between the lines:\n-----\n{}\n-----",
+        sanitize_str(error),
+        sanitize_lines(text).trim_end_matches('\n')
+    )
+}
+
+/// A path as a message may show it: its control characters escaped (a file name may
+/// hold any byte but `/` and NUL).
+fn shown_path(path: &std::path::Path) -> String {
+    sanitize_str(&path.display().to_string()).into_owned()
 }
 
 /// Writes a recovery copy under `base`, or, when its directory refuses it (read-only,
@@ -188,7 +217,7 @@ fn write_recovery_anywhere(base: &std::path::Path, text: &[u8]) -> Result<PathBu
         }
         match save::write_recovery(&place, text) {
             Ok(path) => return Ok(path),
-            Err(error) => refused.push(format!("{}: {error}", place.display())),
+            Err(error) => refused.push(format!("{}: {error}", shown_path(&place))),
         }
     }
     Err(refused.join("; "))
@@ -421,8 +450,8 @@ impl Shell<'_> {
     /// terminal is restored, on the main screen.
     fn keep_edits_and_quit(&mut self, copy: &RecoveryCopy, must_quit: bool) -> bool {
         let said = match write_recovery_anywhere(&copy.base, &copy.text) {
-            Ok(path) => format!("robotscope: your unsaved edits were saved to {}", path.display()),
-            Err(error) if must_quit => format!("robotscope: your unsaved edits could not be saved: {error}"),
+            Ok(path) => format!("robotscope: your unsaved edits were saved to {}", shown_path(&path)),
+            Err(error) if must_quit => last_resort(&error, &copy.text),
             Err(error) => {
                 let _ = self.actions.send(Action::RecoveryFailed(error));
                 return false;

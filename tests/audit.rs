@@ -121,6 +121,44 @@ fn violations_name_their_robot() {
     assert!(table[0].starts_with("Googlebot") && table[1].starts_with("GPTBot"), "most requests first: {text}");
 }
 
+/// Issue 35: a robot the registry does not know is judged by its whole product name
+/// (`Screaming Frog SEO Spider`), never as the registry's `Spider`: a group for `Spider`
+/// does not apply to it, a group naming it does, and `-p ai-training` (Spider's
+/// purpose) leaves it out.
+#[test]
+fn an_unknown_robot_is_judged_by_its_whole_name() {
+    let dir = tempfile::tempdir().expect("dir");
+    let agents =
+        ["Screaming Frog SEO Spider/19.0", "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)"];
+    let log: String =
+        agents.iter().map(|agent| combined("192.0.2.7", "10/Oct/2025:13:55:00 +0000", "/x", agent)).collect();
+    let log = write(&dir, "access.log", log.as_bytes());
+    let spider = write(&dir, "spider.txt", b"User-agent: Spider\nDisallow: /\n");
+    let by_name =
+        write(&dir, "named.txt", b"User-agent: Screaming Frog SEO Spider\nUser-agent: Sogou web spider\nDisallow: /\n");
+    let verdicts = |robots: &str| -> Vec<(String, String)> {
+        let (out, _, _) = run(&["audit", &log, "--robots", robots, "--all", "--json", "--no-store"], b"");
+        support::cli::json_lines(&out)
+            .into_iter()
+            .filter(|record| record["type"] == "request")
+            .map(|record| {
+                (record["agent"].as_str().unwrap_or("").to_owned(), record["verdict"].as_str().unwrap_or("").to_owned())
+            })
+            .collect()
+    };
+    let named = |verdict: &str| {
+        vec![
+            ("Screaming Frog SEO Spider".to_owned(), verdict.to_owned()),
+            ("Sogou web spider".to_owned(), verdict.to_owned()),
+        ]
+    };
+    assert_eq!(verdicts(&spider), named("allowed"));
+    assert_eq!(verdicts(&by_name), named("violation"));
+    let (text, _, code) = run(&["audit", &log, "--robots", &spider, "-p", "ai-training", "--no-store"], b"");
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("0 robot requests judged"), "{text}");
+}
+
 /// A log of more lines than one batch: parsed on several threads, judged in order, and
 /// numbered as the file numbers them.
 #[test]

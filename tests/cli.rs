@@ -874,3 +874,25 @@ fn unblock_returns_a_robot_to_the_star_group() {
         .stdout("User-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n")
         .stderr(predicate::str::contains("GPTBot is named by no group now: it reads the * group (partly"));
 }
+
+/// Issue 35: unblocking a robot that falls back to another's group (Googlebot-Image to
+/// Googlebot's) names it in the `*` group, so that it reads what a robot no group names
+/// reads; `check` agrees.
+#[test]
+fn unblock_keeps_a_robot_from_its_fallback() {
+    let file = robots_file("User-agent: *\nAllow: /\n\nUser-agent: Googlebot\nDisallow: /\n");
+    let output =
+        robotscope().args(["unblock", file.path().to_str().expect("path"), "Googlebot-Image"]).output().expect("run");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let edited = String::from_utf8(output.stdout).expect("utf-8");
+    assert_eq!(edited, "User-agent: *\nUser-agent: Googlebot-Image\nAllow: /\n\nUser-agent: Googlebot\nDisallow: /\n");
+    let unblocked = robots_file(&edited);
+    robotscope()
+        .args(["check", unblocked.path().to_str().expect("path"), "-r", "Googlebot-Image", "-r", "Googlebot", "/x"])
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains("allowed    Googlebot-Image /x")
+                .and(predicate::str::contains("disallowed Googlebot /x")),
+        );
+}

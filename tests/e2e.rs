@@ -307,6 +307,35 @@ fn fix_everything_then_changes_on_a_large_file() {
     session.assert_restored();
 }
 
+/// Issue 35: SIGINT and SIGQUIT from another program (in raw mode Ctrl-C is a key) keep
+/// the edits as SIGTERM does and restore the terminal; the message that says where the
+/// copy went escapes a file name that holds a terminal escape.
+#[test]
+fn sigint_and_sigquit_keep_the_edits_and_the_message_is_escaped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let name = "r\x1b]0;PWNED\x07.txt";
+    std::fs::write(dir.path().join(name), "User-agent: *\nDisallow: ~\n").expect("write");
+    for (signal, number) in [("-INT", 2), ("-QUIT", 3)] {
+        let mut session = Session::start_in(dir.path(), &binary(), &[name]);
+        session.wait_for("Robots");
+        session.send(":2\r");
+        session.send("f");
+        session.wait_for("Fixed");
+        let pid = session.child.process_id().expect("a process id").to_string();
+        assert!(std::process::Command::new("kill").args([signal, &pid]).status().expect("kill runs").success());
+        assert_eq!(session.wait_exit(), 128 + number, "{signal}");
+        session.assert_restored();
+        let text = session.output_text();
+        assert!(text.contains("your unsaved edits were saved to r^[]0;PWNED^G.txt.robotscope-unsaved."), "{text}");
+        let raw = session.raw.lock().expect("raw").clone();
+        assert!(!raw.windows(9).any(|w| w == b"\x1b]0;PWNED"), "the file name's escape reached the terminal");
+    }
+    let copies = std::fs::read_dir(dir.path()).expect("dir").filter(|entry| {
+        entry.as_ref().is_ok_and(|entry| entry.file_name().to_string_lossy().contains(".robotscope-unsaved."))
+    });
+    assert_eq!(copies.count(), 2, "one copy per signal");
+}
+
 /// Issue 24: each SIGTERM with unsaved edits writes a recovery copy of its own (a second
 /// one never overwrites the first), says where on the restored screen, and the next
 /// start on the file says that copies exist and how to open them: `o`, then Enter,

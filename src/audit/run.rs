@@ -543,7 +543,9 @@ impl<'a> Run<'a> {
                 let profile = &self.db.profiles()[index];
                 (profile.written().to_owned(), profile.robot(), profile.reading, profile.serves(Purpose::AiTraining))
             }
-            Claimed::Unknown(token) => (token.clone(), Robot::from_agent(&token), Reading::Rfc9309, false),
+            // Judged by the token RFC 9309 reads in its name (`Screaming` of `Screaming
+            // Frog SEO Spider`), as a `User-agent:` line naming it is read (§2.2.1).
+            Claimed::Unknown(name) => (name.clone(), crate::policy::named_robot(&name), Reading::Rfc9309, false),
         };
         let key = label.to_ascii_lowercase();
         if let Some(&index) = self.by_token.get(&key) {

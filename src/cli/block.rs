@@ -7,15 +7,15 @@ use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 
 use clap::Args;
-use color_eyre::eyre::{Result, bail};
+use color_eyre::eyre::{Result, bail, eyre};
 use serde::Serialize;
 
 use super::{Loaded, Outcome, SourceOptions, finish_output, json, load, stderr_line};
 use crate::policy::escape::{sanitize_lines, sanitize_str};
 use crate::policy::usage::Category;
 use crate::policy::{
-    Availability, BlockRequest, Impact, RFC9309_PARSE_LIMIT_BYTES, Reach, Reading, Robot, RobotsTxt, block,
-    named_robot, prove, refuse_usage, unblock,
+    Availability, BlockRefusal, BlockRequest, Impact, ProvedBlock, RFC9309_PARSE_LIMIT_BYTES, Reach, Reading, Robot,
+    RobotsTxt, as_robots_read, block_proved, named_robot, unblock,
 };
 use crate::robots_db::{Obeys, Purpose, RobotProfile, RobotsDb};
 
@@ -153,16 +153,6 @@ fn near_purpose(word: &str) -> Option<&'static str> {
     })
 }
 
-/// The registry's robots other than `chosen`, as the policy evaluates them (fallbacks
-/// included): the robots whose verdicts must not change.
-fn kept(db: &RobotsDb, chosen: &[Chosen<'_>]) -> Vec<Robot> {
-    db.profiles()
-        .iter()
-        .filter(|profile| !chosen.iter().any(|c| c.written.eq_ignore_ascii_case(profile.written())))
-        .map(RobotProfile::robot)
-        .collect()
-}
-
 /// The text to edit: the file, or nothing when the site has none (a 4xx: the block is
 /// the first thing it will hold).
 fn text_to_edit(loaded: &Loaded, what: &str) -> Result<Vec<u8>> {
@@ -176,22 +166,10 @@ fn text_to_edit(loaded: &Loaded, what: &str) -> Result<Vec<u8>> {
     }
 }
 
-/// The file as RFC 9309 robots read it: to its 500 KiB cut (§2.5), whatever
-/// `--whole-file` downloaded, since that is what the proof must hold for.
-fn as_robots_read(bytes: Vec<u8>) -> RobotsTxt {
-    RobotsTxt::parse(bytes).with_rfc9309_limit(Some(RFC9309_PARSE_LIMIT_BYTES))
-}
-
-/// Refuses an edit whose result is past the 500 KiB RFC 9309 robots read (§2.5): lines
-/// added move rules past that cut, and only a file that fits can be proved.
+/// Refuses an edit whose result is past the 500 KiB RFC 9309 robots read (§2.5).
 fn refuse_past_the_cut(after: &RobotsTxt) -> Result<()> {
     if after.source().len() > RFC9309_PARSE_LIMIT_BYTES {
-        bail!(
-            "the edited file would be {} bytes, past the {RFC9309_PARSE_LIMIT_BYTES} bytes RFC 9309 robots read \
-             (§2.5): lines added move rules out of what they read, so robotscope edits only a file that fits; \
-             shorten it first (robotscope lint names what robots leave unread)",
-            after.source().len()
-        );
+        bail!("{}", BlockRefusal::PastTheCut { bytes: after.source().len() });
     }
     Ok(())
 }
@@ -202,32 +180,17 @@ pub fn block_command(args: &BlockArgs, db: &RobotsDb) -> Result<Outcome> {
     let loaded = load(&args.source, &args.source_options, None)?;
     let before = as_robots_read(text_to_edit(&loaded, "block")?);
     let tokens: Vec<String> = chosen.iter().map(|c| c.written.clone()).collect();
-    let kept = kept(db, &chosen);
+    let kept = db.robots_except(&tokens);
     let request = BlockRequest { chosen: &tokens, kept: &kept };
     if args.shown.check {
         return Ok(check(&before, &chosen));
     }
-    let mut after = as_robots_read(block(&before, request));
     let refused = refused_categories(&args.what);
-    if args.signal {
-        after = as_robots_read(refuse_usage(&after, &refused));
-    }
-    refuse_past_the_cut(&after)?;
-    let proof = prove(&before, &after, request);
-    if !proof.holds() {
-        let mut why: Vec<String> =
-            proof.not_blocked.iter().map(|(robot, reach)| format!("{robot} would still be {}", reach.word())).collect();
-        if !proof.kept_changes.is_none() {
-            why.push(format!("for the robots kept it {}", proof.kept_changes));
-        }
-        bail!(
-            "robotscope could not make this block safely ({}); nothing was changed. Please report the file.",
-            sanitize_str(&why.join("; "))
-        );
-    }
+    let signalled = if args.signal { refused.as_slice() } else { &[] };
+    let ProvedBlock { after, proof } =
+        block_proved(&before, request, signalled).map_err(|refusal| eyre!("{}", sanitize_str(&refusal.to_string())))?;
     write_output(&before, &after, args, &chosen)?;
-    let signalled = args.signal.then_some(refused.as_slice());
-    say_what_changed(&before, &chosen, &proof.classic_changes, signalled);
+    say_what_changed(&before, &chosen, &proof.classic_changes, args.signal.then_some(refused.as_slice()));
     // As `fix --diff`: a diff printed is a finding, for CI.
     let changed = before.source() != after.source();
     Ok(if args.shown.diff && changed { Outcome::Findings } else { Outcome::Clean })
@@ -239,13 +202,22 @@ pub fn unblock_command(args: &UnblockArgs, db: &RobotsDb) -> Result<Outcome> {
     let loaded = load(&args.source, &args.source_options, None)?;
     let before = as_robots_read(text_to_edit(&loaded, "unblock")?);
     let tokens: Vec<String> = chosen.iter().map(|c| c.written.clone()).collect();
-    let kept = kept(db, &chosen);
+    let kept = db.robots_except(&tokens);
     let request = BlockRequest { chosen: &tokens, kept: &kept };
-    let after = as_robots_read(unblock(&before, request));
+    let robots: Vec<Robot> = chosen.iter().map(Chosen::robot).collect();
+    let after = as_robots_read(unblock(&before, request, &robots));
     refuse_past_the_cut(&after)?;
-    let proof = crate::policy::prove_unblock(&before, &after, request);
+    let proof = crate::policy::prove_unblock(&before, &after, request, &robots);
     if !proof.kept_changes.is_none() || !proof.not_blocked.is_empty() {
-        bail!("robotscope could not unblock safely ({}); nothing was changed", proof.kept_changes);
+        let mut why: Vec<String> = proof
+            .not_blocked
+            .iter()
+            .map(|(robot, reach)| format!("{robot} would be {} unlike a robot no group names", reach.word()))
+            .collect();
+        if !proof.kept_changes.is_none() {
+            why.push(format!("for the other robots it {}", proof.kept_changes));
+        }
+        bail!("robotscope could not unblock safely ({}); nothing was changed", sanitize_str(&why.join("; ")));
     }
     write_file_or_diff(&before, &after, args.diff, &args.source)?;
     if before.source() == after.source() {
@@ -260,12 +232,19 @@ pub fn unblock_command(args: &UnblockArgs, db: &RobotsDb) -> Result<Outcome> {
         let reach = Reach::of(&after, &robot, Reading::Rfc9309);
         let selection = crate::policy::select(after.interpretation(Reading::Rfc9309), &robot, Reading::Rfc9309);
         let reads = match &selection.choice {
-            crate::policy::Choice::Fallback(name) => format!("the group of {name}, its fallback"),
-            crate::policy::Choice::Star => "the * group".to_owned(),
-            _ => "no group".to_owned(),
+            crate::policy::Choice::Fallback(name) => format!("is named by no group now: it reads {name}'s group"),
+            crate::policy::Choice::Star => "is named by no group now: it reads the * group".to_owned(),
+            // Named where a robot no group names reads, so that it does not fall back
+            // to another robot's group.
+            crate::policy::Choice::Token(_) => format!(
+                "is named where a robot no group names reads (the * group, or a group that allows everything), \
+                 rather than fall back to {}'s group",
+                robot.fallbacks.join(", ")
+            ),
+            _ => "is named by no group now: no group applies to it".to_owned(),
         };
         stderr_line(format_args!(
-            "robotscope: {} is named by no group now: it reads {} ({} under RFC 9309)",
+            "robotscope: {} {} ({} under RFC 9309)",
             sanitize_str(&one.written),
             sanitize_str(&reads),
             reach.word()

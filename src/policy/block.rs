@@ -23,9 +23,11 @@
 //! Pure: bytes in, bytes out.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use super::agent::{Choice, Robot, select};
 use super::compiled::CompiledPolicy;
+use super::content::RFC9309_PARSE_LIMIT_BYTES;
 use super::impact::{Impact, impact_among, probe_paths, robots_named};
 use super::parse::{AgentName, FieldKind, Group, RobotsTxt, RuleKind};
 use super::reading::Reading;
@@ -118,10 +120,13 @@ pub fn block(txt: &RobotsTxt, request: Request<'_>) -> Vec<u8> {
 }
 
 /// The file with the chosen robots named by no group any more: they read what a robot no
-/// group names reads (the `*` group), and nothing else changes.
+/// group names reads (the `*` group), and nothing else changes. `chosen` are the same
+/// robots as they read the file (with their fallbacks): one that would then fall back
+/// to another robot's group (Googlebot-Image to Googlebot's) is named in the `*` groups
+/// instead, or in a group of its own that allows everything when there are none.
 #[must_use]
-pub fn unblock(txt: &RobotsTxt, request: Request<'_>) -> Vec<u8> {
-    Editor::new(txt, request).unblock()
+pub fn unblock(txt: &RobotsTxt, request: Request<'_>, chosen: &[Robot]) -> Vec<u8> {
+    Editor::new(txt, request).unblock(chosen)
 }
 
 /// What an edit does, checked: the chosen robots that can still fetch something (and
@@ -147,6 +152,102 @@ impl Proof {
     }
 }
 
+/// The file as RFC 9309 robots read it: to its 500 KiB cut (§2.5), whatever was
+/// downloaded, since that is what a block's proof must hold for.
+#[must_use]
+pub fn as_robots_read(bytes: Vec<u8>) -> RobotsTxt {
+    RobotsTxt::parse(bytes).with_rfc9309_limit(Some(RFC9309_PARSE_LIMIT_BYTES))
+}
+
+/// A block made and proved: the edited file, as RFC 9309 robots read it, and the proof
+/// (with what the older readings make of it).
+#[derive(Debug, Clone)]
+pub struct ProvedBlock {
+    /// The edited file.
+    pub after: RobotsTxt,
+    /// What the edit does, checked.
+    pub proof: Proof,
+}
+
+/// Why no block was made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BlockRefusal {
+    /// The edited file would be past the bytes RFC 9309 robots read (§2.5): lines added
+    /// would move rules out of what they read, so only a file that fits is edited.
+    PastTheCut {
+        /// The edited file's size.
+        bytes: usize,
+    },
+    /// The file itself is past that cut: what follows it is unread, and an edit would
+    /// move rules into what robots read.
+    FilePastTheCut {
+        /// The file's size.
+        bytes: usize,
+    },
+    /// The edit could not be proved (a fault to report): what the proof found.
+    NotProved(String),
+}
+
+impl fmt::Display for BlockRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BlockRefusal::PastTheCut { bytes } => write!(
+                f,
+                "the edited file would be {bytes} bytes, past the {RFC9309_PARSE_LIMIT_BYTES} bytes RFC 9309 robots \
+                 read (§2.5): lines added move rules out of what they read, so robotscope edits only a file that \
+                 fits; shorten it first (robotscope lint names what robots leave unread)"
+            ),
+            BlockRefusal::FilePastTheCut { bytes } => write!(
+                f,
+                "the file is {bytes} bytes, past the {RFC9309_PARSE_LIMIT_BYTES} bytes RFC 9309 robots read \
+                 (§2.5): what follows is unread, and an edit would move rules into or out of what they read, so \
+                 robotscope edits only a file that fits; shorten it first (robotscope lint names what robots leave \
+                 unread)"
+            ),
+            BlockRefusal::NotProved(why) => write!(
+                f,
+                "robotscope could not make this block safely ({why}); nothing was changed. Please report the file."
+            ),
+        }
+    }
+}
+
+/// [`block`], then for `refused` (empty for none) [`refuse_usage`], on `before` as
+/// RFC 9309 robots read it ([`as_robots_read`]); refused unless the file and the result
+/// fit in what they read and [`prove`] shows the promise holds. What `robotscope block` prints and
+/// the explorer's policy view offers.
+///
+/// # Errors
+///
+/// [`BlockRefusal`] when the result is past the cut or the proof fails.
+pub fn block_proved(
+    before: &RobotsTxt,
+    request: Request<'_>,
+    refused: &[Category],
+) -> Result<ProvedBlock, BlockRefusal> {
+    if before.source().len() > RFC9309_PARSE_LIMIT_BYTES {
+        return Err(BlockRefusal::FilePastTheCut { bytes: before.source().len() });
+    }
+    let mut after = as_robots_read(block(before, request));
+    if !refused.is_empty() {
+        after = as_robots_read(refuse_usage(&after, refused));
+    }
+    if after.source().len() > RFC9309_PARSE_LIMIT_BYTES {
+        return Err(BlockRefusal::PastTheCut { bytes: after.source().len() });
+    }
+    let proof = prove(before, &after, request);
+    if !proof.holds() {
+        let mut why: Vec<String> =
+            proof.not_blocked.iter().map(|(robot, reach)| format!("{robot} would still be {}", reach.word())).collect();
+        if !proof.kept_changes.is_none() {
+            why.push(format!("for the robots kept it {}", proof.kept_changes));
+        }
+        return Err(BlockRefusal::NotProved(why.join("; ")));
+    }
+    Ok(ProvedBlock { after, proof })
+}
+
 /// Checks a block of `request.chosen` that made `after` from `before`.
 #[must_use]
 pub fn prove(before: &RobotsTxt, after: &RobotsTxt, request: Request<'_>) -> Proof {
@@ -160,24 +261,28 @@ pub fn prove(before: &RobotsTxt, after: &RobotsTxt, request: Request<'_>) -> Pro
     prove_with(before, after, request, &chosen, not_blocked)
 }
 
-/// Checks an unblock of `request.chosen` that made `after` from `before`: the robots
-/// unblocked now read what a robot no group names reads (listed in `not_blocked` only
-/// when they do not).
+/// Checks an unblock of `request.chosen` (`chosen`, as they read the file) that made
+/// `after` from `before`: the robots unblocked now read what a robot no group names
+/// reads, the same groups or, when it reads none, a group that allows everything
+/// (listed in `not_blocked`, with what they may fetch, only when they do not).
 #[must_use]
-pub fn prove_unblock(before: &RobotsTxt, after: &RobotsTxt, request: Request<'_>) -> Proof {
-    let chosen = lower(request.chosen);
-    let nobody = Reach::of(after, &Robot::from_agent("*"), Reading::Rfc9309);
+pub fn prove_unblock(before: &RobotsTxt, after: &RobotsTxt, request: Request<'_>, chosen: &[Robot]) -> Proof {
+    let lowered = lower(request.chosen);
     let interpretation = after.interpretation(Reading::Rfc9309);
-    let not_blocked = request
-        .chosen
+    let nobody = select(interpretation, &Robot::from_agent("*"), Reading::Rfc9309).groups;
+    let not_blocked = chosen
         .iter()
-        .filter(|token| {
-            let selection = select(interpretation, &named_robot(token), Reading::Rfc9309);
-            matches!(selection.choice, Choice::Token(_))
+        .filter(|robot| {
+            let reads = select(interpretation, robot, Reading::Rfc9309).groups;
+            if nobody.is_empty() {
+                Reach::of(after, robot, Reading::Rfc9309) != Reach::Everything
+            } else {
+                reads != nobody
+            }
         })
-        .map(|token| (token.clone(), nobody))
+        .map(|robot| (robot.token.clone(), Reach::of(after, robot, Reading::Rfc9309)))
         .collect();
-    prove_with(before, after, request, &chosen, not_blocked)
+    prove_with(before, after, request, &lowered, not_blocked)
 }
 
 fn prove_with(
@@ -218,6 +323,27 @@ fn lower(tokens: &[String]) -> Vec<String> {
 #[must_use]
 pub fn named_robot(token: &str) -> Robot {
     Robot::from_agent(&String::from_utf8_lossy(super::parse::product_token(token.as_bytes())))
+}
+
+/// A preference list (`search=yes, ai-train=yes`, or Content-Usage's with a path
+/// before it) with the keys of `keys` said `no` (spelled `no_token`): `search=yes,
+/// ai-train=no`.
+fn say_no(value: &[u8], keys: &[&str], no_token: &str) -> String {
+    let value = String::from_utf8_lossy(value);
+    let (path, list) = match value.split_once(|c: char| c.is_ascii_whitespace()) {
+        Some((path, list)) if path.starts_with(['/', '*']) => (format!("{path} "), list),
+        _ => (String::new(), value.as_ref()),
+    };
+    let pairs: Vec<String> = list
+        .split(',')
+        .map(|pair| match pair.split_once('=') {
+            Some((key, _)) if keys.iter().any(|wanted| key.trim().eq_ignore_ascii_case(wanted)) => {
+                format!("{}={no_token}", key.trim())
+            }
+            _ => pair.trim().to_owned(),
+        })
+        .collect();
+    format!("{path}{}", pairs.join(", "))
 }
 
 /// True for a pattern that matches every path under RFC 9309.
@@ -327,12 +453,50 @@ impl<'t> Editor<'t> {
         self.write()
     }
 
-    fn unblock(mut self) -> Vec<u8> {
+    fn unblock(mut self, chosen: &[Robot]) -> Vec<u8> {
         let pins = self.pins(false);
         for (index, group) in self.groups().iter().enumerate() {
             self.leave(group, pins.get(&index).map_or(&[][..], Vec::as_slice));
         }
+        self.keep_from_falling_back(chosen);
         self.write()
+    }
+
+    /// Names the robots unblocked that would fall back to another robot's groups in
+    /// the groups a robot no group names reads (RFC 9309 §2.2.1: a robot reads every
+    /// group that names it, so named in each `*` group it reads just those), or, when
+    /// there are none, in a group of their own that allows everything.
+    fn keep_from_falling_back(&mut self, chosen: &[Robot]) {
+        let interpretation = self.txt.interpretation(Reading::Rfc9309);
+        let has_groups_after = |token: &str| {
+            !self.chosen.contains(&token.to_ascii_lowercase())
+                && matches!(
+                    select(interpretation, &Robot::from_agent(token), Reading::Rfc9309).choice,
+                    Choice::Token(_)
+                )
+        };
+        let stranded: Vec<String> = chosen
+            .iter()
+            .filter(|robot| robot.fallbacks.iter().any(|fallback| has_groups_after(fallback)))
+            .map(|robot| robot.token.clone())
+            .collect();
+        if stranded.is_empty() {
+            return;
+        }
+        let star: Vec<&Group> = self.groups().iter().filter(|group| group.names_star()).collect();
+        for group in &star {
+            self.name_in(group, &stranded);
+        }
+        if star.is_empty() {
+            let end = self.txt.lines().len();
+            let mut lines = Vec::new();
+            if end > 0 && !self.txt.line_text(end).iter().all(u8::is_ascii_whitespace) {
+                lines.push(String::new());
+            }
+            lines.extend(stranded.iter().map(|token| format!("User-agent: {token}")));
+            lines.push("Disallow:".to_owned());
+            self.after.entry(end).or_default().extend(lines);
+        }
     }
 
     fn refuse_usage(&mut self, categories: &[Category]) {
@@ -346,16 +510,37 @@ impl<'t> Editor<'t> {
                 .filter(|field| (group.first_line()..=group.last_line()).contains(&field.line()));
             for field in in_group {
                 let value = self.txt.text(&field.value());
+                // A line that says yes to a category refused now says no (issue 35: a
+                // `yes` beside a `no` would leave the file contradicting itself).
+                let said_yes = |said: &[Option<bool>]| {
+                    categories.iter().any(|category| said.get(category.index()) == Some(&Some(true)))
+                };
                 match field.kind() {
                     FieldKind::ContentSignal => {
-                        for (no, said) in signal_no.iter_mut().zip(read_content_signal(value)) {
+                        let said = read_content_signal(value);
+                        if said_yes(&said) {
+                            let keys: Vec<&str> = categories.iter().map(|category| category.signal_key()).collect();
+                            self.rewrite_value(field, &say_no(value, &keys, "no"));
+                            for category in categories {
+                                signal_no[category.index()] |= said[category.index()].is_some();
+                            }
+                        }
+                        for (no, said) in signal_no.iter_mut().zip(said) {
                             *no |= said == Some(false);
                         }
                     }
                     FieldKind::ContentUsage => {
                         let rule = read_content_usage(value);
                         let every_path = rule.path.is_none_or(matches_everything);
-                        for (no, said) in usage_no.iter_mut().zip(rule.said.unwrap_or_default()) {
+                        let said = rule.said.unwrap_or_default();
+                        if every_path && said_yes(&said) {
+                            let keys: Vec<&str> = categories.iter().map(|category| category.name()).collect();
+                            self.rewrite_value(field, &say_no(value, &keys, "n"));
+                            for category in categories.iter().filter(|category| category.index() < 2) {
+                                usage_no[category.index()] |= said[category.index()].is_some();
+                            }
+                        }
+                        for (no, said) in usage_no.iter_mut().zip(said) {
                             *no |= every_path && said == Some(false);
                         }
                     }
@@ -395,6 +580,19 @@ impl<'t> Editor<'t> {
             }
             self.after.entry(end).or_default().extend(lines);
         }
+    }
+
+    /// Writes `field`'s line with `value` in place of its value (what comes before and
+    /// after it, a comment say, stays).
+    fn rewrite_value(&mut self, field: &super::parse::Field, value: &str) {
+        let source = self.txt.source();
+        let Some(line) = self.txt.lines().get(field.line() - 1) else { return };
+        let range = field.value();
+        let mut text = String::from_utf8_lossy(&source[line.start()..range.start]).into_owned();
+        text.push_str(value);
+        text.push_str(&String::from_utf8_lossy(&source[range.end..line.content_end()]));
+        self.removed.insert(field.line());
+        self.before.entry(field.line()).or_default().push(text);
     }
 
     /// The robots kept whose groups the edit would change (they fall back to a chosen
@@ -676,11 +874,84 @@ mod tests {
         let chosen = vec!["GPTBot".to_owned()];
         let request = Request { chosen: &chosen, kept: &[] };
         let before = parse(text);
-        let after = parse(&String::from_utf8(unblock(&before, request)).expect("utf-8"));
-        let proof = prove_unblock(&before, &after, request);
+        let robots = [Robot::from_agent("GPTBot")];
+        let after = parse(&String::from_utf8(unblock(&before, request, &robots)).expect("utf-8"));
+        let proof = prove_unblock(&before, &after, request, &robots);
         assert!(proof.not_blocked.is_empty() && proof.kept_changes.is_none(), "{proof:?}");
         assert_eq!(reach(&String::from_utf8_lossy(after.source()), "GPTBot"), Reach::Part);
         assert_eq!(reach(&String::from_utf8_lossy(after.source()), "CCBot"), Reach::Nothing);
+    }
+
+    /// Issue 35: a robot that would fall back to another's group once no group names it
+    /// (Googlebot-Image to Googlebot's) is named in the `*` group, or given a group that
+    /// allows everything when there is none: it reads what a robot no group names reads.
+    #[test]
+    fn unblock_keeps_a_robot_from_falling_back() {
+        let image = Robot {
+            token: "Googlebot-Image".to_owned(),
+            classic_name: "googlebot-image".to_owned(),
+            fallbacks: vec!["Googlebot".to_owned()],
+            ignores_star: false,
+        };
+        let chosen = vec!["Googlebot-Image".to_owned()];
+        let request = Request { chosen: &chosen, kept: &[] };
+        for (text, expected) in [
+            ("User-agent: *\nAllow: /\n\nUser-agent: Googlebot\nDisallow: /\n", Reach::Everything),
+            (
+                "User-agent: *\nDisallow: /x\n\nUser-agent: Googlebot\nUser-agent: Googlebot-Image\nDisallow: /\n",
+                Reach::Part,
+            ),
+            ("User-agent: Googlebot\nDisallow: /\n", Reach::Everything),
+        ] {
+            let before = parse(text);
+            let after =
+                parse(&String::from_utf8(unblock(&before, request, std::slice::from_ref(&image))).expect("utf-8"));
+            let proof = prove_unblock(&before, &after, request, std::slice::from_ref(&image));
+            assert!(proof.not_blocked.is_empty() && proof.kept_changes.is_none(), "{text}: {proof:?}");
+            assert_eq!(
+                Reach::of(&after, &image, Reading::Rfc9309),
+                expected,
+                "{}",
+                String::from_utf8_lossy(after.source())
+            );
+            assert_eq!(reach(&String::from_utf8_lossy(after.source()), "Googlebot"), Reach::Nothing);
+        }
+    }
+
+    /// A file past the 500 KiB robots read is refused as it is (issue 35: not as a
+    /// proof that failed), and one that the block would push past it too.
+    #[test]
+    fn a_block_only_edits_what_robots_read() {
+        let chosen = vec!["GPTBot".to_owned()];
+        let request = Request { chosen: &chosen, kept: &[] };
+        let sized = |bytes: usize| {
+            let mut text = String::from("User-agent: *\n");
+            while text.len() + 16 < bytes {
+                text.push_str("Disallow: /abcd\n");
+            }
+            as_robots_read(text.into_bytes())
+        };
+        let past = sized(RFC9309_PARSE_LIMIT_BYTES + 100);
+        assert!(matches!(block_proved(&past, request, &[]), Err(BlockRefusal::FilePastTheCut { .. })));
+        let near = sized(RFC9309_PARSE_LIMIT_BYTES - 8);
+        assert!(matches!(block_proved(&near, request, &[]), Err(BlockRefusal::PastTheCut { .. })));
+        let fits = sized(RFC9309_PARSE_LIMIT_BYTES - 100);
+        let proved = block_proved(&fits, request, &[]).expect("a block that fits");
+        assert!(proved.proof.holds() && proved.after.source().len() <= RFC9309_PARSE_LIMIT_BYTES);
+    }
+
+    /// Issue 35: a line that says yes to what is refused now says no, rather than
+    /// stand beside a new line that says no; the rest of it stays.
+    #[test]
+    fn usage_refusals_turn_a_yes_around() {
+        let text =
+            "User-agent: *\nContent-Signal: search=yes, ai-train=yes # ours\nContent-Usage: train-ai=y\nDisallow: /p\n";
+        let refused = String::from_utf8(refuse_usage(&parse(text), &[Category::TrainAi])).expect("utf-8");
+        assert_eq!(
+            refused,
+            "User-agent: *\nContent-Signal: search=yes, ai-train=no # ours\nContent-Usage: train-ai=n\nDisallow: /p\n"
+        );
+        assert_eq!(refuse_usage(&parse(&refused), &[Category::TrainAi]), refused.as_bytes(), "a fixed point");
     }
 
     /// Preferences go into the last `*` group, or a new one at the end, and are not said
