@@ -550,6 +550,8 @@ impl App {
             | Action::CompareSitemapUrls
             | Action::AskArchive
             | Action::MarkVersion
+            | Action::MarkToBlock
+            | Action::ApplyBlock
             | Action::ToggleVersionDiff
             | Action::DetailDown
             | Action::DetailUp

@@ -330,11 +330,7 @@ impl RobotsDb {
     /// block of `tokens` must not change.
     #[must_use]
     pub fn robots_except(&self, tokens: &[String]) -> Vec<Robot> {
-        self.profiles
-            .iter()
-            .filter(|profile| !tokens.iter().any(|token| token.eq_ignore_ascii_case(profile.written())))
-            .map(RobotProfile::robot)
-            .collect()
+        robots_except(&self.profiles, tokens)
     }
 
     /// The profile with this name or token (case-insensitive), or one a list knows it by
@@ -471,6 +467,57 @@ fn plain_operator(operator: &str) -> String {
         Some((name, _)) => name.to_owned(),
         None => operator.to_owned(),
     }
+}
+
+/// What to know before blocking `profiles`, one sentence for each kind that applies:
+/// control tokens fetch nothing, robots documented as not obeying robots.txt are not
+/// stopped by it, retired tokens have successors. None for most robots.
+#[must_use]
+pub fn block_caveats(profiles: &[&RobotProfile]) -> Vec<String> {
+    let names = |keep: &dyn Fn(&RobotProfile) -> bool| -> Vec<&str> {
+        profiles.iter().filter(|profile| keep(profile)).map(|profile| profile.name.as_str()).collect()
+    };
+    let mut caveats = Vec::new();
+    match names(&|profile| profile.control_only).as_slice() {
+        [] => {}
+        [one] => caveats.push(format!(
+            "{one} fetches nothing: it controls what its operator may do with pages its other crawlers fetch"
+        )),
+        many => caveats.push(format!(
+            "{} fetch nothing: they control what their operators may do with pages their other crawlers fetch",
+            many.join(", ")
+        )),
+    }
+    match names(&|profile| profile.obeys == Obeys::No).as_slice() {
+        [] => {}
+        [one] => caveats.push(format!(
+            "{one} is documented as not obeying robots.txt: this will not stop it (robotscope audit shows whether it \
+             came)"
+        )),
+        many => caveats.push(format!(
+            "{} are documented as not obeying robots.txt: this will not stop them (robotscope audit shows whether \
+             they came)",
+            many.join(", ")
+        )),
+    }
+    for profile in profiles {
+        if let Some(successor) = &profile.retired_for {
+            caveats.push(format!("{} is retired; {successor} replaced it", profile.name));
+        }
+    }
+    caveats
+}
+
+/// The robots of `profiles` other than those `tokens` name (as written, any case), as
+/// the policy evaluates them (with their fallbacks): the robots whose verdicts a block
+/// of `tokens` must not change.
+#[must_use]
+pub fn robots_except(profiles: &[RobotProfile], tokens: &[String]) -> Vec<Robot> {
+    profiles
+        .iter()
+        .filter(|profile| !tokens.iter().any(|token| token.eq_ignore_ascii_case(profile.written())))
+        .map(RobotProfile::robot)
+        .collect()
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod fetch;
 pub mod help;
 pub mod history;
 pub mod page;
+pub mod policy;
 pub mod records;
 pub mod robots;
 pub mod sitemaps;
@@ -111,6 +112,10 @@ fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
             frame.render_widget(history::HistoryOverlay { app, view }, centered(above_status(area), width, height));
         }
         View::Diagnostics(_) => frame.render_widget(edits::DiagnosticsOverlay { app }, centered(area, 110, 30)),
+        View::Policy(view) => {
+            let (width, height) = crate::app::layout::POLICY_OVERLAY;
+            frame.render_widget(policy::PolicyOverlay { view }, centered(above_status(area), width, height));
+        }
         View::Changes(_) => {
             let (width, height) = crate::app::layout::CHANGES_OVERLAY;
             frame.render_widget(edits::ChangesOverlay { app }, centered(area, width, height));

@@ -39,6 +39,7 @@ fn keys_into(context: Context) -> &'static str {
         // every view by `every_view_inherits_moving_help_and_the_log`).
         Context::InView | Context::Overlay(Overlay::Diagnostics) => "d",
         Context::Overlay(Overlay::Changes) => "v",
+        Context::Overlay(Overlay::Policy) => "b",
         Context::Overlay(Overlay::CopyMenu) => "y",
         Context::Overlay(Overlay::UnsavedEdits) => "Fq",
         Context::Overlay(Overlay::Compare) => "c",

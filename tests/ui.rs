@@ -147,7 +147,7 @@ fn the_help_is_one_scrolled_column_on_a_narrow_terminal() {
     app.update(Action::Resize { width: 60, height: 20 });
     press(&mut app, "?");
     let screen = format!("{}", draw(&mut app, 60, 20).backend());
-    assert!(screen.contains("j/k scroll") && screen.contains("  ?     help"), "{screen}");
+    assert!(screen.contains("j/k scroll") && screen.contains("  ?       help"), "{screen}");
     press(&mut app, &"<pgdn>".repeat(50));
     let screen = format!("{}", draw(&mut app, 60, 20).backend());
     let last = format!("  {:<17} messages", "M");
@@ -428,4 +428,44 @@ fn a_question_takes_over_the_status_bar() {
     let buffer = terminal.backend().buffer();
     assert!(find_row(buffer, "y    quit, dropping them").is_some());
     assert!(find_row(buffer, "q    quit, keeping them in a recovery copy").is_some());
+}
+
+/// Issue 37: `b` lists the registry's robots by purpose with how the text treats each;
+/// Space on a purpose marks its robots and previews the block, proved, with its diff;
+/// `y` copies the file as the preview makes it; Enter applies it as one undo step, and
+/// Ctrl-Z takes it back.
+#[test]
+fn the_policy_view_blocks_a_purpose_with_proof() {
+    use robotscope::app::Effect;
+    use robotscope::app::view::View;
+    use robotscope::app::view::policy::{PolicyRow, Preview};
+    use robotscope::robots_db::Purpose;
+    const TEXT: &str = "# Site\nUser-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nAllow: /\n";
+    let mut app = App::from_text(TEXT);
+    press(&mut app, "b");
+    let rows = |app: &App| match app.view() {
+        Some(View::Policy(view)) => view.rows.clone(),
+        other => panic!("the policy view is open: {other:?}"),
+    };
+    let heading = rows(&app).iter().position(|row| *row == PolicyRow::Purpose(Purpose::AiTraining)).expect("a heading");
+    press(&mut app, &"j".repeat(heading));
+    press(&mut app, "<space>");
+    let terminal = draw(&mut app, 120, 40);
+    insta::assert_snapshot!(terminal.backend());
+    let Some(View::Policy(view)) = app.view() else { panic!("open") };
+    let Preview::Proved { text, said, .. } = &view.preview else { panic!("{:?}", view.preview) };
+    assert!(said[0].starts_with("Proved under RFC 9309"), "{said:?}");
+    assert!(said.iter().any(|line| line.trim() == "allowed → blocked: GPTBot"), "{said:?}");
+    let blocked = String::from_utf8(text.clone()).expect("utf-8");
+    assert!(blocked.starts_with("# Site\nUser-agent: Google-Extended\n") && !blocked.contains("Allow: /"), "{blocked}");
+    let copied = press(&mut app, "y");
+    assert!(matches!(copied.as_slice(), [Effect::Copy { text, .. }] if *text == blocked), "{copied:?}");
+    press(&mut app, "<ret>");
+    assert_eq!(app.document().txt.source(), blocked.as_bytes());
+    let Some(View::Policy(view)) = app.view() else { panic!("still open") };
+    assert!(view.marked.is_empty() && view.preview == Preview::Nothing);
+    let gptbot = view.profiles.iter().position(|profile| profile.name == "GPTBot").expect("GPTBot");
+    assert_eq!(view.reach[gptbot], robotscope::policy::Reach::Nothing, "the rows follow the text");
+    press(&mut app, "<esc><C-z>");
+    assert_eq!(app.document().txt.source(), TEXT.as_bytes(), "one undo step");
 }

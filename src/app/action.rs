@@ -257,6 +257,11 @@ pub enum Action {
     AskArchive,
     /// Mark the selected version to diff against (Space in the history view).
     MarkVersion,
+    /// Mark the robot, or the purpose's robots, to block (Space in the policy view), or
+    /// unmark them.
+    MarkToBlock,
+    /// Make the block previewed (Enter in the policy view).
+    ApplyBlock,
     /// Show the diff instead of the flips, or back (`d` in the history view).
     ToggleVersionDiff,
     /// Scroll the history view's detail down a line (`J`).

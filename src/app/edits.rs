@@ -423,7 +423,7 @@ impl App {
     }
 
     /// Sends `text` to the clipboard the settings choose.
-    fn copy_text(&mut self, what: CopyWhat, text: String) -> Vec<Effect> {
+    pub(in crate::app) fn copy_text(&mut self, what: CopyWhat, text: String) -> Vec<Effect> {
         let method = choose(self.clipboard, self.environment);
         if method == CopyMethod::Osc52 && !self.fits_osc52(what, &text) {
             return Vec::new();

@@ -60,6 +60,7 @@ impl Context {
             Context::Overlay(Overlay::FetchDetails) => "Fetch details",
             Context::Overlay(Overlay::Diagnostics) => "Diagnostics list",
             Context::Overlay(Overlay::Changes) => "Changes view",
+            Context::Overlay(Overlay::Policy) => "Policy view",
             Context::Overlay(Overlay::CopyMenu) => "Copy menu",
             Context::Overlay(Overlay::UnsavedEdits) => "Unsaved edits",
             Context::Overlay(Overlay::ConfirmReplace) => "Replace a file",
@@ -129,6 +130,7 @@ const HELP: Context = Context::Overlay(Overlay::Help);
 const MESSAGES: Context = Context::Overlay(Overlay::Messages);
 const DIAGNOSTICS: Context = Context::Overlay(Overlay::Diagnostics);
 const CHANGES: Context = Context::Overlay(Overlay::Changes);
+const POLICY: Context = Context::Overlay(Overlay::Policy);
 const COPY: Context = Context::Overlay(Overlay::CopyMenu);
 const UNSAVED: Context = Context::Overlay(Overlay::UnsavedEdits);
 const REPLACE: Context = Context::Overlay(Overlay::ConfirmReplace);
@@ -159,6 +161,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(Global, &[ch('F')], Action::FixAll, "fix everything", false),
     bind(Global, &[ch('e')], Action::OpenEditor, "edit the text", true),
     bind(Global, &[ch('v')], Action::Toggle(Overlay::Changes), "changes and diff", false),
+    bind(Global, &[ch('b')], Action::Toggle(Overlay::Policy), "block robots by purpose", true),
     bind(Global, &[ch('y')], Action::Toggle(Overlay::CopyMenu), "copy file, group or diff", false),
     bind(Global, &[ch('w')], Action::OpenPrompt(PromptKind::SaveAs(AfterSave::Stay)), "save", false),
     bind(Global, &[ctrl('z')], Action::Undo, "undo", false),
@@ -217,6 +220,12 @@ pub static BINDINGS: &[Binding] = &[
     bind(DIAGNOSTICS, &[ESC, ch('d'), ch('q')], Action::Toggle(Overlay::Diagnostics), "close", true),
     bind(CHANGES, &[ch('y')], Action::Copy(CopyWhat::Diff), "copy the diff", true),
     bind(CHANGES, &[ESC, ch('v'), ch('q')], Action::Toggle(Overlay::Changes), "close", true),
+    bind(POLICY, &[ch(' ')], Action::MarkToBlock, "mark to block", true),
+    bind(POLICY, &[ENTER], Action::ApplyBlock, "apply (Ctrl-Z undoes)", true),
+    bind(POLICY, &[ch('y')], Action::Copy(CopyWhat::File), "copy the file", true),
+    bind(POLICY, &[ch('J')], Action::DetailDown, "scroll the detail", false),
+    bind(POLICY, &[ch('K')], Action::DetailUp, "scroll the detail", false),
+    bind(POLICY, &[ESC, ch('b'), ch('q')], Action::Toggle(Overlay::Policy), "close", true),
     bind(COPY, &[ch('f')], Action::Copy(CopyWhat::File), "the file, as it is now", true),
     bind(COPY, &[ch('g')], Action::Copy(CopyWhat::Group), "the group that applies to the robot", true),
     bind(COPY, &[ch('d')], Action::Copy(CopyWhat::Diff), "the diff of your edits", true),
@@ -331,6 +340,7 @@ fn all_help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
             Action::Right | Action::Left => (Some("sideways"), keys()),
             Action::DetailDown | Action::DetailUp => (Some("scroll the detail"), keys()),
             Action::FixHere | Action::FixAll => (Some("fix here, everything"), keys()),
+            Action::Undo | Action::Redo => (Some("undo, redo"), keys()),
             Action::SearchNext | Action::SearchPrevious => (Some("next match, previous"), keys()),
             Action::PromptEdit(Edit::HistoryPrevious | Edit::HistoryNext) => (Some("older path, newer"), keys()),
             Action::CycleReading | Action::FollowRobotReading => (Some("next reading, robots' own"), keys()),
@@ -361,7 +371,9 @@ fn all_help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
 #[must_use]
 pub fn help_line_count() -> usize {
     let sections = help_sections();
-    sections.iter().map(|(_, entries)| entries.len() + 1).sum::<usize>() + sections.len().saturating_sub(1)
+    // A context of one key takes one line (its heading and the key).
+    let lines = |entries: &Vec<HelpEntry>| if entries.len() == 1 { 1 } else { entries.len() + 1 };
+    sections.iter().map(|(_, entries)| lines(entries)).sum::<usize>() + sections.len().saturating_sub(1)
 }
 
 /// The contexts whose bindings apply in `context`, most specific first.

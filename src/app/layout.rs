@@ -44,6 +44,9 @@ pub const CHANGED_OVERLAY: (u16, u16) = (100, 30);
 /// sight).
 pub const HISTORY_OVERLAY: (u16, u16) = (118, 40);
 
+/// The policy view's size, drawn above the status bar.
+pub const POLICY_OVERLAY: (u16, u16) = (118, 40);
+
 /// The audit view's size, drawn above the status bar.
 pub const AUDIT_OVERLAY: (u16, u16) = (118, 40);
 

@@ -169,6 +169,7 @@ impl App {
             effects.extend(self.start_audit(log));
         }
         self.refresh_changes();
+        self.refresh_policy();
         if let Some(generation) = self.stale_diagnostics()
             && self.lint_asked != Some(generation)
             && !self.linting

@@ -29,6 +29,9 @@ pub enum Overlay {
     Diagnostics,
     /// What the edits changed: flipped verdicts and the diff (`v`).
     Changes,
+    /// The registry's robots by purpose, how the text treats each, and blocking some
+    /// of them with proof (`b`).
+    Policy,
     /// What to copy (`y`).
     CopyMenu,
     /// What becomes of the unsaved edits before something drops them: quitting,

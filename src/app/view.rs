@@ -20,6 +20,7 @@ pub mod compare;
 pub mod diagnostics;
 pub mod history;
 pub mod page;
+pub mod policy;
 pub mod sitemaps;
 
 use std::path::PathBuf;
@@ -30,6 +31,7 @@ use changes::ChangesView;
 use compare::CompareView;
 use history::HistoryView;
 use page::PageView;
+use policy::PolicyView;
 use sitemaps::SitemapsView;
 
 /// The open view, with its state.
@@ -55,6 +57,8 @@ pub enum View {
     Diagnostics(ScrollView),
     /// What the edits changed (`v`).
     Changes(ChangesView),
+    /// The robots by purpose, and blocking some (`b`).
+    Policy(Box<PolicyView>),
     /// What to copy (`y`).
     CopyMenu,
     /// What becomes of the unsaved edits (the app keeps what waits on the answer: it
@@ -170,6 +174,7 @@ impl View {
             View::FetchDetails => Overlay::FetchDetails,
             View::Diagnostics(_) => Overlay::Diagnostics,
             View::Changes(_) => Overlay::Changes,
+            View::Policy(_) => Overlay::Policy,
             View::CopyMenu => Overlay::CopyMenu,
             View::UnsavedEdits { .. } => Overlay::UnsavedEdits,
             View::ConfirmReplace(_) => Overlay::ConfirmReplace,
@@ -207,6 +212,7 @@ impl View {
                 layer.update(action, app, |app| app.message_log_lines().len(), layout::MESSAGES_OVERLAY.1)
             }
             View::Changes(view) => view.update(action, app),
+            View::Policy(view) => view.update(action, app),
             View::Diagnostics(list) => app.update_diagnostics(list, action),
             // The menu's choice copies and closes it; `y` replaces the file.
             View::CopyMenu => match action {
@@ -253,6 +259,7 @@ impl View {
             | View::Messages(_)
             | View::FetchDetails
             | View::Changes(_)
+            | View::Policy(_)
             | View::CopyMenu
             | View::ConfirmReplace(_)
             | View::ChangedOnDisk(_) => (Vec::new(), false),
@@ -512,6 +519,7 @@ impl App {
             Overlay::FetchDetails => self.show(View::FetchDetails),
             Overlay::Diagnostics => self.open_diagnostics(),
             Overlay::Changes => self.open_changes(),
+            Overlay::Policy => self.open_policy(),
             Overlay::CopyMenu => self.show(View::CopyMenu),
             // Asked by what needs the answer, never by a key of their own.
             Overlay::UnsavedEdits | Overlay::ConfirmReplace | Overlay::ChangedOnDisk => Vec::new(),

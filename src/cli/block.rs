@@ -17,7 +17,7 @@ use crate::policy::{
     Availability, BlockRefusal, BlockRequest, Impact, ProvedBlock, RFC9309_PARSE_LIMIT_BYTES, Reach, Reading, Robot,
     RobotsTxt, as_robots_read, block_proved, named_robot, unblock,
 };
-use crate::robots_db::{Obeys, Purpose, RobotProfile, RobotsDb};
+use crate::robots_db::{Purpose, RobotProfile, RobotsDb};
 
 /// `robotscope block`.
 #[derive(Debug, Clone, Args)]
@@ -377,31 +377,15 @@ fn say_what_changed(before: &RobotsTxt, chosen: &[Chosen<'_>], classic: &Impact,
         format!("under the older readings it {classic}")
     };
     stderr_line(format_args!("robotscope: {}", sanitize_str(&classic)));
-    for one in chosen {
-        let Some(profile) = one.profile else {
-            stderr_line(format_args!(
-                "robotscope: note: {} is not in robotscope's registry (robotscope robots lists it)",
-                sanitize_str(&one.written)
-            ));
-            continue;
-        };
-        if profile.control_only {
-            stderr_line(format_args!(
-                "robotscope: note: {} fetches nothing: it controls what its operator ({}) may do with pages its other \
-                 crawlers fetch",
-                profile.name, profile.operator
-            ));
-        }
-        if profile.obeys == Obeys::No {
-            stderr_line(format_args!(
-                "robotscope: note: {} is documented as not obeying robots.txt: this will not stop it (robotscope \
-                 audit shows whether it came)",
-                profile.name
-            ));
-        }
-        if let Some(successor) = &profile.retired_for {
-            stderr_line(format_args!("robotscope: note: {} is retired; {successor} replaced it", profile.name));
-        }
+    for one in chosen.iter().filter(|one| one.profile.is_none()) {
+        stderr_line(format_args!(
+            "robotscope: note: {} is not in robotscope's registry (robotscope robots lists it)",
+            sanitize_str(&one.written)
+        ));
+    }
+    let profiles: Vec<&RobotProfile> = chosen.iter().filter_map(|one| one.profile).collect();
+    for caveat in crate::robots_db::block_caveats(&profiles) {
+        stderr_line(format_args!("robotscope: note: {}", sanitize_str(&caveat)));
     }
     match signalled {
         Some([]) => stderr_line(format_args!(

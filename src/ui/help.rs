@@ -113,6 +113,14 @@ fn sections(first: Option<Context>) -> Vec<Vec<Line<'static>>> {
         .into_iter()
         .map(|(context, entries)| {
             let key_width = entries.iter().map(|e| e.keys.chars().count()).max().unwrap_or(0).max(5);
+            // A context of one key (a pane's) takes one line: room for the rest.
+            if let [entry] = entries.as_slice() {
+                return vec![Line::from(vec![
+                    Span::styled(format!("{} ", context.title()), THEME.heading),
+                    Span::styled(format!("{} ", entry.keys), THEME.key),
+                    Span::raw(entry.label),
+                ])];
+            }
             std::iter::once(Line::styled(context.title(), THEME.heading))
                 .chain(entries.into_iter().map(|entry| {
                     Line::from(vec![
