@@ -488,6 +488,7 @@ impl App {
         match action {
             Action::OpenPrompt(kind) => self.open_prompt(kind),
             Action::PromptEdit(edit) => self.edit_prompt(edit),
+            Action::CompleteRobotName => self.complete_robot_name(),
             Action::PromptSubmit => return self.submit_prompt(),
             Action::Paste(text) => self.paste(&text),
             Action::Toggle(overlay) => return self.toggle(overlay),

@@ -29,7 +29,7 @@ fn keys_into(context: Context) -> &'static str {
         Context::Pane(Pane::Records) => "<tab>",
         Context::Pane(Pane::Tester) => "<tab><tab>",
         Context::Pane(Pane::Robots) => "<tab><tab><tab>",
-        Context::Prompt => "a",
+        Context::Prompt | Context::RobotPrompt => "a",
         Context::PathPrompt => "/",
         Context::Editing => "e",
         Context::Overlay(Overlay::Help) => "?",
@@ -98,7 +98,7 @@ fn expected(context: Context) -> KeyContext {
     match context {
         Context::Global | Context::Navigation => KeyContext::Pane(Pane::Source),
         Context::Pane(pane) => KeyContext::Pane(pane),
-        Context::Prompt => KeyContext::Prompt(PromptKind::AddRobot),
+        Context::Prompt | Context::RobotPrompt => KeyContext::Prompt(PromptKind::AddRobot),
         Context::PathPrompt => KeyContext::Prompt(PromptKind::TestPath),
         Context::Editing => KeyContext::Editor,
         Context::Overlay(overlay) => KeyContext::Overlay(overlay),
@@ -666,4 +666,26 @@ fn adding_a_robot_half_typed_asks_did_you_mean() {
     press(&mut app, "aGPTBott<ret>");
     assert_eq!(app.robots().len(), count + 1, "typed again: added");
     assert_eq!(app.message(), Some("Added GPTBott"));
+}
+
+/// Issue 37: Tab in the add-robot prompt completes a robot's name, as a shell does: to
+/// the one robot whose name starts so, or to what several share (saying which they
+/// are), or says which names are a letter away.
+#[test]
+fn tab_completes_a_robots_name() {
+    let mut app = App::from_text(FILE);
+    let typed = |app: &App| app.prompt().map(|prompt| prompt.input.text().to_owned()).unwrap_or_default();
+    press(&mut app, "agptb<tab>");
+    assert_eq!(typed(&app), "GPTBot");
+    press(&mut app, "<ret>");
+    assert_eq!(app.robot().profile.name, "GPTBot");
+    press(&mut app, "aclau<tab>");
+    assert_eq!(typed(&app), "Claude", "what ClaudeBot, Claude-User, Claude-SearchBot... share");
+    let said = app.message().expect("the names").to_owned();
+    assert!(said.contains("robots: ") && said.contains("ClaudeBot") && said.contains("Claude-User"), "{said}");
+    press(&mut app, "<C-u>googlebot-i<tab>");
+    assert_eq!(typed(&app), "Googlebot-Image");
+    press(&mut app, "<C-u>GPTBott<tab>");
+    assert_eq!(typed(&app), "GPTBott", "nothing to complete");
+    assert!(app.message().is_some_and(|m| m.contains("did you mean GPTBot")), "{:?}", app.message());
 }

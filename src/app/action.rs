@@ -262,6 +262,8 @@ pub enum Action {
     MarkToBlock,
     /// Make the block previewed (Enter in the policy view).
     ApplyBlock,
+    /// Complete the robot's name typed in the add-robot prompt (Tab).
+    CompleteRobotName,
     /// Show the diff instead of the flips, or back (`d` in the history view).
     ToggleVersionDiff,
     /// Scroll the history view's detail down a line (`J`).

@@ -32,6 +32,8 @@ pub enum Context {
     Prompt,
     /// The tester's prompt, besides the keys of every prompt.
     PathPrompt,
+    /// The add-robot prompt (`a`), besides the keys of every prompt.
+    RobotPrompt,
     /// The editor (every other key edits the text).
     Editing,
     /// While this overlay is open.
@@ -54,6 +56,7 @@ impl Context {
             Context::Pane(Pane::Tester) => "Tester pane",
             Context::Prompt => "Typing (any prompt)",
             Context::PathPrompt => "Typing a path",
+            Context::RobotPrompt => "Typing a robot",
             Context::Editing => "Editor (other keys type)",
             Context::Overlay(Overlay::Help) => "Help",
             Context::Overlay(Overlay::Messages) => "Messages",
@@ -115,7 +118,7 @@ const fn bind(context: Context, keys: &'static [Key], action: Action, label: &'s
     Binding { context, keys, action, label, hint }
 }
 
-use Context::{Global, Navigation, PathPrompt, Prompt};
+use Context::{Global, Navigation, PathPrompt, Prompt, RobotPrompt};
 
 const ESC: Key = key(KeyCode::Esc);
 const ENTER: Key = key(KeyCode::Enter);
@@ -205,6 +208,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(PathPrompt, &[key(KeyCode::Up)], Action::PromptEdit(Edit::HistoryPrevious), "older path", true),
     bind(PathPrompt, &[key(KeyCode::Down)], Action::PromptEdit(Edit::HistoryNext), "newer path", false),
     bind(PathPrompt, &[ctrl('p')], Action::Toggle(Overlay::Page), "keep it, page policy", false),
+    bind(RobotPrompt, &[key(KeyCode::Tab)], Action::CompleteRobotName, "complete the name", true),
     bind(HELP, &[ESC, ch('?'), ch('q')], Action::Toggle(Overlay::Help), "close help", true),
     bind(MESSAGES, &[ESC, ch('M'), ch('q')], Action::Toggle(Overlay::Messages), "close", true),
     bind(FETCH, &[ESC, ch('i'), ch('q')], Action::Toggle(Overlay::FetchDetails), "close", true),
@@ -341,6 +345,7 @@ fn all_help_sections() -> Vec<(Context, Vec<HelpEntry>)> {
             Action::DetailDown | Action::DetailUp => (Some("scroll the detail"), keys()),
             Action::FixHere | Action::FixAll => (Some("fix here, everything"), keys()),
             Action::Undo | Action::Redo => (Some("undo, redo"), keys()),
+            Action::PromptSubmit | Action::Cancel if binding.context == Prompt => (Some("accept, cancel"), keys()),
             Action::SearchNext | Action::SearchPrevious => (Some("next match, previous"), keys()),
             Action::PromptEdit(Edit::HistoryPrevious | Edit::HistoryNext) => (Some("older path, newer"), keys()),
             Action::CycleReading | Action::FollowRobotReading => (Some("next reading, robots' own"), keys()),
@@ -381,6 +386,7 @@ pub fn help_line_count() -> usize {
 pub fn contexts_of(context: KeyContext) -> Vec<Context> {
     match context {
         KeyContext::Prompt(PromptKind::TestPath) => vec![PathPrompt, Prompt],
+        KeyContext::Prompt(PromptKind::AddRobot) => vec![RobotPrompt, Prompt],
         KeyContext::Prompt(_) => vec![Prompt],
         KeyContext::Overlay(overlay) => vec![Context::Overlay(overlay), Context::InView],
         KeyContext::Editor => vec![Context::Editing],

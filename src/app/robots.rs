@@ -108,6 +108,63 @@ impl App {
     }
 }
 
+impl App {
+    /// Tab in the add-robot prompt: the name typed completed to the robot's whose name
+    /// starts so (any case), or to what the names that start so share, saying which
+    /// they are; or, when none does, the names a letter away.
+    pub(super) fn complete_robot_name(&mut self) {
+        let Some(prompt) = &self.prompt else { return };
+        let typed = prompt.input.text().to_owned();
+        let starting: Vec<&str> = self
+            .robots
+            .iter()
+            .map(|entry| entry.profile.name.as_str())
+            .filter(|name| name.get(..typed.len()).is_some_and(|head| head.eq_ignore_ascii_case(&typed)))
+            .collect();
+        let shown = crate::policy::escape::sanitize_str(&typed).into_owned();
+        let completed = match starting.as_slice() {
+            [] => {
+                let near: Vec<String> =
+                    self.robots_near(&typed).close.iter().map(|&i| self.robots[i].profile.name.clone()).collect();
+                let hint = if near.is_empty() { String::new() } else { format!(": did you mean {}?", near.join(", ")) };
+                self.say(About::Moment, format!("No robot's name starts with {shown}{hint}"));
+                return;
+            }
+            [only] => (*only).to_owned(),
+            many => {
+                let shared = shared_prefix(many);
+                let listed: Vec<&str> = many.iter().take(6).copied().collect();
+                let more = if many.len() > listed.len() { ", …" } else { "" };
+                self.say(About::Moment, format!("{} robots: {}{more}", many.len(), listed.join(", ")));
+                if shared.chars().count() <= typed.chars().count() {
+                    return;
+                }
+                shared
+            }
+        };
+        if let Some(prompt) = &mut self.prompt {
+            prompt.input.set_text(&completed);
+        }
+    }
+}
+
+/// What every one of `names` starts with (any case; spelled as the first spells it).
+fn shared_prefix(names: &[&str]) -> String {
+    let first = names.first().copied().unwrap_or_default();
+    let mut end = first.len();
+    for name in &names[1..] {
+        end = first
+            .char_indices()
+            .zip(name.chars())
+            .take_while(|((_, a), b)| a.eq_ignore_ascii_case(b))
+            .map(|((at, a), _)| at + a.len_utf8())
+            .last()
+            .unwrap_or(0)
+            .min(end);
+    }
+    first[..end].to_owned()
+}
+
 /// The robots whose names are near one typed: those that start with it, and those a
 /// letter from it (two would take `NewCrawler` for `WebCrawler`).
 struct Near {
