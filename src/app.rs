@@ -227,6 +227,8 @@ pub struct App {
     last_fetch: Option<crate::history::Version>,
     /// The id of the load whose result is on screen.
     last_load_id: Option<u64>,
+    /// The purpose whose robots the switcher shows (`P`), if one.
+    robot_purpose: Option<crate::robots_db::Purpose>,
     /// A name typed in the add-robot prompt that no robot has but some are near
     /// ("did you mean"): typed again, it is added as a new robot.
     unknown_robot_asked: Option<String>,
@@ -505,8 +507,9 @@ impl App {
             Action::FocusNext => self.set_focus(self.focus.next()),
             Action::FocusPrev => self.set_focus(self.focus.prev()),
             Action::Focus(pane) => self.set_focus(pane),
-            Action::NextRobot => self.select_robot((self.robot + 1) % self.robots.len()),
-            Action::PrevRobot => self.select_robot((self.robot + self.robots.len() - 1) % self.robots.len()),
+            Action::NextRobot => self.step_robot(1),
+            Action::PrevRobot => self.step_robot(-1),
+            Action::CycleRobotPurpose => self.cycle_robot_purpose(),
             Action::CycleReading => {
                 self.reading_choice = Some(self.reading().next());
                 self.reevaluate();

@@ -689,3 +689,31 @@ fn tab_completes_a_robots_name() {
     assert_eq!(typed(&app), "GPTBott", "nothing to complete");
     assert!(app.message().is_some_and(|m| m.contains("did you mean GPTBot")), "{:?}", app.message());
 }
+
+/// Issue 37: `P` in the robots pane shows the robots of one purpose, then the next, then
+/// all again; `]` and the moving keys stay among those shown; a robot chosen outside
+/// them (`a`) shows every robot again.
+#[test]
+fn the_robot_list_shows_the_robots_of_a_purpose() {
+    use robotscope::robots_db::Purpose;
+    let mut app = App::from_text(FILE);
+    press(&mut app, "<tab><tab><tab>P");
+    assert_eq!(app.robot_purpose(), Some(Purpose::Search));
+    press(&mut app, "P");
+    assert_eq!(app.robot_purpose(), Some(Purpose::AiTraining));
+    let serves = |app: &App| app.robot().profile.serves(Purpose::AiTraining);
+    assert!(serves(&app), "{}", app.robot().profile.name);
+    let shown = app.shown_robots();
+    assert!(
+        shown.len() < app.robots().len() && shown.iter().all(|&i| app.robots()[i].profile.serves(Purpose::AiTraining))
+    );
+    for keys in ["]", "]", "[", "j", "G", "]"] {
+        press(&mut app, keys);
+        assert!(serves(&app), "{keys}: {}", app.robot().profile.name);
+    }
+    assert_eq!(app.robot_index(), shown[0], "] past the last goes round to the first");
+    let screen = draw(&mut app, 120, 40).backend().to_string();
+    assert!(screen.contains(&format!(" ai-training 1/{} ", shown.len())), "{screen}");
+    select(&mut app, "Googlebot");
+    assert_eq!((app.robot_purpose(), app.robot().profile.name.as_str()), (None, "Googlebot"), "all again");
+}

@@ -264,6 +264,8 @@ pub enum Action {
     ApplyBlock,
     /// Complete the robot's name typed in the add-robot prompt (Tab).
     CompleteRobotName,
+    /// Show the robots of the next purpose in the switcher, then all (`P`).
+    CycleRobotPurpose,
     /// Show the diff instead of the flips, or back (`d` in the history view).
     ToggleVersionDiff,
     /// Scroll the history view's detail down a line (`J`).

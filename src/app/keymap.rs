@@ -193,6 +193,7 @@ pub static BINDINGS: &[Binding] = &[
     bind(Context::Pane(Pane::Source), &[ch('l'), key(KeyCode::Right)], Action::Right, "scroll right", false),
     bind(Context::Pane(Pane::Source), &[ch('h'), key(KeyCode::Left)], Action::Left, "scroll left", false),
     bind(Context::Pane(Pane::Robots), &[ch(' ')], Action::ToggleComparedRobot, "mark for compare", false),
+    bind(Context::Pane(Pane::Robots), &[ch('P')], Action::CycleRobotPurpose, "robots of a purpose", false),
     bind(Context::Pane(Pane::Records), &[ENTER], Action::ShowInSource, "show in source", false),
     bind(Context::Pane(Pane::Tester), &[ENTER], Action::OpenPrompt(PromptKind::TestPath), "edit the path", false),
     bind(Prompt, &[ENTER], Action::PromptSubmit, "accept", true),

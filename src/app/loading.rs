@@ -86,6 +86,7 @@ impl App {
             recovery_directory: std::env::temp_dir(),
             recovery_offer: None,
             unknown_robot_asked: None,
+            robot_purpose: None,
             undo: unsaved::UndoHistory::default(),
             history_settings: crate::history::HistorySettings::default(),
             viewing: None,
@@ -366,7 +367,12 @@ impl App {
         self.adopt_loaded_text();
         self.robots = robot_entries_from(&self.document.txt, &db_profiles, &added);
         self.robot = self.robots.iter().position(|e| e.profile.token.eq_ignore_ascii_case(&token)).unwrap_or(0);
-        self.robots_view = ScrollView { cursor: self.robot, offset: 0 };
+        // The purpose shown stays; a robot outside it shows every robot again.
+        if self.robot_purpose.is_some_and(|purpose| !self.robots[self.robot].profile.serves(purpose)) {
+            self.robot_purpose = None;
+        }
+        let cursor = self.shown_robots().iter().position(|&index| index == self.robot).unwrap_or(0);
+        self.robots_view = ScrollView { cursor, offset: 0 };
         self.source_view = ScrollView::default();
         self.source_column = 0;
         self.records_view = ScrollView::default();

@@ -23,8 +23,12 @@ impl App {
         let height = self.areas().inner_height(self.focus);
         match self.focus {
             Pane::Robots => {
-                let target = self.robot.saturating_add_signed(delta).min(self.robots.len() - 1);
-                self.select_robot(target);
+                let shown = self.shown_robots();
+                let at = shown.iter().position(|&index| index == self.robot).unwrap_or(0);
+                let target = at.saturating_add_signed(delta).min(shown.len().saturating_sub(1));
+                if let Some(&index) = shown.get(target) {
+                    self.select_robot(index);
+                }
             }
             Pane::Source => self.source_view.move_by(delta, self.document.txt.lines().len(), height),
             Pane::Records => self.records_view.move_by(delta, self.record_rows().len(), height),
@@ -81,8 +85,7 @@ impl App {
         }
         match pane {
             Pane::Robots => {
-                let index = self.robots_view.offset + inner_row;
-                if index < self.robots.len() {
+                if let Some(&index) = self.shown_robots().get(self.robots_view.offset + inner_row) {
                     self.select_robot(index);
                 }
             }
@@ -116,7 +119,8 @@ impl App {
         let height = areas.inner_height(pane);
         match pane {
             Pane::Robots => {
-                self.robots_view.offset = scrolled(self.robots_view.offset, delta, self.robots.len(), height);
+                let shown = self.shown_robots().len();
+                self.robots_view.offset = scrolled(self.robots_view.offset, delta, shown, height);
             }
             Pane::Source => self.source_view.scroll_by(delta, self.document.txt.lines().len(), height),
             Pane::Records => self.records_view.scroll_by(delta, self.record_rows().len(), height),
@@ -130,7 +134,8 @@ impl App {
     /// Keeps every pane's cursor visible after a resize.
     pub(super) fn reveal_cursors(&mut self) {
         let areas = self.areas();
-        self.robots_view.reveal(self.robots_view.cursor, self.robots.len(), areas.inner_height(Pane::Robots));
+        let shown = self.shown_robots().len();
+        self.robots_view.reveal(self.robots_view.cursor, shown, areas.inner_height(Pane::Robots));
         self.source_view.reveal(
             self.source_view.cursor,
             self.document.txt.lines().len(),

@@ -2,6 +2,7 @@
 //! added, and choosing one.
 
 use super::{About, AgentName, App, HashSet, Overlay, Pane, Reading, RobotProfile, RobotsDb, RobotsTxt, product_token};
+use crate::robots_db::Purpose;
 
 /// Where a robot in the switcher comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,12 +28,69 @@ pub struct RobotEntry {
 
 impl App {
     pub(super) fn select_robot(&mut self, index: usize) {
+        // A robot chosen outside the purpose shown (`a`, a click in the compare view)
+        // shows every robot again, so that the switcher shows the one selected.
+        if self.robot_purpose.is_some_and(|purpose| !self.robots[index].profile.serves(purpose)) {
+            self.robot_purpose = None;
+        }
         self.robot = index;
         self.note_robot_looked_at();
-        self.robots_view.cursor = index;
+        let shown = self.shown_robots();
+        self.robots_view.cursor = shown.iter().position(|&shown| shown == index).unwrap_or(0);
         let height = self.areas().inner_height(Pane::Robots);
-        self.robots_view.reveal(index, self.robots.len(), height);
+        self.robots_view.reveal(self.robots_view.cursor, shown.len(), height);
         self.reevaluate();
+    }
+
+    /// The robots the switcher shows (indices into [`App::robots`]): every one, or those
+    /// of the purpose `P` chose.
+    #[must_use]
+    pub fn shown_robots(&self) -> Vec<usize> {
+        (0..self.robots.len())
+            .filter(|&index| self.robot_purpose.is_none_or(|purpose| self.robots[index].profile.serves(purpose)))
+            .collect()
+    }
+
+    /// The purpose whose robots the switcher shows, if one.
+    #[must_use]
+    pub fn robot_purpose(&self) -> Option<Purpose> {
+        self.robot_purpose
+    }
+
+    /// The robot `delta` places from the selected one among those shown, round.
+    pub(super) fn step_robot(&mut self, delta: isize) {
+        let shown = self.shown_robots();
+        let at = shown.iter().position(|&index| index == self.robot).unwrap_or(0);
+        let count = shown.len().cast_signed();
+        let next = (at.cast_signed() + delta).rem_euclid(count.max(1));
+        if let Some(&index) = shown.get(next.cast_unsigned()) {
+            self.select_robot(index);
+        }
+    }
+
+    /// `P` in the robots pane: the robots of the next purpose that has any, then every
+    /// robot again. The selected robot stays when it serves the purpose; else the
+    /// first that does is selected.
+    pub(super) fn cycle_robot_purpose(&mut self) {
+        let serves = |purpose: Purpose| self.robots.iter().any(|entry| entry.profile.serves(purpose));
+        let after = self.robot_purpose.and_then(|now| Purpose::ALL.iter().position(|&purpose| purpose == now));
+        let start = after.map_or(0, |at| at + 1);
+        self.robot_purpose = Purpose::ALL[start.min(Purpose::ALL.len())..].iter().copied().find(|&p| serves(p));
+        let shown = self.shown_robots();
+        let keep = shown.contains(&self.robot);
+        let index = if keep { self.robot } else { shown.first().copied().unwrap_or(0) };
+        self.robots_view.offset = 0;
+        self.select_robot(index);
+        let said = match self.robot_purpose {
+            Some(purpose) => format!(
+                "Robots of {} ({} of {}); P shows the next purpose",
+                purpose.name(),
+                shown.len(),
+                self.robots.len()
+            ),
+            None => format!("Every robot ({})", self.robots.len()),
+        };
+        self.say(About::Moment, said);
     }
 
     /// Selects (or adds) the robot typed in the prompt; in the compare view, compares it.

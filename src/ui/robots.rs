@@ -27,13 +27,23 @@ impl Widget for RobotsPane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.app;
         let robots = app.robots();
-        let title = format!(" Robots {}/{} ", app.robot_index() + 1, robots.len());
+        let shown = app.shown_robots();
+        let at = shown.iter().position(|&index| index == app.robot_index()).map_or(0, |at| at + 1);
+        let title = match app.robot_purpose() {
+            // Narrow: the purpose names the list (`ai-training 3/49`).
+            Some(purpose) => format!(" {} {at}/{} ", purpose.name(), shown.len()),
+            None => format!(" Robots {at}/{} ", robots.len()),
+        };
         let block = pane_block(&title, app.focus() == Pane::Robots);
         let inner = block.inner(area);
         block.render(area, buf);
         let view = app.robots_view();
-        for (row, (index, entry)) in
-            robots.iter().enumerate().skip(view.offset).take(usize::from(inner.height)).enumerate()
+        for (row, (index, entry)) in shown
+            .iter()
+            .map(|&index| (index, &robots[index]))
+            .skip(view.offset)
+            .take(usize::from(inner.height))
+            .enumerate()
         {
             let mark = if entry.named_in_file { "●" } else { " " };
             let tag = match (entry.origin, entry.profile.era) {
