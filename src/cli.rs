@@ -676,7 +676,10 @@ pub fn lint(args: &LintArgs, db: &RobotsDb) -> Result<Outcome> {
     policy::room_for(policy::Work::Lint, txt.source().len())?;
     let mut diagnostics = policy::lint::lint_checked(&txt);
     // What the registry knows of the robots named (issue 37), in line order with the rest.
-    diagnostics.extend(crate::robots_db::registry_diagnostics(&txt, db));
+    // Their fixes are checked as the file's own are: what they change is said.
+    let mut registry = crate::robots_db::registry_diagnostics(&txt, db);
+    policy::fix::check_fixes(&txt, &mut registry);
+    diagnostics.extend(registry);
     diagnostics.sort_by_key(|d| (d.line(), d.span().start));
     if let Some(warning) = &read_in_part {
         // What was not read was not linted: "0 errors" would speak for it.
@@ -734,7 +737,7 @@ pub fn lint(args: &LintArgs, db: &RobotsDb) -> Result<Outcome> {
 }
 
 /// `robotscope fix`.
-pub fn fix(args: &FixArgs) -> Result<Outcome> {
+pub fn fix(args: &FixArgs, db: &RobotsDb) -> Result<Outcome> {
     let Loaded { txt, availability, read_in_part, .. } = load(&args.source, &args.source_options, None)?;
     if availability != Availability::Available {
         // Printing the error page "fixed" would put it where a script expects the file.
@@ -746,7 +749,14 @@ pub fn fix(args: &FixArgs) -> Result<Outcome> {
         bail!("only a part of the robots.txt was read, so there is no whole file to fix (see the warning above)");
     }
     policy::room_for(policy::Work::Fix, txt.source().len())?;
-    let report = policy::fix::fix_all(txt.source());
+    let mut report = policy::fix::fix_all(txt.source());
+    // Then the registry's (a near miss of a robot's name, a retired name's successor).
+    let (text, applied) = crate::robots_db::registry_fixes(&RobotsTxt::parse(report.text.clone()), db);
+    if applied > 0 {
+        let before = report.applied;
+        report = policy::fix::fix_all(&text);
+        report.applied += before + applied;
+    }
     let changed = report.text != txt.source();
     let effect = policy::fix::fix_all_effect(&txt, &report);
     let mut out = io::stdout().lock();

@@ -185,7 +185,7 @@ fn main() -> ExitCode {
     let result = match &args.command {
         Some(Command::Check(check)) => cli::check(check, &db),
         Some(Command::Lint(lint)) => cli::lint(lint, &db),
-        Some(Command::Fix(fix)) => cli::fix(fix),
+        Some(Command::Fix(fix)) => cli::fix(fix, &db),
         Some(Command::Compare(compare)) => cli::compare(compare, &db),
         Some(Command::Page(page)) => cli::page(page, &db),
         Some(Command::Sitemaps(sitemaps)) => cli::sitemaps(sitemaps, &db),

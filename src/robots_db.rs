@@ -9,7 +9,7 @@
 //! This module imports only the policy layer; the file is embedded at compile time.
 
 mod lint;
-pub use lint::registry_diagnostics;
+pub use lint::{registry_diagnostics, registry_fixes};
 
 use serde::Deserialize;
 

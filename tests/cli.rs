@@ -896,3 +896,20 @@ fn unblock_keeps_a_robot_from_its_fallback() {
                 .and(predicate::str::contains("disallowed Googlebot /x")),
         );
 }
+
+/// Issue 37: lint offers the registry's fixes with what they change, and fix makes them:
+/// a near miss of a robot's name, a retired name without its successor.
+#[test]
+fn registry_fixes_are_offered_checked_and_made() {
+    let file = robots_file("User-agent: GPTBott\nUser-agent: anthropic-ai\nDisallow: /\n");
+    let path = file.path().to_str().expect("path");
+    robotscope().args(["lint", path]).assert().code(0).stdout(
+        predicate::str::contains("fix: Write GPTBot (changes verdicts: RFC 9309: GPTBott / disallowed → allowed")
+            .and(predicate::str::contains("fix: Name ClaudeBot here too (changes verdicts")),
+    );
+    robotscope()
+        .args(["fix", path])
+        .assert()
+        .code(0)
+        .stdout("User-agent: GPTBot\nUser-agent: anthropic-ai\nUser-agent: ClaudeBot\nDisallow: /\n");
+}

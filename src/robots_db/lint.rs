@@ -3,10 +3,13 @@
 //! drops the `*` group's rules, a search crawler blocked beside its
 //! operator's AI control token (Applebot where Applebot-Extended was meant), a retired
 //! name without its successor, a robot documented as ignoring robots.txt, a name one or
-//! two letters from a known robot's. The diagnostics join `lint`'s, with no fix: each
-//! says what to change, since only the author knows which robot was meant.
+//! two letters from a known robot's. The diagnostics join `lint`'s. A near miss and a
+//! retired name have a fix (the name the registry knows; the successor named beside
+//! it), which `lint` checks with the impact machinery and shows with what it changes,
+//! and `fix` applies ([`registry_fixes`]); the others say what to change, since only
+//! the author knows what was meant.
 
-use crate::policy::lint::{Diagnostic, Severity};
+use crate::policy::lint::{Diagnostic, Edit, Fix, Severity};
 use crate::policy::{AgentName, Code, Reach, Reading, RobotsTxt, edit_distance, named_robot};
 
 use super::{Obeys, Purpose, RobotProfile, RobotsDb};
@@ -38,7 +41,7 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
     for (written, line, span) in &named {
         let Some(profile) = db.find(written) else {
             if let Some(near) = near_miss(db, written) {
-                out.push(Diagnostic::new(
+                let mut diagnostic = Diagnostic::new(
                     Code::NearMissToken,
                     Severity::Warning,
                     *line,
@@ -49,14 +52,19 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
                         near.written(),
                         near.operator
                     ),
-                ));
+                );
+                diagnostic.fix = Some(Fix {
+                    title: format!("Write {}", near.written()).into(),
+                    edits: vec![Edit { span: span.clone(), replacement: near.written().to_owned() }],
+                });
+                out.push(diagnostic);
             }
             continue;
         };
         if let Some(successor) = &profile.retired_for
             && !db.find(successor).is_some_and(names)
         {
-            out.push(Diagnostic::new(
+            let mut diagnostic = Diagnostic::new(
                 Code::RetiredToken,
                 Severity::Warning,
                 *line,
@@ -66,7 +74,9 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
                      the * group. Name {successor} here too.",
                     profile.name
                 ),
-            ));
+            );
+            diagnostic.fix = Some(name_beside(txt, *line, successor));
+            out.push(diagnostic);
         }
         if profile.obeys == Obeys::No {
             out.push(Diagnostic::new(
@@ -106,6 +116,36 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
     out
 }
 
+/// A fix that names `token` on a User-agent line of its own after line `line` (in the
+/// same group), ending as the file's lines end.
+fn name_beside(txt: &RobotsTxt, line: usize, token: &str) -> Fix {
+    let source = txt.source();
+    let Some(at) = txt.lines().get(line - 1) else {
+        return Fix { title: format!("Name {token} here too").into(), edits: Vec::new() };
+    };
+    let end = match at.line_end(source) {
+        crate::policy::lex::LineEnd::CrLf => "\r\n",
+        crate::policy::lex::LineEnd::Cr => "\r",
+        _ => "\n",
+    };
+    let replacement = if at.line_end(source) == crate::policy::lex::LineEnd::None {
+        format!("{end}User-agent: {token}")
+    } else {
+        format!("User-agent: {token}{end}")
+    };
+    Fix { title: format!("Name {token} here too").into(), edits: vec![Edit { span: at.end()..at.end(), replacement }] }
+}
+
+/// The text with the registry's fixes that can be made together made, and how many
+/// (for `robotscope fix`, after the file's own fixes).
+#[must_use]
+pub fn registry_fixes(txt: &RobotsTxt, db: &RobotsDb) -> (Vec<u8>, usize) {
+    let diagnostics = registry_diagnostics(txt, db);
+    let fixes = crate::policy::fix::compatible_fixes(&diagnostics);
+    let edits: Vec<Edit> = fixes.iter().flat_map(|fix| fix.edits().iter().cloned()).collect();
+    (crate::policy::fix::apply_edits(txt.source(), &edits), fixes.len())
+}
+
 /// The registry's robot whose name `written` misses by a letter or two (by one in a
 /// name of up to seven letters), when one does: `GPTBott`, `ClaudBot`.
 fn near_miss<'a>(db: &'a RobotsDb, written: &str) -> Option<&'a RobotProfile> {
@@ -127,6 +167,22 @@ mod tests {
     fn codes(text: &str) -> Vec<(Code, usize)> {
         let txt = RobotsTxt::parse(text.as_bytes().to_vec());
         registry_diagnostics(&txt, &RobotsDb::embedded()).iter().map(|d| (d.code(), d.line())).collect()
+    }
+
+    /// A near miss gets the name the registry knows; a retired name its successor beside
+    /// it; and the fixed file has neither diagnostic.
+    #[test]
+    fn near_misses_and_retired_names_are_fixed() {
+        let db = RobotsDb::embedded();
+        let txt = RobotsTxt::parse(b"User-agent: GPTBott\nUser-agent: anthropic-ai\r\nDisallow: /\n".to_vec());
+        let (fixed, count) = registry_fixes(&txt, &db);
+        assert_eq!(count, 2);
+        let fixed = String::from_utf8(fixed).expect("utf-8");
+        assert_eq!(fixed, "User-agent: GPTBot\nUser-agent: anthropic-ai\r\nUser-agent: ClaudeBot\r\nDisallow: /\n");
+        assert!(codes(&fixed).is_empty(), "{:?}", codes(&fixed));
+        let last_line = RobotsTxt::parse(b"User-agent: anthropic-ai".to_vec());
+        let (fixed, _) = registry_fixes(&last_line, &db);
+        assert_eq!(fixed, b"User-agent: anthropic-ai\nUser-agent: ClaudeBot");
     }
 
     /// The traps of issue 37, each found, and nothing said of a file without them.
