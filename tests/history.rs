@@ -809,6 +809,12 @@ fn diff_of_two_files_lists_every_verdict_that_changes() {
     let claudebot = "    ClaudeBot /: allowed → disallowed\n      before: no rule matches (group at line 1)\n";
     assert!(out.contains(claudebot), "{out}");
     assert!(!out.contains("Googlebot"), "Googlebot reads the * group in both: {out}");
+    // A name with a control character reaches the robot whose token RFC 9309 reads in
+    // it (`Evil` of `Evil<BEL>Bot`), which diff names, escaped.
+    let evil = write("evil.txt", &format!("{NO_TRAINING}\nUser-agent: Evil\x07Bot\nDisallow: /y\n"));
+    let (out, _, code) = run(&["diff", &old, &evil]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("    Evil /y: allowed → disallowed\n") && !out.contains('\x07'), "{out}");
     let (out, _, code) = run(&["diff", &old, &reordered]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("No robot's verdict changes"), "{out}");

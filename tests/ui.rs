@@ -466,6 +466,11 @@ fn the_policy_view_blocks_a_purpose_with_proof() {
     assert!(view.marked.is_empty() && view.preview == Preview::Nothing);
     let gptbot = view.profiles.iter().position(|profile| profile.name == "GPTBot").expect("GPTBot");
     assert_eq!(view.reach[gptbot], robotscope::policy::Reach::Nothing, "the rows follow the text");
-    press(&mut app, "<esc><C-z>");
+    // Ctrl-Z in the view takes the block back in one step, and the rows follow.
+    press(&mut app, "<C-z>");
     assert_eq!(app.document().txt.source(), TEXT.as_bytes(), "one undo step");
+    let Some(View::Policy(view)) = app.view() else { panic!("still open") };
+    assert_eq!(view.reach[gptbot], robotscope::policy::Reach::Everything);
+    press(&mut app, "<C-y>");
+    assert_eq!(app.document().txt.source(), blocked.as_bytes(), "redone");
 }

@@ -79,11 +79,12 @@ impl Side {
             reading,
             group_line,
         );
-        Decided {
-            line: rule.as_ref().map(|(line, _)| *line),
-            rule: rule.map(|(_, text)| text),
-            why: String::from_utf8_lossy(&why).into_owned(),
+        let mut why = String::from_utf8_lossy(&why).into_owned();
+        // A robot that reads another's group (Googlebot-Image, Googlebot's) says so.
+        if let crate::policy::Choice::Fallback(name) = &verdict.selection().choice {
+            let _ = write!(why, " (via {name}'s group)");
         }
+        Decided { line: rule.as_ref().map(|(line, _)| *line), rule: rule.map(|(_, text)| text), why }
     }
 }
 
@@ -140,7 +141,13 @@ pub fn diff_two(old: &str, new: &str, as_json: bool, options: &SourceOptions, db
         })
         .collect();
     let changed = changes.iter().any(|(_, impact)| !impact.is_none());
-    let by_label: HashMap<&str, &Asked> = asked.iter().map(|one| (one.label.as_str(), one)).collect();
+    // Under the classic readings the impact machinery labels a robot by the name they
+    // look for (`googlebot-image`): known by both, so that every change finds its robot.
+    let mut by_label: HashMap<&str, &Asked> = HashMap::new();
+    for one in &asked {
+        by_label.insert(one.label.as_str(), one);
+        by_label.entry(one.robot.classic_name()).or_insert(one);
+    }
     let mut out = io::BufWriter::new(io::stdout().lock());
     let written = if as_json {
         write_json(&mut out, &old, &new, &changes, &by_label)
@@ -293,7 +300,7 @@ fn write_json(
             let purposes = asked.map(|one| one.purposes.iter().map(|p| p.name()).collect()).unwrap_or_default();
             let record = Change {
                 r#type: "change",
-                robot: &flip.robot,
+                robot: asked.map_or(flip.robot.as_str(), |one| one.label.as_str()),
                 purposes,
                 reading: reading.name(),
                 path: &flip.path,
@@ -301,8 +308,10 @@ fn write_json(
                 after: word(flip.after),
                 before_line: was.line,
                 before_rule: was.rule,
+                before_why: was.why,
                 after_line: is.line,
                 after_rule: is.rule,
+                after_why: is.why,
             };
             json::write_line(out, &record)?;
         }
@@ -325,8 +334,12 @@ struct Change<'a> {
     after: &'static str,
     before_line: Option<usize>,
     before_rule: Option<String>,
+    /// Why, as the text says it: the deciding line, the group where no rule matched
+    /// (`via` a fallback's), or why the file was not read (a 5xx).
+    before_why: String,
     after_line: Option<usize>,
     after_rule: Option<String>,
+    after_why: String,
 }
 
 /// A robot whose verdicts may change (wildcard rules changed; no path tried shows it).

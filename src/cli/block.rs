@@ -250,7 +250,14 @@ pub fn unblock_command(args: &UnblockArgs, db: &RobotsDb) -> Result<Outcome> {
             reach.word()
         ));
     }
-    stderr_line(format_args!("robotscope: every other robot keeps every verdict"));
+    stderr_line(format_args!("robotscope: under RFC 9309 every other robot keeps every verdict"));
+    // The promise is RFC 9309's; what the older readings make of the edit is said.
+    if !proof.classic_changes.is_none() {
+        stderr_line(format_args!(
+            "robotscope: under the older readings it {}",
+            sanitize_str(&proof.classic_changes.to_string())
+        ));
+    }
     Ok(if args.diff { Outcome::Findings } else { Outcome::Clean })
 }
 
@@ -303,12 +310,19 @@ fn write_output(before: &RobotsTxt, after: &RobotsTxt, args: &BlockArgs, chosen:
     }
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut written = Ok(());
-    for one in chosen {
-        // The classic readings look for the whole name (`img2dataset`).
-        let (robot, whole) = (one.robot(), Robot::from_agent(&one.written));
-        for reading in Reading::ALL {
-            let robot = if reading.is_classic() { &whole } else { &robot };
-            let (was, is) = (Reach::of(before, robot, reading), Reach::of(after, robot, reading));
+    // The classic readings look for the whole name (`img2dataset`).
+    let robots: Vec<Robot> = chosen.iter().map(Chosen::robot).collect();
+    let whole: Vec<Robot> = chosen.iter().map(|one| Robot::from_agent(&one.written)).collect();
+    let reaches: Vec<(Vec<Reach>, Vec<Reach>)> = Reading::ALL
+        .into_iter()
+        .map(|reading| {
+            let robots = if reading.is_classic() { &whole } else { &robots };
+            (Reach::of_each(before, robots, reading), Reach::of_each(after, robots, reading))
+        })
+        .collect();
+    for (index, one) in chosen.iter().enumerate() {
+        for (reading, (was, is)) in Reading::ALL.into_iter().zip(&reaches) {
+            let (was, is) = (was[index], is[index]);
             if was != is && written.is_ok() {
                 let record =
                     Change { robot: &one.written, reading: reading.name(), before: was.word(), after: is.word() };
@@ -350,8 +364,8 @@ fn write_file_or_diff(before: &RobotsTxt, after: &RobotsTxt, diff: bool, source:
 /// too).
 fn say_what_changed(before: &RobotsTxt, chosen: &[Chosen<'_>], classic: &Impact, signalled: Option<&[Category]>) {
     let mut by_reach: BTreeMap<Reach, Vec<&str>> = BTreeMap::new();
-    for one in chosen {
-        let reach = Reach::of(before, &one.robot(), Reading::Rfc9309);
+    let robots: Vec<Robot> = chosen.iter().map(Chosen::robot).collect();
+    for (one, reach) in chosen.iter().zip(Reach::of_each(before, &robots, Reading::Rfc9309)) {
         by_reach.entry(reach).or_default().push(&one.written);
     }
     let was: Vec<String> = by_reach

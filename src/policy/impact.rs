@@ -316,13 +316,18 @@ fn robots_named_under(before: &RobotsTxt, after: &RobotsTxt, readings: &[Reading
                 if matches!(agent.name(), AgentName::Star) || !values_seen.insert(txt.text(&agent.value())) {
                     continue;
                 }
-                let value = String::from_utf8_lossy(txt.text(&agent.value())).trim().to_owned();
-                // A name holding a control or an invisible character is no robot's: the
-                // line names nobody, and the robot it seems to name is checked by that name.
-                if value.chars().any(super::escape::is_unsafe) {
-                    continue;
-                }
+                let mut value = String::from_utf8_lossy(txt.text(&agent.value())).trim().to_owned();
                 let token = String::from_utf8_lossy(product_token(value.as_bytes())).into_owned();
+                // A name holding a control or an invisible character is checked by the
+                // token RFC 9309 reads in it (`Evil` of `Evil<BEL>Bot`, §2.2.1: letters,
+                // `_` and `-`), which is all its group reaches, and is labelled so: the
+                // label reaches terminals.
+                if value.chars().any(super::escape::is_unsafe) {
+                    if token.is_empty() {
+                        continue;
+                    }
+                    value.clone_from(&token);
+                }
                 let classic = classic_name(&value);
                 if seen.insert((token.to_ascii_lowercase(), classic.clone())) {
                     let robot = Robot { token, classic_name: classic, fallbacks: Vec::new(), ignores_star: false };

@@ -8,7 +8,7 @@
 //! The treatment of each robot is worked out when the view opens and when the text
 //! changes, not at every frame: robots that read the same groups are asked once.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use super::{Reply, movement};
 use crate::app::effect::CopyWhat;
@@ -17,7 +17,7 @@ use crate::app::status::About;
 use crate::app::{Action, App, Effect, RobotOrigin};
 use crate::policy::{
     BlockRefusal, BlockRequest, RFC9309_PARSE_LIMIT_BYTES, Reach, Reading, RobotsTxt, as_robots_read, block_proved,
-    select, unified_diff,
+    unified_diff,
 };
 use crate::robots_db::{Purpose, RobotProfile, block_caveats, robots_except};
 use crate::words::plural;
@@ -110,17 +110,8 @@ impl PolicyView {
     fn read(&mut self, text: &[u8], generation: u64) {
         self.generation = generation;
         let txt = as_robots_read(text.to_vec());
-        let interpretation = txt.interpretation(Reading::Rfc9309);
-        let mut asked: HashMap<Vec<usize>, Reach> = HashMap::new();
-        self.reach = self
-            .profiles
-            .iter()
-            .map(|profile| {
-                let robot = profile.robot();
-                let groups = select(interpretation, &robot, Reading::Rfc9309).groups;
-                *asked.entry(groups).or_insert_with(|| Reach::of(&txt, &robot, Reading::Rfc9309))
-            })
-            .collect();
+        let robots: Vec<_> = self.profiles.iter().map(RobotProfile::robot).collect();
+        self.reach = Reach::of_each(&txt, &robots, Reading::Rfc9309);
         self.text_bytes = text.len();
         self.before = (text.len() <= RFC9309_PARSE_LIMIT_BYTES).then_some(txt);
         self.preview = self.make_preview();
@@ -180,12 +171,13 @@ impl PolicyView {
 
     /// The block of the marked robots, made and proved as `robotscope block` makes it.
     fn make_preview(&self) -> Preview {
-        if self.marked.is_empty() {
-            return Preview::Nothing;
-        }
+        // Said as the view opens: no mark can change it.
         let Some(before) = &self.before else {
             return Preview::Refused(BlockRefusal::FilePastTheCut { bytes: self.text_bytes }.to_string());
         };
+        if self.marked.is_empty() {
+            return Preview::Nothing;
+        }
         let tokens: Vec<String> = self.marked.iter().map(|&index| self.profiles[index].written().to_owned()).collect();
         let kept = robots_except(&self.profiles, &tokens);
         let request = BlockRequest { chosen: &tokens, kept: &kept };
@@ -301,6 +293,7 @@ impl PolicyView {
             ),
         );
         self.marked.clear();
+        self.preview_scroll = 0;
         self.read(app.document.txt.source(), app.text_generation);
         Vec::new()
     }
