@@ -721,10 +721,20 @@ pub fn lint(args: &LintArgs, db: &RobotsDb) -> Result<Outcome> {
         }
         if !args.json {
             let count = |severity| diagnostics.iter().filter(|d| d.severity == severity).count();
-            let fixable = diagnostics.iter().filter(|d| d.fix.is_some()).count();
+            let with_fix = |made: bool| {
+                diagnostics
+                    .iter()
+                    .filter(|d| d.fix.is_some() && crate::robots_db::fix_leaves_it(d.code) != made)
+                    .count()
+            };
+            let fixable = with_fix(true);
+            let yours = match with_fix(false) {
+                0 => String::new(),
+                count => format!(" ({count} more whose fix is yours to choose)"),
+            };
             writeln!(
                 out,
-                "{}, {}, {}; {fixable} can be fixed with `robotscope fix`",
+                "{}, {}, {}; {fixable} can be fixed with `robotscope fix`{yours}",
                 plural(count(Severity::Error), "error"),
                 plural(count(Severity::Warning), "warning"),
                 plural(count(Severity::Info), "note")

@@ -9,7 +9,7 @@
 //! This module imports only the policy layer; the file is embedded at compile time.
 
 mod lint;
-pub use lint::{registry_diagnostics, registry_fixes};
+pub use lint::{fix_leaves_it, registry_diagnostics, registry_fixes};
 
 use serde::Deserialize;
 

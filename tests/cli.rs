@@ -919,4 +919,19 @@ fn registry_fixes_are_offered_checked_and_made() {
         .assert()
         .code(0)
         .stdout("User-agent: GPTBot\nUser-agent: anthropic-ai\nUser-agent: ClaudeBot\nDisallow: /\n");
+    // Offered, checked, and left to the author by `fix`: whether Googlebot was meant to
+    // be freed from the `*` group's rules, and Applebot to leave Apple's search.
+    let text = "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot\nDisallow: /tmp/\n\n\
+                User-agent: Applebot\nUser-agent: Applebot-Extended\nDisallow: /\n";
+    let file = robots_file(text);
+    let path = file.path().to_str().expect("path");
+    robotscope().args(["lint", path]).assert().code(0).stdout(
+        predicate::str::contains(
+            "fix: Repeat the * group's Disallow lines in this group (changes verdicts: RFC 9309: Googlebot /private/ \
+             allowed → disallowed",
+        )
+        .and(predicate::str::contains("fix: Leave Applebot out of this group (changes verdicts: RFC 9309: Applebot"))
+        .and(predicate::str::contains("0 can be fixed with `robotscope fix` (2 more whose fix is yours to choose)")),
+    );
+    robotscope().args(["fix", path]).assert().code(0).stdout(text);
 }

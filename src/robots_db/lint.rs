@@ -98,7 +98,7 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
                 .iter()
                 .find(|other| other.control_only && other.operator == profile.operator && names(other));
             if let (true, Some(control)) = (blocked, control) {
-                out.push(Diagnostic::new(
+                let mut diagnostic = Diagnostic::new(
                     Code::SearchCrawlerBlocked,
                     Severity::Warning,
                     *line,
@@ -109,7 +109,9 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
                          the aim, {} need not be blocked.",
                         profile.name, profile.operator, control.name, profile.name
                     ),
-                ));
+                );
+                diagnostic.fix = leave_out(txt, *line, &profile.name);
+                out.push(diagnostic);
             }
         }
     }
@@ -136,11 +138,38 @@ fn name_beside(txt: &RobotsTxt, line: usize, token: &str) -> Fix {
     Fix { title: format!("Name {token} here too").into(), edits: vec![Edit { span: at.end()..at.end(), replacement }] }
 }
 
+/// A fix that takes the User-agent line `line` (naming `name`) out of its group, when the
+/// group names others, who keep it.
+fn leave_out(txt: &RobotsTxt, line: usize, name: &str) -> Option<Fix> {
+    let group = txt
+        .interpretation(Reading::Rfc9309)
+        .groups()
+        .iter()
+        .find(|group| group.agents().iter().any(|agent| agent.line() == line))?;
+    let at = txt.lines().get(line - 1).filter(|_| group.agents().len() > 1)?;
+    Some(Fix {
+        title: format!("Leave {name} out of this group").into(),
+        edits: vec![Edit { span: at.start()..at.end(), replacement: String::new() }],
+    })
+}
+
+/// True for the diagnostics whose fix `lint` offers and `robotscope fix` leaves to the
+/// author: whether a robot was meant to be freed from the `*` group's rules, or a search
+/// crawler blocked, the file cannot show.
+#[must_use]
+pub fn fix_leaves_it(code: Code) -> bool {
+    matches!(code, Code::GroupDropsStarRules | Code::SearchCrawlerBlocked)
+}
+
 /// The text with the registry's fixes that can be made together made, and how many
 /// (for `robotscope fix`, after the file's own fixes).
 #[must_use]
 pub fn registry_fixes(txt: &RobotsTxt, db: &RobotsDb) -> (Vec<u8>, usize) {
-    let diagnostics = registry_diagnostics(txt, db);
+    // Only the fixes whose aim the file shows: the name meant, the successor of the name
+    // written. Whether a robot was meant to be freed from the `*` group's rules, or a
+    // search crawler blocked, only the author knows: `lint` offers those.
+    let diagnostics: Vec<Diagnostic> =
+        registry_diagnostics(txt, db).into_iter().filter(|d| !fix_leaves_it(d.code())).collect();
     let fixes = crate::policy::fix::compatible_fixes(&diagnostics);
     let edits: Vec<Edit> = fixes.iter().flat_map(|fix| fix.edits().iter().cloned()).collect();
     (crate::policy::fix::apply_edits(txt.source(), &edits), fixes.len())

@@ -102,6 +102,14 @@ impl Linter<'_> {
                 dropped.iter().take(LISTED).map(|pattern| String::from_utf8_lossy(pattern).into_owned()).collect();
             let more = dropped.len().saturating_sub(LISTED);
             let first = group.agents().first().map_or(group.first_line(), AgentLine::line);
+            // The fix repeats them at the group's end; `robotscope fix` leaves it to the
+            // author, who alone knows whether the robot was meant to be freed.
+            let repeated: Vec<String> =
+                dropped.iter().map(|pattern| format!("Disallow: {}", String::from_utf8_lossy(pattern))).collect();
+            let fix = Fix {
+                title: "Repeat the * group's Disallow lines in this group".into(),
+                edits: vec![self.insert_after(group.last_line(), &repeated)],
+            };
             self.push(
                 Code::GroupDropsStarRules,
                 Severity::Warning,
@@ -117,7 +125,7 @@ impl Linter<'_> {
                     if more > 0 { format!(" and {more} more") } else { String::new() },
                     if names.len() == 1 { "it" } else { "they" },
                 ),
-                None,
+                Some(fix),
             );
         }
     }
