@@ -549,11 +549,13 @@ impl<'t> Editor<'t> {
                         let rule = read_content_usage(value);
                         let every_path = rule.path.is_none_or(matches_everything);
                         let said = rule.said.unwrap_or_default();
-                        if every_path && said_yes(&said) {
+                        // A yes for some paths too: the longest path decides, and a
+                        // `/docs/ train-ai=y` would outlive the no for every path.
+                        if said_yes(&said) {
                             let keys: Vec<&str> = categories.iter().map(|category| category.name()).collect();
                             self.rewrite_value(field, &say_no(value, &keys, "n"));
                             for category in categories.iter().filter(|category| category.index() < 2) {
-                                usage_no[category.index()] |= said[category.index()].is_some();
+                                usage_no[category.index()] |= every_path && said[category.index()].is_some();
                             }
                         }
                         for (no, said) in usage_no.iter_mut().zip(said) {
@@ -960,12 +962,13 @@ mod tests {
     /// stand beside a new line that says no; the rest of it stays.
     #[test]
     fn usage_refusals_turn_a_yes_around() {
-        let text =
-            "User-agent: *\nContent-Signal: search=yes, ai-train=yes # ours\nContent-Usage: train-ai=y\nDisallow: /p\n";
+        let text = "User-agent: *\nContent-Signal: search=yes, ai-train=yes # ours\nContent-Usage: train-ai=y\n\
+                    Content-Usage: /docs/ train-ai=y, search=y\nDisallow: /p\n";
         let refused = String::from_utf8(refuse_usage(&parse(text), &[Category::TrainAi])).expect("utf-8");
         assert_eq!(
             refused,
-            "User-agent: *\nContent-Signal: search=yes, ai-train=no # ours\nContent-Usage: train-ai=n\nDisallow: /p\n"
+            "User-agent: *\nContent-Signal: search=yes, ai-train=no # ours\nContent-Usage: train-ai=n\n\
+             Content-Usage: /docs/ train-ai=n, search=y\nDisallow: /p\n"
         );
         assert_eq!(refuse_usage(&parse(&refused), &[Category::TrainAi]), refused.as_bytes(), "a fixed point");
     }
