@@ -28,7 +28,11 @@ impl PolicyOverlay<'_> {
             let mut line = match *kind {
                 PolicyRow::Purpose(purpose) => {
                     let [blocked, partly, allowed] = view.tally(purpose);
-                    let mark = if view.purpose_marked(purpose) { "[x] " } else { "[ ] " };
+                    let mark = match (view.purpose_marked(purpose), view.purpose_partly_marked(purpose)) {
+                        (true, _) => "[x] ",
+                        (false, true) => "[-] ",
+                        (false, false) => "[ ] ",
+                    };
                     Line::from(vec![
                         Span::styled(mark, THEME.compare_mark),
                         Span::styled(format!("{:<13}", purpose.name()), THEME.heading),

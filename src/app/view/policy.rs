@@ -143,6 +143,12 @@ impl PolicyView {
         robots.peek().is_some() && robots.all(|index| self.marked.contains(&index))
     }
 
+    /// True when some robots of the purpose are marked, but not all.
+    #[must_use]
+    pub fn purpose_partly_marked(&self, purpose: Purpose) -> bool {
+        !self.purpose_marked(purpose) && self.robots_of(purpose).any(|index| self.marked.contains(&index))
+    }
+
     /// Space: marks the robot under the cursor, or every robot of the purpose (or
     /// unmarks them, when all are marked).
     fn toggle(&mut self) {
