@@ -65,7 +65,7 @@ fn versioned_products(user_agent: &str) -> impl Iterator<Item = String> + '_ {
     user_agent.split([';', '(', ')', ',', '+']).flat_map(|part| {
         let mut products = Vec::new();
         let mut words: Vec<&str> = Vec::new();
-        for word in part.split(' ').filter(|word| !word.is_empty()) {
+        for word in part.split(char::is_whitespace).filter(|word| !word.is_empty()) {
             match word.split_once('/') {
                 Some((last, _)) => {
                     words.push(last);
@@ -105,9 +105,12 @@ fn token_score(user_agent: &str, token: &str) -> Option<(bool, usize)> {
             if is_name(before.chars().next_back()) || is_name(after.chars().next()) {
                 return None;
             }
-            // The word before, when a space parts them: a word of the same product
-            // (`SEO`), unless it is a product of its own (`Safari/537.36`).
-            let word_before = before.strip_suffix(' ').map(|rest| rest.rsplit(' ').next().unwrap_or(""));
+            // The word before, when white space parts them (one space, two, a tab:
+            // issue 35): a word of the same product (`SEO`), unless it is a product of
+            // its own (`Safari/537.36`).
+            let rest = before.trim_end_matches(char::is_whitespace);
+            let word_before =
+                (rest.len() < before.len()).then(|| rest.rsplit(char::is_whitespace).next().unwrap_or(""));
             if word_before
                 .is_some_and(|word| word.ends_with(|c: char| c.is_ascii_alphanumeric()) && !word.contains('/'))
             {
@@ -177,6 +180,11 @@ mod tests {
     fn short_tokens_name_robots_only_as_products() {
         // The whole product, which the registry's `Spider` is not (issue 35).
         assert_eq!(claimed("Screaming Frog SEO Spider/19.0").as_deref(), Some("?Screaming Frog SEO Spider"));
+        // However many spaces or tabs part the words (issue 35).
+        for spaced in ["Screaming Frog SEO  Spider/19.0", "Screaming Frog SEO\tSpider/19.0"] {
+            assert_eq!(claimed(spaced).as_deref(), Some("?Screaming Frog SEO Spider"), "{spaced:?}");
+        }
+        assert_eq!(claimed("Visual Studio  Code/1.95"), None, "not the registry's Code");
         let sogou = "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)";
         assert_eq!(claimed(sogou).as_deref(), Some("?Sogou web spider"));
         let phone = "Mozilla/5.0 (Linux; Android 14; AI Phone) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36";

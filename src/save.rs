@@ -339,9 +339,7 @@ pub fn write_recovery(base: &Path, bytes: &[u8]) -> Result<PathBuf, SaveError> {
     let mut last_error = None;
     for attempt in 1..=TEMPORARY_NAMES {
         let suffix = if attempt == 1 { String::new() } else { format!("-{attempt}") };
-        let mut name = base.as_os_str().to_os_string();
-        name.push(format!(".{stamp}{suffix}"));
-        let path = PathBuf::from(name);
+        let path = within_name_max(base, &format!(".{stamp}{suffix}"));
         let mut options = fs::OpenOptions::new();
         options.write(true).create_new(true);
         #[cfg(unix)]
@@ -360,6 +358,26 @@ pub fn write_recovery(base: &Path, bytes: &[u8]) -> Result<PathBuf, SaveError> {
     }
     let reason = last_error.map_or_else(String::new, |e| e.to_string());
     Err(SaveError::Write { path: base.to_path_buf(), reason })
+}
+
+/// The longest file name most file systems take (`NAME_MAX`).
+const NAME_MAX: usize = 255;
+
+/// `base` with `tail` added to its file name, the name cut (at a character, before its
+/// `.robotscope-unsaved` mark, which stays) when the whole would pass [`NAME_MAX`]: a
+/// long file name must not leave the edits with nowhere to go (issue 35).
+fn within_name_max(base: &Path, tail: &str) -> PathBuf {
+    let name = base.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    if name.len() + tail.len() <= NAME_MAX {
+        let mut whole = base.as_os_str().to_os_string();
+        whole.push(tail);
+        return PathBuf::from(whole);
+    }
+    let mark = if name.ends_with(RECOVERY_SUFFIX) { RECOVERY_SUFFIX } else { "" };
+    let stem = &name[..name.len() - mark.len()];
+    let room = NAME_MAX.saturating_sub(tail.len() + mark.len());
+    let cut = stem.char_indices().map(|(at, c)| at + c.len_utf8()).take_while(|&end| end <= room).last().unwrap_or(0);
+    base.with_file_name(format!("{}{mark}{tail}", &stem[..cut]))
 }
 
 /// The recovery copies left under `base` (by sessions that ended with unsaved edits),
@@ -510,5 +528,21 @@ mod tests {
             recovery_base(None, Path::new("/r"), "https://a.example:8443"),
             Path::new("/r/https___a.example_8443.robotscope-unsaved")
         );
+    }
+
+    /// Issue 35: a file name near the file system's limit still gets its recovery copy,
+    /// under a name cut to fit that keeps its mark.
+    #[test]
+    fn a_long_file_name_still_gets_its_recovery_copy() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let name = format!("{}é.txt", "n".repeat(240));
+        let source = dir.path().join(&name);
+        fs::write(&source, "theirs").expect("a name the file system takes");
+        let base = recovery_base(Some(&source), Path::new("/unused"), "");
+        let copy = write_recovery(&base, b"mine").expect("written");
+        assert_eq!(fs::read(&copy).expect("read"), b"mine");
+        let written = copy.file_name().expect("a name").to_string_lossy().into_owned();
+        assert!(written.len() <= NAME_MAX && written.starts_with("nnnn"), "{written}");
+        assert!(written.contains(".robotscope-unsaved."), "{written}");
     }
 }

@@ -99,7 +99,10 @@ fn page_output_escapes_what_the_page_says() {
     for format in [None, Some("--json")] {
         let output = robotscope().args(["page", &server.url("/p"), "-a", "bot"]).args(format).output().expect("runs");
         assert!(!drives_a_terminal(&output.stdout), "{}", String::from_utf8_lossy(&output.stdout));
-        assert!(!output.stdout.is_empty());
+        // The page's directive is read, and its hostile value shown escaped.
+        let shown = String::from_utf8_lossy(&output.stdout);
+        let escaped = if format.is_some() { "\\u001b[2J" } else { "^[[2J" };
+        assert!(shown.contains("nofollow") && shown.contains(escaped), "{shown}");
     }
 }
 

@@ -294,27 +294,80 @@ impl Action {
     /// just pressed" last until the next of these.
     #[must_use]
     pub fn is_users(&self) -> bool {
-        !matches!(
-            self,
+        // Every variant named: one added is placed here, or the build fails (issue 39).
+        match self {
             Action::Resize { .. }
-                | Action::LoadProgress { .. }
-                | Action::Loaded { .. }
-                | Action::PageFetched { .. }
-                | Action::Linted { .. }
-                | Action::FixedAll { .. }
-                | Action::Copied { .. }
-                | Action::Saved { .. }
-                | Action::PathsRead { .. }
-                | Action::SourceResolved { .. }
-                | Action::SitemapEvents { .. }
-                | Action::SitemapsWalked { .. }
-                | Action::HistoryProgress { .. }
-                | Action::HistoryLoaded { .. }
-                | Action::AuditProgress { .. }
-                | Action::Audited { .. }
-                | Action::FetchKept { .. }
-                | Action::Terminate
-                | Action::RecoveryFailed(_)
-        )
+            | Action::LoadProgress { .. }
+            | Action::Loaded { .. }
+            | Action::PageFetched { .. }
+            | Action::Linted { .. }
+            | Action::FixedAll { .. }
+            | Action::Copied { .. }
+            | Action::Saved { .. }
+            | Action::Terminate
+            | Action::RecoveryFailed(..)
+            | Action::SitemapEvents { .. }
+            | Action::SitemapsWalked { .. }
+            | Action::HistoryProgress { .. }
+            | Action::HistoryLoaded { .. }
+            | Action::AuditProgress { .. }
+            | Action::Audited { .. }
+            | Action::FetchKept { .. }
+            | Action::PathsRead { .. }
+            | Action::SourceResolved { .. } => false,
+            Action::FocusNext
+            | Action::FocusPrev
+            | Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+            | Action::Left
+            | Action::Right
+            | Action::NextRobot
+            | Action::PrevRobot
+            | Action::CycleReading
+            | Action::FollowRobotReading
+            | Action::OpenPrompt(..)
+            | Action::PromptEdit(..)
+            | Action::PromptSubmit
+            | Action::Paste(..)
+            | Action::Toggle(..)
+            | Action::ShowInSource
+            | Action::SearchNext
+            | Action::SearchPrevious
+            | Action::Cancel
+            | Action::Click { .. }
+            | Action::Scroll { .. }
+            | Action::Focus(..)
+            | Action::Reload
+            | Action::FixHere
+            | Action::FixAll
+            | Action::OpenEditor
+            | Action::EditorKey(..)
+            | Action::Copy(..)
+            | Action::DiscardAndContinue
+            | Action::ReplaceFile
+            | Action::ToggleTheirChange
+            | Action::Undo
+            | Action::Redo
+            | Action::ToggleComparedRobot
+            | Action::ToggleReadingColumns
+            | Action::RemoveCompareColumn
+            | Action::CycleCompareUsage
+            | Action::CycleComparePurpose
+            | Action::CompareSitemapUrls
+            | Action::AskArchive
+            | Action::MarkVersion
+            | Action::MarkToBlock
+            | Action::ApplyBlock
+            | Action::CompleteRobotName
+            | Action::CycleRobotPurpose
+            | Action::ToggleVersionDiff
+            | Action::DetailDown
+            | Action::DetailUp
+            | Action::Quit => true,
+        }
     }
 }
