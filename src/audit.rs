@@ -30,7 +30,10 @@ pub enum Claimed {
 /// a browser and every other client.
 #[must_use]
 pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
-    let lower = without_urls(&user_agent.to_ascii_lowercase());
+    // White space of any kind and length parts words as one space does (`Claude  Code`,
+    // a tab): the registry writes its names with one.
+    let spaced: String = user_agent.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lower = without_urls(&spaced.to_ascii_lowercase());
     let known = db
         .profiles()
         .iter()
@@ -97,7 +100,10 @@ fn names_in_user_agents(profile: &crate::robots_db::RobotProfile) -> impl Iterat
 /// before a version (`InfoSeek Robot 1.0`), not as a word of a phrase (`AI Phone`).
 /// Followed by a version (`/`) counts before a bare word, then the token's length.
 fn token_score(user_agent: &str, token: &str) -> Option<(bool, usize)> {
-    let is_name = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    // A letter, digit, `_` or `-` (RFC 9309's token holds `-`: `SEO-Spider` is no
+    // `Spider`), or a character outside ASCII (an invisible one joins two words).
+    let is_name =
+        |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || !c.is_ascii());
     user_agent
         .match_indices(token)
         .filter_map(|(at, _)| {
@@ -185,6 +191,15 @@ mod tests {
             assert_eq!(claimed(spaced).as_deref(), Some("?Screaming Frog SEO Spider"), "{spaced:?}");
         }
         assert_eq!(claimed("Visual Studio  Code/1.95"), None, "not the registry's Code");
+        // A registry name of two words, however spaced; a name joined by `-` or an
+        // invisible character is no registry robot's last word (issue 35).
+        for spaced in
+            ["Claude Code/1.0", "Claude  Code/1.0", "Claude\tCode/1.0", "Mozilla/5.0 (compatible; Claude  Code/1.0)"]
+        {
+            assert_eq!(claimed(spaced).as_deref(), Some("Claude-Code"), "{spaced:?}");
+        }
+        assert_eq!(claimed("SEO-Spider/1.0").as_deref(), Some("?SEO-Spider"));
+        assert_eq!(claimed("Screaming Frog SEO\u{200b}Spider/19.0").as_deref(), None);
         let sogou = "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)";
         assert_eq!(claimed(sogou).as_deref(), Some("?Sogou web spider"));
         let phone = "Mozilla/5.0 (Linux; Android 14; AI Phone) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36";
