@@ -33,6 +33,10 @@ pub fn robot_of(user_agent: &str, db: &RobotsDb) -> Option<Claimed> {
     // White space of any kind and length parts words as one space does (`Claude  Code`,
     // a tab): the registry writes its names with one.
     let spaced: String = user_agent.split_whitespace().collect::<Vec<_>>().join(" ");
+    // A robot's own published User-Agent names it, whatever its words.
+    if let Some(index) = db.profiles().iter().position(|profile| profile.user_agent.eq_ignore_ascii_case(&spaced)) {
+        return Some(Claimed::Known(index));
+    }
     let lower = without_urls(&spaced.to_ascii_lowercase());
     let known = db
         .profiles()
@@ -100,10 +104,10 @@ fn names_in_user_agents(profile: &crate::robots_db::RobotProfile) -> impl Iterat
 /// before a version (`InfoSeek Robot 1.0`), not as a word of a phrase (`AI Phone`).
 /// Followed by a version (`/`) counts before a bare word, then the token's length.
 fn token_score(user_agent: &str, token: &str) -> Option<(bool, usize)> {
-    // A letter, digit, `_` or `-` (RFC 9309's token holds `-`: `SEO-Spider` is no
-    // `Spider`), or a character outside ASCII (an invisible one joins two words).
-    let is_name =
-        |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || !c.is_ascii());
+    // Anything but white space and the marks that part products and comments joins a
+    // name to the next: `SEO-Spider`, `foo.Spider` and `SEO<U+200B>Spider` name no
+    // `Spider` (RFC 9309 reads `SEO-Spider` and `foo` as the tokens there).
+    let is_name = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace() && !";,()[]{}<>/\\+\"'=:@".contains(c));
     user_agent
         .match_indices(token)
         .filter_map(|(at, _)| {
@@ -199,6 +203,17 @@ mod tests {
             assert_eq!(claimed(spaced).as_deref(), Some("Claude-Code"), "{spaced:?}");
         }
         assert_eq!(claimed("SEO-Spider/1.0").as_deref(), Some("?SEO-Spider"));
+        assert_eq!(claimed("foo.Spider/1.0"), None, "RFC 9309 reads foo");
+        // Each robot's own published User-Agent names it (Sidewinder's has two words,
+        // Lycos's joins its name to Spider).
+        let db = RobotsDb::embedded();
+        for profile in db.profiles().iter().filter(|profile| !profile.user_agent.is_empty()) {
+            let found = match robot_of(&profile.user_agent, &db) {
+                Some(Claimed::Known(index)) => &db.profiles()[index].user_agent,
+                other => panic!("{}: {} gives {other:?}", profile.name, profile.user_agent),
+            };
+            assert_eq!(found, &profile.user_agent, "{}", profile.name);
+        }
         assert_eq!(claimed("Screaming Frog SEO\u{200b}Spider/19.0").as_deref(), None);
         let sogou = "Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)";
         assert_eq!(claimed(sogou).as_deref(), Some("?Sogou web spider"));
