@@ -107,7 +107,7 @@ fn token_score(user_agent: &str, token: &str) -> Option<(bool, usize)> {
     // Anything but white space and the marks that part products and comments joins a
     // name to the next: `SEO-Spider`, `foo.Spider` and `SEO<U+200B>Spider` name no
     // `Spider` (RFC 9309 reads `SEO-Spider` and `foo` as the tokens there).
-    let is_name = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace() && !";,()[]{}<>/\\+\"'=:@".contains(c));
+    let is_name = |c: Option<char>| c.is_some_and(|c| !c.is_whitespace() && !PARTING_MARKS.contains(c));
     user_agent
         .match_indices(token)
         .filter_map(|(at, _)| {
@@ -127,12 +127,18 @@ fn token_score(user_agent: &str, token: &str) -> Option<(bool, usize)> {
                 return None;
             }
             let versioned = after.starts_with('/');
+            // Followed by a mark that parts products (`Baiduspider+(+http://…)`), or by a
+            // version with no `/` (`InfoSeek Robot 1.0`).
             let ends_a_part =
-                after.trim_start().chars().next().is_none_or(|c| ";),(".contains(c) || c.is_ascii_digit());
+                after.trim_start().chars().next().is_none_or(|c| PARTING_MARKS.contains(c) || c.is_ascii_digit());
             (versioned || ends_a_part).then_some((versioned, token.len()))
         })
         .max()
 }
+
+/// The marks that part a User-Agent's products and comments, besides white space: a
+/// name next to one of them stands on its own.
+const PARTING_MARKS: &str = ";,()[]{}<>/\\+\"'=:@";
 
 /// `user_agent` without the URLs it gives (`+https://openai.com/gptbot`): a robot's name
 /// in another's URL names no robot.
@@ -204,6 +210,9 @@ mod tests {
         }
         assert_eq!(claimed("SEO-Spider/1.0").as_deref(), Some("?SEO-Spider"));
         assert_eq!(claimed("foo.Spider/1.0"), None, "RFC 9309 reads foo");
+        // A name before any parting mark stands on its own (Baidu's older User-Agent).
+        assert_eq!(claimed("Baiduspider+(+http://www.baidu.com/search/spider.htm)").as_deref(), Some("Baiduspider"));
+        assert_eq!(claimed("Mozilla/5.0 (compatible; GPTBot @x)").as_deref(), Some("GPTBot"));
         // Each robot's own published User-Agent names it (Sidewinder's has two words,
         // Lycos's joins its name to Spider).
         let db = RobotsDb::embedded();
