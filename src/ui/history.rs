@@ -8,7 +8,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
-use super::text::safe_span;
+use super::text::{diff_line, safe_span};
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::App;
@@ -147,15 +147,7 @@ impl HistoryOverlay<'_> {
             if diff.is_empty() {
                 lines.push(Line::styled("  the same bytes", THEME.dim));
             }
-            for line in diff.lines() {
-                let style = match line.as_bytes().first() {
-                    Some(b'+') => THEME.allowed,
-                    Some(b'-') => THEME.disallowed,
-                    Some(b'@') => THEME.heading,
-                    _ => THEME.value,
-                };
-                lines.push(Line::from(safe_span(line, style, THEME.escape)));
-            }
+            lines.extend(diff.lines().map(diff_line));
         } else {
             lines.push(Line::styled(
                 format!("Against {} (compared robots, / and the tester's path):", against.date()),

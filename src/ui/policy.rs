@@ -7,7 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 
-use super::text::safe_span;
+use super::text::{diff_line, safe_span};
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::view::policy::{PolicyRow, PolicyView, Preview};
@@ -89,15 +89,7 @@ impl PolicyOverlay<'_> {
                 if diff.is_empty() {
                     lines.push(Line::styled("The file stays as it is.", THEME.dim));
                 }
-                for line in diff {
-                    let style = match line.as_bytes().first() {
-                        Some(b'+') => THEME.allowed,
-                        Some(b'-') => THEME.disallowed,
-                        Some(b'@') => THEME.heading,
-                        _ => THEME.value,
-                    };
-                    lines.push(Line::from(safe_span(line, style, THEME.escape)));
-                }
+                lines.extend(diff.iter().map(|line| diff_line(line)));
                 lines
             }
         }

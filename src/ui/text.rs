@@ -7,6 +7,19 @@ use ratatui::text::{Line, Span};
 use crate::app::LineInput;
 use crate::policy::escape::{Piece, TAB_STOP_COLUMNS as TAB_STOP, char_columns, display_width, pieces};
 
+/// A line of a unified diff, safe to draw: added lines in the allowed colour, removed
+/// ones in the disallowed colour, hunk headers as headings.
+#[must_use]
+pub fn diff_line(line: &str) -> Line<'static> {
+    let style = match line.as_bytes().first() {
+        Some(b'+') => super::theme::THEME.allowed,
+        Some(b'-') => super::theme::THEME.disallowed,
+        Some(b'@') => super::theme::THEME.heading,
+        _ => super::theme::THEME.value,
+    };
+    Line::from(safe_span(line, style, super::theme::THEME.escape))
+}
+
 /// Spans for `bytes`, drawn in `style`, escapes in `escape`; `column` is where the text
 /// starts on its line, for tab stops, and is advanced past the text.
 #[must_use]
