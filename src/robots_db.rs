@@ -146,7 +146,8 @@ pub struct RobotProfile {
     /// The operator's documentation of the robot.
     #[serde(default)]
     pub docs: Option<String>,
-    /// The names lists know it by when they are not its token (`iaskspider/2.0`).
+    /// The names lists know it by when they are not its token (`iaskspider/2.0`), and
+    /// the product names its User-Agent headers carry (`Yahoo! Slurp`).
     #[serde(default)]
     pub listed_as: Vec<String>,
     /// One line about the robot.

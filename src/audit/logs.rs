@@ -117,13 +117,13 @@ fn parse_clf(line: &str, combined: bool) -> Result<LogRequest, LineError> {
     let close = open + rest[open..].find(']').ok_or_else(shape)?;
     let time = clf_time(&rest[open + 1..close])?;
     let mut fields = Fields(rest[close + 1..].trim_start());
-    let request = fields.quoted().ok_or_else(shape)?;
+    let request = fields.quoted(false).ok_or_else(shape)?;
     let status = fields.word().ok_or_else(shape)?;
     let status = status.parse::<u16>().ok();
     fields.word().ok_or_else(shape)?;
     let user_agent = if combined {
-        fields.quoted().ok_or_else(shape)?;
-        fields.quoted().ok_or_else(shape)?
+        fields.quoted(true).ok_or_else(shape)?;
+        fields.quoted(true).ok_or_else(shape)?
     } else {
         String::new()
     };
@@ -132,30 +132,50 @@ fn parse_clf(line: &str, combined: bool) -> Result<LogRequest, LineError> {
 }
 
 /// The fields after the time: quoted strings (with `\"` and `\\` escapes, as Apache
-/// writes them; nginx writes `\x22`, which is left as written) and bare words.
+/// writes them) and bare words.
 struct Fields<'a>(&'a str);
 
 impl Fields<'_> {
-    fn quoted(&mut self) -> Option<String> {
+    /// The next quoted field. With `decode`, the escapes servers write for the octets
+    /// they will not print are undone too: nginx's `\x09` and Apache's `\t` (a
+    /// User-Agent with a tab in it is the one the robot sent). A request line keeps them:
+    /// its target's octets are read by `unescape_octets`.
+    fn quoted(&mut self, decode: bool) -> Option<String> {
         let rest = self.0.trim_start().strip_prefix('"')?;
         let bytes = rest.as_bytes();
-        let mut value = String::new();
+        let mut value = Vec::new();
         // The quote that ends the field, past escapes; the text between escapes is
         // copied in runs (this is most of what reading a log costs).
         let (mut run, mut at) = (0, 0);
         loop {
             let found = at + memchr::memchr2(b'"', b'\\', &bytes[at..])?;
             if bytes[found] == b'"' {
-                value.push_str(&rest[run..found]);
+                value.extend_from_slice(&bytes[run..found]);
                 self.0 = &rest[found + 1..];
-                return Some(value);
+                return Some(
+                    String::from_utf8(value).unwrap_or_else(|bad| String::from_utf8_lossy(bad.as_bytes()).into_owned()),
+                );
             }
-            match bytes.get(found + 1)? {
-                b'"' | b'\\' => {
-                    value.push_str(&rest[run..found]);
-                    (run, at) = (found + 1, found + 2);
+            let escaped = match bytes.get(found + 1)? {
+                &byte @ (b'"' | b'\\') => Some((byte, 2)),
+                b'x' if decode => rest
+                    .get(found + 2..found + 4)
+                    .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+                    .map(|byte| (byte, 4)),
+                b't' if decode => Some((b'\t', 2)),
+                b'n' if decode => Some((b'\n', 2)),
+                b'r' if decode => Some((b'\r', 2)),
+                b'v' if decode => Some((0x0b, 2)),
+                b'b' if decode => Some((0x08, 2)),
+                _ => None,
+            };
+            match escaped {
+                Some((byte, length)) => {
+                    value.extend_from_slice(&bytes[run..found]);
+                    value.push(byte);
+                    (run, at) = (found + length, found + length);
                 }
-                _ => at = found + 1,
+                None => at = found + 1,
             }
         }
     }
@@ -507,6 +527,23 @@ mod tests {
         let line = r#"1.2.3.4 - - [10/Oct/2025:13:55:36 +0000] "GET /caf\xC3\xA9?q=\x22a\x2 HTTP/1.1" 200 1 "-" "Googlebot/2.1""#;
         let request = LogFormat::Combined.parse(line).expect("reads");
         assert_eq!(request.target, "/caf%C3%A9?q=%22a\\x2");
+    }
+
+    /// The User-Agent the robot sent, whichever escapes its server wrote (issue 35: a tab
+    /// nginx wrote `\x09` kept `Claude\x09Code` from naming Claude Code).
+    #[test]
+    fn user_agent_escapes_are_undone() {
+        let line =
+            |agent: &str| format!(r#"1.2.3.4 - - [10/Oct/2025:13:55:36 +0000] "GET /a HTTP/1.1" 200 1 "-" "{agent}""#);
+        for (written, sent) in [
+            (r"Claude\x09Code/1.0", "Claude\tCode/1.0"),
+            (r"Claude\tCode/1.0", "Claude\tCode/1.0"),
+            (r"Bot\x22q\x22 caf\xC3\xA9", "Bot\"q\" caf\u{e9}"),
+            (r"a\\x09", "a\\x09"),
+            (r"bad\xZZ \xFF", "bad\\xZZ \u{fffd}"),
+        ] {
+            assert_eq!(LogFormat::Combined.parse(&line(written)).expect("reads").user_agent, sent, "{written}");
+        }
     }
 
     #[test]

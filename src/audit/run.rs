@@ -13,11 +13,12 @@ use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
 
+use super::Claimed;
 use super::identity::{Identity, Verifier};
 use super::logs::{CustomFormat, LineError, LogFormat, LogRequest};
 use super::rdns::{Answer, ReverseDns};
 use super::replay::{InForce, Judge, Judged, Judgement, Timeline, Verdict, is_robots_txt};
-use super::{Claimed, robot_of};
+use super::user_agent::RobotNames;
 use crate::policy::escape::sanitize_str;
 use crate::policy::usage::{Category, Preference};
 use crate::policy::{Reading, Robot};
@@ -201,6 +202,8 @@ pub type BrokenKey = (usize, Option<usize>, Option<usize>, bool);
 /// A run: what it has read and found so far.
 pub struct Run<'a> {
     db: &'a RobotsDb,
+    /// The registry's robots by the names their User-Agent headers carry.
+    names: RobotNames,
     pub timeline: &'a Timeline,
     judge: Judge<'a>,
     only: Option<Vec<(String, Robot, Reading)>>,
@@ -253,6 +256,7 @@ impl<'a> Run<'a> {
     ) -> Run<'a> {
         Run {
             db,
+            names: RobotNames::new(db),
             timeline,
             judge: Judge::new(timeline, settings.grace),
             only: settings.only,
@@ -529,7 +533,7 @@ impl<'a> Run<'a> {
         if let Some(&known) = self.agents.get(user_agent) {
             return known;
         }
-        let found = robot_of(user_agent, self.db).map_or(Claim::Other, |claimed| self.entry(claimed));
+        let found = self.names.robot_of(user_agent).map_or(Claim::Other, |claimed| self.entry(claimed));
         if self.agents.len() < REMEMBERED_AGENTS {
             self.agents.insert(user_agent.to_owned(), found);
         }
