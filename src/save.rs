@@ -381,18 +381,38 @@ fn within_name_max(base: &Path, tail: &str) -> PathBuf {
 }
 
 /// The recovery copies left under `base` (by sessions that ended with unsaved edits),
-/// newest first.
+/// newest first; those whose names [`write_recovery`] had to cut too.
 #[must_use]
 pub fn recovery_copies(base: &Path) -> Vec<PathBuf> {
     let Some(prefix) = base.file_name().map(|name| name.to_string_lossy().into_owned()) else { return Vec::new() };
+    let stem = prefix.strip_suffix(RECOVERY_SUFFIX).unwrap_or(&prefix);
     let directory = base.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    copies_in(directory, |name| {
+        if name == prefix || name.strip_prefix(&prefix).is_some_and(|rest| rest.starts_with(['.', '-'])) {
+            return true;
+        }
+        // A cut name: the start of the stem, the mark, and a name as long as a name gets.
+        name.len() + 4 > NAME_MAX
+            && name
+                .split_once(RECOVERY_SUFFIX)
+                .is_some_and(|(start, rest)| !start.is_empty() && stem.starts_with(start) && rest.starts_with('.'))
+    })
+}
+
+/// Every recovery copy in `directory` (robotscope's data directory keeps those of texts
+/// from no file: sites, standard input), newest first: told at start when the input has
+/// none of its own, so that no copy is forgotten there.
+#[must_use]
+pub fn recovery_copies_in(directory: &Path) -> Vec<PathBuf> {
+    copies_in(directory, |name| name.contains(&format!("{RECOVERY_SUFFIX}.")))
+}
+
+/// The regular files in `directory` whose names `wanted` takes, newest first.
+fn copies_in(directory: &Path, wanted: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(directory) else { return Vec::new() };
     let mut found: Vec<(std::time::SystemTime, PathBuf)> = entries
         .filter_map(Result::ok)
-        .filter(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            name == prefix || name.strip_prefix(&prefix).is_some_and(|rest| rest.starts_with(['.', '-']))
-        })
+        .filter(|entry| wanted(&entry.file_name().to_string_lossy()))
         .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
         .map(|entry| {
             let modified = entry.metadata().and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
@@ -544,5 +564,10 @@ mod tests {
         let written = copy.file_name().expect("a name").to_string_lossy().into_owned();
         assert!(written.len() <= NAME_MAX && written.starts_with("nnnn"), "{written}");
         assert!(written.contains(".robotscope-unsaved."), "{written}");
+        // And the next session finds it, to tell the user (issue 35).
+        fs::write(dir.path().join("other.txt.robotscope-unsaved.20261125-101500"), "theirs").expect("written");
+        assert_eq!(recovery_copies(&base), [copy.clone()]);
+        assert_eq!(recovery_copies_in(dir.path()).len(), 2, "every copy in the directory");
+        assert!(recovery_copies_in(&dir.path().join("none")).is_empty());
     }
 }

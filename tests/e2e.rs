@@ -32,6 +32,9 @@ struct Session {
     child: Box<dyn portable_pty::Child + Send + Sync>,
     /// Kept to read the terminal's modes after the program is gone.
     master: Box<dyn portable_pty::MasterPty + Send>,
+    /// The program's data directory (the store, recovery copies): its own, so that no
+    /// session sees what another left, nor the user's.
+    _data: Option<tempfile::TempDir>,
 }
 
 impl Session {
@@ -42,6 +45,15 @@ impl Session {
 
     /// Runs `program` with `args` in a 120x40 terminal, in the directory `dir`.
     fn start_in(dir: &Path, program: &Path, args: &[&str]) -> Session {
+        let data = tempfile::tempdir().expect("a data directory");
+        let mut session = Session::start_with_data(dir, program, args, data.path());
+        session._data = Some(data);
+        session
+    }
+
+    /// Runs `program` with `args` in a 120x40 terminal, in the directory `dir`, with
+    /// `data` as its data directory (`XDG_DATA_HOME`).
+    fn start_with_data(dir: &Path, program: &Path, args: &[&str], data: &Path) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 })
             .expect("a pseudo-terminal");
@@ -50,6 +62,7 @@ impl Session {
         command.args(args);
         command.env("TERM", "xterm-256color");
         command.env("RUST_BACKTRACE", "0");
+        command.env("XDG_DATA_HOME", data);
         let child = pair.slave.spawn_command(command).expect("spawn");
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().expect("reader");
@@ -68,7 +81,7 @@ impl Session {
                 raw_in.lock().expect("raw").extend_from_slice(&buffer[..n]);
             }
         });
-        Session { parser, raw, writer, child, master: pair.master }
+        Session { parser, raw, writer, child, master: pair.master, _data: None }
     }
 
     fn screen_text(&self) -> String {
@@ -334,6 +347,28 @@ fn sigint_and_sigquit_keep_the_edits_and_the_message_is_escaped() {
         entry.as_ref().is_ok_and(|entry| entry.file_name().to_string_lossy().contains(".robotscope-unsaved."))
     });
     assert_eq!(copies.count(), 2, "one copy per signal");
+}
+
+/// Issue 35: a recovery copy in the data directory (where those of a site's or standard
+/// input's edits go) is told at the next start whatever is opened, and `o` then Enter
+/// opens it.
+#[test]
+fn a_copy_in_the_data_directory_is_told_at_any_start() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("robots.txt"), "User-agent: *\nDisallow: /theirs\n").expect("write");
+    let data = tempfile::tempdir().expect("data dir");
+    let recovery = data.path().join("robotscope").join("recovery");
+    std::fs::create_dir_all(&recovery).expect("made");
+    let copy = recovery.join("stdin.robotscope-unsaved.20261125-101500");
+    std::fs::write(&copy, "User-agent: *\nDisallow: /mine\n").expect("write");
+    let mut session = Session::start_with_data(dir.path(), &binary(), &["robots.txt"], data.path());
+    session.wait_for("o then Enter opens the recovery copy");
+    session.send("o");
+    session.send("\r");
+    session.wait_for("Disallow: /mine");
+    session.send("q");
+    assert_eq!(session.wait_exit(), 0);
+    session.assert_restored();
 }
 
 /// Issue 24: each SIGTERM with unsaved edits writes a recovery copy of its own (a second
