@@ -566,7 +566,7 @@ mod tests {
         assert!(written.contains(".robotscope-unsaved."), "{written}");
         // And the next session finds it, to tell the user (issue 35).
         fs::write(dir.path().join("other.txt.robotscope-unsaved.20261125-101500"), "theirs").expect("written");
-        assert_eq!(recovery_copies(&base), [copy.clone()]);
+        assert_eq!(recovery_copies(&base), vec![copy]);
         assert_eq!(recovery_copies_in(dir.path()).len(), 2, "every copy in the directory");
         assert!(recovery_copies_in(&dir.path().join("none")).is_empty());
     }
