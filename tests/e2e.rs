@@ -46,9 +46,8 @@ impl Session {
     /// Runs `program` with `args` in a 120x40 terminal, in the directory `dir`.
     fn start_in(dir: &Path, program: &Path, args: &[&str]) -> Session {
         let data = tempfile::tempdir().expect("a data directory");
-        let mut session = Session::start_with_data(dir, program, args, data.path());
-        session._data = Some(data);
-        session
+        let session = Session::start_with_data(dir, program, args, data.path());
+        Session { _data: Some(data), ..session }
     }
 
     /// Runs `program` with `args` in a 120x40 terminal, in the directory `dir`, with
