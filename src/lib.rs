@@ -41,6 +41,8 @@
 //!   versions, the web archive's captures, verdict and usage flips).
 //! * `audit`: access logs replayed against the robots.txt of each request's time
 //!   (`audit`: log formats, robots named by their User-Agent, verdicts).
+//! * `survey`: many sites' robots.txt judged for a few robots each, from captures and
+//!   WARC files (`survey`: categories, redirects followed between captures).
 //! * `tool`: the command line and the explorer.
 //!
 //! # The tool's layers
@@ -95,6 +97,9 @@ pub mod save;
 #[cfg(feature = "sitemaps")]
 #[doc(hidden)]
 pub mod sitemaps;
+#[cfg(feature = "survey")]
+#[doc(hidden)]
+pub mod survey;
 #[cfg(feature = "tool")]
 #[doc(hidden)]
 pub mod tui;

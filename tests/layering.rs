@@ -148,7 +148,7 @@ fn ui_only_draws() {
 /// may import, besides itself. The app names the types of the clipboard and of saving
 /// (the effects it asks for, the results that come back), never their I/O, which the
 /// word scans above forbid it.
-const MAY_IMPORT: [(&str, &[&str]); 17] = [
+const MAY_IMPORT: [(&str, &[&str]); 18] = [
     ("policy", &[]),
     // Counted nouns for the tool's messages.
     ("words", &[]),
@@ -166,12 +166,14 @@ const MAY_IMPORT: [(&str, &[&str]); 17] = [
     ("history", &["policy", "fetch", "columns", "words"]),
     // Access logs judged against versions of a robots.txt: pure, the versions given.
     ("audit", &["policy", "robots_db", "fifo"]),
+    // Surveys: captures judged, pure; WARC files read from what it is given.
+    ("survey", &["policy"]),
     // Loading a source: the fetch joined to the store.
     ("load", &["policy", "fetch", "history"]),
     // The explorer's audit view runs an audit and shows its report.
     ("app", &["policy", "robots_db", "fetch", "sitemaps", "history", "audit", "clipboard", "save", "columns", "words"]),
     ("ui", &["app", "policy", "robots_db", "fetch", "sitemaps", "history", "audit", "columns", "words"]),
-    ("cli", &["policy", "robots_db", "fetch", "load", "sitemaps", "history", "audit", "columns", "words"]),
+    ("cli", &["policy", "robots_db", "fetch", "load", "sitemaps", "history", "audit", "survey", "columns", "words"]),
     (
         "tui",
         &[

@@ -1,0 +1,471 @@
+//! Surveys: many sites' robots.txt judged for a few robots each, the table research on
+//! AI crawlers publishes. A [`Capture`] (a fetch, a file, a WARC record) goes in, and
+//! one [`Row`] per robot comes out, its [`Category`] decided as Google's matcher
+//! decides every path ([`Reach`]), not by looking for `Disallow: /`, and the HTTP status
+//! read as RFC 9309 §2.3.1 says. [`Redirects`] follows a 3xx capture to the capture of
+//! its target; [`warc`] reads captures from web archives.
+//!
+//! Pure: the captures are given. The command line fetches sites and reads files and
+//! WARCs into captures, and writes the rows.
+
+pub mod warc;
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use crate::policy::{
+    Access, Availability, Choice, Content, Preference, RFC9309_PARSE_LIMIT_BYTES, Reach, Reading, Robot, RobotsTxt,
+    select, sniff, usage,
+};
+
+/// What a robot may do with a site, as a survey counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Category {
+    /// It may fetch no path.
+    Full,
+    /// Some paths and not others.
+    Partial,
+    /// Every path.
+    None,
+    /// The site has no robots.txt: a 4xx, which allows everything (RFC 9309 §2.3.1.3).
+    Missing,
+    /// The server failed or never answered: a 5xx, a 429, a network error, or an
+    /// answer that could not be read. RFC 9309 §2.3.1.4 then disallows everything, but
+    /// it is no rule of the site's, and is counted apart.
+    Unreachable,
+    /// A redirect whose target the input does not hold, or one that never ends.
+    Redirect,
+}
+
+impl Category {
+    /// Every category, strictest first.
+    pub const ALL: [Category; 6] = [
+        Category::Full,
+        Category::Partial,
+        Category::None,
+        Category::Missing,
+        Category::Unreachable,
+        Category::Redirect,
+    ];
+
+    /// `full`, `partial`, `none`, `missing`, `unreachable` or `redirect`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Full => "full",
+            Category::Partial => "partial",
+            Category::None => "none",
+            Category::Missing => "missing",
+            Category::Unreachable => "unreachable",
+            Category::Redirect => "redirect",
+        }
+    }
+}
+
+/// Which group a robot reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GroupKind {
+    /// A group that names it (or, for a profile, a robot it falls back to).
+    Named,
+    /// The `*` group.
+    Star,
+    /// No group: none names it and there is no `*` group, or the file was not read.
+    None,
+}
+
+impl GroupKind {
+    /// `named`, `star` or `none`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupKind::Named => "named",
+            GroupKind::Star => "star",
+            GroupKind::None => "none",
+        }
+    }
+}
+
+/// A robot a survey asks about, under the name its rows give.
+#[derive(Debug, Clone)]
+pub struct SurveyRobot {
+    /// The name in the rows: the token asked for, or a profile's.
+    pub label: String,
+    /// Who is judged.
+    pub robot: Robot,
+    /// Under which reading.
+    pub reading: Reading,
+}
+
+/// A robots.txt as a survey meets it: one fetch, file or capture.
+#[derive(Debug, Clone, Default)]
+pub struct Capture {
+    /// The robots.txt URL asked for or captured.
+    pub url: String,
+    /// When it was fetched or captured, as the source writes it.
+    pub time: String,
+    /// The HTTP status, when there was an answer.
+    pub status: Option<u16>,
+    /// What the answer means for the rules (a redirect's is decided by its target).
+    pub availability: Availability,
+    /// The body: the file's bytes for a 2xx.
+    pub body: Vec<u8>,
+    /// Where a 3xx sends the robot.
+    pub location: Option<String>,
+    /// True when the body is not whole (cut by the archive or at a cap).
+    pub truncated: bool,
+    /// What went wrong getting it, if anything.
+    pub error: Option<String>,
+}
+
+/// One capture and robot: the survey's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// The capture's robots.txt URL.
+    pub url: String,
+    /// The site: its host, and a port other than the scheme's.
+    pub site: String,
+    /// The robot, as asked.
+    pub agent: String,
+    pub category: Category,
+    pub group: GroupKind,
+    /// The first line of the group that decides, when one does.
+    pub line: Option<usize>,
+    /// The HTTP status the robot met (a redirect's target's, once followed).
+    pub status: Option<u16>,
+    /// The body's length.
+    pub bytes: usize,
+    /// When it was fetched or captured.
+    pub time: String,
+    /// What the file says about training AI on the site's pages (`/`): its
+    /// `Content-Usage` and `Content-Signal` lines for the robot, under RFC 9309.
+    pub train_ai: Option<Preference>,
+    /// True when a web page was served as the robots.txt (it has no rules then).
+    pub html: bool,
+    /// What went wrong, if anything: the row says as much as could be known.
+    pub error: Option<String>,
+}
+
+/// The site of a robots.txt URL: its host in lower case, and a port other than the
+/// scheme's (`example.com`, `example.com:8080`); the URL itself when it has no host.
+#[must_use]
+pub fn site_of(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(parsed) => match (parsed.host_str(), parsed.port()) {
+            (Some(host), Some(port)) => format!("{}:{port}", host.to_ascii_lowercase()),
+            (Some(host), None) => host.to_ascii_lowercase(),
+            (None, _) => url.to_owned(),
+        },
+        Err(_) => url.to_owned(),
+    }
+}
+
+/// True for a status that sends the robot elsewhere.
+fn is_redirect(status: Option<u16>) -> bool {
+    matches!(status, Some(300..=399))
+}
+
+/// The rows of one capture, one per robot in order. A redirect's rows say `redirect`
+/// until [`Redirects`] finds its target.
+#[must_use]
+pub fn judge(capture: &Capture, robots: &[SurveyRobot]) -> Vec<Row> {
+    let row = |robot: &SurveyRobot, category: Category| Row {
+        url: capture.url.clone(),
+        site: site_of(&capture.url),
+        agent: robot.label.clone(),
+        category,
+        group: GroupKind::None,
+        line: None,
+        status: capture.status,
+        bytes: capture.body.len(),
+        time: capture.time.clone(),
+        train_ai: None,
+        html: false,
+        error: capture.error.clone(),
+    };
+    if is_redirect(capture.status) || capture.availability.is_redirect_failure() {
+        return robots.iter().map(|robot| row(robot, Category::Redirect)).collect();
+    }
+    if capture.status.is_none() && capture.availability == Availability::Available {
+        // No answer could be read from the capture: nothing can be judged.
+        return robots.iter().map(|robot| row(robot, Category::Unreachable)).collect();
+    }
+    let txt = RobotsTxt::parse(capture.body.clone()).with_rfc9309_limit(Some(RFC9309_PARSE_LIMIT_BYTES));
+    let html = sniff(&capture.body) == Content::Html;
+    // Robots that read the same groups under a reading reach the same paths: each set
+    // is searched once (the default robots mostly read `*`).
+    let mut reached: HashMap<(Reading, Vec<usize>), Reach> = HashMap::new();
+    robots
+        .iter()
+        .map(|robot| {
+            let mut judged = row(robot, Category::None);
+            match capture.availability.access(robot.reading) {
+                Access::Rules => {
+                    let interpretation = txt.interpretation(robot.reading);
+                    let selection = select(interpretation, &robot.robot, robot.reading);
+                    let reach = *reached
+                        .entry((robot.reading, selection.groups().to_vec()))
+                        .or_insert_with(|| Reach::of(&txt, &robot.robot, robot.reading));
+                    judged.category = match reach {
+                        Reach::Nothing => Category::Full,
+                        Reach::Part => Category::Partial,
+                        Reach::Everything => Category::None,
+                    };
+                    judged.group = match selection.choice() {
+                        Choice::Token(_) | Choice::Fallback(_) | Choice::ExactName(_) | Choice::Substring(_) => {
+                            GroupKind::Named
+                        }
+                        Choice::Star => GroupKind::Star,
+                        Choice::NoGroup | Choice::StarIgnored | Choice::FileNotRead => GroupKind::None,
+                    };
+                    judged.line = selection.groups().first().map(|&group| interpretation.groups()[group].first_line());
+                    judged.train_ai = (robot.reading == Reading::Rfc9309)
+                        .then(|| usage(&txt, &selection, "/").get(crate::policy::Category::TrainAi).preference());
+                    judged.html = html;
+                }
+                Access::AllowAll => judged.category = Category::Missing,
+                // The classic readings close the site to a robot on a 401 or 403: that
+                // is the site's answer, and the robot may fetch nothing.
+                Access::DisallowAll
+                    if matches!(capture.availability, Availability::Status(400..=499))
+                        && !capture.availability.is_outage() =>
+                {
+                    judged.category = Category::Full;
+                }
+                Access::DisallowAll => judged.category = Category::Unreachable,
+            }
+            judged
+        })
+        .collect()
+}
+
+/// [`judge`] for each of `captures`, on every core.
+#[must_use]
+pub fn judge_each(captures: &[Capture], robots: &[SurveyRobot]) -> Vec<Vec<Row>> {
+    captures.par_iter().map(|capture| judge(capture, robots)).collect()
+}
+
+/// The most redirects followed from a capture, as RFC 9309 §2.3.1.2 asks of robots.
+pub const MAX_REDIRECT_HOPS: usize = 5;
+
+/// The captures' rows by URL, so that a redirect's capture can take its target's: http
+/// and https captures of one site sit apart in an archive (Common Crawl writes them to
+/// different files), and the robot's answer is the target's.
+#[derive(Debug, Default)]
+pub struct Redirects {
+    /// Each URL's last capture: its rows, or where it sends the robot.
+    by_url: HashMap<String, Target>,
+    /// The redirects' rows, waiting for their targets.
+    waiting: Vec<(String, Vec<Row>)>,
+    /// The URLs remembered at most.
+    capacity: usize,
+}
+
+#[derive(Debug)]
+enum Target {
+    Rows(Vec<Row>),
+    Redirect(String),
+}
+
+impl Redirects {
+    /// Remembers at most `capacity` URLs (their rows): a redirect to one past it says
+    /// `redirect`.
+    #[must_use]
+    pub fn with_capacity(capacity: usize) -> Redirects {
+        Redirects { capacity, ..Redirects::default() }
+    }
+
+    /// Notes a capture's rows. A redirect's are kept back (returns `None`) until
+    /// [`Redirects::resolve`]; the others are given back to be written at once.
+    pub fn note(&mut self, capture: &Capture, rows: Vec<Row>) -> Option<Vec<Row>> {
+        let key = normalized(&capture.url);
+        let location = capture
+            .location
+            .as_deref()
+            .filter(|_| is_redirect(capture.status))
+            .and_then(|location| url::Url::parse(&capture.url).ok()?.join(location).ok())
+            .map(|target| target.to_string());
+        let room = self.by_url.len() < self.capacity || self.by_url.contains_key(&key);
+        if let Some(location) = location {
+            if room {
+                self.by_url.insert(key, Target::Redirect(location.clone()));
+            }
+            self.waiting.push((location, rows));
+            return None;
+        }
+        if room && !rows.is_empty() {
+            self.by_url.insert(key, Target::Rows(rows.clone()));
+        }
+        Some(rows)
+    }
+
+    /// The redirects' rows, each with its target's category, group, line, status and
+    /// preferences when the input holds the target within [`MAX_REDIRECT_HOPS`];
+    /// `redirect`, with why, when it does not.
+    #[must_use]
+    pub fn resolve(self) -> Vec<Row> {
+        let Redirects { by_url, waiting, .. } = self;
+        waiting
+            .into_iter()
+            .flat_map(|(location, rows)| {
+                let mut at = location;
+                let mut found = None;
+                for _ in 0..MAX_REDIRECT_HOPS {
+                    match by_url.get(&normalized(&at)) {
+                        Some(Target::Rows(rows)) => {
+                            found = Some(rows);
+                            break;
+                        }
+                        Some(Target::Redirect(next)) => at.clone_from(next),
+                        None => break,
+                    }
+                }
+                let why = match by_url.get(&normalized(&at)) {
+                    Some(Target::Redirect(_)) => format!("more than {MAX_REDIRECT_HOPS} redirects"),
+                    _ => format!("redirects to {at}, which the input does not hold"),
+                };
+                rows.into_iter().map(move |mut row| {
+                    match found.and_then(|rows| rows.iter().find(|target| target.agent == row.agent)) {
+                        Some(target) => {
+                            row.category = target.category;
+                            row.group = target.group;
+                            row.line = target.line;
+                            row.status = target.status;
+                            row.bytes = target.bytes;
+                            row.train_ai = target.train_ai;
+                            row.html = target.html;
+                            row.error.clone_from(&target.error);
+                        }
+                        None => {
+                            row.error = Some(row.error.take().map_or(why.clone(), |error| format!("{error}; {why}")));
+                        }
+                    }
+                    row
+                })
+            })
+            .collect()
+    }
+}
+
+/// A URL as captures are matched by: parsed and written back (`HTTP://Example.com`
+/// is `http://example.com/`).
+fn normalized(url: &str) -> String {
+    url::Url::parse(url).map_or_else(|_| url.to_owned(), |parsed| parsed.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn robots(tokens: &[&str]) -> Vec<SurveyRobot> {
+        tokens
+            .iter()
+            .map(|token| SurveyRobot {
+                label: (*token).to_owned(),
+                robot: Robot::from_agent(token),
+                reading: Reading::Rfc9309,
+            })
+            .collect()
+    }
+
+    fn capture(url: &str, status: u16, body: &str) -> Capture {
+        let availability =
+            if (200..300).contains(&status) { Availability::Available } else { Availability::Status(status) };
+        Capture {
+            url: url.to_owned(),
+            status: Some(status),
+            availability,
+            body: body.as_bytes().to_vec(),
+            ..Capture::default()
+        }
+    }
+
+    fn categories(rows: &[Row]) -> Vec<&'static str> {
+        rows.iter().map(|row| row.category.name()).collect()
+    }
+
+    #[test]
+    fn categories_are_decided_on_every_path_not_on_the_rule_text() {
+        let body = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: CCBot\nDisallow: /*\nAllow: /$\n\n\
+                    User-agent: Googlebot\nDisallow: /private\n\nUser-agent: *\nDisallow: /$\nDisallow:\n";
+        let rows = judge(
+            &capture("https://example.com/robots.txt", 200, body),
+            &robots(&["GPTBot", "CCBot", "Googlebot", "ClaudeBot"]),
+        );
+        // CCBot may fetch `/` alone: partial, though its group starts `Disallow: /*`.
+        // `*` disallows `/` alone: partial, though it ends in an empty Disallow.
+        assert_eq!(categories(&rows), ["full", "partial", "partial", "partial"]);
+        assert_eq!(rows.iter().map(|row| row.group.name()).collect::<Vec<_>>(), ["named", "named", "named", "star"]);
+        assert_eq!(rows.iter().map(|row| row.line).collect::<Vec<_>>(), [Some(1), Some(4), Some(8), Some(11)]);
+        assert_eq!(rows[0].site, "example.com");
+        let empty =
+            judge(&capture("https://example.com/robots.txt", 200, "User-agent: *\nDisallow:\n"), &robots(&["GPTBot"]));
+        assert_eq!(categories(&empty), ["none"]);
+    }
+
+    #[test]
+    fn statuses_decide_as_rfc_9309_says() {
+        let bots = robots(&["GPTBot"]);
+        assert_eq!(
+            categories(&judge(&capture("https://a.example/robots.txt", 404, "User-agent: *\nDisallow: /\n"), &bots)),
+            ["missing"]
+        );
+        assert_eq!(categories(&judge(&capture("https://a.example/robots.txt", 503, ""), &bots)), ["unreachable"]);
+        assert_eq!(categories(&judge(&capture("https://a.example/robots.txt", 429, ""), &bots)), ["unreachable"]);
+        let failed = Capture {
+            url: "https://a.example/robots.txt".into(),
+            availability: Availability::Unreachable,
+            error: Some("refused".into()),
+            ..Capture::default()
+        };
+        assert_eq!(categories(&judge(&failed, &bots)), ["unreachable"]);
+        let html = judge(
+            &capture("https://a.example/robots.txt", 200, "<!DOCTYPE html><html><body>Home</body></html>"),
+            &bots,
+        );
+        assert_eq!((categories(&html)[0], html[0].html), ("none", true));
+        // The 1996 draft reads a 403 as the site closed to robots.
+        let draft = vec![SurveyRobot {
+            label: "Scooter".into(),
+            robot: Robot::from_agent("Scooter"),
+            reading: Reading::Draft1996,
+        }];
+        assert_eq!(categories(&judge(&capture("https://a.example/robots.txt", 403, ""), &draft)), ["full"]);
+        assert_eq!(categories(&judge(&capture("https://a.example/robots.txt", 403, ""), &bots)), ["missing"]);
+    }
+
+    #[test]
+    fn training_preferences_are_read_for_the_robot() {
+        let body = "User-agent: *\nContent-Usage: train-ai=n\nAllow: /\n";
+        let rows = judge(&capture("https://a.example/robots.txt", 200, body), &robots(&["GPTBot"]));
+        assert_eq!(rows[0].train_ai, Some(Preference::Disallowed));
+        let rows =
+            judge(&capture("https://a.example/robots.txt", 200, "User-agent: *\nAllow: /\n"), &robots(&["GPTBot"]));
+        assert_eq!(rows[0].train_ai, Some(Preference::Unknown));
+    }
+
+    #[test]
+    fn redirects_take_their_targets_rows_within_five_hops() {
+        let bots = robots(&["GPTBot"]);
+        let mut redirects = Redirects::with_capacity(100);
+        let mut moved = capture("http://a.example/robots.txt", 301, "");
+        moved.location = Some("https://a.example/robots.txt".into());
+        assert!(redirects.note(&moved, judge(&moved, &bots)).is_none(), "kept back");
+        let target = capture("https://a.example/robots.txt", 200, "User-agent: GPTBot\nDisallow: /\n");
+        assert_eq!(redirects.note(&target, judge(&target, &bots)).map(|rows| categories(&rows)), Some(vec!["full"]));
+        let mut elsewhere = capture("http://b.example/robots.txt", 302, "");
+        elsewhere.location = Some("/other/robots.txt".into());
+        redirects.note(&elsewhere, judge(&elsewhere, &bots));
+        let mut looping = capture("http://c.example/robots.txt", 301, "");
+        looping.location = Some("http://c.example/robots.txt".into());
+        redirects.note(&looping, judge(&looping, &bots));
+        let resolved = redirects.resolve();
+        assert_eq!(categories(&resolved), ["full", "redirect", "redirect"]);
+        assert_eq!((resolved[0].url.as_str(), resolved[0].status), ("http://a.example/robots.txt", Some(200)));
+        assert_eq!(
+            resolved[1].error.as_deref(),
+            Some("redirects to http://b.example/other/robots.txt, which the input does not hold")
+        );
+        assert_eq!(resolved[2].error.as_deref(), Some("more than 5 redirects"));
+    }
+}

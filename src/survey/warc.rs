@@ -1,0 +1,588 @@
+//! WARC files (ISO 28500: WARC/1.0 and WARC/1.1) read as a stream, for the robots.txt
+//! captures they hold: plain, gzipped per record as Common Crawl writes them, or
+//! gzipped whole. Only `response` records count; each gives the capture's URL
+//! (`WARC-Target-URI`), its time (`WARC-Date`) and the HTTP answer inside it, with
+//! chunked transfer coding and gzip or deflate content coding undone.
+//!
+//! Hand-written rather than taken from the `warc` crate, whose reader buffers each
+//! record whole and stops at the first malformed one: a survey reads files it did not
+//! write, and must keep at most a capped part of a 1 GB record, say that a record was
+//! cut off, and go on after a broken gzip member (each member is decoded on its own,
+//! and a broken one is skipped to the next gzip header).
+
+use std::io::{self, BufRead, BufReader, Read};
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use flate2::bufread::GzDecoder;
+
+/// The bytes of a record's block (the HTTP answer) kept: a robots.txt past RFC 9309's
+/// 500 KiB is read to there, and the HTTP header comes first. The rest is skipped.
+pub const MAX_BLOCK_BYTES: usize = 512 * 1024 + 64 * 1024;
+/// The longest WARC header line, and the most bytes of WARC header a record may have.
+const MAX_HEADER_LINE: usize = 16 * 1024;
+const MAX_HEADER_BYTES: usize = 256 * 1024;
+/// The HTTP header fields an answer may have.
+const MAX_HTTP_HEADERS: usize = 128;
+
+/// A robots.txt capture read from a `response` record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WarcCapture {
+    /// `WARC-Target-URI`: the URL captured.
+    pub url: String,
+    /// `WARC-Date`, as written (RFC 3339 in UTC).
+    pub date: String,
+    /// The HTTP status, when the answer could be read.
+    pub status: Option<u16>,
+    /// The `Location` header of a redirect.
+    pub location: Option<String>,
+    /// `Content-Type`, `Content-Usage` and the like: the header fields, names in lower
+    /// case.
+    pub headers: Vec<(String, String)>,
+    /// The body, content coding undone, at most `max_body` bytes.
+    pub body: Vec<u8>,
+    /// True when the body is not whole: the record was cut at capture
+    /// (`WARC-Truncated`), or here at its caps.
+    pub truncated: bool,
+    /// What was wrong with the record, when something was: its answer is then as far
+    /// as it could be read.
+    pub error: Option<String>,
+}
+
+/// Why a WARC file could not be read on.
+#[derive(Debug, thiserror::Error)]
+pub enum WarcError {
+    /// Reading the file failed.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// The run's time is up.
+    #[error("the run's time ran out")]
+    OutOfTime,
+}
+
+/// Reads every `response` record of `input` (plain or gzipped, told by its first
+/// bytes) and hands each to `each`, which may stop the reading. A broken record or gzip
+/// member is handed over with its error, and the reading goes on after it; `deadline`
+/// ends it, between records and while a large record is skipped.
+pub fn read_captures(
+    input: impl Read,
+    max_body: usize,
+    deadline: Option<Instant>,
+    mut each: impl FnMut(WarcCapture) -> ControlFlow<()>,
+) -> Result<(), WarcError> {
+    let mut raw = BufReader::with_capacity(256 * 1024, input);
+    let gzipped = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+    let mut reader = Reader { max_body, deadline, each: &mut each, records: 0 };
+    if !gzipped {
+        return reader.records_of(&mut raw).map(|_| ());
+    }
+    // One gzip member at a time: Common Crawl gzips each record alone, so that a broken
+    // member costs that record only.
+    let mut raw = Replay { inner: raw, pending: Vec::new(), at: 0, kept: Vec::new() };
+    loop {
+        if raw.fill_buf()?.is_empty() {
+            return Ok(());
+        }
+        let before = reader.records;
+        raw.kept.clear();
+        let mut member = BufReader::new(GzDecoder::new(&mut raw));
+        match reader.records_of(&mut member) {
+            Ok(ControlFlow::Break(())) => return Ok(()),
+            Ok(ControlFlow::Continue(())) => {}
+            Err(WarcError::Io(error)) => {
+                drop(member);
+                let broken = WarcCapture {
+                    error: Some(format!(
+                        "a broken gzip member after record {}: {error}; skipped to the next member",
+                        before + 1
+                    )),
+                    ..WarcCapture::default()
+                };
+                if (reader.each)(broken).is_break() {
+                    return Ok(());
+                }
+                raw.next_member()?;
+            }
+            Err(other) => return Err(other),
+        }
+    }
+}
+
+/// The gzip header every member starts with (RFC 1952: ID1, ID2, deflate).
+const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
+/// The bytes of a member kept while it is decoded, to go back into after it breaks.
+const MAX_KEPT_MEMBER: usize = 8 << 20;
+
+/// The raw file, keeping the bytes of the member being decoded: a broken member's
+/// decoder may have read on into the next members, which are found again in them.
+struct Replay<R> {
+    inner: R,
+    /// Bytes to read again before `inner`'s, from `at`.
+    pending: Vec<u8>,
+    at: usize,
+    /// The bytes consumed since the member began (up to [`MAX_KEPT_MEMBER`]).
+    kept: Vec<u8>,
+}
+
+impl<R: BufRead> Replay<R> {
+    /// Goes to the next gzip header after the broken member's first byte: in the bytes
+    /// kept when they are whole, else further on in the file.
+    fn next_member(&mut self) -> io::Result<()> {
+        if self.kept.len() < MAX_KEPT_MEMBER && !self.kept.is_empty() {
+            let mut again = std::mem::take(&mut self.kept);
+            again.extend_from_slice(&self.pending[self.at..]);
+            if let Some(at) = memchr::memmem::find(&again[1..], &GZIP_MAGIC) {
+                again.drain(..=at);
+                (self.pending, self.at) = (again, 0);
+                return Ok(());
+            }
+            // No header in what was read: on from where the reading stopped.
+        }
+        self.kept.clear();
+        loop {
+            let buffer = self.fill_buf()?;
+            if buffer.is_empty() {
+                return Ok(());
+            }
+            if let Some(at) = memchr::memmem::find(buffer, &GZIP_MAGIC) {
+                self.consume(at);
+                return Ok(());
+            }
+            // Keep the last two bytes: a header may straddle the buffer's end.
+            let keep = buffer.len().saturating_sub(2).max(1);
+            self.consume(keep);
+        }
+    }
+}
+
+impl<R: BufRead> Read for Replay<R> {
+    fn read(&mut self, into: &mut [u8]) -> io::Result<usize> {
+        let buffer = self.fill_buf()?;
+        let n = buffer.len().min(into.len());
+        into[..n].copy_from_slice(&buffer[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Replay<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.at < self.pending.len() {
+            return Ok(&self.pending[self.at..]);
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        let room = MAX_KEPT_MEMBER.saturating_sub(self.kept.len());
+        if self.at < self.pending.len() {
+            let end = (self.at + amount).min(self.pending.len());
+            self.kept.extend_from_slice(&self.pending[self.at..end][..room.min(end - self.at)]);
+            self.at = end;
+            if self.at == self.pending.len() {
+                (self.pending, self.at) = (Vec::new(), 0);
+            }
+            return;
+        }
+        // The buffer `fill_buf` gave is still there: no reading happens.
+        if let Ok(buffer) = self.inner.fill_buf() {
+            let taken = amount.min(buffer.len());
+            self.kept.extend_from_slice(&buffer[..taken.min(room)]);
+        }
+        self.inner.consume(amount);
+    }
+}
+
+/// What the next record is to a survey.
+enum Next {
+    /// The input has no more.
+    End,
+    /// A record that is no response (a request, metadata, warcinfo).
+    Other,
+    /// A response, or what could be read of a broken record.
+    Capture(WarcCapture),
+}
+
+/// What reads records: the caps, the deadline and where they go.
+struct Reader<'e> {
+    max_body: usize,
+    deadline: Option<Instant>,
+    each: &'e mut dyn FnMut(WarcCapture) -> ControlFlow<()>,
+    records: u64,
+}
+
+impl Reader<'_> {
+    /// Every record of `input` to its end.
+    fn records_of(&mut self, input: &mut impl BufRead) -> Result<ControlFlow<()>, WarcError> {
+        loop {
+            if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                return Err(WarcError::OutOfTime);
+            }
+            match self.record(input)? {
+                Next::End => return Ok(ControlFlow::Continue(())),
+                Next::Other => self.records += 1,
+                Next::Capture(capture) => {
+                    self.records += 1;
+                    if (self.each)(capture).is_break() {
+                        return Ok(ControlFlow::Break(()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The next record.
+    fn record(&mut self, input: &mut impl BufRead) -> Result<Next, WarcError> {
+        // The version line, past the blank lines that end the record before; anything
+        // else before it is said, and skipped.
+        let mut skipped = 0usize;
+        loop {
+            let Some(line) = read_line(input)? else {
+                if skipped > 0 {
+                    let error = format!("{skipped} bytes at the end that are no WARC record");
+                    return Ok(Next::Capture(WarcCapture { error: Some(error), ..WarcCapture::default() }));
+                }
+                return Ok(Next::End);
+            };
+            if line.starts_with(b"WARC/") {
+                break;
+            }
+            if !line.iter().all(u8::is_ascii_whitespace) {
+                skipped += line.len();
+            }
+        }
+        let mut fields: Vec<(String, String)> = Vec::new();
+        let mut header_bytes = 0;
+        while let Some(line) = read_line(input)? {
+            header_bytes += line.len();
+            let line = String::from_utf8_lossy(&line).trim_end_matches(['\r', '\n']).to_owned();
+            if line.is_empty() || header_bytes > MAX_HEADER_BYTES {
+                break;
+            }
+            match (line.starts_with([' ', '\t']), fields.last_mut()) {
+                (true, Some((_, value))) => value.push_str(line.trim()),
+                _ => {
+                    if let Some((name, value)) = line.split_once(':') {
+                        fields.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
+                    }
+                }
+            }
+        }
+        let field = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        let length = field("content-length").and_then(|v| v.parse::<u64>().ok());
+        let Some(length) = length else {
+            let error = "a record without a Content-Length: the rest of the file cannot be told apart".to_owned();
+            // Without its length the record's end is unknown: what follows is read as
+            // the next record's start, and skipped to a version line.
+            return Ok(Next::Capture(WarcCapture {
+                url: target_uri(field("warc-target-uri")),
+                error: Some(error),
+                ..WarcCapture::default()
+            }));
+        };
+        let (block, read) = self.read_block(input, length)?;
+        let is_response = field("warc-type").is_some_and(|kind| kind.eq_ignore_ascii_case("response"));
+        if !is_response {
+            return Ok(Next::Other);
+        }
+        let mut capture = WarcCapture {
+            url: target_uri(field("warc-target-uri")),
+            date: field("warc-date").unwrap_or_default().to_owned(),
+            truncated: field("warc-truncated").is_some() || read > MAX_BLOCK_BYTES as u64,
+            ..WarcCapture::default()
+        };
+        let mut problems = Vec::new();
+        if skipped > 0 {
+            problems.push(format!("{skipped} bytes before it that are no WARC record were skipped"));
+        }
+        if read < length {
+            problems.push(format!("the record is cut off: {read} of its {length} bytes"));
+            capture.truncated = true;
+        }
+        if let Err(problem) = read_http(&block, self.max_body, &mut capture) {
+            problems.push(problem);
+        }
+        if !problems.is_empty() {
+            capture.error = Some(problems.join("; "));
+        }
+        Ok(Next::Capture(capture))
+    }
+
+    /// The record's block: its first [`MAX_BLOCK_BYTES`], the rest read past, and how
+    /// many bytes there were (fewer than `length` when the file ends first).
+    fn read_block(&self, input: &mut impl BufRead, length: u64) -> Result<(Vec<u8>, u64), WarcError> {
+        let mut limited = input.take(length);
+        let mut block = Vec::with_capacity(length.min(MAX_BLOCK_BYTES as u64) as usize);
+        (&mut limited).take(MAX_BLOCK_BYTES as u64).read_to_end(&mut block)?;
+        let mut read = block.len() as u64;
+        let mut sink = vec![0u8; 64 * 1024];
+        loop {
+            let n = limited.read(&mut sink)?;
+            if n == 0 {
+                break;
+            }
+            read += n as u64;
+            // A 1 GB record is skipped, not waited for past the run's end.
+            if read % (16 << 20) < n as u64 && self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                return Err(WarcError::OutOfTime);
+            }
+        }
+        Ok((block, read))
+    }
+}
+
+/// The next line (with its line break), at most [`MAX_HEADER_LINE`] bytes of it; the
+/// rest of a longer line is read past. `None` at the end.
+fn read_line(input: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    let n = input.take(MAX_HEADER_LINE as u64).read_until(b'\n', &mut line)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if !line.ends_with(b"\n") {
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let more = input.take(MAX_HEADER_LINE as u64).read_until(b'\n', &mut rest)?;
+            if more == 0 || rest.ends_with(b"\n") {
+                break;
+            }
+        }
+    }
+    Ok(Some(line))
+}
+
+/// `WARC-Target-URI` without the angle brackets WARC/1.0 files sometimes put round it.
+fn target_uri(value: Option<&str>) -> String {
+    value.unwrap_or_default().trim().trim_start_matches('<').trim_end_matches('>').to_owned()
+}
+
+/// Reads the HTTP answer of a response record into `capture`: status, headers, body
+/// with its codings undone. What could not be read is said; what could be is kept.
+fn read_http(block: &[u8], max_body: usize, capture: &mut WarcCapture) -> Result<(), String> {
+    let mut fields = [httparse::EMPTY_HEADER; MAX_HTTP_HEADERS];
+    let mut response = httparse::Response::new(&mut fields);
+    let header_end = match response.parse(block) {
+        Ok(httparse::Status::Complete(end)) => end,
+        Ok(httparse::Status::Partial) => return Err("the HTTP answer's header is cut off".to_owned()),
+        Err(error) => return Err(format!("no HTTP answer in the record ({error})")),
+    };
+    capture.status = response.code;
+    capture.headers = response
+        .headers
+        .iter()
+        .map(|field| (field.name.to_ascii_lowercase(), String::from_utf8_lossy(field.value).into_owned()))
+        .collect();
+    let header = |name: &str| capture.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.to_ascii_lowercase());
+    capture.location = capture.headers.iter().find(|(n, _)| n == "location").map(|(_, v)| v.clone());
+    let mut body = block[header_end..].to_vec();
+    let mut problems = Vec::new();
+    if header("transfer-encoding").is_some_and(|coding| coding.contains("chunked")) {
+        match unchunk(&body) {
+            Ok(whole) => body = whole,
+            Err(part) => {
+                problems.push("the chunked body is cut off".to_owned());
+                body = part;
+            }
+        }
+    }
+    match header("content-encoding").as_deref().map(str::trim) {
+        None | Some("" | "identity") => {}
+        Some(coding @ ("gzip" | "x-gzip" | "deflate")) => {
+            let decoded = if coding == "deflate" {
+                read_capped(flate2::read::ZlibDecoder::new(body.as_slice()), max_body)
+            } else {
+                read_capped(flate2::read::MultiGzDecoder::new(body.as_slice()), max_body)
+            };
+            match decoded {
+                Ok((decoded, cut)) => {
+                    body = decoded;
+                    capture.truncated |= cut;
+                }
+                Err(error) => problems.push(format!("the {coding} body could not be decoded ({error})")),
+            }
+        }
+        Some(other) => problems.push(format!("the body's content coding {other} is not undone")),
+    }
+    if body.len() > max_body {
+        body.truncate(max_body);
+        capture.truncated = true;
+    }
+    capture.body = body;
+    if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) }
+}
+
+/// At most `max` bytes of `reader`, and whether there were more.
+fn read_capped(reader: impl Read, max: usize) -> io::Result<(Vec<u8>, bool)> {
+    let mut bytes = Vec::new();
+    reader.take(max as u64 + 1).read_to_end(&mut bytes)?;
+    let cut = bytes.len() > max;
+    bytes.truncate(max);
+    Ok((bytes, cut))
+}
+
+/// A chunked body's data (RFC 9112 §7.1); `Err` with the chunks read when it is cut off.
+fn unchunk(mut body: &[u8]) -> Result<Vec<u8>, Vec<u8>> {
+    let mut data = Vec::with_capacity(body.len());
+    loop {
+        let Ok(httparse::Status::Complete((start, size))) = httparse::parse_chunk_size(body) else {
+            return Err(data);
+        };
+        if size == 0 {
+            return Ok(data);
+        }
+        let end = usize::try_from(size).ok().and_then(|size| start.checked_add(size));
+        let Some(chunk) = end.and_then(|end| body.get(start..end)) else {
+            data.extend_from_slice(&body[start.min(body.len())..]);
+            return Err(data);
+        };
+        data.extend_from_slice(chunk);
+        body = &body[start + chunk.len()..];
+        body = body.strip_prefix(b"\r\n").unwrap_or(body);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    /// A WARC record of `kind` for `url` whose block is `block`.
+    fn record(kind: &str, url: &str, block: &[u8]) -> Vec<u8> {
+        let mut bytes = format!(
+            "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2026-11-01T00:00:00Z\r\n\
+             Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+            block.len()
+        )
+        .into_bytes();
+        bytes.extend_from_slice(block);
+        bytes.extend_from_slice(b"\r\n\r\n");
+        bytes
+    }
+
+    fn response(url: &str, head: &str, body: &[u8]) -> Vec<u8> {
+        let mut block = format!("HTTP/1.1 {head}\r\n\r\n").into_bytes();
+        block.extend_from_slice(body);
+        record("response", url, &block)
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(bytes).expect("gzip in memory");
+        encoder.finish().expect("gzip in memory")
+    }
+
+    fn captures(file: &[u8]) -> Vec<WarcCapture> {
+        let mut found = Vec::new();
+        read_captures(file, 500 * 1024, None, |capture| {
+            found.push(capture);
+            ControlFlow::Continue(())
+        })
+        .expect("read");
+        found
+    }
+
+    fn records() -> Vec<Vec<u8>> {
+        let chunked = b"7\r\nUser-ag\r\n12\r\nent: *\nDisallow: /\r\n0\r\n\r\n";
+        vec![
+            record("warcinfo", "", b"software: test\r\n"),
+            record("request", "https://a.example/robots.txt", b"GET /robots.txt HTTP/1.1\r\n\r\n"),
+            response(
+                "https://a.example/robots.txt",
+                "200 OK\r\nContent-Type: text/plain",
+                b"User-agent: *\nDisallow: /x\n",
+            ),
+            response("http://b.example/robots.txt", "301 Moved\r\nLocation: https://b.example/robots.txt", b""),
+            response("https://c.example/robots.txt", "200 OK\r\nTransfer-Encoding: chunked", chunked),
+            response(
+                "https://d.example/robots.txt",
+                "200 OK\r\nContent-Encoding: gzip",
+                &gzip(b"User-agent: *\nAllow: /\n"),
+            ),
+            response("https://e.example/robots.txt", "404 Not Found", b"<html>no</html>"),
+        ]
+    }
+
+    fn check_records(found: &[WarcCapture]) {
+        let summary: Vec<(&str, Option<u16>, &[u8])> =
+            found.iter().map(|c| (c.url.as_str(), c.status, c.body.as_slice())).collect();
+        assert_eq!(
+            summary,
+            [
+                ("https://a.example/robots.txt", Some(200), &b"User-agent: *\nDisallow: /x\n"[..]),
+                ("http://b.example/robots.txt", Some(301), &b""[..]),
+                ("https://c.example/robots.txt", Some(200), &b"User-agent: *\nDisallow: /"[..]),
+                ("https://d.example/robots.txt", Some(200), &b"User-agent: *\nAllow: /\n"[..]),
+                ("https://e.example/robots.txt", Some(404), &b"<html>no</html>"[..]),
+            ]
+        );
+        assert_eq!(found[1].location.as_deref(), Some("https://b.example/robots.txt"));
+        assert_eq!(found[0].date, "2026-11-01T00:00:00Z");
+        assert!(found.iter().all(|c| c.error.is_none() && !c.truncated), "{found:?}");
+    }
+
+    #[test]
+    fn plain_and_gzipped_files_give_the_same_captures() {
+        let plain: Vec<u8> = records().concat();
+        check_records(&captures(&plain));
+        let per_record: Vec<u8> = records().iter().map(|r| gzip(r)).collect::<Vec<_>>().concat();
+        check_records(&captures(&per_record));
+        check_records(&captures(&gzip(&plain)));
+    }
+
+    #[test]
+    fn a_broken_member_costs_its_record_only() {
+        let mut members: Vec<Vec<u8>> = records().iter().map(|r| gzip(r)).collect();
+        let broken = &mut members[3];
+        let middle = broken.len() / 2;
+        broken[middle..].fill(0x55);
+        let found = captures(&members.concat());
+        // The broken member's record is lost (what its decoder gave before the break
+        // comes with an error); the members after it are read.
+        let whole: Vec<&str> = found.iter().filter(|c| c.error.is_none()).map(|c| c.url.as_str()).collect();
+        assert_eq!(
+            whole,
+            [
+                "https://a.example/robots.txt",
+                "https://c.example/robots.txt",
+                "https://d.example/robots.txt",
+                "https://e.example/robots.txt"
+            ]
+        );
+        assert!(
+            found.iter().any(|c| c.error.as_deref().is_some_and(|e| e.contains("broken gzip member"))),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn cut_records_and_large_ones_say_so() {
+        let whole = response("https://a.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /private\n");
+        let cut = &whole[..whole.len() - 12];
+        let found = captures(cut);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].truncated);
+        assert!(found[0].error.as_deref().is_some_and(|e| e.starts_with("the record is cut off")), "{:?}", found[0]);
+        // Past the caps: the body is cut at max_body, the rest of the record skipped,
+        // and the next record read.
+        let mut big = b"User-agent: *\nDisallow: /\n".to_vec();
+        big.resize(3 << 20, b'#');
+        let mut file = response("https://big.example/robots.txt", "200 OK", &big);
+        file.extend(response("https://next.example/robots.txt", "200 OK", b""));
+        let found = captures(&file);
+        assert_eq!(found.len(), 2);
+        assert!(found[0].truncated && found[0].body.len() == 500 * 1024 && found[0].body.starts_with(b"User-agent"));
+        assert_eq!(found[1].url, "https://next.example/robots.txt");
+        // Garbage between records is said and skipped.
+        let mut garbage = b"not a warc\r\n".to_vec();
+        garbage.extend(response("https://a.example/robots.txt", "200 OK", b""));
+        let found = captures(&garbage);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].error.as_deref().is_some_and(|e| e.contains("no WARC record")), "{:?}", found[0]);
+        // No HTTP answer in a response record.
+        let found = captures(&record("response", "https://x.example/robots.txt", b"\x00\x01binary"));
+        assert_eq!(found[0].status, None);
+        assert!(found[0].error.as_deref().is_some_and(|e| e.starts_with("no HTTP answer")), "{:?}", found[0]);
+    }
+}
