@@ -300,10 +300,13 @@ fn explore(args: &Cli, db: &RobotsDb) -> Result<Outcome> {
     app.set_recovery_directory(robotscope::save::recovery_directory());
     // Copies of this input's edits; else any in the data directory, where the copies of
     // texts from no file wait (a site's, standard input's) whatever is opened now.
-    let copies = Some(robotscope::save::recovery_copies(&app.recovery_path()))
-        .filter(|copies| !copies.is_empty())
-        .unwrap_or_else(|| robotscope::save::recovery_copies_in(&robotscope::save::recovery_directory()));
-    app.note_recovery_copies(&copies);
+    let own = robotscope::save::recovery_copies(&app.recovery_path());
+    if own.is_empty() {
+        let others = robotscope::save::recovery_copies_in(&robotscope::save::recovery_directory());
+        app.note_recovery_copies(&others, false);
+    } else {
+        app.note_recovery_copies(&own, true);
+    }
     let ended_by = robotscope::tui::run(app, args.clipboard, args.osc52_max_bytes)?;
     Ok(ended_by.map_or(Outcome::Clean, |signal| Outcome::EndedBy { signal }))
 }

@@ -365,7 +365,9 @@ const NAME_MAX: usize = 255;
 
 /// `base` with `tail` added to its file name, the name cut (at a character, before its
 /// `.robotscope-unsaved` mark, which stays) when the whole would pass [`NAME_MAX`]: a
-/// long file name must not leave the edits with nowhere to go (issue 35).
+/// long file name must not leave the edits with nowhere to go (issue 35). A cut name
+/// carries `~` and a digest of the whole name, so that the copies of two long names
+/// that start alike are told apart.
 fn within_name_max(base: &Path, tail: &str) -> PathBuf {
     let name = base.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     if name.len() + tail.len() <= NAME_MAX {
@@ -375,9 +377,19 @@ fn within_name_max(base: &Path, tail: &str) -> PathBuf {
     }
     let mark = if name.ends_with(RECOVERY_SUFFIX) { RECOVERY_SUFFIX } else { "" };
     let stem = &name[..name.len() - mark.len()];
-    let room = NAME_MAX.saturating_sub(tail.len() + mark.len());
+    let digest = name_digest(&name);
+    let room = NAME_MAX.saturating_sub(tail.len() + mark.len() + digest.len());
     let cut = stem.char_indices().map(|(at, c)| at + c.len_utf8()).take_while(|&end| end <= room).last().unwrap_or(0);
-    base.with_file_name(format!("{}{mark}{tail}", &stem[..cut]))
+    base.with_file_name(format!("{}{digest}{mark}{tail}", &stem[..cut]))
+}
+
+/// `~` and eight hexadecimal digits of the 64-bit FNV-1a hash of `name`: stable from one
+/// build to the next, unlike the standard library's hasher.
+fn name_digest(name: &str) -> String {
+    let hash = name
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3));
+    format!("~{:08x}", hash >> 32)
 }
 
 /// The recovery copies left under `base` (by sessions that ended with unsaved edits),
@@ -386,16 +398,14 @@ fn within_name_max(base: &Path, tail: &str) -> PathBuf {
 pub fn recovery_copies(base: &Path) -> Vec<PathBuf> {
     let Some(prefix) = base.file_name().map(|name| name.to_string_lossy().into_owned()) else { return Vec::new() };
     let stem = prefix.strip_suffix(RECOVERY_SUFFIX).unwrap_or(&prefix);
+    let cut_mark = format!("{}{RECOVERY_SUFFIX}.", name_digest(&prefix));
     let directory = base.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     copies_in(directory, |name| {
         if name == prefix || name.strip_prefix(&prefix).is_some_and(|rest| rest.starts_with(['.', '-'])) {
             return true;
         }
-        // A cut name: the start of the stem, the mark, and a name as long as a name gets.
-        name.len() + 4 > NAME_MAX
-            && name
-                .split_once(RECOVERY_SUFFIX)
-                .is_some_and(|(start, rest)| !start.is_empty() && stem.starts_with(start) && rest.starts_with('.'))
+        // A cut name: the start of the stem, then the whole name's digest and the mark.
+        name.split_once(&cut_mark).is_some_and(|(start, _)| stem.starts_with(start))
     })
 }
 
@@ -412,7 +422,11 @@ fn copies_in(directory: &Path, wanted: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(directory) else { return Vec::new() };
     let mut found: Vec<(std::time::SystemTime, PathBuf)> = entries
         .filter_map(Result::ok)
-        .filter(|entry| wanted(&entry.file_name().to_string_lossy()))
+        // A name that is no text, or holds a control character, cannot be offered as
+        // it is (the prompt would open another file): it is not told.
+        .filter(|entry| {
+            entry.file_name().to_str().is_some_and(|name| !name.chars().any(char::is_control) && wanted(name))
+        })
         .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
         .map(|entry| {
             let modified = entry.metadata().and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
@@ -566,8 +580,23 @@ mod tests {
         assert!(written.contains(".robotscope-unsaved."), "{written}");
         // And the next session finds it, to tell the user (issue 35).
         fs::write(dir.path().join("other.txt.robotscope-unsaved.20261125-101500"), "theirs").expect("written");
+        assert_eq!(recovery_copies(&base), vec![copy.clone()]);
+        // Another long name that starts alike has copies of its own, not these.
+        let sibling = dir.path().join(format!("{}é-other.txt", "n".repeat(240)));
+        let sibling_base = recovery_base(Some(&sibling), Path::new("/unused"), "");
+        let sibling_copy = write_recovery(&sibling_base, b"theirs").expect("written");
+        assert_eq!(recovery_copies(&sibling_base), vec![sibling_copy]);
         assert_eq!(recovery_copies(&base), vec![copy]);
-        assert_eq!(recovery_copies_in(dir.path()).len(), 2, "every copy in the directory");
+        assert_eq!(recovery_copies_in(dir.path()).len(), 3, "every copy in the directory");
+        // Names that cannot be offered as they are (not text, a control character).
+        fs::write(dir.path().join("esc\u{1b}]0;x\u{7}.robotscope-unsaved.20261125-101500"), "x").expect("written");
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let bad = std::ffi::OsStr::from_bytes(b"a\xff.robotscope-unsaved.20261125-101500");
+            fs::write(dir.path().join(bad), "x").expect("written");
+        }
+        assert_eq!(recovery_copies_in(dir.path()).len(), 3, "not told");
         assert!(recovery_copies_in(&dir.path().join("none")).is_empty());
     }
 }

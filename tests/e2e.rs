@@ -361,7 +361,7 @@ fn a_copy_in_the_data_directory_is_told_at_any_start() {
     let copy = recovery.join("stdin.robotscope-unsaved.20261125-101500");
     std::fs::write(&copy, "User-agent: *\nDisallow: /mine\n").expect("write");
     let mut session = Session::start_with_data(dir.path(), &binary(), &["robots.txt"], data.path());
-    session.wait_for("o then Enter opens the recovery copy");
+    session.wait_for("Unsaved edits of another input: o then Enter opens the recovery copy");
     session.send("o");
     session.send("\r");
     session.wait_for("Disallow: /mine");

@@ -423,10 +423,10 @@ impl App {
         self.recovery_directory = directory;
     }
 
-    /// Recovery copies left by sessions that ended with unsaved edits to the file being
-    /// opened (newest first), found by the shell: the user is told, and how to open
-    /// them.
-    pub fn note_recovery_copies(&mut self, copies: &[PathBuf]) {
+    /// Recovery copies left by sessions that ended with unsaved edits (newest first),
+    /// found by the shell: the file being opened's own (`own`), or else those of other
+    /// inputs in the data directory. The user is told, and how to open them.
+    pub fn note_recovery_copies(&mut self, copies: &[PathBuf], own: bool) {
         let Some(newest) = copies.first() else { return };
         // What to do first, so that a narrow status bar still shows it; the name in
         // full waits in the open prompt.
@@ -435,12 +435,10 @@ impl App {
             1 => "1 copy".to_owned(),
             n => format!("{n} copies, the newest"),
         };
+        let whose = if own { "Unsaved edits from a session that ended" } else { "Unsaved edits of another input" };
         self.say(
             About::Text,
-            format!(
-                "Unsaved edits from a session that ended: o then Enter opens the recovery copy ({count}: {name}); \
-                 delete copies once done"
-            ),
+            format!("{whose}: o then Enter opens the recovery copy ({count}: {name}); delete copies once done"),
         );
         self.recovery_offer = Some(newest.clone());
     }

@@ -33,7 +33,7 @@ const DETECT_LINES: usize = 50;
 /// batch sooner, so that memory stays flat).
 const BATCH_LINES: usize = 4096;
 const BATCH_BYTES: usize = 4 << 20;
-/// The bytes of a User-Agent read to find its robot, and remembered with it.
+/// The longest User-Agent whose robot is remembered.
 const REMEMBERED_AGENT_BYTES: usize = 512;
 /// The workers that parse lines at most.
 const MAX_WORKERS: usize = 8;
@@ -521,20 +521,16 @@ impl<'a> Run<'a> {
         Identity::of(self.verifier.in_ranges(family, address), reverse_dns)
     }
 
-    /// The robot entry a User-Agent names, if it is one the audit judges.
+    /// The robot entry a User-Agent names, if it is one the audit judges. The whole
+    /// header is read (a header cut at a byte count can end inside a word, and name
+    /// another robot: issue 35); only short ones are remembered, so that a hostile log
+    /// of long headers, each different, costs no memory.
     fn tally_of(&mut self, user_agent: &str) -> Claim {
-        // A robot names itself near the start of its header: the rest of a header of
-        // kilobytes is not read (a log of such headers cost its length times the robots).
-        let mut end = user_agent.len().min(REMEMBERED_AGENT_BYTES);
-        while !user_agent.is_char_boundary(end) {
-            end -= 1;
-        }
-        let user_agent = &user_agent[..end];
         if let Some(&known) = self.agents.get(user_agent) {
             return known;
         }
         let found = self.names.robot_of(user_agent).map_or(Claim::Other, |claimed| self.entry(claimed));
-        if self.agents.len() < REMEMBERED_AGENTS {
+        if self.agents.len() < REMEMBERED_AGENTS && user_agent.len() <= REMEMBERED_AGENT_BYTES {
             self.agents.insert(user_agent.to_owned(), found);
         }
         found

@@ -17,8 +17,11 @@ use crate::robots_db::{RobotProfile, RobotsDb};
 pub struct Product {
     /// Its name, its words parted by one space whatever white space parted them.
     pub name: String,
-    /// Whether a version follows it (`/1.0`, or ` 1.0`).
+    /// Whether a version follows it (`/1.0`, or ` 1.0` outside comments).
     pub versioned: bool,
+    /// Whether it is an item of a comment (in parentheses): a browser describes its
+    /// platform there (`Linux; Android 14; CUBOT NOTE 40 Build/TP1A`).
+    pub in_comment: bool,
 }
 
 /// The products and comment items of `user_agent`, in order. What is neither (a URL, a
@@ -29,48 +32,60 @@ pub fn products(user_agent: &str) -> Vec<Product> {
     let mut found = Vec::new();
     // Parentheses open and close comments; `;` and `,` part a comment's items, and
     // robots put them between products too. None of them can be in a name.
-    for part in user_agent.split(['(', ')', ';', ',']) {
-        let mut phrase: Vec<&str> = Vec::new();
-        for word in part.split_whitespace() {
-            if is_address(word) {
-                flush(&mut phrase, false, &mut found);
-                continue;
-            }
-            // A version after a space ends the product before it (`InfoSeek Robot 1.0`,
-            // `Android 14`).
-            if !phrase.is_empty() && word.starts_with(|c: char| c.is_ascii_digit()) {
-                flush(&mut phrase, true, &mut found);
-                continue;
-            }
-            let name_end = word.find(|c: char| !is_name_char(c)).unwrap_or(word.len());
-            if name_end > 0 {
-                phrase.push(&word[..name_end]);
-            }
-            match word[name_end..].chars().next() {
-                None => {}
-                Some('/') => flush(&mut phrase, true, &mut found),
-                // A character no token has (`=`, `@`, `:`, `"`): the name stops there,
-                // and the rest of the word is no name.
-                Some(_) => flush(&mut phrase, false, &mut found),
-            }
+    let mut depth = 0usize;
+    let mut rest = user_agent;
+    while !rest.is_empty() {
+        let end = rest.find(['(', ')', ';', ',']).unwrap_or(rest.len());
+        words_of(&rest[..end], depth > 0, &mut found);
+        match rest[end..].chars().next() {
+            Some('(') => depth += 1,
+            Some(')') => depth = depth.saturating_sub(1),
+            _ => {}
         }
-        flush(&mut phrase, false, &mut found);
+        rest = rest.get(end + 1..).unwrap_or("");
     }
     found
 }
 
-/// Ends the product `phrase` holds, if any.
-fn flush(phrase: &mut Vec<&str>, versioned: bool, found: &mut Vec<Product>) {
-    if phrase.is_empty() {
-        return;
+/// The products of one part of a header (between parentheses, `;` and `,`).
+fn words_of(part: &str, in_comment: bool, found: &mut Vec<Product>) {
+    let mut phrase: Vec<&str> = Vec::new();
+    let mut flush = |phrase: &mut Vec<&str>, versioned: bool| {
+        if phrase.is_empty() {
+            return;
+        }
+        // The `+` that marks a robot's URL sticks to its name in old headers
+        // (`Baiduspider+(+http://…)`).
+        let name = phrase.join(" ").trim_end_matches('+').to_owned();
+        phrase.clear();
+        if !name.is_empty() {
+            found.push(Product { name, versioned, in_comment });
+        }
+    };
+    for word in part.split_whitespace() {
+        if is_address(word) {
+            flush(&mut phrase, false);
+            continue;
+        }
+        // A version after a space ends the product before it (`InfoSeek Robot 1.0`),
+        // outside comments: inside, a number is a model's (`Spider 2 Pro`).
+        if !in_comment && !phrase.is_empty() && word.starts_with(|c: char| c.is_ascii_digit()) {
+            flush(&mut phrase, true);
+            continue;
+        }
+        let name_end = word.find(|c: char| !is_name_char(c)).unwrap_or(word.len());
+        if name_end > 0 {
+            phrase.push(&word[..name_end]);
+        }
+        match word[name_end..].chars().next() {
+            None => {}
+            Some('/') => flush(&mut phrase, true),
+            // A character no token has (`=`, `@`, `:`, `"`): the name stops there,
+            // and the rest of the word is no name.
+            Some(_) => flush(&mut phrase, false),
+        }
     }
-    // The `+` that marks a robot's URL sticks to its name in old headers
-    // (`Baiduspider+(+http://…)`).
-    let name = phrase.join(" ").trim_end_matches('+').to_owned();
-    phrase.clear();
-    if !name.is_empty() {
-        found.push(Product { name, versioned });
-    }
+    flush(&mut phrase, false);
 }
 
 /// A URL or a mail address, which names no robot (`+https://openai.com/gptbot` names no
@@ -118,39 +133,46 @@ impl RobotNames {
     }
 
     /// The robot `user_agent` claims to be: the registry robot whose own header it is;
-    /// else the one a product or comment item names, a product with a version before a
-    /// bare one, then the longest name, then the first in the registry; else a product
-    /// with a version whose name calls itself a bot, crawler or spider; `None` for a
-    /// browser and every other client.
+    /// else the first one a whole product or comment item names (a robot names itself
+    /// first: `Claude-User (claude-code/2.1.86)` is Claude-User); else a robot of its
+    /// own ([`unknown_robot`]); `None` for a browser and every other client.
     #[must_use]
     pub fn robot_of(&self, user_agent: &str) -> Option<Claimed> {
         if let Some(&index) = self.headers.get(&collapsed(user_agent)) {
             return Some(Claimed::Known(index));
         }
         let products = products(user_agent);
-        let known = products
-            .iter()
-            .filter_map(|product| {
-                let name = product.name.to_ascii_lowercase();
-                let &index = self.names.get(&name)?;
-                Some((product.versioned, name.len(), std::cmp::Reverse(index)))
-            })
-            .max()
-            .map(|(_, _, std::cmp::Reverse(index))| Claimed::Known(index));
-        known.or_else(|| {
-            // A product with a version (`MJ12bot/v1.4.8`): a phone model in a browser's
-            // comment (`CUBOT X30`) is no robot.
-            products
-                .into_iter()
-                .find(|product| {
-                    let name = product.name.to_ascii_lowercase();
-                    product.versioned
-                        && ["bot", "crawl", "spider", "slurp"].iter().any(|word| name.contains(word))
-                        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ' '))
-                })
-                .map(|product| Claimed::Unknown(product.name))
-        })
+        let known = products.iter().find_map(|product| self.names.get(&product.name.to_ascii_lowercase()));
+        if let Some(&index) = known {
+            return Some(Claimed::Known(index));
+        }
+        let gives_address = user_agent.split_whitespace().any(is_address)
+            || user_agent.split(['(', ')', ';', ',']).any(|part| part.trim_start().starts_with("+http"));
+        products
+            .into_iter()
+            .find(|product| unknown_robot(product, gives_address))
+            .map(|product| Claimed::Unknown(product.name))
     }
+}
+
+/// Whether `product` is a robot the registry does not know: its name calls it a bot, a
+/// crawler or a spider in its last word (`Speedy Spider`, not `StormCrawler
+/// Archetype`), and it is a product as robots write theirs, with a version
+/// (`MJ12bot/v1.4.8`) or in a header that gives the robot's URL or address
+/// (`compatible; AdsBot-Google-Mobile; +http://…`). In a comment without either, where
+/// browsers describe the device, only a name of one word counts (`Android 12;
+/// CUBOT_X50 Build/SP1A` is a phone); a name of more than four words or 64 bytes is no
+/// robot's.
+fn unknown_robot(product: &Product, gives_address: bool) -> bool {
+    let name = product.name.to_ascii_lowercase();
+    let words = name.split(' ').count();
+    let last = name.rsplit(' ').next().unwrap_or_default();
+    (product.versioned || gives_address)
+        && (!product.in_comment || words == 1 || gives_address)
+        && words <= 4
+        && name.len() <= 64
+        && ["bot", "crawl", "spider", "slurp"].iter().any(|word| last.contains(word))
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ' '))
 }
 
 /// `text` in lower case with each run of white space one space (`Claude  Code`, a tab).
@@ -227,6 +249,25 @@ mod tests {
         assert_eq!(claimed(firefox), None, "browsers are not judged");
         assert_eq!(claimed("NotGooglebot2/1.0").as_deref(), Some("?NotGooglebot2"), "a bot, but not Googlebot");
         assert_eq!(claimed("Evil Googlebot/2.1").as_deref(), Some("?Evil Googlebot"), "a product of its own");
+        // A robot names itself first: a name in a comment after it is not its own.
+        assert_eq!(claimed("Mozilla/5.0 (compatible; GPTBot; Wget/1.21)").as_deref(), Some("GPTBot"));
+        assert_eq!(claimed("Claude-User/2.0 (claude-code/2.1.86)").as_deref(), Some("Claude-User"));
+        // Yandex's robots, Yahoo's Slurps, and robots the registry does not know that
+        // give their URL (issue 35).
+        assert_eq!(
+            claimed("Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)").as_deref(),
+            Some("Yandex")
+        );
+        assert_eq!(
+            claimed("Mozilla/5.0 (compatible; Yahoo! Slurp China; http://misc.yahoo.com.cn/help.html)").as_deref(),
+            Some("Slurp")
+        );
+        let ads = "Mozilla/5.0 (iPhone) Safari/604.1 (compatible; AdsBot-Google-Mobile; +http://www.google.com/mobile/adsbot.html)";
+        assert_eq!(claimed(ads).as_deref(), Some("?AdsBot-Google-Mobile"));
+        assert_eq!(
+            claimed("Baiduspider-image+(+http://www.baidu.com/search/spider.htm)").as_deref(),
+            Some("?Baiduspider-image")
+        );
     }
 
     /// Short and cut tokens name no robot inside other words (issues 35 and 37): the
@@ -266,7 +307,9 @@ mod tests {
             Some("AI")
         );
         assert_eq!(claimed("Crawl4AI/0.6").as_deref(), Some("Crawl"));
-        assert_eq!(claimed("Mozilla/5.0 (compatible; Crawl; +https://example.com)"), None, "Crawl4AI's cut token");
+        // A robot of its own, not the registry's Crawl4AI, whose cut token is Crawl.
+        assert_eq!(claimed("Mozilla/5.0 (compatible; Crawl; +https://example.com)").as_deref(), Some("?Crawl"));
+        assert_eq!(claimed("Mozilla/5.0 (compatible; Crawl)"), None, "no version, no address: a word");
         let slurp = "Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)";
         assert_eq!(claimed(slurp).as_deref(), Some("Slurp"));
         assert_eq!(
@@ -275,6 +318,21 @@ mod tests {
         );
         assert_eq!(claimed("InfoSeek Robot 1.0").as_deref(), Some("Infoseek"));
         assert_eq!(claimed("InfoSeek Robot 1.1").as_deref(), Some("Infoseek"), "another version");
+        // Phones describe themselves in a comment: a model is no robot (issue 35).
+        for phone in [
+            "Mozilla/5.0 (Linux; Android 12; CUBOT_X50 Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0 Mobile Safari/537.36",
+            "Mozilla/5.0 (Linux; Android 13; CUBOT NOTE 40 Build/TP1A) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36",
+            "Mozilla/5.0 (Linux; Android 10; CUBOT KINGKONG 5 Pro Build/QP1A) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36",
+            "Mozilla/5.0 (Linux; Android 14; Spider 2 Pro) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36",
+        ] {
+            assert_eq!(claimed(phone), None, "{phone}");
+        }
+        let long = format!("{} Spider0bot/1.0", "word ".repeat(60));
+        assert_eq!(claimed(&long), None, "no robot's name is 61 words long");
+        assert_eq!(claimed("G2 Web Services/1.0 (built with StormCrawler Archetype 1.8; http://x)"), None);
+        let speedy =
+            "Mozilla/5.0 (compatible; Speedy Spider; http://www.entireweb.com/about/search_tech/speedy_spider/)";
+        assert_eq!(claimed(speedy).as_deref(), Some("?Speedy Spider"), "a robot that gives its URL");
     }
 
     /// Each robot's own published User-Agent names it (Sidewinder's has two words,
