@@ -45,6 +45,7 @@ mod json;
 mod page;
 mod robots;
 mod sitemaps;
+mod survey;
 
 use answers::{Answerer, CheckRecord, Format, Only, RequestNotes};
 pub use audit::{AuditArgs, audit};
@@ -54,6 +55,7 @@ pub use history::{DiffArgs, HistoryArgs, diff, history, keep_in_store};
 pub use page::{PageArgs, page};
 pub use robots::{RobotsArgs, registry, robots};
 pub use sitemaps::{SitemapsArgs, sitemaps};
+pub use survey::{SurveyArgs, survey};
 
 /// Writes one line to standard error; see `note!`. Quiet when it cannot.
 pub fn stderr_line(line: std::fmt::Arguments<'_>) {

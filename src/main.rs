@@ -10,7 +10,7 @@ use color_eyre::eyre::Result;
 use robotscope::app::App;
 use robotscope::cli::{
     self, AuditArgs, BotsArgs, CheckArgs, CompareArgs, DiffArgs, FixArgs, HistoryArgs, LintArgs, Outcome, PageArgs,
-    RobotsArgs, SitemapsArgs, SourceOptions,
+    RobotsArgs, SitemapsArgs, SourceOptions, SurveyArgs,
 };
 use robotscope::clipboard::ClipboardMode;
 use robotscope::fetch::Source;
@@ -100,6 +100,17 @@ enum Command {
     Audit(AuditArgs),
     /// The robots' published address ranges, which audit checks requests against.
     Bots(BotsArgs),
+    /// Many sites' robots.txt in one table: for each robot, how many let it in.
+    ///
+    /// Sites are fetched (--jobs at a time; those the store fetched within --fresh
+    /// hours are not fetched again, so a rerun resumes), or read from --dir or --warc
+    /// files (Common Crawl's robots.txt captures). Each capture and robot is a row: its
+    /// category (full, partial, none, missing, unreachable, redirect) decided on every
+    /// path as Google's matcher decides it. Text gives the share of each category per
+    /// robot; --json and --csv every row; --dpi the Data Provenance Initiative's
+    /// schema. Without -a, -r or -p: the AI robots Consent in Crisis tracks, Googlebot,
+    /// bingbot and a robot no group names.
+    Survey(SurveyArgs),
     /// The unified diff between two versions of a site's robots.txt, or between two files
     /// (OLD NEW) with every robot whose verdict changes.
     ///
@@ -176,6 +187,7 @@ fn main() -> ExitCode {
         Some(Command::Sitemaps(sitemaps)) => Some(&mut sitemaps.robots),
         Some(Command::History(history)) => Some(&mut history.robots),
         Some(Command::Audit(audit)) => Some(&mut audit.robots),
+        Some(Command::Survey(survey)) => Some(&mut survey.robots),
         _ => None,
     };
     if let (Some(selection), Some((_, sub_matches))) = (selection, matches.subcommand()) {
@@ -192,6 +204,7 @@ fn main() -> ExitCode {
         Some(Command::History(history)) => cli::history(history, &db),
         Some(Command::Audit(audit)) => cli::audit(audit, &db),
         Some(Command::Bots(bots)) => cli::bots(bots),
+        Some(Command::Survey(survey)) => cli::survey(survey, &db),
         Some(Command::Diff(diff)) => cli::diff(diff, &db),
         Some(Command::Robots(robots)) => cli::robots(robots, &db),
         Some(Command::Block(block)) => cli::block(block, &db),

@@ -124,7 +124,7 @@ pub fn keep_in_store(retrieved: &Retrieved, options: &SourceOptions) -> Option<V
 
 /// Opens the store `--store`/`--no-store` chose, saying on standard error if a damaged
 /// database was moved aside.
-fn open_store(options: &SourceOptions) -> Result<Store> {
+pub(super) fn open_store(options: &SourceOptions) -> Result<Store> {
     match options.store_choice().open() {
         Ok(opened) => {
             if let Some(note) = opened.damage_note() {

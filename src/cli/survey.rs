@@ -1,0 +1,723 @@
+//! `robotscope survey`: many sites' robots.txt in one table, one row per capture and
+//! robot. The captures come from sites fetched now (a bounded number at a time, the
+//! store's fresh ones taken instead), from a directory of files, or from WARC files;
+//! `survey` judges them (every core) and this module writes the rows as they come, and
+//! the summary per robot at the end.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::{self, BufRead, BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use color_eyre::eyre::{Result, WrapErr, bail};
+use serde::Serialize;
+
+use super::csv::plain as cell;
+use super::history::open_store;
+use super::{Outcome, RobotQuery, RobotSelection, RunDeadline, SourceOptions, json, positive_count};
+use crate::fetch::{self, Source};
+use crate::history::{self, Store};
+use crate::policy::escape::sanitize_str;
+use crate::policy::{Availability, Preference, Reading, Robot};
+use crate::robots_db::RobotsDb;
+use crate::survey::warc::{WarcCapture, read_captures};
+use crate::survey::{Capture, Category, Redirects, Row, SurveyRobot, judge_each};
+use crate::words::plural;
+
+/// `robotscope survey`: how many sites let each robot in, from sites, files or WARCs.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "Categories, decided on every path as Google's matcher decides them: full (no path \
+    may be fetched), partial, none (every path), missing (a 4xx: no robots.txt, everything allowed), unreachable \
+    (a 5xx, a 429, no answer: RFC 9309 then disallows everything, counted apart), redirect (a redirect whose \
+    target the input does not hold).")]
+pub struct SurveyArgs {
+    /// Sites to fetch (`example.com`, `https://example.com`), or `-` to read them from
+    /// standard input, one a line.
+    #[arg(value_name = "SITE")]
+    pub sites: Vec<String>,
+    /// A file of sites, one a line; in a CSV (Tranco's `rank,domain`), the last field.
+    /// `#` comments and blank lines are skipped.
+    #[arg(long = "sites", value_name = "FILE")]
+    pub sites_file: Option<PathBuf>,
+    /// A directory of robots.txt files, each named by its site's host.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// WARC files (plain, or gzipped per record or whole): their `response` records.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub warc: Vec<PathBuf>,
+    #[command(flatten)]
+    pub robots: RobotSelection,
+    /// Sites fetched at once.
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = positive_count)]
+    pub jobs: usize,
+    /// Sites the store fetched within these hours are not fetched again: their last
+    /// answer is used (a rerun resumes where an interrupted one stopped). 0 fetches
+    /// every site.
+    #[arg(long, value_name = "HOURS", default_value_t = 24)]
+    pub fresh: u64,
+    /// A CSV of `site,weight` (tokens, traffic): the summary's shares are weighted.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// One JSON object per capture and robot.
+    #[arg(long, conflicts_with_all = ["csv", "dpi"])]
+    pub json: bool,
+    /// One CSV row per capture and robot.
+    #[arg(long, conflicts_with = "dpi")]
+    pub csv: bool,
+    /// The Data Provenance Initiative's schema (Consent in Crisis): domain, agent or
+    /// company, period, status (Full / Some / No Restrictions, No Robots.txt).
+    #[arg(long)]
+    pub dpi: bool,
+    #[command(flatten)]
+    pub deadline: RunDeadline,
+    #[command(flatten)]
+    pub source_options: SourceOptions,
+}
+
+/// The agents *Consent in Crisis* tracks (Longpre et al. 2024) and their companies,
+/// then the search engines asked beside them and a robot no group names: the robots
+/// surveyed when none are named. `--dpi` gives each company its strictest agent's
+/// status.
+const CONSENT_IN_CRISIS: [(&str, Option<&str>); 14] = [
+    ("GPTBot", Some("OpenAI")),
+    ("ChatGPT-User", Some("OpenAI")),
+    ("Google-Extended", Some("Google")),
+    ("CCBot", Some("Common Crawl")),
+    ("Amazonbot", Some("Amazon")),
+    ("anthropic-ai", Some("Anthropic")),
+    ("Claude-Web", Some("Anthropic")),
+    ("ClaudeBot", Some("Anthropic")),
+    ("cohere-ai", Some("Cohere")),
+    ("FacebookBot", Some("Meta")),
+    ("ia_archiver", Some("Internet Archive")),
+    ("Googlebot", None),
+    ("bingbot", None),
+    ("*", None),
+];
+
+/// The captures judged at once: enough to keep every core busy, few enough that memory
+/// stays flat however large the input.
+const BATCH_CAPTURES: usize = 512;
+/// The URLs whose rows are remembered for the redirects that lead to them.
+const REMEMBERED_URLS: usize = 2_000_000;
+
+/// `robotscope survey`.
+pub fn survey(args: &SurveyArgs, db: &RobotsDb) -> Result<Outcome> {
+    let robots = survey_robots(args, db)?;
+    let weights = args.weights.as_deref().map(read_weights).transpose()?;
+    let deadline = Instant::now() + args.deadline.max_time;
+    let stdout = io::stdout();
+    let mut writer = Writer::new(args, BufWriter::new(stdout.lock()), weights);
+    let run = (|| -> Result<()> {
+        writer.start()?;
+        let mut input = Input::new(&robots, &mut writer);
+        for path in &args.warc {
+            input.warc(path, args.source_options.max_bytes, deadline)?;
+        }
+        if let Some(dir) = &args.dir {
+            input.dir(dir, &args.source_options, deadline)?;
+        }
+        let sites = sites_asked(args)?;
+        if !sites.is_empty() {
+            input.sites(&sites, args, deadline)?;
+        }
+        input.finish()?;
+        Ok(writer.finish()?)
+    })();
+    match run {
+        // A closed pipe (`| head`) ends the survey quietly, as grep does.
+        Err(error) if error.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) => {
+            Ok(Outcome::Clean)
+        }
+        Err(error) => Err(error),
+        Ok(()) => Ok(Outcome::Clean),
+    }
+}
+
+/// The robots asked about: `-a`, `-r` and `-p`, or the *Consent in Crisis* agents with
+/// Googlebot, bingbot and a robot no group names, each taken as Google's library takes a
+/// token.
+fn survey_robots(args: &SurveyArgs, db: &RobotsDb) -> Result<Vec<SurveyRobot>> {
+    let selection = &args.robots;
+    let queries = if selection.agents.is_empty() && selection.robots.is_empty() && selection.purposes.is_empty() {
+        CONSENT_IN_CRISIS
+            .iter()
+            .map(|&(token, _)| RobotQuery {
+                label: token.to_owned(),
+                robot: Robot::from_agent(token),
+                reading: selection.semantics.unwrap_or(Reading::Rfc9309),
+            })
+            .collect()
+    } else {
+        super::robot_queries(selection, db)?
+    };
+    Ok(queries
+        .into_iter()
+        .map(|query| SurveyRobot { label: query.label, robot: query.robot, reading: query.reading })
+        .collect())
+}
+
+/// The sites named as arguments, in `--sites FILE` and on standard input (`-`), each
+/// once, in the order given.
+fn sites_asked(args: &SurveyArgs) -> Result<Vec<String>> {
+    let mut lines: Vec<String> = Vec::new();
+    for site in &args.sites {
+        if site == "-" {
+            let stdin = io::stdin();
+            read_site_lines(stdin.lock(), &mut lines).wrap_err("reading sites from standard input")?;
+        } else {
+            lines.push(site.clone());
+        }
+    }
+    if let Some(path) = &args.sites_file {
+        let (bytes, _) = fetch::read_file_capped(path, args.source_options.max_file_bytes, Duration::from_secs(10))
+            .wrap_err_with(|| format!("reading {}", sanitize_str(&path.display().to_string())))?;
+        read_site_lines(bytes.as_slice(), &mut lines)?;
+    }
+    let mut seen = HashSet::new();
+    Ok(lines.into_iter().filter(|site| seen.insert(site.to_ascii_lowercase())).collect())
+}
+
+/// Sites one a line: a CSV's last field (Tranco's `rank,domain`), `#` comments and blank
+/// lines skipped, and a header (`domain`) too.
+fn read_site_lines(input: impl BufRead, into: &mut Vec<String>) -> io::Result<()> {
+    for line in input.split(b'\n') {
+        let line = String::from_utf8_lossy(&line?).into_owned();
+        let site = line.rsplit(',').next().unwrap_or_default().trim().trim_matches('"');
+        if site.is_empty()
+            || site.starts_with('#')
+            || site.eq_ignore_ascii_case("domain")
+            || site.eq_ignore_ascii_case("site")
+        {
+            continue;
+        }
+        into.push(site.to_owned());
+    }
+    Ok(())
+}
+
+/// `--weights`: `site,weight` a line; a line whose weight is no number (a header) is
+/// skipped.
+fn read_weights(path: &Path) -> Result<HashMap<String, f64>> {
+    let (bytes, _) = fetch::read_file_capped(path, 256 << 20, Duration::from_secs(10))
+        .wrap_err_with(|| format!("reading {}", sanitize_str(&path.display().to_string())))?;
+    let weights: HashMap<String, f64> = String::from_utf8_lossy(&bytes)
+        .lines()
+        .filter_map(|line| {
+            let (site, weight) = line.rsplit_once(',')?;
+            let weight = weight.trim().parse::<f64>().ok().filter(|w| w.is_finite() && *w >= 0.0)?;
+            Some((site.trim().trim_matches('"').to_ascii_lowercase(), weight))
+        })
+        .collect();
+    if weights.is_empty() {
+        bail!("{}: no `site,weight` line", sanitize_str(&path.display().to_string()));
+    }
+    Ok(weights)
+}
+
+/// Where the captures come in, are judged in batches and handed to the writer.
+struct Input<'a, W: Write> {
+    robots: &'a [SurveyRobot],
+    writer: &'a mut Writer<W>,
+    batch: Vec<Capture>,
+    redirects: Redirects,
+    progress: Progress,
+}
+
+impl<'a, W: Write> Input<'a, W> {
+    fn new(robots: &'a [SurveyRobot], writer: &'a mut Writer<W>) -> Self {
+        Input {
+            robots,
+            writer,
+            batch: Vec::with_capacity(BATCH_CAPTURES),
+            redirects: Redirects::with_capacity(REMEMBERED_URLS),
+            progress: Progress::new(),
+        }
+    }
+
+    fn push(&mut self, capture: Capture) -> Result<()> {
+        self.batch.push(capture);
+        if self.batch.len() >= BATCH_CAPTURES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Judges the captures waiting, on every core, and writes their rows.
+    fn flush(&mut self) -> Result<()> {
+        let captures = std::mem::take(&mut self.batch);
+        for (capture, rows) in captures.iter().zip(judge_each(&captures, self.robots)) {
+            if let Some(rows) = self.redirects.note(capture, rows) {
+                self.writer.rows(&rows)?;
+            }
+        }
+        self.progress.add(captures.len() as u64);
+        Ok(())
+    }
+
+    /// The rows of the redirects, once every capture is in.
+    fn finish(mut self) -> Result<()> {
+        self.flush()?;
+        let redirects = std::mem::take(&mut self.redirects);
+        self.writer.rows(&redirects.resolve())?;
+        self.progress.done();
+        Ok(())
+    }
+
+    /// A WARC file's captures, within the run's deadline.
+    fn warc(&mut self, path: &Path, max_body: usize, deadline: Instant) -> Result<()> {
+        let label = sanitize_str(&path.display().to_string()).into_owned();
+        let file = std::fs::File::open(path).wrap_err_with(|| format!("opening {label}"))?;
+        if !file.metadata().is_ok_and(|metadata| metadata.is_file()) {
+            bail!("{label}: not a regular file");
+        }
+        let mut failed = None;
+        let read = read_captures(file, max_body, Some(deadline), |warc| match self.push(capture_of(warc)) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(error) => {
+                failed = Some(error);
+                ControlFlow::Break(())
+            }
+        });
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        match read {
+            Ok(()) => Ok(()),
+            Err(crate::survey::warc::WarcError::OutOfTime) => {
+                note!(
+                    "robotscope: warning: {label}: the run's time (--max-time) ran out; the rest of it is not surveyed"
+                );
+                Ok(())
+            }
+            Err(error) => {
+                note!(
+                    "robotscope: warning: {label}: {}; the rest of it is not surveyed",
+                    sanitize_str(&error.to_string())
+                );
+                Ok(())
+            }
+        }
+    }
+
+    /// `--dir`: each regular file is a site's robots.txt, named by its host.
+    fn dir(&mut self, dir: &Path, options: &SourceOptions, deadline: Instant) -> Result<()> {
+        let label = sanitize_str(&dir.display().to_string()).into_owned();
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .wrap_err_with(|| format!("reading the directory {label}"))?
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .collect();
+        entries.sort();
+        let mut skipped = 0;
+        for path in entries {
+            if Instant::now() >= deadline {
+                note!("robotscope: warning: the run's time (--max-time) ran out in {label}");
+                break;
+            }
+            // A FIFO or a device would block the read: only regular files are sites'.
+            let regular = std::fs::symlink_metadata(&path).is_ok_and(|metadata| metadata.is_file());
+            let Some(host) = path.file_name().and_then(|name| name.to_str()).filter(|_| regular) else {
+                skipped += 1;
+                continue;
+            };
+            let host = host.strip_suffix(".txt").unwrap_or(host);
+            let mut capture = Capture {
+                url: format!("https://{host}/robots.txt"),
+                time: modified_time(&path),
+                status: Some(200),
+                availability: Availability::Available,
+                ..Capture::default()
+            };
+            match fetch::read_file_capped(&path, options.max_bytes, Duration::from_secs(10)) {
+                Ok((bytes, truncated)) => (capture.body, capture.truncated) = (bytes, truncated),
+                Err(error) => {
+                    (capture.status, capture.error) = (None, Some(format!("cannot read {}: {error}", path.display())));
+                }
+            }
+            self.push(capture)?;
+        }
+        if skipped > 0 {
+            let what = if skipped == 1 { "1 entry that is".to_owned() } else { format!("{skipped} entries that are") };
+            note!("robotscope: warning: {label}: {what} no regular file skipped");
+        }
+        Ok(())
+    }
+
+    /// Sites fetched now, `--jobs` at a time, within the deadline; those the store
+    /// fetched within `--fresh` hours are taken from it; every fetch is kept in it.
+    fn sites(&mut self, sites: &[String], args: &SurveyArgs, deadline: Instant) -> Result<()> {
+        let options = &args.source_options;
+        let limits = options.limits(None);
+        let mut store = open_store(options).ok();
+        let mut to_fetch = Vec::new();
+        for site in sites {
+            let Ok(Source::Site { robots_url: url, .. }) = Source::parse(site, |_| false) else {
+                let error = format!("not a site: {site}");
+                self.push(Capture { url: site.clone(), error: Some(error), ..Capture::default() })?;
+                continue;
+            };
+            match store.as_ref().and_then(|store| fresh_capture(store, &url, args.fresh)) {
+                Some(capture) => self.push(capture)?,
+                None => to_fetch.push(url),
+            }
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+        let left = runtime.block_on(async {
+            let mut running = tokio::task::JoinSet::new();
+            let mut waiting = to_fetch.into_iter();
+            let tokio_deadline = tokio::time::Instant::now() + deadline.saturating_duration_since(Instant::now());
+            loop {
+                while running.len() < args.jobs {
+                    let Some(url) = waiting.next() else { break };
+                    let limits = limits.clone();
+                    running.spawn(async move {
+                        let outcome = fetch::fetch(&url, &limits).await;
+                        (url, outcome)
+                    });
+                }
+                let Ok(next) = tokio::time::timeout_at(tokio_deadline, running.join_next()).await else {
+                    running.abort_all();
+                    return Ok::<usize, color_eyre::Report>(running.len() + waiting.len());
+                };
+                let Some(joined) = next else { return Ok(0) };
+                let Ok((url, outcome)) = joined else { continue };
+                if let (Some(store), Ok(fetched)) = (store.as_mut(), &outcome) {
+                    // A fetch the user's own flags cut is not the site's: not kept.
+                    let _ = history::keep_fetch(store, &url, fetched, &limits);
+                }
+                self.push(fetched_capture(&url, outcome))?;
+            }
+        })?;
+        if left > 0 {
+            note!(
+                "robotscope: warning: the run's time (--max-time) ran out: {} not surveyed; run again to go on (the sites fetched are in the store)",
+                plural(left, "site")
+            );
+        }
+        Ok(())
+    }
+}
+
+/// A WARC record's capture, as a survey judges it.
+fn capture_of(warc: WarcCapture) -> Capture {
+    let availability = match warc.status {
+        Some(200..=299) | None => Availability::Available,
+        Some(status) => Availability::Status(status),
+    };
+    Capture {
+        url: warc.url,
+        time: warc.date,
+        status: warc.status,
+        availability,
+        body: warc.body,
+        location: warc.location,
+        truncated: warc.truncated,
+        error: warc.error,
+    }
+}
+
+/// A fetch's capture: the answer, or why there was none.
+fn fetched_capture(url: &url::Url, outcome: Result<fetch::Fetched, fetch::FetchError>) -> Capture {
+    let time = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+    match outcome {
+        Ok(fetched) => Capture {
+            url: url.to_string(),
+            time,
+            status: Some(fetched.status.code()),
+            availability: fetched.availability(),
+            truncated: fetched.truncated,
+            body: fetched.body,
+            ..Capture::default()
+        },
+        Err(error) => Capture {
+            url: url.to_string(),
+            time,
+            availability: error.availability(),
+            error: Some(error.to_string()),
+            ..Capture::default()
+        },
+    }
+}
+
+/// The site's last fetch from the store, when it was seen within `hours`.
+fn fresh_capture(store: &Store, url: &url::Url, hours: u64) -> Option<Capture> {
+    if hours == 0 {
+        return None;
+    }
+    let version = store.last_local(&history::site_key(url)).ok()??;
+    let civil = jiff::civil::DateTime::strptime("%Y%m%d%H%M%S", &version.last_seen).ok()?;
+    let seen = jiff::tz::Offset::UTC.to_timestamp(civil).ok()?;
+    let age = jiff::Timestamp::now().duration_since(seen);
+    if age.as_secs() < 0 || age.as_secs() > i64::try_from(hours.saturating_mul(3600)).unwrap_or(i64::MAX) {
+        return None;
+    }
+    let body = history::body_of(store, &version).ok()?;
+    Some(Capture {
+        url: url.to_string(),
+        time: seen.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+        status: version.status,
+        availability: version.availability,
+        body,
+        truncated: version.truncated,
+        ..Capture::default()
+    })
+}
+
+/// A file's modification time, RFC 3339 in UTC (empty when the system cannot say).
+fn modified_time(path: &Path) -> String {
+    std::fs::metadata(path)
+        .and_then(|metadata| metadata.modified())
+        .ok()
+        .and_then(|time| jiff::Timestamp::try_from(time).ok())
+        .map(|time| time.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
+        .unwrap_or_default()
+}
+
+/// Captures per second on standard error, when it is a terminal.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        use std::io::IsTerminal;
+        let bar = io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} {pos} captures judged ({per_sec}) {elapsed}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            );
+            bar.enable_steady_tick(Duration::from_millis(120));
+            bar
+        });
+        Progress { bar }
+    }
+
+    fn add(&self, count: u64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(count);
+        }
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A row of `--json` (DESIGN.md §4).
+#[derive(Debug, Serialize)]
+struct RowRecord<'a> {
+    url: &'a str,
+    site: &'a str,
+    agent: &'a str,
+    category: &'static str,
+    group: &'static str,
+    line: Option<usize>,
+    status: Option<u16>,
+    bytes: usize,
+    time: &'a str,
+    train_ai: Option<&'static str>,
+    html: bool,
+    error: Option<&'a str>,
+}
+
+impl<'a> RowRecord<'a> {
+    fn of(row: &'a Row) -> Self {
+        RowRecord {
+            url: &row.url,
+            site: &row.site,
+            agent: &row.agent,
+            category: row.category.name(),
+            group: row.group.name(),
+            line: row.line,
+            status: row.status,
+            bytes: row.bytes,
+            time: &row.time,
+            train_ai: row.train_ai.map(Preference::name),
+            html: row.html,
+            error: row.error.as_deref(),
+        }
+    }
+}
+
+/// How the rows are written: as they come (JSON, CSV, DPI agent rows), and the summary
+/// at the end (text; DPI companies).
+struct Writer<W: Write> {
+    out: W,
+    format: Format,
+    /// Per robot: the sites in each category, weighted.
+    tallies: BTreeMap<usize, [f64; 6]>,
+    agents: Vec<String>,
+    weights: Option<HashMap<String, f64>>,
+    unweighted_sites: HashSet<String>,
+    sites: HashSet<String>,
+    rows: u64,
+    /// `--dpi`: each (domain, company, period)'s strictest category.
+    companies: BTreeMap<(String, &'static str, String), Category>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+    Csv,
+    Dpi,
+}
+
+impl<W: Write> Writer<W> {
+    fn new(args: &SurveyArgs, out: W, weights: Option<HashMap<String, f64>>) -> Self {
+        let format = match (args.json, args.csv, args.dpi) {
+            (true, _, _) => Format::Json,
+            (_, true, _) => Format::Csv,
+            (_, _, true) => Format::Dpi,
+            _ => Format::Text,
+        };
+        Writer {
+            out,
+            format,
+            tallies: BTreeMap::new(),
+            agents: Vec::new(),
+            weights,
+            unweighted_sites: HashSet::new(),
+            sites: HashSet::new(),
+            rows: 0,
+            companies: BTreeMap::new(),
+        }
+    }
+
+    fn start(&mut self) -> io::Result<()> {
+        match self.format {
+            Format::Csv => {
+                writeln!(self.out, "url,site,agent,category,group,line,status,bytes,time,train_ai,html,error")
+            }
+            Format::Dpi => writeln!(self.out, "domain,agent,period,status"),
+            Format::Text | Format::Json => Ok(()),
+        }
+    }
+
+    fn rows(&mut self, rows: &[Row]) -> io::Result<()> {
+        for row in rows {
+            self.tally(row);
+            match self.format {
+                Format::Json => json::write_line(&mut self.out, &RowRecord::of(row))?,
+                Format::Csv => {
+                    let number = |n: Option<String>| n.unwrap_or_default();
+                    writeln!(
+                        self.out,
+                        "{},{},{},{},{},{},{},{},{},{},{},{}",
+                        cell(&row.url),
+                        cell(&row.site),
+                        cell(&row.agent),
+                        row.category.name(),
+                        row.group.name(),
+                        number(row.line.map(|n| n.to_string())),
+                        number(row.status.map(|n| n.to_string())),
+                        row.bytes,
+                        cell(&row.time),
+                        row.train_ai.map_or("", Preference::name),
+                        row.html,
+                        cell(row.error.as_deref().unwrap_or_default()),
+                    )?;
+                }
+                Format::Dpi => {
+                    let period = row.time.get(..7).unwrap_or_default();
+                    if let Some(label) = dpi_label(row.category) {
+                        writeln!(self.out, "{},{},{},{label}", cell(&row.site), cell(&row.agent), cell(period))?;
+                    }
+                    let company = CONSENT_IN_CRISIS.iter().find(|(token, _)| *token == row.agent).and_then(|(_, c)| *c);
+                    if let Some(company) = company {
+                        let key = (row.site.clone(), company, period.to_owned());
+                        let strictest = self.companies.entry(key).or_insert(row.category);
+                        *strictest = (*strictest).min(row.category);
+                    }
+                }
+                Format::Text => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts a row in its robot's tally, weighted by its site's weight.
+    fn tally(&mut self, row: &Row) {
+        self.rows += 1;
+        self.sites.insert(row.site.clone());
+        let robot = self.agents.iter().position(|agent| *agent == row.agent).unwrap_or_else(|| {
+            self.agents.push(row.agent.clone());
+            self.agents.len() - 1
+        });
+        let weight = match &self.weights {
+            None => 1.0,
+            Some(weights) => weights.get(&row.site).copied().unwrap_or_else(|| {
+                self.unweighted_sites.insert(row.site.clone());
+                0.0
+            }),
+        };
+        let index = Category::ALL.iter().position(|&category| category == row.category).unwrap_or_default();
+        self.tallies.entry(robot).or_default()[index] += weight;
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        match self.format {
+            Format::Text => self.summary()?,
+            Format::Dpi => {
+                let companies = std::mem::take(&mut self.companies);
+                for ((site, company, period), category) in companies {
+                    if let Some(label) = dpi_label(category) {
+                        writeln!(self.out, "{},{},{},{label}", cell(&site), cell(company), cell(&period))?;
+                    }
+                }
+            }
+            Format::Json | Format::Csv => {}
+        }
+        if !self.unweighted_sites.is_empty() {
+            note!(
+                "robotscope: warning: {} not in --weights counted with weight 0",
+                plural(self.unweighted_sites.len(), "site")
+            );
+        }
+        self.out.flush()
+    }
+
+    /// The table per robot: the share of sites in each category.
+    fn summary(&mut self) -> io::Result<()> {
+        let weighted = if self.weights.is_some() { ", weighted" } else { "" };
+        writeln!(
+            self.out,
+            "{} judged for {} ({} rows{weighted})\n",
+            plural(self.sites.len(), "site"),
+            plural(self.agents.len(), "robot"),
+            self.rows
+        )?;
+        write!(self.out, "{:<24}", "robot")?;
+        for category in Category::ALL {
+            write!(self.out, " {:>11}", category.name())?;
+        }
+        writeln!(self.out)?;
+        for (robot, counts) in &self.tallies {
+            let total: f64 = counts.iter().sum();
+            write!(self.out, "{:<24}", sanitize_str(&self.agents[*robot]))?;
+            for count in counts {
+                let share = if total > 0.0 { 100.0 * count / total } else { 0.0 };
+                write!(self.out, " {share:>10.1}%")?;
+            }
+            writeln!(self.out)?;
+        }
+        Ok(())
+    }
+}
+
+/// The Data Provenance Initiative's label of a category; `None` for those their schema
+/// has no word for (a server that failed, a redirect nowhere), which are left out.
+fn dpi_label(category: Category) -> Option<&'static str> {
+    match category {
+        Category::Full => Some("Full Restrictions"),
+        Category::Partial => Some("Some Restrictions"),
+        Category::None => Some("No Restrictions"),
+        Category::Missing => Some("No Robots.txt"),
+        Category::Unreachable | Category::Redirect => None,
+    }
+}
