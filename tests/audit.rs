@@ -159,6 +159,21 @@ fn an_unknown_robot_is_judged_by_its_whole_name() {
     assert!(text.contains("0 robot requests judged"), "{text}");
 }
 
+/// `-a` takes a robot by its name or by the token RFC 9309 reads in it (issue 35: `-a
+/// AI`, which the tool suggests for `AI2Bot`, judged none of its requests).
+#[test]
+fn a_robot_is_asked_for_by_its_name_or_its_token() {
+    let dir = tempfile::tempdir().expect("dir");
+    let agent = "Mozilla/5.0 (compatible; AI2Bot/1.0; +https://allenai.org/crawler)";
+    let log = write(&dir, "access.log", combined("192.0.2.7", "10/Oct/2025:13:55:00 +0000", "/x", agent).as_bytes());
+    let robots = write(&dir, "robots.txt", b"User-agent: AI2Bot\nDisallow: /\n");
+    let (out, err, code) = run(&["audit", &log, "--robots", &robots, "-a", "AI", "--json", "--no-store"], b"");
+    assert_eq!(code, 1, "{out}{err}");
+    let requests: Vec<Value> = json_lines(&out).into_iter().filter(|record| record["type"] == "request").collect();
+    assert_eq!(requests.len(), 1, "{out}");
+    assert_eq!(requests[0]["verdict"], "violation");
+}
+
 /// A log of more lines than one batch: parsed on several threads, judged in order, and
 /// numbered as the file numbers them.
 #[test]

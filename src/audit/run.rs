@@ -553,7 +553,11 @@ impl<'a> Run<'a> {
         }
         let (robot, reading) = match &self.only {
             Some(only) => {
-                let Some((_, robot, reading)) = only.iter().find(|(token, _, _)| *token == key) else {
+                // Asked for by its name (`-a AI2Bot`) or by the token RFC 9309 reads in it
+                // (`-a AI`, which the tool suggests for it).
+                let token = robot.token.to_ascii_lowercase();
+                let Some((_, robot, reading)) = only.iter().find(|(asked, _, _)| *asked == key || *asked == token)
+                else {
                     return Claim::Other;
                 };
                 (robot.clone(), *reading)

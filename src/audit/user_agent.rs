@@ -104,22 +104,24 @@ fn is_name_char(c: char) -> bool {
 /// header.
 #[derive(Debug)]
 pub struct RobotNames {
-    /// Each robot's own published header, white space collapsed, in lower case.
-    headers: HashMap<String, usize>,
+    /// Each robot's own published header, as its products read whatever their versions
+    /// (`Claude-User (claude-code/2.1.86)` and `/2.1.87` are one robot's).
+    headers: HashMap<Vec<String>, usize>,
     /// Each name a product or comment item may carry, in lower case: the first robot in
     /// the registry that carries it.
     names: HashMap<String, usize>,
 }
 
 impl RobotNames {
-    /// The names of every robot in `db`.
+    /// The names of every robot in `db` that fetches: a token that only states a use of
+    /// content (`Google-Extended`) is sent by no robot.
     #[must_use]
     pub fn new(db: &RobotsDb) -> RobotNames {
         let mut headers = HashMap::new();
         let mut names = HashMap::new();
-        for (index, profile) in db.profiles().iter().enumerate() {
+        for (index, profile) in db.profiles().iter().enumerate().filter(|(_, profile)| !profile.control_only) {
             if !profile.user_agent.is_empty() {
-                headers.entry(collapsed(&profile.user_agent)).or_insert(index);
+                headers.entry(shape(&profile.user_agent)).or_insert(index);
             }
             for name in names_in_user_agents(profile) {
                 // A listed name is read as a header is (`iaskspider/2.0` is the product
@@ -132,52 +134,62 @@ impl RobotNames {
         RobotNames { headers, names }
     }
 
-    /// The robot `user_agent` claims to be: the registry robot whose own header it is;
-    /// else the first one a whole product or comment item names (a robot names itself
-    /// first: `Claude-User (claude-code/2.1.86)` is Claude-User); else a robot of its
-    /// own ([`unknown_robot`]); `None` for a browser and every other client.
+    /// The robot `user_agent` claims to be: the registry robot whose own header it is
+    /// (whatever the versions); else the first product or comment item that names a
+    /// robot, a registry one by its whole name or one of its own ([`unknown_robot`]): a
+    /// robot names itself first (`MyBot/1.0 Scrapy/2.11` is `MyBot`, not Scrapy). `None`
+    /// for a browser, an app and every other client.
     #[must_use]
     pub fn robot_of(&self, user_agent: &str) -> Option<Claimed> {
-        if let Some(&index) = self.headers.get(&collapsed(user_agent)) {
-            return Some(Claimed::Known(index));
-        }
         let products = products(user_agent);
-        let known = products.iter().find_map(|product| self.names.get(&product.name.to_ascii_lowercase()));
-        if let Some(&index) = known {
+        let shape: Vec<String> = products.iter().map(|product| product.name.to_ascii_lowercase()).collect();
+        if let Some(&index) = self.headers.get(&shape) {
             return Some(Claimed::Known(index));
         }
         let gives_address = user_agent.split_whitespace().any(is_address)
             || user_agent.split(['(', ')', ';', ',']).any(|part| part.trim_start().starts_with("+http"));
-        products
-            .into_iter()
-            .find(|product| unknown_robot(product, gives_address))
-            .map(|product| Claimed::Unknown(product.name))
+        // An iPhone app's default header (`SpiderSolitaire/1.2 CFNetwork/1494 Darwin/23`)
+        // names the app, never a robot of its own.
+        let app = shape.iter().any(|name| name == "cfnetwork");
+        products.into_iter().zip(&shape).find_map(|(product, name)| match self.names.get(name) {
+            Some(&index) => Some(Claimed::Known(index)),
+            None => (!app && unknown_robot(&product, gives_address)).then_some(Claimed::Unknown(product.name)),
+        })
     }
 }
 
-/// Whether `product` is a robot the registry does not know: its name calls it a bot, a
-/// crawler or a spider in its last word (`Speedy Spider`, not `StormCrawler
-/// Archetype`), and it is a product as robots write theirs, with a version
-/// (`MJ12bot/v1.4.8`) or in a header that gives the robot's URL or address
-/// (`compatible; AdsBot-Google-Mobile; +http://…`). In a comment without either, where
-/// browsers describe the device, only a name of one word counts (`Android 12;
-/// CUBOT_X50 Build/SP1A` is a phone); a name of more than four words or 64 bytes is no
-/// robot's.
-fn unknown_robot(product: &Product, gives_address: bool) -> bool {
-    let name = product.name.to_ascii_lowercase();
-    let words = name.split(' ').count();
-    let last = name.rsplit(' ').next().unwrap_or_default();
-    (product.versioned || gives_address)
-        && (!product.in_comment || words == 1 || gives_address)
-        && words <= 4
-        && name.len() <= 64
-        && ["bot", "crawl", "spider", "slurp"].iter().any(|word| last.contains(word))
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ' '))
+/// A header's products in lower case, versions aside.
+fn shape(user_agent: &str) -> Vec<String> {
+    products(user_agent).into_iter().map(|product| product.name.to_ascii_lowercase()).collect()
 }
 
-/// `text` in lower case with each run of white space one space (`Claude  Code`, a tab).
-fn collapsed(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
+/// Whether `product` is a robot the registry does not know: its name ends in a word
+/// that calls it a bot, a crawler or a spider (`MJ12bot`, `Speedy Spider`,
+/// `DuckDuckBot-Https`; not `StormCrawler Archetype`, nor the bare word `crawler`), and
+/// it is a product as robots write theirs, with a version (`MJ12bot/v1.4.8`) or in a
+/// header that gives the robot's URL or address (`compatible; AdsBot-Google-Mobile;
+/// +http://…`). In a comment without either, where browsers describe the device, only
+/// a name of one word counts (`Android 12; CUBOT_X50 Build/SP1A` is a phone). A name of
+/// more than four words or 64 bytes, with a word of digits alone (`Hebrew 2024 Spring
+/// Crawl`), or that starts with no letter or digit, is no robot's.
+fn unknown_robot(product: &Product, gives_address: bool) -> bool {
+    let name = product.name.to_ascii_lowercase();
+    let words: Vec<&str> = name.split(' ').collect();
+    let last = words.last().copied().unwrap_or_default();
+    let robot_word = |part: &str| {
+        let part = part.trim_end_matches(|c: char| c.is_ascii_digit());
+        ["bot", "crawl", "crawler", "spider", "slurp"].iter().any(|word| part.ends_with(word))
+    };
+    let generic = ["bot", "robot", "crawl", "crawler", "spider", "webcrawler"].contains(&name.as_str());
+    (product.versioned || gives_address)
+        && (!product.in_comment || words.len() == 1 || gives_address)
+        && words.len() <= 4
+        && name.len() <= 64
+        && !generic
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && !words.iter().any(|word| word.bytes().all(|b| b.is_ascii_digit()))
+        && last.split(['-', '_']).any(robot_word)
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ' '))
 }
 
 /// The names a robot's User-Agent header may carry: its name, the names lists give it,
@@ -251,7 +263,10 @@ mod tests {
         assert_eq!(claimed("Evil Googlebot/2.1").as_deref(), Some("?Evil Googlebot"), "a product of its own");
         // A robot names itself first: a name in a comment after it is not its own.
         assert_eq!(claimed("Mozilla/5.0 (compatible; GPTBot; Wget/1.21)").as_deref(), Some("GPTBot"));
-        assert_eq!(claimed("Claude-User/2.0 (claude-code/2.1.86)").as_deref(), Some("Claude-User"));
+        assert_eq!(
+            claimed("Mozilla/5.0 (compatible; Claude-User/1.0; claude-code/2.1.86)").as_deref(),
+            Some("Claude-User")
+        );
         // Yandex's robots, Yahoo's Slurps, and robots the registry does not know that
         // give their URL (issue 35).
         assert_eq!(
@@ -263,11 +278,40 @@ mod tests {
             Some("Slurp")
         );
         let ads = "Mozilla/5.0 (iPhone) Safari/604.1 (compatible; AdsBot-Google-Mobile; +http://www.google.com/mobile/adsbot.html)";
-        assert_eq!(claimed(ads).as_deref(), Some("?AdsBot-Google-Mobile"));
+        assert_eq!(claimed(ads).as_deref(), Some("AdsBot-Google-Mobile"), "a registry robot that ignores *");
         assert_eq!(
             claimed("Baiduspider-image+(+http://www.baidu.com/search/spider.htm)").as_deref(),
             Some("?Baiduspider-image")
         );
+        // A robot's own header names it whatever its versions (issue 35: Claude Code's
+        // and Lycos's were matched only to the letter).
+        let claude = "Claude-User (claude-code/2.1.87; +https://support.anthropic.com/)";
+        assert_eq!(claimed(claude).as_deref(), Some("Claude-Code"));
+        assert_eq!(claimed("Lycos_Spider_(T-Rex)/3.1").as_deref(), Some("Lycos"));
+        // A robot names itself first, known or not: a library after it is not it.
+        let research =
+            "Mozilla/5.0 (compatible; MyResearchBot/1.0; +https://example.edu/bot) Scrapy/2.11.2 (+https://scrapy.org)";
+        assert_eq!(claimed(research).as_deref(), Some("?MyResearchBot"));
+        assert_eq!(
+            claimed("ArchiveBot/1.0 (+https://example.org/archivebot) Wget/1.21.4").as_deref(),
+            Some("?ArchiveBot")
+        );
+        let duck = "Mozilla/5.0 (compatible; DuckDuckBot-Https/1.1; https://duckduckgo.com/duckduckbot)";
+        assert_eq!(claimed(duck).as_deref(), Some("?DuckDuckBot-Https"));
+        // Apps, and words that are no robots' names.
+        for client in [
+            "SpiderSolitaire/1.2.3 CFNetwork/1494.0.7 Darwin/23.4.0",
+            "ChatBot/12 CFNetwork/1494.0.7 Darwin/23.4.0",
+            "Marvelbotanics Garden/1.0",
+            "Y!J-BRW/1.0 crawler (http://help.yahoo.co.jp/help/jp/search/indexing/indexing-15.html)",
+            "robot;Owler;ops@owler-inc.com",
+            "Synapse (bot; +https://matrix.org)",
+            "Aranea/1.0 (Hebrew 2024 Spring Crawl; http://x.example)",
+            "Thunderbird/1.0.6 - WebCrawler http://x.example",
+            "Google-Extended/1.0",
+        ] {
+            assert_eq!(claimed(client), None, "{client}");
+        }
     }
 
     /// Short and cut tokens name no robot inside other words (issues 35 and 37): the
@@ -307,8 +351,8 @@ mod tests {
             Some("AI")
         );
         assert_eq!(claimed("Crawl4AI/0.6").as_deref(), Some("Crawl"));
-        // A robot of its own, not the registry's Crawl4AI, whose cut token is Crawl.
-        assert_eq!(claimed("Mozilla/5.0 (compatible; Crawl; +https://example.com)").as_deref(), Some("?Crawl"));
+        // A bare word, not the registry's Crawl4AI, whose cut token is Crawl.
+        assert_eq!(claimed("Mozilla/5.0 (compatible; Crawl; +https://example.com)"), None);
         assert_eq!(claimed("Mozilla/5.0 (compatible; Crawl)"), None, "no version, no address: a word");
         let slurp = "Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)";
         assert_eq!(claimed(slurp).as_deref(), Some("Slurp"));
@@ -341,7 +385,8 @@ mod tests {
     fn every_robot_is_named_by_its_own_header() {
         let db = RobotsDb::embedded();
         let names = RobotNames::new(&db);
-        for profile in db.profiles().iter().filter(|profile| !profile.user_agent.is_empty()) {
+        // (A token that only states a use of content is sent by no robot.)
+        for profile in db.profiles().iter().filter(|profile| !profile.user_agent.is_empty() && !profile.control_only) {
             let found = match names.robot_of(&profile.user_agent) {
                 Some(Claimed::Known(index)) => &db.profiles()[index].user_agent,
                 other => panic!("{}: {} gives {other:?}", profile.name, profile.user_agent),
