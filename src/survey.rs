@@ -165,10 +165,17 @@ fn is_redirect(status: Option<u16>) -> bool {
     matches!(status, Some(300..=399))
 }
 
-/// The rows of one capture, one per robot in order. A redirect's rows say `redirect`
-/// until [`Redirects`] finds its target.
+/// The rows of one capture, one per robot in order, the file read as Google reads it
+/// (its first 500 KiB under RFC 9309, §2.5). A redirect's rows say `redirect` until
+/// [`Redirects`] finds its target.
 #[must_use]
 pub fn judge(capture: &Capture, robots: &[SurveyRobot]) -> Vec<Row> {
+    judge_within(capture, robots, Some(RFC9309_PARSE_LIMIT_BYTES))
+}
+
+/// [`judge`], the file read under RFC 9309 to `limit` bytes (`None`: every byte).
+#[must_use]
+pub fn judge_within(capture: &Capture, robots: &[SurveyRobot], limit: Option<usize>) -> Vec<Row> {
     let row = |robot: &SurveyRobot, category: Category| Row {
         url: capture.url.clone(),
         site: site_of(&capture.url),
@@ -190,7 +197,7 @@ pub fn judge(capture: &Capture, robots: &[SurveyRobot]) -> Vec<Row> {
         // No answer could be read from the capture: nothing can be judged.
         return robots.iter().map(|robot| row(robot, Category::Unreachable)).collect();
     }
-    let txt = RobotsTxt::parse(capture.body.clone()).with_rfc9309_limit(Some(RFC9309_PARSE_LIMIT_BYTES));
+    let txt = RobotsTxt::parse(capture.body.clone()).with_rfc9309_limit(limit);
     let html = sniff(&capture.body) == Content::Html;
     // Robots that read the same groups under a reading reach the same paths: each set
     // is searched once (the default robots mostly read `*`).
@@ -239,10 +246,10 @@ pub fn judge(capture: &Capture, robots: &[SurveyRobot]) -> Vec<Row> {
         .collect()
 }
 
-/// [`judge`] for each of `captures`, on every core.
+/// [`judge_within`] for each of `captures`, on every core.
 #[must_use]
-pub fn judge_each(captures: &[Capture], robots: &[SurveyRobot]) -> Vec<Vec<Row>> {
-    captures.par_iter().map(|capture| judge(capture, robots)).collect()
+pub fn judge_each(captures: &[Capture], robots: &[SurveyRobot], limit: Option<usize>) -> Vec<Vec<Row>> {
+    captures.par_iter().map(|capture| judge_within(capture, robots, limit)).collect()
 }
 
 /// The most redirects followed from a capture, as RFC 9309 §2.3.1.2 asks of robots.

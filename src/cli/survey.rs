@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::csv::plain as cell;
 use super::history::open_store;
 use super::{Outcome, RobotQuery, RobotSelection, RunDeadline, SourceOptions, json, positive_count};
-use crate::fetch::{self, Source};
+use crate::fetch::{self, Limits, Source};
 use crate::history::{self, Store};
 use crate::policy::escape::sanitize_str;
 use crate::policy::{Availability, Preference, Reading, Robot};
@@ -112,16 +112,17 @@ pub fn survey(args: &SurveyArgs, db: &RobotsDb) -> Result<Outcome> {
     let mut writer = Writer::new(args, BufWriter::new(stdout.lock()), weights);
     let run = (|| -> Result<()> {
         writer.start()?;
-        let mut input = Input::new(&robots, &mut writer);
+        let limits = args.source_options.limits(args.robots.user_agent(db));
+        let mut input = Input::new(&robots, limits.rfc9309_limit(), &mut writer);
         for path in &args.warc {
-            input.warc(path, args.source_options.max_bytes, deadline)?;
+            input.warc(path, limits.robots_txt_bytes(), deadline)?;
         }
         if let Some(dir) = &args.dir {
-            input.dir(dir, &args.source_options, deadline)?;
+            input.dir(dir, &limits, deadline)?;
         }
         let sites = sites_asked(args)?;
         if !sites.is_empty() {
-            input.sites(&sites, args, deadline)?;
+            input.sites(&sites, args, &limits, deadline)?;
         }
         input.finish()?;
         Ok(writer.finish()?)
@@ -220,6 +221,8 @@ fn read_weights(path: &Path) -> Result<HashMap<String, f64>> {
 /// Where the captures come in, are judged in batches and handed to the writer.
 struct Input<'a, W: Write> {
     robots: &'a [SurveyRobot],
+    /// The bytes RFC 9309 reads of each file (`--whole-file`: all).
+    limit: Option<usize>,
     writer: &'a mut Writer<W>,
     batch: Vec<Capture>,
     redirects: Redirects,
@@ -227,9 +230,10 @@ struct Input<'a, W: Write> {
 }
 
 impl<'a, W: Write> Input<'a, W> {
-    fn new(robots: &'a [SurveyRobot], writer: &'a mut Writer<W>) -> Self {
+    fn new(robots: &'a [SurveyRobot], limit: Option<usize>, writer: &'a mut Writer<W>) -> Self {
         Input {
             robots,
+            limit,
             writer,
             batch: Vec::with_capacity(BATCH_CAPTURES),
             redirects: Redirects::with_capacity(REMEMBERED_URLS),
@@ -248,7 +252,7 @@ impl<'a, W: Write> Input<'a, W> {
     /// Judges the captures waiting, on every core, and writes their rows.
     fn flush(&mut self) -> Result<()> {
         let captures = std::mem::take(&mut self.batch);
-        for (capture, rows) in captures.iter().zip(judge_each(&captures, self.robots)) {
+        for (capture, rows) in captures.iter().zip(judge_each(&captures, self.robots, self.limit)) {
             if let Some(rows) = self.redirects.note(capture, rows) {
                 self.writer.rows(&rows)?;
             }
@@ -303,7 +307,7 @@ impl<'a, W: Write> Input<'a, W> {
     }
 
     /// `--dir`: each regular file is a site's robots.txt, named by its host.
-    fn dir(&mut self, dir: &Path, options: &SourceOptions, deadline: Instant) -> Result<()> {
+    fn dir(&mut self, dir: &Path, limits: &Limits, deadline: Instant) -> Result<()> {
         let label = sanitize_str(&dir.display().to_string()).into_owned();
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
             .wrap_err_with(|| format!("reading the directory {label}"))?
@@ -330,7 +334,7 @@ impl<'a, W: Write> Input<'a, W> {
                 availability: Availability::Available,
                 ..Capture::default()
             };
-            match fetch::read_file_capped(&path, options.max_bytes, Duration::from_secs(10)) {
+            match fetch::read_file_capped(&path, limits.robots_txt_bytes(), Duration::from_secs(10)) {
                 Ok((bytes, truncated)) => (capture.body, capture.truncated) = (bytes, truncated),
                 Err(error) => {
                     (capture.status, capture.error) = (None, Some(format!("cannot read {}: {error}", path.display())));
@@ -347,10 +351,8 @@ impl<'a, W: Write> Input<'a, W> {
 
     /// Sites fetched now, `--jobs` at a time, within the deadline; those the store
     /// fetched within `--fresh` hours are taken from it; every fetch is kept in it.
-    fn sites(&mut self, sites: &[String], args: &SurveyArgs, deadline: Instant) -> Result<()> {
-        let options = &args.source_options;
-        let limits = options.limits(None);
-        let mut store = open_store(options).ok();
+    fn sites(&mut self, sites: &[String], args: &SurveyArgs, limits: &Limits, deadline: Instant) -> Result<()> {
+        let mut store = open_store(&args.source_options).ok();
         let mut to_fetch = Vec::new();
         for site in sites {
             let Ok(Source::Site { robots_url: url, .. }) = Source::parse(site, |_| false) else {
@@ -385,7 +387,7 @@ impl<'a, W: Write> Input<'a, W> {
                 let Ok((url, outcome)) = joined else { continue };
                 if let (Some(store), Ok(fetched)) = (store.as_mut(), &outcome) {
                     // A fetch the user's own flags cut is not the site's: not kept.
-                    let _ = history::keep_fetch(store, &url, fetched, &limits);
+                    let _ = history::keep_fetch(store, &url, fetched, limits);
                 }
                 self.push(fetched_capture(&url, outcome))?;
             }
