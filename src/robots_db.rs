@@ -161,6 +161,10 @@ pub struct RobotProfile {
     /// True when the token controls the use of content and the robot fetches nothing.
     #[serde(default)]
     pub control_only: bool,
+    /// True when no robot is known to send the token as its User-Agent: the name in a
+    /// header names other software (`OpenAI/Python`, the SDK of `OpenAI`).
+    #[serde(default)]
+    pub no_header: bool,
     /// For a retired token, the token that replaced it.
     #[serde(default)]
     pub retired_for: Option<String>,
@@ -216,6 +220,7 @@ impl RobotProfile {
             fallback: Vec::new(),
             ignores_star: false,
             control_only: false,
+            no_header: false,
             retired_for: None,
         }
     }

@@ -255,9 +255,10 @@ pub fn judge_each(captures: &[Capture], robots: &[SurveyRobot], limit: Option<us
 /// The most redirects followed from a capture, as RFC 9309 §2.3.1.2 asks of robots.
 pub const MAX_REDIRECT_HOPS: usize = 5;
 
-/// The captures' rows by URL, so that a redirect's capture can take its target's: http
-/// and https captures of one site sit apart in an archive (Common Crawl writes them to
-/// different files), and the robot's answer is the target's.
+/// The captures' verdicts by URL, so that a redirect's capture can take its target's:
+/// http and https captures of one site sit apart in an archive (Common Crawl writes
+/// them to different files), and the robot's answer is the target's. Every capture's
+/// rows must be for the same robots, in the same order.
 #[derive(Debug, Default)]
 pub struct Redirects {
     /// Each URL's last capture: its rows, or where it sends the robot.
@@ -270,8 +271,49 @@ pub struct Redirects {
 
 #[derive(Debug)]
 enum Target {
-    Rows(Vec<Row>),
+    Judged(Judged),
     Redirect(String),
+}
+
+/// What a capture's rows say, without what each of its rows repeats (the URL, the
+/// site, the robot, the time): kept, small, for the redirects that lead to it.
+#[derive(Debug)]
+struct Judged {
+    status: Option<u16>,
+    bytes: usize,
+    error: Option<String>,
+    /// One per robot, in the robots' order, as every capture's rows are.
+    verdicts: Box<[Verdict]>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Verdict {
+    category: Category,
+    group: GroupKind,
+    line: Option<usize>,
+    train_ai: Option<Preference>,
+    html: bool,
+}
+
+impl Judged {
+    fn of(rows: &[Row]) -> Judged {
+        let first = &rows[0];
+        Judged {
+            status: first.status,
+            bytes: first.bytes,
+            error: first.error.clone(),
+            verdicts: rows
+                .iter()
+                .map(|row| Verdict {
+                    category: row.category,
+                    group: row.group,
+                    line: row.line,
+                    train_ai: row.train_ai,
+                    html: row.html,
+                })
+                .collect(),
+        }
+    }
 }
 
 impl Redirects {
@@ -301,7 +343,7 @@ impl Redirects {
             return None;
         }
         if room && !rows.is_empty() {
-            self.by_url.insert(key, Target::Rows(rows.clone()));
+            self.by_url.insert(key, Target::Judged(Judged::of(&rows)));
         }
         Some(rows)
     }
@@ -319,8 +361,8 @@ impl Redirects {
                 let mut found = None;
                 for _ in 0..MAX_REDIRECT_HOPS {
                     match by_url.get(&normalized(&at)) {
-                        Some(Target::Rows(rows)) => {
-                            found = Some(rows);
+                        Some(Target::Judged(judged)) => {
+                            found = Some(judged);
                             break;
                         }
                         Some(Target::Redirect(next)) => at.clone_from(next),
@@ -331,17 +373,17 @@ impl Redirects {
                     Some(Target::Redirect(_)) => format!("more than {MAX_REDIRECT_HOPS} redirects"),
                     _ => format!("redirects to {at}, which the input does not hold"),
                 };
-                rows.into_iter().map(move |mut row| {
-                    match found.and_then(|rows| rows.iter().find(|target| target.agent == row.agent)) {
-                        Some(target) => {
-                            row.category = target.category;
-                            row.group = target.group;
-                            row.line = target.line;
-                            row.status = target.status;
-                            row.bytes = target.bytes;
-                            row.train_ai = target.train_ai;
-                            row.html = target.html;
-                            row.error.clone_from(&target.error);
+                rows.into_iter().enumerate().map(move |(robot, mut row)| {
+                    match found.and_then(|judged| Some((judged, judged.verdicts.get(robot)?))) {
+                        Some((judged, verdict)) => {
+                            row.category = verdict.category;
+                            row.group = verdict.group;
+                            row.line = verdict.line;
+                            row.train_ai = verdict.train_ai;
+                            row.html = verdict.html;
+                            row.status = judged.status;
+                            row.bytes = judged.bytes;
+                            row.error.clone_from(&judged.error);
                         }
                         None => {
                             row.error = Some(row.error.take().map_or(why.clone(), |error| format!("{error}; {why}")));

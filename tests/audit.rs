@@ -172,6 +172,19 @@ fn a_robot_is_asked_for_by_its_name_or_its_token() {
     let requests: Vec<Value> = json_lines(&out).into_iter().filter(|record| record["type"] == "request").collect();
     assert_eq!(requests.len(), 1, "{out}");
     assert_eq!(requests[0]["verdict"], "violation");
+    // And by a name its profile gives it: YandexBot is the robot whose token is Yandex.
+    // `-a` judges it as Google's library would judge the token asked for (YandexBot
+    // reads no Yandex group); `-r` as its profile says.
+    let yandex = "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)";
+    let log = write(&dir, "yandex.log", combined("192.0.2.7", "10/Oct/2025:13:55:00 +0000", "/x", yandex).as_bytes());
+    let robots = write(&dir, "yandex.txt", b"User-agent: Yandex\nDisallow: /\n");
+    let judged = |flag: &str| {
+        let (out, _, code) = run(&["audit", &log, "--robots", &robots, flag, "YandexBot", "--json", "--no-store"], b"");
+        let robot = json_lines(&out).into_iter().find(|record| record["type"] == "robot");
+        (robot.map(|robot| (robot["requests"].as_u64(), robot["violations"].as_u64())), code)
+    };
+    assert_eq!(judged("-a"), (Some((Some(1), Some(0))), 0));
+    assert_eq!(judged("-r"), (Some((Some(1), Some(1))), 1));
 }
 
 /// A log of more lines than one batch: parsed on several threads, judged in order, and

@@ -537,7 +537,11 @@ impl<'a> Run<'a> {
     }
 
     fn entry(&mut self, claimed: Claimed) -> Claim {
-        let known = matches!(claimed, Claimed::Known(_));
+        let known_index = match claimed {
+            Claimed::Known(index) => Some(index),
+            Claimed::Unknown(_) => None,
+        };
+        let known = known_index.is_some();
         let (label, robot, reading, trains_ai) = match claimed {
             Claimed::Known(index) => {
                 let profile = &self.db.profiles()[index];
@@ -553,10 +557,21 @@ impl<'a> Run<'a> {
         }
         let (robot, reading) = match &self.only {
             Some(only) => {
-                // Asked for by its name (`-a AI2Bot`) or by the token RFC 9309 reads in it
-                // (`-a AI`, which the tool suggests for it).
+                // Asked for by the name it is shown by (`-a AI2Bot`), the token RFC 9309
+                // reads in it (`-a AI`, which the tool suggests for it), or a name its
+                // profile gives it (`-a YandexBot` for Yandex).
                 let token = robot.token.to_ascii_lowercase();
-                let Some((_, robot, reading)) = only.iter().find(|(asked, _, _)| *asked == key || *asked == token)
+                let profile_names: Vec<String> = known_index
+                    .map(|index| {
+                        let profile = &self.db.profiles()[index];
+                        std::iter::once(&profile.name)
+                            .chain(&profile.listed_as)
+                            .map(|n| n.to_ascii_lowercase())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let Some((_, robot, reading)) =
+                    only.iter().find(|(asked, _, _)| *asked == key || *asked == token || profile_names.contains(asked))
                 else {
                     return Claim::Other;
                 };

@@ -89,9 +89,11 @@ fn words_of(part: &str, in_comment: bool, found: &mut Vec<Product>) {
 }
 
 /// A URL or a mail address, which names no robot (`+https://openai.com/gptbot` names no
-/// `OpenAI`, `+claudebot@anthropic.com` no `ClaudeBot`).
+/// `OpenAI`, `+claudebot@anthropic.com` no `ClaudeBot`); a handle (`@LinkArchiver`) is
+/// neither.
 fn is_address(word: &str) -> bool {
-    word.contains("://") || word.contains('@') || word.starts_with("+http") || word.starts_with("www.")
+    let mail = word.split_once('@').is_some_and(|(user, domain)| !user.is_empty() && domain.contains('.'));
+    word.contains("://") || mail || word.starts_with("+http") || word.starts_with("www.")
 }
 
 /// RFC 9110's `tchar`, and any character outside ASCII: such a character joins a name to
@@ -123,6 +125,10 @@ impl RobotNames {
             if !profile.user_agent.is_empty() {
                 headers.entry(shape(&profile.user_agent)).or_insert(index);
             }
+            // A name no robot sends names other software (`OpenAI/Python`).
+            if profile.no_header {
+                continue;
+            }
             for name in names_in_user_agents(profile) {
                 // A listed name is read as a header is (`iaskspider/2.0` is the product
                 // `iaskspider`).
@@ -148,10 +154,17 @@ impl RobotNames {
         }
         let gives_address = user_agent.split_whitespace().any(is_address)
             || user_agent.split(['(', ')', ';', ',']).any(|part| part.trim_start().starts_with("+http"));
-        // An iPhone app's default header (`SpiderSolitaire/1.2 CFNetwork/1494 Darwin/23`)
-        // names the app, never a robot of its own.
-        let app = shape.iter().any(|name| name == "cfnetwork");
+        // An app's default header names the app, never a robot of its own: iOS's
+        // (`SpiderSolitaire/1.2 CFNetwork/1494 Darwin/23`), AFNetworking's (`(iPhone; iOS
+        // 17.2; Scale/3.00)`), Alamofire's, okhttp's and Android's Dalvik.
+        let compatible = shape.iter().any(|name| name == "compatible");
+        let app =
+            shape.iter().any(|name| ["cfnetwork", "alamofire", "okhttp", "dalvik", "scale"].contains(&name.as_str()));
         products.into_iter().zip(&shape).find_map(|(product, name)| match self.names.get(name) {
+            // A bare word in a comment is a device's or a platform's (`Android 14;
+            // Spider`), unless the header says it is a robot's the way robots do: its URL
+            // or address, or `compatible;` (`Mozilla/5.0 (compatible; Bytespider)`).
+            Some(_) if product.in_comment && !product.versioned && !gives_address && !compatible => None,
             Some(&index) => Some(Claimed::Known(index)),
             None => (!app && unknown_robot(&product, gives_address)).then_some(Claimed::Unknown(product.name)),
         })
@@ -180,7 +193,9 @@ fn unknown_robot(product: &Product, gives_address: bool) -> bool {
         let part = part.trim_end_matches(|c: char| c.is_ascii_digit());
         ["bot", "crawl", "crawler", "spider", "slurp"].iter().any(|word| part.ends_with(word))
     };
-    let generic = ["bot", "robot", "crawl", "crawler", "spider", "webcrawler"].contains(&name.as_str());
+    let generic = ["bot", "robot", "crawl", "crawler", "spider", "webcrawler"].contains(&name.as_str())
+        // `like Googlebot`, `like Gecko`: a comparison, not a name.
+        || words.first() == Some(&"like");
     (product.versioned || gives_address)
         && (!product.in_comment || words.len() == 1 || gives_address)
         && words.len() <= 4
@@ -298,8 +313,20 @@ mod tests {
         );
         let duck = "Mozilla/5.0 (compatible; DuckDuckBot-Https/1.1; https://duckduckgo.com/duckduckbot)";
         assert_eq!(claimed(duck).as_deref(), Some("?DuckDuckBot-Https"));
-        // Apps, and words that are no robots' names.
+        for awario in [
+            "AwarioSmartBot/1.0 (+https://awario.com/bots.html; bots@awario.com)",
+            "AwarioBot/1.0 (+https://awario.com/bots.html)",
+        ] {
+            assert_eq!(claimed(awario).as_deref(), Some("Awario"), "{awario}");
+        }
+        // Apps, SDKs, devices, and words that are no robots' names (issue 35).
         for client in [
+            "OpenAI/Python 1.54.3",
+            "RoboBot/3.2 (iPhone; iOS 17.2; Scale/3.00)",
+            "ChatBot/5.2.1 (com.example.chatbot; build:512; iOS 17.2.1) Alamofire/5.8.1",
+            "Mozilla/5.0 (Linux; Android 14; Spider) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36",
+            "FreshRSS/1.24.3 (Linux; https://freshrss.org) like Googlebot",
+            "@LinkArchiver twitter bot",
             "SpiderSolitaire/1.2.3 CFNetwork/1494.0.7 Darwin/23.4.0",
             "ChatBot/12 CFNetwork/1494.0.7 Darwin/23.4.0",
             "Marvelbotanics Garden/1.0",

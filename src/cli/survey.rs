@@ -97,9 +97,10 @@ const CONSENT_IN_CRISIS: [(&str, Option<&str>); 14] = [
     ("*", None),
 ];
 
-/// The captures judged at once: enough to keep every core busy, few enough that memory
-/// stays flat however large the input.
+/// The captures judged at once, and their bytes at most: enough to keep every core
+/// busy, few enough that memory stays flat however large the input.
 const BATCH_CAPTURES: usize = 512;
+const BATCH_BYTES: usize = 16 << 20;
 /// The URLs whose rows are remembered for the redirects that lead to them.
 const REMEMBERED_URLS: usize = 2_000_000;
 
@@ -225,6 +226,8 @@ struct Input<'a, W: Write> {
     limit: Option<usize>,
     writer: &'a mut Writer<W>,
     batch: Vec<Capture>,
+    /// The bytes of the bodies waiting in `batch`.
+    batch_bytes: usize,
     redirects: Redirects,
     progress: Progress,
 }
@@ -236,14 +239,16 @@ impl<'a, W: Write> Input<'a, W> {
             limit,
             writer,
             batch: Vec::with_capacity(BATCH_CAPTURES),
+            batch_bytes: 0,
             redirects: Redirects::with_capacity(REMEMBERED_URLS),
             progress: Progress::new(),
         }
     }
 
     fn push(&mut self, capture: Capture) -> Result<()> {
+        self.batch_bytes += capture.body.len();
         self.batch.push(capture);
-        if self.batch.len() >= BATCH_CAPTURES {
+        if self.batch.len() >= BATCH_CAPTURES || self.batch_bytes >= BATCH_BYTES {
             self.flush()?;
         }
         Ok(())
@@ -252,6 +257,7 @@ impl<'a, W: Write> Input<'a, W> {
     /// Judges the captures waiting, on every core, and writes their rows.
     fn flush(&mut self) -> Result<()> {
         let captures = std::mem::take(&mut self.batch);
+        self.batch_bytes = 0;
         for (capture, rows) in captures.iter().zip(judge_each(&captures, self.robots, self.limit)) {
             if let Some(rows) = self.redirects.note(capture, rows) {
                 self.writer.rows(&rows)?;
