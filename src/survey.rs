@@ -263,10 +263,22 @@ pub const MAX_REDIRECT_HOPS: usize = 5;
 pub struct Redirects {
     /// Each URL's last capture: its rows, or where it sends the robot.
     by_url: HashMap<String, Target>,
-    /// The redirects' rows, waiting for their targets.
-    waiting: Vec<(String, Vec<Row>)>,
+    /// The redirects, waiting for their targets: their rows are written then.
+    waiting: Vec<Waiting>,
+    /// The robots every capture's rows are for, in order.
+    agents: Vec<String>,
     /// The URLs remembered at most.
     capacity: usize,
+}
+
+/// A redirect's capture, as little of it as its rows need.
+#[derive(Debug)]
+struct Waiting {
+    url: String,
+    time: String,
+    status: Option<u16>,
+    error: Option<String>,
+    location: String,
 }
 
 #[derive(Debug)]
@@ -335,11 +347,20 @@ impl Redirects {
             .and_then(|location| url::Url::parse(&capture.url).ok()?.join(location).ok())
             .map(|target| target.to_string());
         let room = self.by_url.len() < self.capacity || self.by_url.contains_key(&key);
+        if self.agents.is_empty() {
+            self.agents = rows.iter().map(|row| row.agent.clone()).collect();
+        }
         if let Some(location) = location {
             if room {
                 self.by_url.insert(key, Target::Redirect(location.clone()));
             }
-            self.waiting.push((location, rows));
+            self.waiting.push(Waiting {
+                url: capture.url.clone(),
+                time: capture.time.clone(),
+                status: capture.status,
+                error: capture.error.clone(),
+                location,
+            });
             return None;
         }
         if room && !rows.is_empty() {
@@ -353,11 +374,29 @@ impl Redirects {
     /// `redirect`, with why, when it does not.
     #[must_use]
     pub fn resolve(self) -> Vec<Row> {
-        let Redirects { by_url, waiting, .. } = self;
+        let Redirects { by_url, waiting, agents, .. } = self;
         waiting
             .into_iter()
-            .flat_map(|(location, rows)| {
-                let mut at = location;
+            .flat_map(|waiting| {
+                let site = site_of(&waiting.url);
+                let rows: Vec<Row> = agents
+                    .iter()
+                    .map(|agent| Row {
+                        url: waiting.url.clone(),
+                        site: site.clone(),
+                        agent: agent.clone(),
+                        category: Category::Redirect,
+                        group: GroupKind::None,
+                        line: None,
+                        status: waiting.status,
+                        bytes: 0,
+                        time: waiting.time.clone(),
+                        train_ai: None,
+                        html: false,
+                        error: waiting.error.clone(),
+                    })
+                    .collect();
+                let mut at = waiting.location;
                 let mut found = None;
                 for _ in 0..MAX_REDIRECT_HOPS {
                     match by_url.get(&normalized(&at)) {

@@ -140,6 +140,9 @@ fn warc_files_plain_or_gzipped_give_one_row_per_capture_and_robot() {
         assert_eq!(row["time"], "2026-03-04T05:06:07Z");
         let html = rows.iter().find(|row| row["url"] == "https://d.example/robots.txt").expect("d's row");
         assert_eq!(html["html"], true);
+        // The summary counts each site once: a.example's http and https captures are one.
+        let (summary, _, _) = survey(&["--warc", path.to_str().expect("utf-8"), "-a", "GPTBot"]);
+        assert!(summary.starts_with("5 sites judged for 1 robot (6 rows)"), "{summary}");
         let nowhere = rows.iter().find(|row| row["url"] == "https://e.example/robots.txt").expect("e's row");
         assert_eq!(
             nowhere["error"],
@@ -167,7 +170,10 @@ fn broken_and_cut_records_are_rows_with_errors_and_the_run_goes_on() {
         assert!(judged.contains_key(&(url.to_owned(), "GPTBot".to_owned())), "{url} still read: {judged:?}");
     }
     assert!(!judged.contains_key(&("https://c.example/robots.txt".to_owned(), "GPTBot".to_owned())), "the broken one");
-    assert!(rows.iter().any(|row| row["error"].as_str().is_some_and(|e| e.contains("broken gzip member"))), "{stdout}");
+    assert!(
+        rows.iter().any(|row| row["error"].as_str().is_some_and(|e| e.contains("gzip member is broken"))),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -266,11 +272,11 @@ fn dpi_rows_give_each_company_its_strictest_agent() {
     assert_eq!(
         stdout,
         "domain,agent,period,status\n\
-         news.example,GPTBot,2026-03,Full Restrictions\n\
-         news.example,ChatGPT-User,2026-03,Some Restrictions\n\
          blog.example,GPTBot,2026-03,No Robots.txt\n\
          blog.example,ChatGPT-User,2026-03,No Robots.txt\n\
          blog.example,OpenAI,2026-03,No Robots.txt\n\
+         news.example,GPTBot,2026-03,Full Restrictions\n\
+         news.example,ChatGPT-User,2026-03,Some Restrictions\n\
          news.example,OpenAI,2026-03,Full Restrictions\n"
     );
 }
@@ -291,10 +297,8 @@ fn the_summary_gives_each_robots_shares_weighted_as_asked() {
         let line = text.lines().find(|line| line.starts_with("GPTBot")).unwrap_or_default();
         line.split_whitespace().skip(1).map(str::to_owned).collect()
     };
-    assert!(
-        plain.contains("robot                           full     partial        none     missing unreachable"),
-        "{plain}"
-    );
+    let header: Vec<&str> = plain.lines().nth(2).unwrap_or_default().split_whitespace().collect();
+    assert_eq!(header, ["robot", "full", "partial", "none", "missing", "unreachable", "redirect"], "{plain}");
     assert_eq!(shares(&plain), ["33.3%", "0.0%", "66.7%", "0.0%", "0.0%", "0.0%"], "{plain}");
     let (weighted, stderr, _) =
         survey(&["--dir", &robots_dir, "-a", "GPTBot", "--weights", weights.to_str().expect("utf-8")]);
@@ -349,4 +353,43 @@ proptest! {
             prop_assert_eq!(category, Category::Partial);
         }
     }
+}
+
+/// Sites on a standard input that never ends are read within `--max-time` (issue 38:
+/// `(echo site; sleep 30) |` ran for the whole 30 s), and a general crawl's pages are
+/// no robots.txt.
+#[test]
+fn standard_input_and_pages_that_are_no_robots_txt_are_bounded() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("robotscope"))
+        .args(["survey", "-", "--no-store", "--max-time", "2", "-a", "GPTBot"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let stdin = child.stdin.take().expect("stdin");
+    // Kept open, never written: the survey must end at its deadline regardless.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break Some(status);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    drop(stdin);
+    assert_eq!(status.and_then(|status| status.code()), Some(0), "ended within --max-time");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("crawl.warc");
+    let mut file = response("https://x.example/", "200 OK", b"<html>home</html>");
+    file.extend(response("https://x.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /\n"));
+    std::fs::write(&path, file).expect("write");
+    let (stdout, stderr, code) = survey(&["--warc", path.to_str().expect("utf-8"), "-a", "GPTBot", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(categories(&json_lines(&stdout)).len(), 1, "{stdout}");
+    assert!(stderr.contains("1 capture of pages that are no /robots.txt skipped"), "{stderr}");
 }

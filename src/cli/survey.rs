@@ -110,7 +110,7 @@ pub fn survey(args: &SurveyArgs, db: &RobotsDb) -> Result<Outcome> {
     let weights = args.weights.as_deref().map(read_weights).transpose()?;
     let deadline = Instant::now() + args.deadline.max_time;
     let stdout = io::stdout();
-    let mut writer = Writer::new(args, BufWriter::new(stdout.lock()), weights);
+    let mut writer = Writer::new(args, &robots, BufWriter::new(stdout.lock()), weights);
     let run = (|| -> Result<()> {
         writer.start()?;
         let limits = args.source_options.limits(args.robots.user_agent(db));
@@ -121,7 +121,7 @@ pub fn survey(args: &SurveyArgs, db: &RobotsDb) -> Result<Outcome> {
         if let Some(dir) = &args.dir {
             input.dir(dir, &limits, deadline)?;
         }
-        let sites = sites_asked(args)?;
+        let sites = sites_asked(args, deadline)?;
         if !sites.is_empty() {
             input.sites(&sites, args, &limits, deadline)?;
         }
@@ -163,12 +163,11 @@ fn survey_robots(args: &SurveyArgs, db: &RobotsDb) -> Result<Vec<SurveyRobot>> {
 
 /// The sites named as arguments, in `--sites FILE` and on standard input (`-`), each
 /// once, in the order given.
-fn sites_asked(args: &SurveyArgs) -> Result<Vec<String>> {
+fn sites_asked(args: &SurveyArgs, deadline: Instant) -> Result<Vec<String>> {
     let mut lines: Vec<String> = Vec::new();
     for site in &args.sites {
         if site == "-" {
-            let stdin = io::stdin();
-            read_site_lines(stdin.lock(), &mut lines).wrap_err("reading sites from standard input")?;
+            lines.extend(stdin_sites(args.source_options.max_file_bytes, deadline));
         } else {
             lines.push(site.clone());
         }
@@ -178,8 +177,44 @@ fn sites_asked(args: &SurveyArgs) -> Result<Vec<String>> {
             .wrap_err_with(|| format!("reading {}", sanitize_str(&path.display().to_string())))?;
         read_site_lines(bytes.as_slice(), &mut lines)?;
     }
-    let mut seen = HashSet::new();
-    Ok(lines.into_iter().filter(|site| seen.insert(site.to_ascii_lowercase())).collect())
+    Ok(lines)
+}
+
+/// The sites on standard input, read on a thread of its own so that `--max-time` and
+/// `--max-file-bytes` bound it: a pipe that never ends (`yes example.com |`) is read to
+/// either, and what came by then is surveyed.
+fn stdin_sites(max_bytes: usize, deadline: Instant) -> Vec<String> {
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<u8>>(1024);
+    std::thread::spawn(move || {
+        let stdin = io::stdin();
+        for line in stdin.lock().split(b'\n') {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let (mut sites, mut bytes) = (Vec::new(), 0usize);
+    loop {
+        match receiver.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(line) => {
+                bytes += line.len() + 1;
+                if bytes > max_bytes {
+                    note!(
+                        "robotscope: warning: standard input read to --max-file-bytes ({max_bytes}); the rest is not surveyed"
+                    );
+                    break;
+                }
+                let _ = read_site_lines(&line[..], &mut sites);
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                note!("robotscope: warning: the run's time (--max-time) ran out reading sites from standard input");
+                break;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    sites
 }
 
 /// Sites one a line: a CSV's last field (Tranco's `rank,domain`), `#` comments and blank
@@ -209,7 +244,8 @@ fn read_weights(path: &Path) -> Result<HashMap<String, f64>> {
         .lines()
         .filter_map(|line| {
             let (site, weight) = line.rsplit_once(',')?;
-            let weight = weight.trim().parse::<f64>().ok().filter(|w| w.is_finite() && *w >= 0.0)?;
+            // Finite and at most 1e15 (token counts), so that a sum of them stays finite.
+            let weight = weight.trim().parse::<f64>().ok().filter(|w| w.is_finite() && (0.0..=1e15).contains(w))?;
             Some((site.trim().trim_matches('"').to_ascii_lowercase(), weight))
         })
         .collect();
@@ -283,14 +319,29 @@ impl<'a, W: Write> Input<'a, W> {
         if !file.metadata().is_ok_and(|metadata| metadata.is_file()) {
             bail!("{label}: not a regular file");
         }
-        let mut failed = None;
-        let read = read_captures(file, max_body, Some(deadline), |warc| match self.push(capture_of(warc)) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(error) => {
-                failed = Some(error);
-                ControlFlow::Break(())
+        let (mut failed, mut others) = (None, 0usize);
+        let read = read_captures(file, max_body, Some(deadline), |warc| {
+            // A general crawl's pages are no robots.txt: only `/robots.txt` captures
+            // count (and what could not be read at all, which says why).
+            let is_robots_txt = url::Url::parse(&warc.url).is_ok_and(|url| url.path() == "/robots.txt");
+            if !(is_robots_txt || warc.url.is_empty() && warc.error.is_some()) {
+                others += 1;
+                return ControlFlow::Continue(());
+            }
+            match self.push(capture_of(warc)) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(error) => {
+                    failed = Some(error);
+                    ControlFlow::Break(())
+                }
             }
         });
+        if others > 0 {
+            note!(
+                "robotscope: warning: {label}: {} of pages that are no /robots.txt skipped",
+                plural(others, "capture")
+            );
+        }
         if let Some(error) = failed {
             return Err(error);
         }
@@ -359,25 +410,37 @@ impl<'a, W: Write> Input<'a, W> {
     /// fetched within `--fresh` hours are taken from it; every fetch is kept in it.
     fn sites(&mut self, sites: &[String], args: &SurveyArgs, limits: &Limits, deadline: Instant) -> Result<()> {
         let mut store = open_store(&args.source_options).ok();
-        let mut to_fetch = Vec::new();
+        let (mut to_fetch, mut seen, mut not_sites) = (Vec::new(), HashSet::new(), Vec::new());
         for site in sites {
             let Ok(Source::Site { robots_url: url, .. }) = Source::parse(site, |_| false) else {
-                let error = format!("not a site: {site}");
-                self.push(Capture { url: site.clone(), error: Some(error), ..Capture::default() })?;
+                not_sites.push(site.as_str());
                 continue;
             };
+            // Each robots.txt once, however its site was written (`HTTP://h`, `h/x`).
+            if !seen.insert(url.to_string()) {
+                continue;
+            }
             match store.as_ref().and_then(|store| fresh_capture(store, &url, args.fresh)) {
                 Some(capture) => self.push(capture)?,
                 None => to_fetch.push(url),
             }
         }
+        if let Some(first) = not_sites.first() {
+            note!(
+                "robotscope: warning: {} not surveyed: not a site ({}{})",
+                plural(not_sites.len(), "line"),
+                sanitize_str(first),
+                if not_sites.len() > 1 { ", ..." } else { "" }
+            );
+        }
+        let jobs = jobs_within_open_files(args.jobs);
         let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
         let left = runtime.block_on(async {
             let mut running = tokio::task::JoinSet::new();
             let mut waiting = to_fetch.into_iter();
             let tokio_deadline = tokio::time::Instant::now() + deadline.saturating_duration_since(Instant::now());
             loop {
-                while running.len() < args.jobs {
+                while running.len() < jobs {
                     let Some(url) = waiting.next() else { break };
                     let limits = limits.clone();
                     running.spawn(async move {
@@ -399,18 +462,44 @@ impl<'a, W: Write> Input<'a, W> {
             }
         })?;
         if left > 0 {
+            let resume = if store.is_some() {
+                "run again to go on (the sites fetched are in the store)"
+            } else {
+                "without --no-store, a run again would go on from the store"
+            };
             note!(
-                "robotscope: warning: the run's time (--max-time) ran out: {} not surveyed; run again to go on (the sites fetched are in the store)",
+                "robotscope: warning: the run's time (--max-time) ran out: {} not surveyed; {resume}",
                 plural(left, "site")
             );
         }
+
         Ok(())
     }
+}
+
+/// `jobs`, or fewer when the process may not open files enough for them (a fetch holds
+/// a few sockets; `ulimit -n 256` is macOS's default): a fetch that fails for want of a
+/// file descriptor would be counted against its site.
+fn jobs_within_open_files(jobs: usize) -> usize {
+    let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+    let soft = limits
+        .lines()
+        .find(|line| line.starts_with("Max open files"))
+        .and_then(|line| line.split_whitespace().nth(3))
+        .and_then(|soft| soft.parse::<usize>().ok());
+    let Some(soft) = soft else { return jobs };
+    let room = (soft.saturating_sub(64) / 4).max(1);
+    if jobs > room {
+        note!("robotscope: warning: --jobs {jobs} lowered to {room}: the process may open {soft} files (ulimit -n)");
+    }
+    jobs.min(room)
 }
 
 /// A WARC record's capture, as a survey judges it.
 fn capture_of(warc: WarcCapture) -> Capture {
     let availability = match warc.status {
+        // A body whose coding could not be undone is an answer robots could not read.
+        Some(200..=299) if warc.unreadable => Availability::Unreachable,
         Some(200..=299) | None => Availability::Available,
         Some(status) => Availability::Status(status),
     };
@@ -552,21 +641,24 @@ impl<'a> RowRecord<'a> {
     }
 }
 
-/// How the rows are written: as they come (JSON, CSV, DPI agent rows), and the summary
-/// at the end (text; DPI companies).
+/// How the rows are written: as they come (JSON, CSV), or each site's last capture at
+/// the end (the summary, `--dpi`): a site's http capture that redirects to its https
+/// one is one site, not two.
 struct Writer<W: Write> {
     out: W,
     format: Format,
-    /// Per robot: the sites in each category, weighted.
-    tallies: BTreeMap<usize, [f64; 6]>,
+    /// The robots, in the order every capture's rows give them.
     agents: Vec<String>,
     weights: Option<HashMap<String, f64>>,
-    unweighted_sites: HashSet<String>,
-    sites: HashSet<String>,
+    /// The summary's: each site's last capture.
+    sites: HashMap<String, LastCapture>,
+    /// `--dpi`'s: each site's last capture in each month.
+    months: BTreeMap<(String, String), LastCapture>,
     rows: u64,
-    /// `--dpi`: each (domain, company, period)'s strictest category.
-    companies: BTreeMap<(String, &'static str, String), Category>,
 }
+
+/// A site's last capture: its time, and each robot's category.
+type LastCapture = (String, Box<[Category]>);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Format {
@@ -577,7 +669,7 @@ enum Format {
 }
 
 impl<W: Write> Writer<W> {
-    fn new(args: &SurveyArgs, out: W, weights: Option<HashMap<String, f64>>) -> Self {
+    fn new(args: &SurveyArgs, robots: &[SurveyRobot], out: W, weights: Option<HashMap<String, f64>>) -> Self {
         let format = match (args.json, args.csv, args.dpi) {
             (true, _, _) => Format::Json,
             (_, true, _) => Format::Csv,
@@ -587,13 +679,11 @@ impl<W: Write> Writer<W> {
         Writer {
             out,
             format,
-            tallies: BTreeMap::new(),
-            agents: Vec::new(),
+            agents: robots.iter().map(|robot| robot.label.clone()).collect(),
             weights,
-            unweighted_sites: HashSet::new(),
-            sites: HashSet::new(),
+            sites: HashMap::new(),
+            months: BTreeMap::new(),
             rows: 0,
-            companies: BTreeMap::new(),
         }
     }
 
@@ -607,107 +697,142 @@ impl<W: Write> Writer<W> {
         }
     }
 
+    /// Rows, one capture's (one per robot, in order) after another's.
     fn rows(&mut self, rows: &[Row]) -> io::Result<()> {
-        for row in rows {
-            self.tally(row);
-            match self.format {
-                Format::Json => json::write_line(&mut self.out, &RowRecord::of(row))?,
-                Format::Csv => {
-                    let number = |n: Option<String>| n.unwrap_or_default();
-                    writeln!(
-                        self.out,
-                        "{},{},{},{},{},{},{},{},{},{},{},{}",
-                        cell(&row.url),
-                        cell(&row.site),
-                        cell(&row.agent),
-                        row.category.name(),
-                        row.group.name(),
-                        number(row.line.map(|n| n.to_string())),
-                        number(row.status.map(|n| n.to_string())),
-                        row.bytes,
-                        cell(&row.time),
-                        row.train_ai.map_or("", Preference::name),
-                        row.html,
-                        cell(row.error.as_deref().unwrap_or_default()),
-                    )?;
+        self.rows += rows.len() as u64;
+        match self.format {
+            Format::Json => {
+                for row in rows {
+                    json::write_line(&mut self.out, &RowRecord::of(row))?;
                 }
-                Format::Dpi => {
-                    let period = row.time.get(..7).unwrap_or_default();
-                    if let Some(label) = dpi_label(row.category) {
-                        writeln!(self.out, "{},{},{},{label}", cell(&row.site), cell(&row.agent), cell(period))?;
-                    }
-                    let company = CONSENT_IN_CRISIS.iter().find(|(token, _)| *token == row.agent).and_then(|(_, c)| *c);
-                    if let Some(company) = company {
-                        let key = (row.site.clone(), company, period.to_owned());
-                        let strictest = self.companies.entry(key).or_insert(row.category);
-                        *strictest = (*strictest).min(row.category);
-                    }
+            }
+            Format::Csv => {
+                for row in rows {
+                    self.csv_row(row)?;
                 }
-                Format::Text => {}
+            }
+            Format::Text | Format::Dpi => {
+                for capture in rows.chunks(self.agents.len().max(1)) {
+                    self.remember(capture);
+                }
             }
         }
         Ok(())
     }
 
-    /// Counts a row in its robot's tally, weighted by its site's weight.
-    fn tally(&mut self, row: &Row) {
-        self.rows += 1;
-        self.sites.insert(row.site.clone());
-        let robot = self.agents.iter().position(|agent| *agent == row.agent).unwrap_or_else(|| {
-            self.agents.push(row.agent.clone());
-            self.agents.len() - 1
-        });
-        let weight = match &self.weights {
-            None => 1.0,
-            Some(weights) => weights.get(&row.site).copied().unwrap_or_else(|| {
-                self.unweighted_sites.insert(row.site.clone());
-                0.0
-            }),
+    fn csv_row(&mut self, row: &Row) -> io::Result<()> {
+        let number = |n: Option<String>| n.unwrap_or_default();
+        writeln!(
+            self.out,
+            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            cell(&row.url),
+            cell(&row.site),
+            cell(&row.agent),
+            row.category.name(),
+            row.group.name(),
+            number(row.line.map(|n| n.to_string())),
+            number(row.status.map(|n| n.to_string())),
+            row.bytes,
+            cell(&row.time),
+            row.train_ai.map_or("", Preference::name),
+            row.html,
+            cell(row.error.as_deref().unwrap_or_default()),
+        )
+    }
+
+    /// Keeps a capture's categories as its site's, unless a later capture of the site
+    /// is kept already. A capture with no site (a record that could not be read) is no
+    /// site's.
+    fn remember(&mut self, capture: &[Row]) {
+        let Some(first) = capture.first().filter(|row| !row.site.is_empty()) else { return };
+        let categories: Box<[Category]> = capture.iter().map(|row| row.category).collect();
+        let keep = |kept: &mut LastCapture| {
+            if first.time >= kept.0 {
+                *kept = (first.time.clone(), categories.clone());
+            }
         };
-        let index = Category::ALL.iter().position(|&category| category == row.category).unwrap_or_default();
-        self.tallies.entry(robot).or_default()[index] += weight;
+        let entry = if self.format == Format::Dpi {
+            let period = first.time.get(..7).unwrap_or_default().to_owned();
+            self.months.entry((first.site.clone(), period)).or_insert_with(|| (String::new(), categories.clone()))
+        } else {
+            self.sites.entry(first.site.clone()).or_insert_with(|| (String::new(), categories.clone()))
+        };
+        keep(entry);
     }
 
     fn finish(&mut self) -> io::Result<()> {
         match self.format {
             Format::Text => self.summary()?,
-            Format::Dpi => {
-                let companies = std::mem::take(&mut self.companies);
-                for ((site, company, period), category) in companies {
-                    if let Some(label) = dpi_label(category) {
-                        writeln!(self.out, "{},{},{},{label}", cell(&site), cell(company), cell(&period))?;
-                    }
-                }
-            }
+            Format::Dpi => self.dpi()?,
             Format::Json | Format::Csv => {}
-        }
-        if !self.unweighted_sites.is_empty() {
-            note!(
-                "robotscope: warning: {} not in --weights counted with weight 0",
-                plural(self.unweighted_sites.len(), "site")
-            );
         }
         self.out.flush()
     }
 
-    /// The table per robot: the share of sites in each category.
+    /// `--dpi`: each site and month, each agent's label, then each company's, its
+    /// strictest agent's.
+    fn dpi(&mut self) -> io::Result<()> {
+        let months = std::mem::take(&mut self.months);
+        for ((site, period), (_, categories)) in &months {
+            let mut companies: Vec<(&str, Category)> = Vec::new();
+            for (agent, &category) in self.agents.iter().zip(categories.iter()) {
+                if let Some(label) = dpi_label(category) {
+                    writeln!(self.out, "{},{},{},{label}", cell(site), cell(agent), cell(period))?;
+                }
+                let company = CONSENT_IN_CRISIS.iter().find(|(token, _)| token == agent).and_then(|(_, c)| *c);
+                match (company, companies.iter_mut().find(|(name, _)| Some(*name) == company)) {
+                    (Some(_), Some((_, strictest))) => *strictest = (*strictest).min(category),
+                    (Some(name), None) => companies.push((name, category)),
+                    (None, _) => {}
+                }
+            }
+            for (company, category) in companies {
+                if let Some(label) = dpi_label(category) {
+                    writeln!(self.out, "{},{},{},{label}", cell(site), cell(company), cell(period))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The table per robot: the share of sites in each category, each site as its last
+    /// capture says, weighted when asked.
     fn summary(&mut self) -> io::Result<()> {
+        let mut tallies = vec![[0.0f64; 6]; self.agents.len()];
+        let mut unweighted = 0usize;
+        for (site, (_, categories)) in &self.sites {
+            let weight = match &self.weights {
+                None => 1.0,
+                Some(weights) => weights.get(site).copied().unwrap_or_else(|| {
+                    unweighted += 1;
+                    0.0
+                }),
+            };
+            for (tally, category) in tallies.iter_mut().zip(categories.iter()) {
+                let index = Category::ALL.iter().position(|c| c == category).unwrap_or_default();
+                tally[index] += weight;
+            }
+        }
+        if unweighted > 0 {
+            note!("robotscope: warning: {} not in --weights counted with weight 0", plural(unweighted, "site"));
+        }
         let weighted = if self.weights.is_some() { ", weighted" } else { "" };
         writeln!(
             self.out,
-            "{} judged for {} ({} rows{weighted})\n",
+            "{} judged for {} ({}{weighted})\n",
             plural(self.sites.len(), "site"),
             plural(self.agents.len(), "robot"),
-            self.rows
+            plural(usize::try_from(self.rows).unwrap_or(usize::MAX), "row")
         )?;
-        write!(self.out, "{:<24}", "robot")?;
+        let width = self.agents.iter().map(|agent| sanitize_str(agent).chars().count()).max().unwrap_or(5).max(5) + 2;
+        write!(self.out, "{:<width$}", "robot")?;
         for category in Category::ALL {
             write!(self.out, " {:>11}", category.name())?;
         }
         writeln!(self.out)?;
-        for (robot, counts) in &self.tallies {
+        for (agent, counts) in self.agents.iter().zip(&tallies) {
             let total: f64 = counts.iter().sum();
-            write!(self.out, "{:<24}", sanitize_str(&self.agents[*robot]))?;
+            write!(self.out, "{:<width$}", sanitize_str(agent))?;
             for count in counts {
                 let share = if total > 0.0 { 100.0 * count / total } else { 0.0 };
                 write!(self.out, " {share:>10.1}%")?;

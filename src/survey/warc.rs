@@ -47,6 +47,9 @@ pub struct WarcCapture {
     /// What was wrong with the record, when something was: its answer is then as far
     /// as it could be read.
     pub error: Option<String>,
+    /// True when the body's content coding could not be undone: what robots would read
+    /// is unknown (a fetch that failed so is a failed fetch).
+    pub unreadable: bool,
 }
 
 /// Why a WARC file could not be read on.
@@ -72,33 +75,33 @@ pub fn read_captures(
 ) -> Result<(), WarcError> {
     let mut raw = BufReader::with_capacity(256 * 1024, input);
     let gzipped = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-    let mut reader = Reader { max_body, deadline, each: &mut each, records: 0 };
+    let mut reader = Reader { max_body, deadline, each: &mut each, records: 0, held: None };
     if !gzipped {
-        return reader.records_of(&mut raw).map(|_| ());
+        let mut plain = Replay::new(raw, false);
+        if reader.records_of(&mut plain)?.is_continue() {
+            let _ = reader.release(None);
+        }
+        return Ok(());
     }
     // One gzip member at a time: Common Crawl gzips each record alone, so that a broken
     // member costs that record only.
-    let mut raw = Replay { inner: raw, pending: Vec::new(), at: 0, kept: Vec::new() };
+    let mut raw = Replay::new(raw, true);
     loop {
         if raw.fill_buf()?.is_empty() {
+            let _ = reader.release(None);
             return Ok(());
         }
-        let before = reader.records;
         raw.kept.clear();
-        let mut member = BufReader::new(GzDecoder::new(&mut raw));
+        let mut member = Replay::new(BufReader::new(GzDecoder::new(&mut raw)), false);
         match reader.records_of(&mut member) {
             Ok(ControlFlow::Break(())) => return Ok(()),
             Ok(ControlFlow::Continue(())) => {}
             Err(WarcError::Io(error)) => {
                 drop(member);
-                let broken = WarcCapture {
-                    error: Some(format!(
-                        "a broken gzip member after record {}: {error}; skipped to the next member",
-                        before + 1
-                    )),
-                    ..WarcCapture::default()
-                };
-                if (reader.each)(broken).is_break() {
+                // The record read last may hold bytes of the broken member's: it
+                // carries the error (a cut member's record reads on into the next).
+                let error = format!("its gzip member is broken ({error}); read on from the next member");
+                if reader.release(Some(error)).is_break() {
                     return Ok(());
                 }
                 raw.next_member()?;
@@ -120,11 +123,25 @@ struct Replay<R> {
     /// Bytes to read again before `inner`'s, from `at`.
     pending: Vec<u8>,
     at: usize,
-    /// The bytes consumed since the member began (up to [`MAX_KEPT_MEMBER`]).
+    /// Whether consumed bytes are kept, and those consumed since the member began (up
+    /// to [`MAX_KEPT_MEMBER`]).
+    keep: bool,
     kept: Vec<u8>,
 }
 
 impl<R: BufRead> Replay<R> {
+    fn new(inner: R, keep: bool) -> Self {
+        Replay { inner, pending: Vec::new(), at: 0, keep, kept: Vec::new() }
+    }
+
+    /// Gives `bytes` back, to be read again first: what a record read that was the
+    /// next one's.
+    fn unread(&mut self, bytes: &[u8]) {
+        let mut again = bytes.to_vec();
+        again.extend_from_slice(&self.pending[self.at..]);
+        (self.pending, self.at) = (again, 0);
+    }
+
     /// Goes to the next gzip header after the broken member's first byte: in the bytes
     /// kept when they are whole, else further on in the file.
     fn next_member(&mut self) -> io::Result<()> {
@@ -174,7 +191,7 @@ impl<R: BufRead> BufRead for Replay<R> {
     }
 
     fn consume(&mut self, amount: usize) {
-        let room = MAX_KEPT_MEMBER.saturating_sub(self.kept.len());
+        let room = if self.keep { MAX_KEPT_MEMBER.saturating_sub(self.kept.len()) } else { 0 };
         if self.at < self.pending.len() {
             let end = (self.at + amount).min(self.pending.len());
             self.kept.extend_from_slice(&self.pending[self.at..end][..room.min(end - self.at)]);
@@ -209,13 +226,17 @@ struct Reader<'e> {
     deadline: Option<Instant>,
     each: &'e mut dyn FnMut(WarcCapture) -> ControlFlow<()>,
     records: u64,
+    /// The last capture read, handed over once the next record begins well or its
+    /// input ends well: a read error after it may be its own.
+    held: Option<WarcCapture>,
 }
 
 impl Reader<'_> {
     /// Every record of `input` to its end.
-    fn records_of(&mut self, input: &mut impl BufRead) -> Result<ControlFlow<()>, WarcError> {
+    fn records_of<R: BufRead>(&mut self, input: &mut Replay<R>) -> Result<ControlFlow<()>, WarcError> {
         loop {
             if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                let _ = self.release(None);
                 return Err(WarcError::OutOfTime);
             }
             match self.record(input)? {
@@ -223,21 +244,37 @@ impl Reader<'_> {
                 Next::Other => self.records += 1,
                 Next::Capture(capture) => {
                     self.records += 1;
-                    if (self.each)(capture).is_break() {
+                    if self.release(None).is_break() {
                         return Ok(ControlFlow::Break(()));
                     }
+                    self.held = Some(capture);
                 }
             }
         }
     }
 
+    /// Hands the held capture over, with `error` when the reading after it failed; a
+    /// capture of its own for the error when none is held.
+    fn release(&mut self, error: Option<String>) -> ControlFlow<()> {
+        match (self.held.take(), error) {
+            (Some(mut capture), Some(error)) => {
+                capture.truncated = true;
+                capture.error = Some(capture.error.map_or(error.clone(), |before| format!("{before}; {error}")));
+                (self.each)(capture)
+            }
+            (Some(capture), None) => (self.each)(capture),
+            (None, Some(error)) => (self.each)(WarcCapture { error: Some(error), ..WarcCapture::default() }),
+            (None, None) => ControlFlow::Continue(()),
+        }
+    }
+
     /// The next record.
-    fn record(&mut self, input: &mut impl BufRead) -> Result<Next, WarcError> {
+    fn record<R: BufRead>(&mut self, input: &mut Replay<R>) -> Result<Next, WarcError> {
         // The version line, past the blank lines that end the record before; anything
         // else before it is said, and skipped.
         let mut skipped = 0usize;
         loop {
-            let Some(line) = read_line(input)? else {
+            let Some(line) = read_line(input, &mut skipped)? else {
                 if skipped > 0 {
                     let error = format!("{skipped} bytes at the end that are no WARC record");
                     return Ok(Next::Capture(WarcCapture { error: Some(error), ..WarcCapture::default() }));
@@ -247,13 +284,20 @@ impl Reader<'_> {
             if line.starts_with(b"WARC/") {
                 break;
             }
+            // Bytes that are no record, then a record's start on the same line.
+            if let Some(at) = memchr::memmem::find(&line, b"WARC/1.") {
+                skipped += at;
+                input.unread(&line[at..]);
+                continue;
+            }
             if !line.iter().all(u8::is_ascii_whitespace) {
                 skipped += line.len();
             }
         }
         let mut fields: Vec<(String, String)> = Vec::new();
         let mut header_bytes = 0;
-        while let Some(line) = read_line(input)? {
+        let mut ignored = 0;
+        while let Some(line) = read_line(input, &mut ignored)? {
             header_bytes += line.len();
             let line = String::from_utf8_lossy(&line).trim_end_matches(['\r', '\n']).to_owned();
             if line.is_empty() || header_bytes > MAX_HEADER_BYTES {
@@ -280,7 +324,14 @@ impl Reader<'_> {
                 ..WarcCapture::default()
             }));
         };
-        let (block, read) = self.read_block(input, length)?;
+        let (mut block, read) = self.read_block(input, length)?;
+        // A Content-Length that runs into the next record: the block ends where that
+        // record begins, and the record is read again (when the block was kept whole).
+        let overrun = if read <= MAX_BLOCK_BYTES as u64 { overrun_of(&block, input.fill_buf()?) } else { None };
+        if let Some(at) = overrun {
+            input.unread(&block[at + 4..]);
+            block.truncate(at);
+        }
         let is_response = field("warc-type").is_some_and(|kind| kind.eq_ignore_ascii_case("response"));
         if !is_response {
             return Ok(Next::Other);
@@ -295,7 +346,10 @@ impl Reader<'_> {
         if skipped > 0 {
             problems.push(format!("{skipped} bytes before it that are no WARC record were skipped"));
         }
-        if read < length {
+        if overrun.is_some() {
+            problems.push("its Content-Length runs into the next record".to_owned());
+            capture.truncated = true;
+        } else if read < length {
             problems.push(format!("the record is cut off: {read} of its {length} bytes"));
             capture.truncated = true;
         }
@@ -331,9 +385,21 @@ impl Reader<'_> {
     }
 }
 
+/// Where a block that runs into the next record should have ended: the last record
+/// separator (`\r\n\r\n`) in it after which it, and then the bytes that follow it in
+/// the input (`next`), read `WARC/1.`.
+fn overrun_of(block: &[u8], next: &[u8]) -> Option<usize> {
+    const START: &[u8] = b"WARC/1.";
+    memchr::memmem::rfind_iter(block, b"\r\n\r\n").find(|&at| {
+        let tail = &block[at + 4..];
+        let more = START.len().saturating_sub(tail.len()).min(next.len());
+        tail.iter().chain(&next[..more]).take(START.len()).copied().eq(START.iter().copied())
+    })
+}
+
 /// The next line (with its line break), at most [`MAX_HEADER_LINE`] bytes of it; the
-/// rest of a longer line is read past. `None` at the end.
-fn read_line(input: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
+/// rest of a longer line is read past, and counted in `skipped`. `None` at the end.
+fn read_line(input: &mut impl BufRead, skipped: &mut usize) -> io::Result<Option<Vec<u8>>> {
     let mut line = Vec::new();
     let n = input.take(MAX_HEADER_LINE as u64).read_until(b'\n', &mut line)?;
     if n == 0 {
@@ -344,6 +410,7 @@ fn read_line(input: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
         loop {
             rest.clear();
             let more = input.take(MAX_HEADER_LINE as u64).read_until(b'\n', &mut rest)?;
+            *skipped += more;
             if more == 0 || rest.ends_with(b"\n") {
                 break;
             }
@@ -362,6 +429,16 @@ fn target_uri(value: Option<&str>) -> String {
 fn read_http(block: &[u8], max_body: usize, capture: &mut WarcCapture) -> Result<(), String> {
     let mut fields = [httparse::EMPTY_HEADER; MAX_HTTP_HEADERS];
     let mut response = httparse::Response::new(&mut fields);
+    // Archives write an HTTP/2 answer's status line as `HTTP/2 200`, which httparse
+    // (HTTP/1 only) refuses: read as HTTP/1.1, it means the same.
+    let rewritten;
+    let block = match block.strip_prefix(b"HTTP/2 ") {
+        Some(rest) => {
+            rewritten = [&b"HTTP/1.1 "[..], rest].concat();
+            &rewritten[..]
+        }
+        None => block,
+    };
     let header_end = match response.parse(block) {
         Ok(httparse::Status::Complete(end)) => end,
         Ok(httparse::Status::Partial) => return Err("the HTTP answer's header is cut off".to_owned()),
@@ -399,10 +476,16 @@ fn read_http(block: &[u8], max_body: usize, capture: &mut WarcCapture) -> Result
                     body = decoded;
                     capture.truncated |= cut;
                 }
-                Err(error) => problems.push(format!("the {coding} body could not be decoded ({error})")),
+                Err(error) => {
+                    problems.push(format!("the {coding} body could not be decoded ({error})"));
+                    capture.unreadable = true;
+                }
             }
         }
-        Some(other) => problems.push(format!("the body's content coding {other} is not undone")),
+        Some(other) => {
+            problems.push(format!("the body's content coding {other} is not undone"));
+            capture.unreadable = true;
+        }
     }
     if body.len() > max_body {
         body.truncate(max_body);
@@ -551,7 +634,7 @@ mod tests {
             ]
         );
         assert!(
-            found.iter().any(|c| c.error.as_deref().is_some_and(|e| e.contains("broken gzip member"))),
+            found.iter().any(|c| c.error.as_deref().is_some_and(|e| e.contains("gzip member is broken"))),
             "{found:?}"
         );
     }
@@ -580,6 +663,36 @@ mod tests {
         let found = captures(&garbage);
         assert_eq!(found.len(), 1);
         assert!(found[0].error.as_deref().is_some_and(|e| e.contains("no WARC record")), "{:?}", found[0]);
+        // A Content-Length that runs into the next record: both are read (issue 38).
+        let first = response("https://a.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /\n");
+        let text = String::from_utf8(first).expect("text");
+        let (length, _) = text.split_once("\r\n\r\nHTTP").expect("a header");
+        let declared: usize = length.rsplit(' ').next().expect("a length").parse().expect("a number");
+        let lying =
+            text.replacen(&format!("Content-Length: {declared}"), &format!("Content-Length: {}", declared + 6), 1);
+        let mut file = lying.into_bytes();
+        file.extend(response("https://next.example/robots.txt", "200 OK", b""));
+        let found = captures(&file);
+        assert_eq!(
+            found.iter().map(|c| c.url.as_str()).collect::<Vec<_>>(),
+            ["https://a.example/robots.txt", "https://next.example/robots.txt"]
+        );
+        assert_eq!(found[0].body, b"User-agent: *\nDisallow: /\n");
+        assert!(found[0].error.as_deref().is_some_and(|e| e.contains("runs into the next record")), "{:?}", found[0]);
+        // Bytes with no line break before a record: the record is read.
+        let mut junk = vec![0u8; 5000];
+        junk.extend(response("https://a.example/robots.txt", "200 OK", b""));
+        let found = captures(&junk);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].error.as_deref().is_some_and(|e| e.starts_with("5000 bytes")), "{:?}", found[0]);
+        // A gzip member cut short: its record says so, the next is read.
+        let mut member = gzip(&response("https://g1.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /\n"));
+        member.truncate(member.len() - 15);
+        member.extend(gzip(&response("https://g2.example/robots.txt", "200 OK", b"")));
+        let found = captures(&member);
+        let g1 = found.iter().find(|c| c.url == "https://g1.example/robots.txt");
+        assert!(g1.is_none_or(|c| c.error.is_some()), "{found:?}");
+        assert!(found.iter().any(|c| c.url == "https://g2.example/robots.txt" && c.error.is_none()), "{found:?}");
         // No HTTP answer in a response record.
         let found = captures(&record("response", "https://x.example/robots.txt", b"\x00\x01binary"));
         assert_eq!(found[0].status, None);
