@@ -142,7 +142,7 @@ impl RobotNames {
 
     /// The robot `user_agent` claims to be: the registry robot whose own header it is
     /// (whatever the versions); else the first product or comment item that names a
-    /// robot, a registry one by its whole name or one of its own ([`unknown_robot`]): a
+    /// robot, a registry one by its whole name or one of its own (see `unknown_robot`): a
     /// robot names itself first (`MyBot/1.0 Scrapy/2.11` is `MyBot`, not Scrapy). `None`
     /// for a browser, an app and every other client.
     #[must_use]
