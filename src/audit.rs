@@ -16,6 +16,9 @@ pub mod user_agent;
 pub enum Claimed {
     /// A robot profile (its index in the database).
     Known(usize),
+    /// One of a profile's robots under a product token of its own (`YandexImages` of
+    /// Yandex's): judged by groups naming that token first, then the profile's.
+    KnownAs(usize, String),
     /// A robot the database does not know: the product token that names it.
     Unknown(String),
 }

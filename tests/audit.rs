@@ -187,6 +187,48 @@ fn a_robot_is_asked_for_by_its_name_or_its_token() {
     assert_eq!(judged("-r"), (Some((Some(1), Some(1))), 1));
 }
 
+/// One of a profile's robots is judged under its own token first, then the profile's
+/// (issue 35: a `User-agent: YandexBot` group was ignored, because every Yandex robot was
+/// judged as `Yandex`, and `-a YandexBot` judged `YandexImages` by it).
+#[test]
+fn a_profiles_robots_read_their_own_groups_first() {
+    let dir = tempfile::tempdir().expect("dir");
+    let log: String = ["YandexBot/3.0", "YandexImages/3.0", "YandexNews/4.0"]
+        .iter()
+        .map(|product| {
+            let agent = format!("Mozilla/5.0 (compatible; {product}; +http://yandex.com/bots)");
+            combined("192.0.2.7", "10/Oct/2025:13:55:00 +0000", "/private/x", &agent)
+        })
+        .collect();
+    let log = write(&dir, "yandex.log", log.as_bytes());
+    let verdicts = |robots: &[u8], args: &[&str]| -> Vec<(String, String)> {
+        let robots = write(&dir, "robots.txt", robots);
+        let mut all = vec!["audit", log.as_str(), "--robots", robots.as_str(), "--all", "--json", "--no-store"];
+        all.extend_from_slice(args);
+        let (out, _, _) = run(&all, b"");
+        json_lines(&out)
+            .into_iter()
+            .filter(|record| record["type"] == "request")
+            .map(|record| {
+                (record["agent"].as_str().unwrap_or("").to_owned(), record["verdict"].as_str().unwrap_or("").to_owned())
+            })
+            .collect()
+    };
+    let pairs =
+        |list: &[(&str, &str)]| list.iter().map(|(a, v)| ((*a).to_owned(), (*v).to_owned())).collect::<Vec<_>>();
+    let main_bot_only = b"User-agent: YandexBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n";
+    assert_eq!(
+        verdicts(main_bot_only, &[]),
+        pairs(&[("YandexBot", "violation"), ("YandexImages", "allowed"), ("YandexNews", "allowed")])
+    );
+    assert_eq!(verdicts(main_bot_only, &["-a", "YandexBot"]), pairs(&[("YandexBot", "violation")]));
+    let every_yandex_robot = b"User-agent: Yandex\nDisallow: /private\n";
+    assert_eq!(
+        verdicts(every_yandex_robot, &[]),
+        pairs(&[("YandexBot", "violation"), ("YandexImages", "violation"), ("YandexNews", "violation")])
+    );
+}
+
 /// A log of more lines than one batch: parsed on several threads, judged in order, and
 /// numbered as the file numbers them.
 #[test]

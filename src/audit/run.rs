@@ -537,15 +537,25 @@ impl<'a> Run<'a> {
     }
 
     fn entry(&mut self, claimed: Claimed) -> Claim {
-        let known_index = match claimed {
-            Claimed::Known(index) => Some(index),
-            Claimed::Unknown(_) => None,
+        let known = !matches!(claimed, Claimed::Unknown(_));
+        let family_token = match &claimed {
+            Claimed::KnownAs(index, _) => Some(self.db.profiles()[*index].token.to_ascii_lowercase()),
+            Claimed::Known(_) | Claimed::Unknown(_) => None,
         };
-        let known = known_index.is_some();
         let (label, robot, reading, trains_ai) = match claimed {
             Claimed::Known(index) => {
                 let profile = &self.db.profiles()[index];
                 (profile.written().to_owned(), profile.robot(), profile.reading, profile.serves(Purpose::AiTraining))
+            }
+            // One of a profile's robots under its own token (`YandexImages`): groups
+            // naming it first, then the profile's robot's (Yandex's), as a fallback.
+            Claimed::KnownAs(index, name) => {
+                let profile = &self.db.profiles()[index];
+                let mut robot = crate::policy::named_robot(&name);
+                robot.fallbacks =
+                    std::iter::once(profile.token.clone()).chain(profile.fallback.iter().cloned()).collect();
+                robot.ignores_star = profile.ignores_star;
+                (name, robot, profile.reading, profile.serves(Purpose::AiTraining))
             }
             // Judged by the token RFC 9309 reads in its name (`Screaming` of `Screaming
             // Frog SEO Spider`), as a `User-agent:` line naming it is read (§2.2.1).
@@ -557,25 +567,20 @@ impl<'a> Run<'a> {
         }
         let (robot, reading) = match &self.only {
             Some(only) => {
-                // Asked for by the name it is shown by (`-a AI2Bot`), the token RFC 9309
-                // reads in it (`-a AI`, which the tool suggests for it), or a name its
-                // profile gives it (`-a YandexBot` for Yandex).
+                // Asked for by the name it is shown by (`-a AI2Bot`, `-a YandexImages`)
+                // or the token RFC 9309 reads in it (`-a AI`, which the tool suggests
+                // for AI2Bot): judged as asked. Or, for one of a profile's robots, by the
+                // profile (`-r YandexBot` takes Yandex's): judged as that robot.
                 let token = robot.token.to_ascii_lowercase();
-                let profile_names: Vec<String> = known_index
-                    .map(|index| {
-                        let profile = &self.db.profiles()[index];
-                        std::iter::once(&profile.name)
-                            .chain(&profile.listed_as)
-                            .map(|n| n.to_ascii_lowercase())
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                let Some((_, robot, reading)) =
-                    only.iter().find(|(asked, _, _)| *asked == key || *asked == token || profile_names.contains(asked))
-                else {
+                if let Some((_, asked, reading)) = only.iter().find(|(asked, _, _)| *asked == key || *asked == token) {
+                    (asked.clone(), *reading)
+                } else if let Some((_, _, reading)) =
+                    only.iter().find(|(asked, _, _)| family_token.as_ref() == Some(asked))
+                {
+                    (robot, *reading)
+                } else {
                     return Claim::Other;
-                };
-                (robot.clone(), *reading)
+                }
             }
             None => (robot, self.semantics.unwrap_or(reading)),
         };
@@ -598,7 +603,12 @@ impl<'a> Run<'a> {
             delay_breaches: 0,
             shortest: None,
             train_ai_refused: 0,
-            family: self.verifier.family_of(&key),
+            // A profile's robot under a token of its own is checked as the profile's
+            // (YandexImages against Yandex's published addresses).
+            family: self
+                .verifier
+                .family_of(&key)
+                .or_else(|| family_token.as_deref().and_then(|t| self.verifier.family_of(t))),
             identities: foldhash::HashMap::default(),
         });
         self.by_token.insert(key, self.tallies.len() - 1);

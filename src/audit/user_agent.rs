@@ -112,6 +112,8 @@ pub struct RobotNames {
     /// Each name a product or comment item may carry, in lower case: the first robot in
     /// the registry that carries it.
     names: HashMap<String, usize>,
+    /// Each profile's product token.
+    tokens: Vec<String>,
 }
 
 impl RobotNames {
@@ -137,7 +139,8 @@ impl RobotNames {
                 }
             }
         }
-        RobotNames { headers, names }
+        let tokens = db.profiles().iter().map(|profile| profile.token.clone()).collect();
+        RobotNames { headers, names, tokens }
     }
 
     /// The robot `user_agent` claims to be: the registry robot whose own header it is
@@ -150,7 +153,9 @@ impl RobotNames {
         let products = products(user_agent);
         let shape: Vec<String> = products.iter().map(|product| product.name.to_ascii_lowercase()).collect();
         if let Some(&index) = self.headers.get(&shape) {
-            return Some(Claimed::Known(index));
+            // Named by its own header: by the product in it that is one of its names.
+            let own = products.iter().zip(&shape).find(|(_, name)| self.names.get(*name) == Some(&index));
+            return Some(own.map_or(Claimed::Known(index), |(product, _)| self.claimed(index, &product.name)));
         }
         let gives_address = user_agent.split_whitespace().any(is_address)
             || user_agent.split(['(', ')', ';', ',']).any(|part| part.trim_start().starts_with("+http"));
@@ -165,9 +170,24 @@ impl RobotNames {
             // Spider`), unless the header says it is a robot's the way robots do: its URL
             // or address, or `compatible;` (`Mozilla/5.0 (compatible; Bytespider)`).
             Some(_) if product.in_comment && !product.versioned && !gives_address && !compatible => None,
-            Some(&index) => Some(Claimed::Known(index)),
+            Some(&index) => Some(self.claimed(index, &product.name)),
             None => (!app && unknown_robot(&product, gives_address)).then_some(Claimed::Unknown(product.name)),
         })
+    }
+}
+
+impl RobotNames {
+    /// Profile `index`'s robot, named by the product `name`: under a token of its own
+    /// when RFC 9309 reads another in `name` than the profile's (`YandexBot`,
+    /// `AwarioSmartBot`), so that groups naming that robot apply to it (Yandex's
+    /// documentation: `User-agent: YandexBot` is for the main indexing robot alone).
+    fn claimed(&self, index: usize, name: &str) -> Claimed {
+        let token = crate::policy::named_robot(name).token;
+        if token.eq_ignore_ascii_case(&self.tokens[index]) {
+            Claimed::Known(index)
+        } else {
+            Claimed::KnownAs(index, name.to_owned())
+        }
     }
 }
 
@@ -229,7 +249,7 @@ mod tests {
     fn claimed(user_agent: &str) -> Option<String> {
         let db = RobotsDb::embedded();
         RobotNames::new(&db).robot_of(user_agent).map(|claimed| match claimed {
-            Claimed::Known(index) => db.profiles()[index].token.clone(),
+            Claimed::Known(index) | Claimed::KnownAs(index, _) => db.profiles()[index].token.clone(),
             Claimed::Unknown(token) => format!("?{token}"),
         })
     }
@@ -415,7 +435,7 @@ mod tests {
         // (A token that only states a use of content is sent by no robot.)
         for profile in db.profiles().iter().filter(|profile| !profile.user_agent.is_empty() && !profile.control_only) {
             let found = match names.robot_of(&profile.user_agent) {
-                Some(Claimed::Known(index)) => &db.profiles()[index].user_agent,
+                Some(Claimed::Known(index) | Claimed::KnownAs(index, _)) => &db.profiles()[index].user_agent,
                 other => panic!("{}: {} gives {other:?}", profile.name, profile.user_agent),
             };
             assert_eq!(found, &profile.user_agent, "{}", profile.name);
