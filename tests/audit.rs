@@ -222,6 +222,21 @@ fn a_profiles_robots_read_their_own_groups_first() {
         pairs(&[("YandexBot", "violation"), ("YandexImages", "allowed"), ("YandexNews", "allowed")])
     );
     assert_eq!(verdicts(main_bot_only, &["-a", "YandexBot"]), pairs(&[("YandexBot", "violation")]));
+    // A name of several words is its profile's robot: `Yahoo! Slurp` reads Slurp's
+    // groups, not a group for `Yahoo`; `-a` takes it by that name.
+    let slurp = "Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)";
+    let claude = "Mozilla/5.0 (compatible; Claude Code; +https://www.anthropic.com)";
+    let others: String =
+        [slurp, claude].iter().map(|agent| combined("192.0.2.7", "10/Oct/2025:13:55:00 +0000", "/x", agent)).collect();
+    let others = write(&dir, "others.log", others.as_bytes());
+    let robots =
+        write(&dir, "yahoo.txt", b"User-agent: Yahoo\nUser-agent: Claude\nDisallow: /\n\nUser-agent: *\nAllow: /\n");
+    let (out, _, code) = run(&["audit", &others, "--robots", &robots, "--json", "--no-store"], b"");
+    assert_eq!(code, 0, "{out}");
+    let (out, _, _) =
+        run(&["audit", &others, "--robots", &robots, "--json", "--all", "--no-store", "-a", "Claude Code"], b"");
+    let judged: Vec<Value> = json_lines(&out).into_iter().filter(|record| record["type"] == "request").collect();
+    assert_eq!(judged.len(), 1, "{out}");
     let every_yandex_robot = b"User-agent: Yandex\nDisallow: /private\n";
     assert_eq!(
         verdicts(every_yandex_robot, &[]),

@@ -537,7 +537,11 @@ impl<'a> Run<'a> {
     }
 
     fn entry(&mut self, claimed: Claimed) -> Claim {
-        let known = !matches!(claimed, Claimed::Unknown(_));
+        let known_index = match &claimed {
+            Claimed::Known(index) | Claimed::KnownAs(index, _) => Some(*index),
+            Claimed::Unknown(_) => None,
+        };
+        let known = known_index.is_some();
         let family_token = match &claimed {
             Claimed::KnownAs(index, _) => Some(self.db.profiles()[*index].token.to_ascii_lowercase()),
             Claimed::Known(_) | Claimed::Unknown(_) => None,
@@ -572,7 +576,22 @@ impl<'a> Run<'a> {
                 // for AI2Bot): judged as asked. Or, for one of a profile's robots, by the
                 // profile (`-r YandexBot` takes Yandex's): judged as that robot.
                 let token = robot.token.to_ascii_lowercase();
-                if let Some((_, asked, reading)) = only.iter().find(|(asked, _, _)| *asked == key || *asked == token) {
+                // A profile's names count for its robot, not for its robots under tokens of
+                // their own (`-a Claude Code`, `-a Brightbot 1.0`; `-a YandexBot` is not
+                // YandexImages).
+                let profile_names: Vec<String> = match known_index {
+                    Some(index) if family_token.is_none() => {
+                        let profile = &self.db.profiles()[index];
+                        std::iter::once(&profile.name)
+                            .chain(&profile.listed_as)
+                            .map(|n| n.to_ascii_lowercase())
+                            .collect()
+                    }
+                    _ => Vec::new(),
+                };
+                if let Some((_, asked, reading)) =
+                    only.iter().find(|(asked, _, _)| *asked == key || *asked == token || profile_names.contains(asked))
+                {
                     (asked.clone(), *reading)
                 } else if let Some((_, _, reading)) =
                     only.iter().find(|(asked, _, _)| family_token.as_ref() == Some(asked))

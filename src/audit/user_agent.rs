@@ -181,12 +181,14 @@ impl RobotNames {
     /// when RFC 9309 reads another in `name` than the profile's (`YandexBot`,
     /// `AwarioSmartBot`), so that groups naming that robot apply to it (Yandex's
     /// documentation: `User-agent: YandexBot` is for the main indexing robot alone).
+    /// Only a product that is a token whole gets one: `Yahoo! Slurp` is Slurp, not a
+    /// robot `Yahoo` (RFC 9309 reads the first word of a name of several).
     fn claimed(&self, index: usize, name: &str) -> Claimed {
         let token = crate::policy::named_robot(name).token;
-        if token.eq_ignore_ascii_case(&self.tokens[index]) {
-            Claimed::Known(index)
-        } else {
+        if token == name && !token.eq_ignore_ascii_case(&self.tokens[index]) {
             Claimed::KnownAs(index, name.to_owned())
+        } else {
+            Claimed::Known(index)
         }
     }
 }
@@ -409,6 +411,14 @@ mod tests {
         );
         assert_eq!(claimed("InfoSeek Robot 1.0").as_deref(), Some("Infoseek"));
         assert_eq!(claimed("InfoSeek Robot 1.1").as_deref(), Some("Infoseek"), "another version");
+        // A profile's robot under a token of its own only when its product is a token
+        // whole: `Yahoo! Slurp` is Slurp itself, not a robot `Yahoo` (issue 35).
+        let db = RobotsDb::embedded();
+        let names = RobotNames::new(&db);
+        let slurp = "Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)";
+        assert!(matches!(names.robot_of(slurp), Some(Claimed::Known(_))));
+        let yandex = "Mozilla/5.0 (compatible; YandexImages/3.0; +http://yandex.com/bots)";
+        assert!(matches!(names.robot_of(yandex), Some(Claimed::KnownAs(_, name)) if name == "YandexImages"));
         // Phones describe themselves in a comment: a model is no robot (issue 35).
         for phone in [
             "Mozilla/5.0 (Linux; Android 12; CUBOT_X50 Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0 Mobile Safari/537.36",
