@@ -21,8 +21,8 @@ mod timeline;
 mod view;
 
 pub use archive::{
-    ArchiveError, ArchiveOptions, Capture, DEFAULT_ARCHIVE, DEFAULT_MAX_CAPTURES, Progress, Synced, capture_url,
-    cdx_url, parse_cdx, sync,
+    ArchiveError, ArchiveOptions, Capture, Collapse, DEFAULT_ARCHIVE, DEFAULT_MAX_CAPTURES, Pacer, Progress, Synced,
+    capture_url, cdx_url, parse_cdx, sync,
 };
 pub use store::{Kept, MAX_CAPTURE_TRIES, Opened, Store, StoreChoice, StoreError, default_store_path};
 pub use timeline::{Answer, Change, Flip, Snapshot, Subject, flips, snapshot, snapshot_as};

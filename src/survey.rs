@@ -116,6 +116,9 @@ pub struct Capture {
     pub truncated: bool,
     /// What went wrong getting it, if anything.
     pub error: Option<String>,
+    /// The month (`YYYY-MM`) it stands for in a monthly series: the latest capture at
+    /// or before the month, carried forward.
+    pub month: Option<String>,
 }
 
 /// One capture and robot: the survey's row.
@@ -144,6 +147,8 @@ pub struct Row {
     pub html: bool,
     /// What went wrong, if anything: the row says as much as could be known.
     pub error: Option<String>,
+    /// The month the row stands for, in a monthly series (`YYYY-MM`).
+    pub month: Option<String>,
 }
 
 /// The site of a robots.txt URL: its host in lower case, and a port other than the
@@ -189,6 +194,7 @@ pub fn judge_within(capture: &Capture, robots: &[SurveyRobot], limit: Option<usi
         train_ai: None,
         html: false,
         error: capture.error.clone(),
+        month: capture.month.clone(),
     };
     if is_redirect(capture.status) || capture.availability.is_redirect_failure() {
         return robots.iter().map(|robot| row(robot, Category::Redirect)).collect();
@@ -278,6 +284,7 @@ struct Waiting {
     time: String,
     status: Option<u16>,
     error: Option<String>,
+    month: Option<String>,
     location: String,
 }
 
@@ -359,6 +366,7 @@ impl Redirects {
                 time: capture.time.clone(),
                 status: capture.status,
                 error: capture.error.clone(),
+                month: capture.month.clone(),
                 location,
             });
             return None;
@@ -394,6 +402,7 @@ impl Redirects {
                         train_ai: None,
                         html: false,
                         error: waiting.error.clone(),
+                        month: waiting.month.clone(),
                     })
                     .collect();
                 let mut at = waiting.location;

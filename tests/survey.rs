@@ -393,3 +393,116 @@ fn standard_input_and_pages_that_are_no_robots_txt_are_bounded() {
     assert_eq!(categories(&json_lines(&stdout)).len(), 1, "{stdout}");
     assert!(stderr.contains("1 capture of pages that are no /robots.txt skipped"), "{stderr}");
 }
+
+/// The archive stand-in of `--monthly`: one capture a month as the CDX listing gives
+/// them, for a.example (a capture before the months asked, which is carried in, and
+/// one before that, which is not read), c.example (first captured in the third month)
+/// and b.example (never captured).
+fn monthly_archive() -> Server {
+    const OPEN: &str = "User-agent: *\nDisallow: /private\n";
+    const CLOSED: &str = "User-agent: GPTBot\nDisallow: /\n";
+    let captures = |site: &str| -> Vec<(&'static str, &'static str, &'static str)> {
+        match site {
+            "a.example" => vec![
+                ("20191215000000", "200", CLOSED),
+                ("20200105000000", "200", OPEN),
+                ("20200310000000", "200", CLOSED),
+                ("20200520000000", "503", ""),
+                ("20200620000000", "301", ""),
+            ],
+            "c.example" => vec![("20200415000000", "200", CLOSED)],
+            _ => Vec::new(),
+        }
+    };
+    Server::start(move |path| {
+        if let Some(query) = path.strip_prefix("/cdx/search/cdx?") {
+            assert!(query.contains("collapse=timestamp%3A6"), "{query}");
+            assert!(
+                query.contains("filter=%21statuscode%3A404") && query.contains("filter=%21mimetype%3Awarc%2Frevisit")
+            );
+            assert!(!query.contains("from="), "the capture before the first month is carried in: {query}");
+            let site = query.split('&').find_map(|pair| pair.strip_prefix("url=")).unwrap_or_default();
+            let site = site.trim_end_matches("%2Frobots.txt");
+            let mut rows = vec![serde_json::json!(["timestamp", "original", "statuscode", "digest"])];
+            for (timestamp, status, body) in captures(site) {
+                let digest = robotscope::history::digest(body.as_bytes());
+                rows.push(serde_json::json!([timestamp, format!("http://{site}/robots.txt"), status, digest]));
+            }
+            return Reply::text(&serde_json::to_string(&rows).expect("json"));
+        }
+        for site in ["a.example", "c.example"] {
+            for (timestamp, _, body) in captures(site) {
+                if path == format!("/web/{timestamp}id_/http://{site}/robots.txt") {
+                    return Reply::text(body);
+                }
+            }
+        }
+        Reply::status(404)
+    })
+}
+
+#[test]
+fn a_monthly_survey_carries_each_capture_forward_and_a_rerun_reads_only_listings() {
+    let archive = monthly_archive();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("history.sqlite3");
+    let base = archive.url("");
+    let plot = dir.path().join("series.svg");
+    let args = |format: &str| -> Vec<String> {
+        ["a.example", "b.example", "c.example", "--monthly", "2020-02..2020-07", "-a", "GPTBot", "--archive", &base]
+            .into_iter()
+            .chain(["--rate", "1000", "--timeout", "5", "--store", store.to_str().expect("utf-8"), format])
+            .map(str::to_owned)
+            .collect()
+    };
+    let strings = args("--json");
+    let (stdout, stderr, code) = survey(&strings.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{stderr}");
+    let rows = json_lines(&stdout);
+    let series: Vec<(&str, &str, &str, &str)> = rows
+        .iter()
+        .map(|row| {
+            let text = |field: &str| row[field].as_str().unwrap_or_default();
+            (text("site"), text("month"), text("category"), text("time"))
+        })
+        .collect();
+    assert_eq!(
+        series,
+        [
+            ("a.example", "2020-02", "partial", "2020-01-05T00:00:00Z"),
+            ("a.example", "2020-03", "full", "2020-03-10T00:00:00Z"),
+            ("a.example", "2020-04", "full", "2020-03-10T00:00:00Z"),
+            ("a.example", "2020-05", "unreachable", "2020-05-20T00:00:00Z"),
+            ("a.example", "2020-06", "redirect", "2020-06-20T00:00:00Z"),
+            ("a.example", "2020-07", "redirect", "2020-06-20T00:00:00Z"),
+            ("c.example", "2020-04", "full", "2020-04-15T00:00:00Z"),
+            ("c.example", "2020-05", "full", "2020-04-15T00:00:00Z"),
+            ("c.example", "2020-06", "full", "2020-04-15T00:00:00Z"),
+            ("c.example", "2020-07", "full", "2020-04-15T00:00:00Z"),
+        ]
+    );
+    assert_eq!(rows[4]["error"], "the archive does not say where it led");
+    assert!(stderr.contains("the archive holds no capture of 1 site in the months asked"), "{stderr}");
+    assert!(stderr.contains("2 site-months before the site's first capture"), "{stderr}");
+    let captures_read = |paths: &[String]| paths.iter().filter(|path| path.starts_with("/web/")).count();
+    let asked = archive.paths_asked();
+    // The 503 and the 301 are kept from their status alone.
+    assert_eq!(captures_read(&asked), 3, "the capture before the one carried in is not read: {asked:?}");
+    assert!(!asked.iter().any(|path| path.contains("20191215")), "{asked:?}");
+
+    // Again, as CSV with its month column, and drawn: the captures come from the store.
+    let mut again = args("--csv");
+    again.extend(["--plot".to_owned(), plot.display().to_string()]);
+    let (csv, stderr, code) = survey(&again.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(captures_read(&archive.paths_asked()), 3, "no capture is read twice");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].ends_with(",error,month"), "{}", lines[0]);
+    assert_eq!(lines.len(), 11);
+    assert!(lines[2].starts_with("http://a.example/robots.txt,a.example,GPTBot,full,named,1,200,"), "{}", lines[2]);
+    assert!(lines[2].ends_with(",2020-03"), "{}", lines[2]);
+    let svg = std::fs::read_to_string(&plot).expect("the plot is written");
+    assert!(svg.starts_with("<svg") && svg.contains("GPTBot") && svg.contains("unreachable"), "{svg}");
+    // Six months, each a point of each category's band.
+    assert!(svg.matches("2020-0").count() >= 2, "the months label the axis");
+}

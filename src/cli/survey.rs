@@ -26,6 +26,9 @@ use crate::survey::warc::{WarcCapture, read_captures};
 use crate::survey::{Capture, Category, Redirects, Row, SurveyRobot, judge_each};
 use crate::words::plural;
 
+mod monthly;
+mod plot;
+
 /// `robotscope survey`: how many sites let each robot in, from sites, files or WARCs.
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Categories, decided on every path as Google's matcher decides them: full (no path \
@@ -47,6 +50,18 @@ pub struct SurveyArgs {
     /// WARC files (plain, or gzipped per record or whole): their `response` records.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub warc: Vec<PathBuf>,
+    /// The sites month by month from the web archive (`2015..2024`,
+    /// `2023-01..2024-06`): one row per site, robot and month, the latest capture at
+    /// or before the month carried forward. Captures are kept in the store: a rerun
+    /// fetches only what it lacks.
+    #[arg(long, value_name = "FROM..TO", value_parser = monthly::parse_months, conflicts_with_all = ["dir", "warc"])]
+    pub monthly: Option<monthly::Months>,
+    /// The Wayback-compatible archive `--monthly` asks (default: web.archive.org).
+    #[arg(long, value_name = "BASE", requires = "monthly")]
+    pub archive: Option<url::Url>,
+    /// Requests a second to the archive, at most: it is shared by everyone.
+    #[arg(long, value_name = "R", default_value_t = 2.0, value_parser = positive_rate, requires = "monthly")]
+    pub rate: f64,
     #[command(flatten)]
     pub robots: RobotSelection,
     /// Sites fetched at once.
@@ -70,6 +85,10 @@ pub struct SurveyArgs {
     /// company, period, status (Full / Some / No Restrictions, No Robots.txt).
     #[arg(long)]
     pub dpi: bool,
+    /// An SVG of each robot's categories month by month (each site's last capture in
+    /// a month), stacked: the picture surveys publish.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
     #[command(flatten)]
     pub deadline: RunDeadline,
     #[command(flatten)]
@@ -122,11 +141,24 @@ pub fn survey(args: &SurveyArgs, db: &RobotsDb) -> Result<Outcome> {
             input.dir(dir, &limits, deadline)?;
         }
         let sites = sites_asked(args, deadline)?;
-        if !sites.is_empty() {
-            input.sites(&sites, args, &limits, deadline)?;
+        match &args.monthly {
+            Some(months) => {
+                let archive =
+                    args.archive.clone().unwrap_or_else(|| url::Url::parse(history::DEFAULT_ARCHIVE).expect("a URL"));
+                let options = monthly::MonthlyOptions {
+                    months,
+                    archive,
+                    rate: args.rate,
+                    source_options: &args.source_options,
+                    limits: &limits,
+                };
+                monthly::survey_months(&mut input, &sites, &options, deadline)?;
+            }
+            None if !sites.is_empty() => input.sites(&sites, args, &limits, deadline)?,
+            None => {}
         }
         input.finish()?;
-        Ok(writer.finish()?)
+        writer.finish()
     })();
     match run {
         // A closed pipe (`| head`) ends the survey quietly, as grep does.
@@ -159,6 +191,14 @@ fn survey_robots(args: &SurveyArgs, db: &RobotsDb) -> Result<Vec<SurveyRobot>> {
         .into_iter()
         .map(|query| SurveyRobot { label: query.label, robot: query.robot, reading: query.reading })
         .collect())
+}
+
+/// `--rate`: a positive, finite number of requests a second.
+fn positive_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(rate) if rate.is_finite() && rate > 0.0 && rate <= 1000.0 => Ok(rate),
+        _ => Err(format!("'{text}' is no rate: give requests a second, more than 0 and at most 1000 (0.5, 2)")),
+    }
 }
 
 /// The sites named as arguments, in `--sites FILE` and on standard input (`-`), each
@@ -512,6 +552,7 @@ fn capture_of(warc: WarcCapture) -> Capture {
         location: warc.location,
         truncated: warc.truncated,
         error: warc.error,
+        month: None,
     }
 }
 
@@ -620,6 +661,9 @@ struct RowRecord<'a> {
     train_ai: Option<&'static str>,
     html: bool,
     error: Option<&'a str>,
+    /// With `--monthly` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    month: Option<&'a str>,
 }
 
 impl<'a> RowRecord<'a> {
@@ -637,6 +681,7 @@ impl<'a> RowRecord<'a> {
             train_ai: row.train_ai.map(Preference::name),
             html: row.html,
             error: row.error.as_deref(),
+            month: row.month.as_deref(),
         }
     }
 }
@@ -652,8 +697,12 @@ struct Writer<W: Write> {
     weights: Option<HashMap<String, f64>>,
     /// The summary's: each site's last capture.
     sites: HashMap<String, LastCapture>,
-    /// `--dpi`'s: each site's last capture in each month.
+    /// `--dpi`'s and `--plot`'s: each site's last capture in each month.
     months: BTreeMap<(String, String), LastCapture>,
+    /// `--plot`'s file.
+    plot: Option<PathBuf>,
+    /// With `--monthly`, CSV rows end with the month.
+    monthly: bool,
     rows: u64,
 }
 
@@ -683,6 +732,8 @@ impl<W: Write> Writer<W> {
             weights,
             sites: HashMap::new(),
             months: BTreeMap::new(),
+            plot: args.plot.clone(),
+            monthly: args.monthly.is_some(),
             rows: 0,
         }
     }
@@ -690,7 +741,8 @@ impl<W: Write> Writer<W> {
     fn start(&mut self) -> io::Result<()> {
         match self.format {
             Format::Csv => {
-                writeln!(self.out, "url,site,agent,category,group,line,status,bytes,time,train_ai,html,error")
+                let month = if self.monthly { ",month" } else { "" };
+                writeln!(self.out, "url,site,agent,category,group,line,status,bytes,time,train_ai,html,error{month}")
             }
             Format::Dpi => writeln!(self.out, "domain,agent,period,status"),
             Format::Text | Format::Json => Ok(()),
@@ -711,10 +763,11 @@ impl<W: Write> Writer<W> {
                     self.csv_row(row)?;
                 }
             }
-            Format::Text | Format::Dpi => {
-                for capture in rows.chunks(self.agents.len().max(1)) {
-                    self.remember(capture);
-                }
+            Format::Text | Format::Dpi => {}
+        }
+        if self.format != Format::Json && self.format != Format::Csv || self.plot.is_some() {
+            for capture in rows.chunks(self.agents.len().max(1)) {
+                self.remember(capture);
             }
         }
         Ok(())
@@ -722,7 +775,7 @@ impl<W: Write> Writer<W> {
 
     fn csv_row(&mut self, row: &Row) -> io::Result<()> {
         let number = |n: Option<String>| n.unwrap_or_default();
-        writeln!(
+        write!(
             self.out,
             "{},{},{},{},{},{},{},{},{},{},{},{}",
             cell(&row.url),
@@ -737,7 +790,11 @@ impl<W: Write> Writer<W> {
             row.train_ai.map_or("", Preference::name),
             row.html,
             cell(row.error.as_deref().unwrap_or_default()),
-        )
+        )?;
+        match &row.month {
+            Some(month) if self.monthly => writeln!(self.out, ",{}", cell(month)),
+            _ => writeln!(self.out),
+        }
     }
 
     /// Keeps a capture's categories as its site's, unless a later capture of the site
@@ -751,22 +808,29 @@ impl<W: Write> Writer<W> {
                 *kept = (first.time.clone(), categories.clone());
             }
         };
-        let entry = if self.format == Format::Dpi {
-            let period = first.time.get(..7).unwrap_or_default().to_owned();
-            self.months.entry((first.site.clone(), period)).or_insert_with(|| (String::new(), categories.clone()))
-        } else {
-            self.sites.entry(first.site.clone()).or_insert_with(|| (String::new(), categories.clone()))
-        };
-        keep(entry);
+        if self.format == Format::Dpi || self.plot.is_some() {
+            // A monthly series' capture stands for its month; another, for the month
+            // it was made in.
+            let period = first.month.as_deref().or_else(|| first.time.get(..7)).unwrap_or_default().to_owned();
+            keep(
+                self.months.entry((first.site.clone(), period)).or_insert_with(|| (String::new(), categories.clone())),
+            );
+        }
+        if self.format == Format::Text {
+            keep(self.sites.entry(first.site.clone()).or_insert_with(|| (String::new(), categories.clone())));
+        }
     }
 
-    fn finish(&mut self) -> io::Result<()> {
+    fn finish(&mut self) -> Result<()> {
+        if let Some(path) = &self.plot {
+            plot::draw(path, &self.agents, &self.months)?;
+        }
         match self.format {
             Format::Text => self.summary()?,
             Format::Dpi => self.dpi()?,
             Format::Json | Format::Csv => {}
         }
-        self.out.flush()
+        Ok(self.out.flush()?)
     }
 
     /// `--dpi`: each site and month, each agent's label, then each company's, its

@@ -53,8 +53,11 @@ pub struct ArchiveOptions {
     pub from: Option<String>,
     /// See `from`.
     pub to: Option<String>,
-    /// The least time between two requests to the archive.
-    pub pace: Duration,
+    /// Which captures the listing gives.
+    pub collapse: Collapse,
+    /// The least time between two requests to the archive, kept across the syncs that
+    /// share it.
+    pub pace: Pacer,
     /// The most captures fetched in one run (the oldest first); the rest are fetched by
     /// the next runs, since what was read is kept.
     pub max_captures: usize,
@@ -64,6 +67,18 @@ pub struct ArchiveOptions {
     /// The whole sync's time (`--max-time`): slow captures and an archive that asks for
     /// pauses (429 with Retry-After) stop there; what was kept stays kept.
     pub max_time: Duration,
+}
+
+/// Which captures a listing gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Collapse {
+    /// One row per distinct content (`collapse=digest`): every version.
+    #[default]
+    Digest,
+    /// One row a month (`collapse=timestamp:6`), 404s and revisits left out, as
+    /// *Consent in Crisis* lists them; and the last capture before `from`, which a
+    /// monthly series carries into its first months.
+    Month,
 }
 
 /// One row of the CDX listing.
@@ -167,9 +182,11 @@ pub enum Progress {
 }
 
 /// The CDX listing URL for a robots.txt: its host and path without the scheme (the
-/// archive keys http and https captures as one), JSON, one row per distinct digest.
+/// archive keys http and https captures as one), JSON, one row per distinct digest or
+/// per month. A monthly listing starts at the first capture: the one before `from`
+/// is carried into `from`'s month.
 #[must_use]
-pub fn cdx_url(base: &Url, robots_url: &Url, from: Option<&str>, to: Option<&str>) -> Url {
+pub fn cdx_url(base: &Url, robots_url: &Url, from: Option<&str>, to: Option<&str>, collapse: Collapse) -> Url {
     let mut url = base.clone();
     url.path_segments_mut()
         .map(|mut segments| {
@@ -182,9 +199,18 @@ pub fn cdx_url(base: &Url, robots_url: &Url, from: Option<&str>, to: Option<&str
         query.append_pair("url", &format!("{}/robots.txt", site_key(robots_url)));
         query.append_pair("output", "json");
         query.append_pair("fl", "timestamp,original,statuscode,digest");
-        query.append_pair("collapse", "digest");
-        if let Some(from) = from {
-            query.append_pair("from", from);
+        match collapse {
+            Collapse::Digest => {
+                query.append_pair("collapse", "digest");
+                if let Some(from) = from {
+                    query.append_pair("from", from);
+                }
+            }
+            Collapse::Month => {
+                query.append_pair("collapse", "timestamp:6");
+                query.append_pair("filter", "!statuscode:404");
+                query.append_pair("filter", "!mimetype:warc/revisit");
+            }
         }
         if let Some(to) = to {
             query.append_pair("to", to);
@@ -243,7 +269,8 @@ async fn list(
     robots_url: &Url,
     options: &ArchiveOptions,
 ) -> Result<Listing, ArchiveError> {
-    let listing_url = cdx_url(&options.base, robots_url, options.from.as_deref(), options.to.as_deref());
+    let listing_url =
+        cdx_url(&options.base, robots_url, options.from.as_deref(), options.to.as_deref(), options.collapse);
     let listing_limits = Limits { max_bytes: MAX_LISTING_BYTES, ..options.limits.clone() };
     let listed = politely(pacer, || fetch::fetch_with(client, &listing_url, &listing_limits))
         .await
@@ -256,12 +283,13 @@ async fn list(
         return Err(listing_error(format!("longer than {MAX_LISTING_BYTES} bytes")));
     }
     // A mirror may not take --from and --to: they are applied here too.
-    let within = |capture: &Capture| {
-        options.from.as_deref().is_none_or(|from| capture.timestamp.as_str() >= from)
-            && options.to.as_deref().is_none_or(|to| capture.timestamp.as_str() <= to)
-    };
     let mut listing = parse_cdx(&listed.body).map_err(listing_error)?;
-    listing.captures.retain(within);
+    let from = options.from.as_deref().unwrap_or_default();
+    listing.captures.retain(|capture| options.to.as_deref().is_none_or(|to| capture.timestamp.as_str() <= to));
+    // Oldest first: the captures before `from` are a prefix.
+    let before = listing.captures.partition_point(|capture| capture.timestamp.as_str() < from);
+    let carried_in = usize::from(options.collapse == Collapse::Month && before > 0);
+    listing.captures.drain(..before - carried_in);
     Ok(listing)
 }
 
@@ -277,10 +305,10 @@ pub async fn sync(
         .map_err(|source| ArchiveError::Fetch { url: options.base.to_string(), source })?;
     // The pauses the archive asks for and slow captures alike end at the deadline.
     let deadline = fetch::deadline_after(options.max_time);
-    let pacer = Pacer::new(options.pace);
-    let listing = tokio::time::timeout_at(deadline, list(&client, &pacer, robots_url, options)).await;
+    let pacer = &options.pace;
+    let listing = tokio::time::timeout_at(deadline, list(&client, pacer, robots_url, options)).await;
     let listing = listing.map_err(|_| ArchiveError::OutOfTime {
-        url: cdx_url(&options.base, robots_url, None, None).to_string(),
+        url: cdx_url(&options.base, robots_url, None, None, options.collapse).to_string(),
         max_time: options.max_time,
     })??;
     let site = site_key(robots_url);
@@ -300,7 +328,7 @@ pub async fn sync(
     for capture in &to_fetch {
         *waiting.entry(capture.timestamp.clone()).or_default() += 1;
     }
-    let (client, pacer, busy) = (&client, &pacer, &busy);
+    let (client, busy) = (&client, &busy);
     let mut fetches = futures::stream::iter(to_fetch)
         .map(|capture| async move {
             if busy.load(std::sync::atomic::Ordering::Relaxed) {
@@ -492,15 +520,18 @@ fn is_busy(status: u16) -> bool {
     matches!(status, 429 | 500..=599)
 }
 
-/// Spaces requests to the archive at least `pace` apart, whatever runs them.
-#[derive(Debug)]
-struct Pacer {
+/// Spaces requests to the archive at least `pace` apart, whatever runs them: its clones
+/// share one schedule, so that the syncs of a survey's sites space theirs together.
+#[derive(Debug, Clone)]
+pub struct Pacer {
     pace: Duration,
     next: Arc<Mutex<Instant>>,
 }
 
 impl Pacer {
-    fn new(pace: Duration) -> Pacer {
+    /// Requests `pace` apart at least.
+    #[must_use]
+    pub fn new(pace: Duration) -> Pacer {
         Pacer { pace, next: Arc::new(Mutex::new(Instant::now())) }
     }
 
@@ -559,12 +590,19 @@ mod tests {
         let base = Url::parse("https://web.archive.org").expect("url");
         let robots = Url::parse("https://example.com/robots.txt").expect("url");
         assert_eq!(
-            cdx_url(&base, &robots, Some("2020"), None).as_str(),
+            cdx_url(&base, &robots, Some("2020"), None, Collapse::Digest).as_str(),
             "https://web.archive.org/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp%2Coriginal%2Cstatuscode%2Cdigest&collapse=digest&from=2020"
         );
         let mirror = Url::parse("http://127.0.0.1:9/mirror/").expect("url");
         assert!(
-            cdx_url(&mirror, &robots, None, None).as_str().starts_with("http://127.0.0.1:9/mirror/cdx/search/cdx?")
+            cdx_url(&mirror, &robots, None, None, Collapse::Digest)
+                .as_str()
+                .starts_with("http://127.0.0.1:9/mirror/cdx/search/cdx?")
+        );
+        // Monthly: from the first capture (the one before `from` is carried into it).
+        assert_eq!(
+            cdx_url(&base, &robots, Some("2020"), Some("20241231235959"), Collapse::Month).as_str(),
+            "https://web.archive.org/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp%2Coriginal%2Cstatuscode%2Cdigest&collapse=timestamp%3A6&filter=%21statuscode%3A404&filter=%21mimetype%3Awarc%2Frevisit&to=20241231235959"
         );
         let capture = Capture {
             timestamp: "20200101000000".into(),

@@ -10,8 +10,8 @@ use std::time::Duration;
 use url::Url;
 
 use super::{
-    ArchiveOptions, DEFAULT_ARCHIVE, DEFAULT_MAX_CAPTURES, Opened, Progress, StoreChoice, StoreError, Timeline,
-    Version, body_of, keep_fetch, site_key, sync, timeline_versions,
+    ArchiveOptions, Collapse, DEFAULT_ARCHIVE, DEFAULT_MAX_CAPTURES, Opened, Pacer, Progress, StoreChoice, StoreError,
+    Timeline, Version, body_of, keep_fetch, site_key, sync, timeline_versions,
 };
 use crate::fetch::{DEFAULT_MAX_TIME, Fetched, Limits, duration_words};
 use crate::policy::{Availability, RobotsTxt};
@@ -128,7 +128,8 @@ pub async fn read_for_view(
             base: settings.archive,
             from: None,
             to: None,
-            pace: settings.pace,
+            collapse: Collapse::Digest,
+            pace: Pacer::new(settings.pace),
             max_captures: DEFAULT_MAX_CAPTURES,
             limits,
             max_time: DEFAULT_MAX_TIME,

@@ -1,0 +1,111 @@
+//! `survey --plot FILE.svg`: each robot's categories month by month, as stacked shares
+//! of the sites seen that month (each site's last capture in it), one panel a robot.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use color_eyre::eyre::{Result, eyre};
+use plotters::prelude::*;
+
+use super::LastCapture;
+use crate::policy::escape::sanitize_str;
+use crate::survey::Category;
+
+/// Each category's colour, strictest first as [`Category::ALL`] lists them: reds for
+/// what keeps robots out, greens for what lets them in, greys for what decides nothing.
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(200, 40, 40),
+    RGBColor(240, 150, 60),
+    RGBColor(90, 170, 90),
+    RGBColor(170, 215, 160),
+    RGBColor(150, 150, 150),
+    RGBColor(200, 200, 230),
+];
+
+/// A panel's size in pixels.
+const PANEL: (u32, u32) = (600, 320);
+
+/// Each month's share (percent) of sites in each category, for each robot:
+/// `shares[robot][month][category]`.
+fn shares(robots: usize, months: &BTreeMap<(String, String), LastCapture>) -> (Vec<String>, Vec<Vec<[f64; 6]>>) {
+    let mut counts: BTreeMap<&str, Vec<[f64; 6]>> = BTreeMap::new();
+    for ((_, month), (_, categories)) in months {
+        let tallies = counts.entry(month.as_str()).or_insert_with(|| vec![[0.0; 6]; robots]);
+        for (tally, category) in tallies.iter_mut().zip(categories.iter()) {
+            tally[Category::ALL.iter().position(|c| c == category).unwrap_or_default()] += 1.0;
+        }
+    }
+    let labels: Vec<String> = counts.keys().map(|month| (*month).to_owned()).collect();
+    let mut shares = vec![Vec::with_capacity(labels.len()); robots];
+    for tallies in counts.values() {
+        for (robot, tally) in tallies.iter().enumerate() {
+            let total: f64 = tally.iter().sum();
+            shares[robot].push(tally.map(|count| if total > 0.0 { 100.0 * count / total } else { 0.0 }));
+        }
+    }
+    (labels, shares)
+}
+
+/// Draws the chart into `path`.
+pub fn draw(path: &Path, agents: &[String], months: &BTreeMap<(String, String), LastCapture>) -> Result<()> {
+    let failed = |error: &dyn std::fmt::Display| {
+        eyre!("drawing {}: {}", sanitize_str(&path.display().to_string()), sanitize_str(&error.to_string()))
+    };
+    let (labels, shares) = shares(agents.len(), months);
+    let columns = if agents.len() > 1 { 2 } else { 1 };
+    let rows = agents.len().div_ceil(columns).max(1);
+    let size = (PANEL.0 * columns as u32, PANEL.1 * rows as u32 + 40);
+    let root = SVGBackend::new(path, size).into_drawing_area();
+    root.fill(&WHITE).map_err(|error| failed(&error))?;
+    let (legend, panels) = root.split_vertically(40);
+    draw_legend(&legend).map_err(|error| failed(&error))?;
+    let count = i32::try_from(labels.len()).unwrap_or(i32::MAX);
+    let last = (count - 1).max(1);
+    for (index, panel) in panels.split_evenly((rows, columns)).iter().enumerate().take(agents.len()) {
+        let mut chart = ChartBuilder::on(panel)
+            .caption(sanitize_str(&agents[index]), ("sans-serif", 16))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(44)
+            .build_cartesian_2d(0..last, 0.0..100.0)
+            .map_err(|error| failed(&error))?;
+        let month_label = |x: &i32| usize::try_from(*x).ok().and_then(|x| labels.get(x)).cloned().unwrap_or_default();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(labels.len().clamp(2, 6))
+            .x_label_formatter(&month_label)
+            .y_label_formatter(&|y| format!("{y:.0}%"))
+            .draw()
+            .map_err(|error| failed(&error))?;
+        // Stacked: each category's band is drawn from 0 up to its running total, the
+        // widest first, so that each narrower one covers the bottom of it.
+        for category in (0..Category::ALL.len()).rev() {
+            let top = |month: i32| -> f64 {
+                let month = usize::try_from(month).unwrap_or_default();
+                shares[index][month][..=category].iter().sum()
+            };
+            let points: Vec<(i32, f64)> = match count {
+                // One month is drawn as a band across the panel.
+                1 => vec![(0, top(0)), (1, top(0))],
+                count => (0..count).map(|month| (month, top(month))).collect(),
+            };
+            chart
+                .draw_series(AreaSeries::new(points, 0.0, COLOURS[category].filled()))
+                .map_err(|error| failed(&error))?;
+        }
+    }
+    root.present().map_err(|error| failed(&error))?;
+    Ok(())
+}
+
+/// The categories' names in their colours, across the top.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    for ((category, colour), x) in Category::ALL.iter().zip(COLOURS).zip((12..).step_by(96)) {
+        area.draw(&Rectangle::new([(x, 14), (x + 14, 28)], colour.filled()))?;
+        area.draw(&Text::new(category.name(), (x + 20, 14), ("sans-serif", 14)))?;
+    }
+    Ok(())
+}
