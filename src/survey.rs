@@ -86,6 +86,27 @@ impl GroupKind {
     }
 }
 
+/// The agents *Consent in Crisis* tracks (Longpre et al. 2024) and their companies,
+/// then the search engines asked beside them and a robot no group names: the robots
+/// surveyed when none are named. `--dpi` gives each company its strictest agent's
+/// status (`survey --dpi`).
+pub const CONSENT_IN_CRISIS: [(&str, Option<&str>); 14] = [
+    ("GPTBot", Some("OpenAI")),
+    ("ChatGPT-User", Some("OpenAI")),
+    ("Google-Extended", Some("Google")),
+    ("CCBot", Some("Common Crawl")),
+    ("Amazonbot", Some("Amazon")),
+    ("anthropic-ai", Some("Anthropic")),
+    ("Claude-Web", Some("Anthropic")),
+    ("ClaudeBot", Some("Anthropic")),
+    ("cohere-ai", Some("Cohere")),
+    ("FacebookBot", Some("Meta")),
+    ("ia_archiver", Some("Internet Archive")),
+    ("Googlebot", None),
+    ("bingbot", None),
+    ("*", None),
+];
+
 /// A robot a survey asks about, under the name its rows give.
 #[derive(Debug, Clone)]
 pub struct SurveyRobot {
@@ -119,6 +140,23 @@ pub struct Capture {
     /// The month (`YYYY-MM`) it stands for in a monthly series: the latest capture at
     /// or before the month, carried forward.
     pub month: Option<String>,
+}
+
+impl From<warc::WarcCapture> for Capture {
+    /// A WARC record's capture, as a survey judges it.
+    fn from(warc: warc::WarcCapture) -> Capture {
+        Capture {
+            availability: availability_of(warc.status, warc.unreadable),
+            url: warc.url,
+            time: warc.date,
+            status: warc.status,
+            body: warc.body,
+            location: warc.location,
+            truncated: warc.truncated,
+            error: warc.error,
+            month: None,
+        }
+    }
 }
 
 /// One capture and robot: the survey's row.
@@ -163,6 +201,39 @@ pub fn site_of(url: &str) -> String {
         },
         Err(_) => url.to_owned(),
     }
+}
+
+/// What an answer of `status` means for the rules: a 2xx's body holds them, unless
+/// its content coding could not be undone (`unreadable`: robots could not read it,
+/// as if the server had failed); any other status decides by itself (RFC 9309
+/// §2.3.1); no status (no answer could be read) is judged `unreachable`.
+#[must_use]
+pub fn availability_of(status: Option<u16>, unreadable: bool) -> Availability {
+    match status {
+        Some(200..=299) if unreadable => Availability::Unreachable,
+        Some(200..=299) | None => Availability::Available,
+        Some(status) => Availability::Status(status),
+    }
+}
+
+/// The URL a 3xx capture sends the robot to (its `Location` read against its URL),
+/// as [`url_key`] writes it; `None` for any other capture.
+#[must_use]
+pub fn redirect_target(capture: &Capture) -> Option<String> {
+    capture
+        .location
+        .as_deref()
+        .filter(|_| is_redirect(capture.status))
+        .and_then(|location| url::Url::parse(&capture.url).ok()?.join(location).ok())
+        .map(|target| target.to_string())
+}
+
+/// A URL as captures are matched by: parsed and written back (`HTTP://Example.com`
+/// is `http://example.com/`). A redirect's [`redirect_target`] is the `url_key` of
+/// the capture it leads to.
+#[must_use]
+pub fn url_key(url: &str) -> String {
+    url::Url::parse(url).map_or_else(|_| url.to_owned(), |parsed| parsed.to_string())
 }
 
 /// True for a status that sends the robot elsewhere.
@@ -346,13 +417,8 @@ impl Redirects {
     /// Notes a capture's rows. A redirect's are kept back (returns `None`) until
     /// [`Redirects::resolve`]; the others are given back to be written at once.
     pub fn note(&mut self, capture: &Capture, rows: Vec<Row>) -> Option<Vec<Row>> {
-        let key = normalized(&capture.url);
-        let location = capture
-            .location
-            .as_deref()
-            .filter(|_| is_redirect(capture.status))
-            .and_then(|location| url::Url::parse(&capture.url).ok()?.join(location).ok())
-            .map(|target| target.to_string());
+        let key = url_key(&capture.url);
+        let location = redirect_target(capture);
         let room = self.by_url.len() < self.capacity || self.by_url.contains_key(&key);
         if self.agents.is_empty() {
             self.agents = rows.iter().map(|row| row.agent.clone()).collect();
@@ -408,7 +474,7 @@ impl Redirects {
                 let mut at = waiting.location;
                 let mut found = None;
                 for _ in 0..MAX_REDIRECT_HOPS {
-                    match by_url.get(&normalized(&at)) {
+                    match by_url.get(&url_key(&at)) {
                         Some(Target::Judged(judged)) => {
                             found = Some(judged);
                             break;
@@ -417,7 +483,7 @@ impl Redirects {
                         None => break,
                     }
                 }
-                let why = match by_url.get(&normalized(&at)) {
+                let why = match by_url.get(&url_key(&at)) {
                     Some(Target::Redirect(_)) => format!("more than {MAX_REDIRECT_HOPS} redirects"),
                     _ => format!("redirects to {at}, which the input does not hold"),
                 };
@@ -442,12 +508,6 @@ impl Redirects {
             })
             .collect()
     }
-}
-
-/// A URL as captures are matched by: parsed and written back (`HTTP://Example.com`
-/// is `http://example.com/`).
-fn normalized(url: &str) -> String {
-    url::Url::parse(url).map_or_else(|_| url.to_owned(), |parsed| parsed.to_string())
 }
 
 #[cfg(test)]

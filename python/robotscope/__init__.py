@@ -25,6 +25,9 @@ False
 The reference of each class and method is in its docstring (``help(robotscope.Matcher)``)
 and in the type stubs, ``robotscope/_robotscope.pyi``.
 * :mod:`robotscope.scrapy` is a backend for Scrapy's ``ROBOTSTXT_PARSER``.
+* :func:`survey_warc` yields the rows of ``robotscope survey`` for a WARC file's
+  robots.txt captures (:mod:`robotscope.survey`); ``python -m robotscope.spark`` writes
+  them as Parquet on Spark (:mod:`robotscope.spark`).
 """
 
 from ._robotscope import (
@@ -40,6 +43,7 @@ from ._robotscope import (
     Usage,
     product_token,
 )
+from .survey import SURVEY_AGENTS, Survey, survey_warc
 
 READINGS: tuple[str, ...] = ("rfc9309", "draft1996", "koster1994")
 """The three readings of the standard, newest first: RFC 9309 (2022, as Google reads it),
@@ -58,4 +62,7 @@ __all__ = [
     "RobotsTxt",
     "Usage",
     "product_token",
+    "SURVEY_AGENTS",
+    "Survey",
+    "survey_warc",
 ]

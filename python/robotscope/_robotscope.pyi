@@ -11,6 +11,64 @@ __version__: str
 RFC9309_PARSE_LIMIT_BYTES: int
 """How much of a robots.txt RFC 9309 robots read: 500 KiB, as Google's crawler (RFC 9309 §2.5)."""
 
+SURVEY_AGENTS: tuple[str, ...]
+"""The robots a survey asks about when none are named: the agents *Consent in Crisis*
+tracks, then Googlebot, bingbot and ``*`` (a robot no group names)."""
+
+SurveyRow = dict[str, Union[str, int, bool, None]]
+
+class Survey:
+    """Judges captures for a few robots (product tokens), one row per capture and robot:
+    the rows of ``robotscope survey --json``. With ``follow_redirects``, a redirect's
+    rows wait for its target's capture and come from :meth:`finish`; without, they come
+    at once (category ``redirect``) and every row has a ``target``."""
+
+    def __init__(
+        self,
+        agents: list[str],
+        reading: ReadingName = "rfc9309",
+        *,
+        follow_redirects: bool = True,
+        whole_file: bool = False,
+        max_bytes: int = 512000,
+    ) -> None: ...
+    @property
+    def agents(self) -> list[str]: ...
+    @property
+    def judged(self) -> int:
+        """Captures judged."""
+    @property
+    def skipped(self) -> int:
+        """Records skipped for being no ``/robots.txt`` capture."""
+    def judge_record(
+        self, url: str, block: Union[bytes, bytearray, memoryview], *, time: str = "", truncated: bool = False, error: Optional[str] = None
+    ) -> list[SurveyRow]:
+        """The rows of a WARC ``response`` record: its target URI and its block (the HTTP
+        answer as captured), read as ``robotscope survey --warc`` reads it."""
+    def judge(
+        self,
+        url: str,
+        status: Optional[int],
+        body: Union[bytes, bytearray, memoryview, str],
+        *,
+        time: str = "",
+        location: Optional[str] = None,
+        truncated: bool = False,
+        error: Optional[str] = None,
+        unreadable: bool = False,
+    ) -> list[SurveyRow]:
+        """The rows of a capture already read: its status (None: no answer) and body."""
+    def finish(self) -> list[SurveyRow]:
+        """The rows of the redirects held back, each with its target's verdicts."""
+
+def url_key(url: str) -> str:
+    """``url`` as captures are matched by (``HTTP://Example.com/robots.txt`` is
+    ``http://example.com/robots.txt``)."""
+
+def redirect_target(url: str, status: Optional[int], location: Optional[str]) -> Optional[str]:
+    """Where a capture of ``url`` that answered ``status`` with ``location`` sends
+    robots, as :func:`url_key` writes it; None when it is no redirect."""
+
 def product_token(user_agent: str) -> Optional[str]:
     """The product token in a User-Agent header (``Googlebot`` in ``Mozilla/5.0
     (compatible; Googlebot/2.1; +http://www.google.com/bot.html)``); the string itself

@@ -24,6 +24,8 @@ use robotscope::policy::{
 };
 use robotscope::{Matcher as CoreMatcher, Reading, RobotsTxt as CoreRobotsTxt, fix_all};
 
+mod survey;
+
 /// Reserves room for `work` on `txt` before it starts: a `MemoryError` when the process
 /// cannot have it. Rust ends the process when an allocation fails, so work whose memory
 /// the file decides is never started without its room (a `RLIMIT_AS` once turned a
@@ -622,8 +624,13 @@ fn _robotscope(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Diagnostic>()?;
     module.add_class::<Fix>()?;
     module.add_class::<Fixed>()?;
+    module.add_class::<survey::Survey>()?;
+    module.add_function(wrap_pyfunction!(survey::redirect_target, module)?)?;
+    module.add_function(wrap_pyfunction!(survey::url_key, module)?)?;
     module.add_function(wrap_pyfunction!(product_token, module)?)?;
     module.add("RFC9309_PARSE_LIMIT_BYTES", RFC9309_PARSE_LIMIT_BYTES)?;
+    let agents: Vec<&str> = robotscope::survey::CONSENT_IN_CRISIS.iter().map(|(agent, _)| *agent).collect();
+    module.add("SURVEY_AGENTS", pyo3::types::PyTuple::new(module.py(), agents)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

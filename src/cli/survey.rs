@@ -22,8 +22,8 @@ use crate::history::{self, Store};
 use crate::policy::escape::sanitize_str;
 use crate::policy::{Availability, Preference, Reading, Robot};
 use crate::robots_db::RobotsDb;
-use crate::survey::warc::{WarcCapture, read_captures};
-use crate::survey::{Capture, Category, Redirects, Row, SurveyRobot, judge_each};
+use crate::survey::warc::{is_robots_txt, read_captures};
+use crate::survey::{CONSENT_IN_CRISIS, Capture, Category, Redirects, Row, SurveyRobot, judge_each};
 use crate::words::plural;
 
 mod monthly;
@@ -94,27 +94,6 @@ pub struct SurveyArgs {
     #[command(flatten)]
     pub source_options: SourceOptions,
 }
-
-/// The agents *Consent in Crisis* tracks (Longpre et al. 2024) and their companies,
-/// then the search engines asked beside them and a robot no group names: the robots
-/// surveyed when none are named. `--dpi` gives each company its strictest agent's
-/// status.
-const CONSENT_IN_CRISIS: [(&str, Option<&str>); 14] = [
-    ("GPTBot", Some("OpenAI")),
-    ("ChatGPT-User", Some("OpenAI")),
-    ("Google-Extended", Some("Google")),
-    ("CCBot", Some("Common Crawl")),
-    ("Amazonbot", Some("Amazon")),
-    ("anthropic-ai", Some("Anthropic")),
-    ("Claude-Web", Some("Anthropic")),
-    ("ClaudeBot", Some("Anthropic")),
-    ("cohere-ai", Some("Cohere")),
-    ("FacebookBot", Some("Meta")),
-    ("ia_archiver", Some("Internet Archive")),
-    ("Googlebot", None),
-    ("bingbot", None),
-    ("*", None),
-];
 
 /// The captures judged at once, and their bytes at most: enough to keep every core
 /// busy, few enough that memory stays flat however large the input.
@@ -363,12 +342,11 @@ impl<'a, W: Write> Input<'a, W> {
         let read = read_captures(file, max_body, Some(deadline), |warc| {
             // A general crawl's pages are no robots.txt: only `/robots.txt` captures
             // count (and what could not be read at all, which says why).
-            let is_robots_txt = url::Url::parse(&warc.url).is_ok_and(|url| url.path() == "/robots.txt");
-            if !(is_robots_txt || warc.url.is_empty() && warc.error.is_some()) {
+            if !(is_robots_txt(&warc.url) || warc.url.is_empty() && warc.error.is_some()) {
                 others += 1;
                 return ControlFlow::Continue(());
             }
-            match self.push(capture_of(warc)) {
+            match self.push(Capture::from(warc)) {
                 Ok(()) => ControlFlow::Continue(()),
                 Err(error) => {
                     failed = Some(error);
@@ -533,27 +511,6 @@ fn jobs_within_open_files(jobs: usize) -> usize {
         note!("robotscope: warning: --jobs {jobs} lowered to {room}: the process may open {soft} files (ulimit -n)");
     }
     jobs.min(room)
-}
-
-/// A WARC record's capture, as a survey judges it.
-fn capture_of(warc: WarcCapture) -> Capture {
-    let availability = match warc.status {
-        // A body whose coding could not be undone is an answer robots could not read.
-        Some(200..=299) if warc.unreadable => Availability::Unreachable,
-        Some(200..=299) | None => Availability::Available,
-        Some(status) => Availability::Status(status),
-    };
-    Capture {
-        url: warc.url,
-        time: warc.date,
-        status: warc.status,
-        availability,
-        body: warc.body,
-        location: warc.location,
-        truncated: warc.truncated,
-        error: warc.error,
-        month: None,
-    }
 }
 
 /// A fetch's capture: the answer, or why there was none.

@@ -420,6 +420,35 @@ fn read_line(input: &mut impl BufRead, skipped: &mut usize) -> io::Result<Option
 }
 
 /// `WARC-Target-URI` without the angle brackets WARC/1.0 files sometimes put round it.
+/// A `response` record's capture from its parts, as another WARC reader (`FastWARC`,
+/// `warcio`) hands them: the target URI, the date, and the record's block (the HTTP
+/// answer), read as [`read_captures`] reads it, the body cut at `max_body`; `problem`
+/// is what the reader found wrong with the record (cut off), said first.
+#[must_use]
+pub fn response_capture(
+    url: &str,
+    date: &str,
+    block: &[u8],
+    max_body: usize,
+    truncated: bool,
+    problem: Option<String>,
+) -> WarcCapture {
+    let mut capture =
+        WarcCapture { url: target_uri(Some(url)), date: date.to_owned(), truncated, ..WarcCapture::default() };
+    let problems: Vec<String> = problem.into_iter().chain(read_http(block, max_body, &mut capture).err()).collect();
+    if !problems.is_empty() {
+        capture.error = Some(problems.join("; "));
+    }
+    capture
+}
+
+/// True for a capture of a robots.txt (`/robots.txt` at a site's root): a general
+/// crawl's pages are no robots.txt, and a survey skips them.
+#[must_use]
+pub fn is_robots_txt(url: &str) -> bool {
+    url::Url::parse(url).is_ok_and(|url| url.path() == "/robots.txt")
+}
+
 fn target_uri(value: Option<&str>) -> String {
     value.unwrap_or_default().trim().trim_start_matches('<').trim_end_matches('>').to_owned()
 }

@@ -1,0 +1,183 @@
+"""Surveys of robots.txt captures in WARC files: the rows of ``robotscope survey --json``.
+
+>>> import robotscope
+>>> for row in robotscope.survey_warc("CC-MAIN-2025-08-robotstxt.warc.gz", ["GPTBot", "CCBot"]):
+...     print(row["site"], row["agent"], row["category"])  # doctest: +SKIP
+
+The records are read with FastWARC when it is installed, else with warcio (``pip install
+robotscope[survey]``); each record's HTTP answer (status, headers, chunked and gzip
+bodies) is read and judged by the same Rust code as ``robotscope survey --warc``, so each
+row is the command line's. A 3xx capture takes the verdicts of its target's capture in
+the same input, within five hops (RFC 9309 §2.3.1.2); its rows come once the input is
+read, when the target has been seen.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import shutil
+import tempfile
+from typing import IO, Any, Iterable, Iterator, Optional, Union
+
+from ._robotscope import SURVEY_AGENTS, Survey
+
+__all__ = ["SURVEY_AGENTS", "Survey", "survey_warc", "warc_records"]
+
+#: The most bytes of a record's block read: as ``robotscope survey --warc`` reads them.
+MAX_BLOCK_BYTES = 512 * 1024 + 64 * 1024
+
+PathOrFile = Union[str, "os.PathLike[str]", IO[bytes]]
+
+
+def survey_warc(
+    path_or_file: PathOrFile,
+    agents: Optional[Iterable[str]] = None,
+    *,
+    reading: str = "rfc9309",
+    reader: str = "auto",
+    follow_redirects: bool = True,
+) -> Iterator[dict[str, Any]]:
+    """Yields one row per ``/robots.txt`` capture and robot in a WARC file.
+
+    ``path_or_file`` is a path or a binary file object, plain, gzipped per record (as
+    Common Crawl writes them) or gzipped whole. ``agents`` are product tokens; by
+    default :data:`SURVEY_AGENTS` (the agents *Consent in Crisis* tracks, Googlebot,
+    bingbot and ``*``). ``reader`` is ``"fastwarc"``, ``"warcio"`` or ``"auto"``.
+
+    Each row is a dict with the keys of ``robotscope survey --json``: ``url``, ``site``,
+    ``agent``, ``category`` (``full``, ``partial``, ``none``, ``missing``,
+    ``unreachable``, ``redirect``), ``group``, ``line``, ``status``, ``bytes``,
+    ``time``, ``train_ai``, ``html``, ``error``. With ``follow_redirects=False`` a
+    redirect's rows come at once, with category ``redirect`` and its ``target`` (every
+    row has the key), for a caller that joins them across files (the Spark job does).
+    """
+    survey = Survey(list(agents) if agents is not None else list(SURVEY_AGENTS), reading, follow_redirects=follow_redirects)
+    for url, date, block, truncated, error in warc_records(path_or_file, reader=reader):
+        yield from survey.judge_record(url, block, time=date, truncated=truncated, error=error)
+    yield from survey.finish()
+
+
+Record = tuple[str, str, bytes, bool, Optional[str]]
+
+
+def warc_records(path_or_file: PathOrFile, *, reader: str = "auto") -> Iterator[Record]:
+    """Yields each ``response`` record as ``(target URI, WARC-Date, block, truncated,
+    error)``: the block is the HTTP answer as captured, at most :data:`MAX_BLOCK_BYTES`
+    (a longer one is read to there and said truncated, the rest skipped); ``error``
+    says that the file ended inside the record."""
+    if reader not in ("auto", "fastwarc", "warcio"):
+        raise ValueError(f"reader: 'auto', 'fastwarc' or 'warcio', not {reader!r}")
+    opened = isinstance(path_or_file, (str, os.PathLike))
+    stream: IO[bytes] = open(path_or_file, "rb") if opened else path_or_file  # type: ignore[arg-type]
+    try:
+        # FastWARC seeks in its input: a stream that cannot (an HTTP answer, a pipe)
+        # goes to warcio, which reads straight on, or is spooled to a file for FastWARC.
+        seekable = getattr(stream, "seekable", lambda: False)()
+        if reader == "auto" and seekable:
+            reader = "fastwarc" if _installed("fastwarc") else "warcio"
+        elif reader == "auto":
+            reader = "warcio" if _installed("warcio") else "fastwarc"
+        if reader == "fastwarc" and not seekable:
+            with tempfile.TemporaryFile() as spooled:
+                shutil.copyfileobj(stream, spooled)
+                spooled.seek(0)
+                yield from _fastwarc_records(spooled)
+        elif reader == "fastwarc":
+            yield from _fastwarc_records(stream)
+        else:
+            yield from _warcio_records(stream)
+    finally:
+        if opened:
+            stream.close()
+
+
+def _installed(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+def _read_block(stream: Any, length: Optional[str], truncated: bool) -> tuple[bytes, bool, Optional[str]]:
+    """A record's block, capped, and whether the file ended inside it (as the
+    command line says it)."""
+    block = stream.read(MAX_BLOCK_BYTES + 1)
+    if len(block) > MAX_BLOCK_BYTES:
+        return block[:MAX_BLOCK_BYTES], True, None
+    declared = int(length) if length and length.strip().isdigit() else None
+    if declared is not None and len(block) < declared:
+        return block, True, f"the record is cut off: {len(block)} of its {declared} bytes"
+    return block, truncated, None
+
+
+def _fastwarc_records(stream: IO[bytes]) -> Iterator[Record]:
+    try:
+        from fastwarc.warc import ArchiveIterator, WarcRecordType
+    except ImportError as error:  # pragma: no cover - said to the user
+        raise ImportError("reader='fastwarc' needs FastWARC: pip install fastwarc") from error
+    # FastWARC tells plain from gzip (per record or whole) itself; parse_http=False
+    # keeps the block as captured, its HTTP answer read by robotscope.
+    records = ArchiveIterator(stream, record_types=WarcRecordType.response, parse_http=False)
+    for record in records:
+        url = record.headers.get("WARC-Target-URI") or ""
+        date = record.headers.get("WARC-Date") or ""
+        length = record.headers.get("Content-Length")
+        yield (url, date, *_read_block(record.reader, length, "WARC-Truncated" in record.headers))
+
+
+def _warcio_records(stream: IO[bytes]) -> Iterator[Record]:
+    try:
+        from warcio.archiveiterator import ArchiveIterator
+    except ImportError as error:  # pragma: no cover - said to the user
+        raise ImportError("reader='warcio' needs warcio: pip install warcio") from error
+    # warcio reads a gzip member per record only: a file gzipped whole is undone here
+    # (Python's gzip reads every member of either kind).
+    source: Any = _PeekedStream(stream)
+    if source.peek(2) == b"\x1f\x8b":
+        source = gzip.GzipFile(fileobj=source)
+    # no_record_parse: the block as captured, its HTTP answer read by robotscope.
+    for record in ArchiveIterator(source, no_record_parse=True):
+        if record.rec_type != "response":
+            continue
+        headers = record.rec_headers
+        url = headers.get_header("WARC-Target-URI") or ""
+        date = headers.get_header("WARC-Date") or ""
+        length = headers.get_header("Content-Length")
+        yield (url, date, *_read_block(record.raw_stream, length, headers.get_header("WARC-Truncated") is not None))
+
+
+class _PeekedStream(io.RawIOBase):
+    """A binary stream whose first bytes can be looked at before it is read."""
+
+    def __init__(self, inner: IO[bytes]) -> None:
+        super().__init__()
+        self._inner = inner
+        self._head = b""
+
+    def peek(self, count: int) -> bytes:
+        while len(self._head) < count:
+            more = self._inner.read(count - len(self._head))
+            if not more:
+                break
+            self._head += more
+        return self._head[:count]
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        if self._head:
+            head = self._head if size < 0 else self._head[:size]
+            self._head = self._head[len(head) :]
+            if size < 0:
+                return head + self._inner.read()
+            return head
+        return self._inner.read(size)
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
