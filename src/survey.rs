@@ -8,7 +8,10 @@
 //! Pure: the captures are given. The command line fetches sites and reads files and
 //! WARCs into captures, and writes the rows.
 
+mod redirects;
 pub mod warc;
+
+pub use redirects::{InMemory, MAX_REDIRECT_HOPS, RedirectMemory, Redirects};
 
 use std::collections::HashMap;
 
@@ -174,7 +177,7 @@ pub struct Row {
     pub line: Option<usize>,
     /// The HTTP status the robot met (a redirect's target's, once followed).
     pub status: Option<u16>,
-    /// The body's length.
+    /// The robots.txt's length: the body of a 2xx (0 when the status decides).
     pub bytes: usize,
     /// When it was fetched or captured.
     pub time: String,
@@ -260,7 +263,9 @@ pub fn judge_within(capture: &Capture, robots: &[SurveyRobot], limit: Option<usi
         group: GroupKind::None,
         line: None,
         status: capture.status,
-        bytes: capture.body.len(),
+        // The robots.txt's length: the page of a 4xx or 5xx is none (and the store,
+        // which keeps no such page, would give 0 for it on a rerun).
+        bytes: if capture.status.is_none_or(|status| (200..300).contains(&status)) { capture.body.len() } else { 0 },
         time: capture.time.clone(),
         train_ai: None,
         html: false,
@@ -327,187 +332,6 @@ pub fn judge_within(capture: &Capture, robots: &[SurveyRobot], limit: Option<usi
 #[must_use]
 pub fn judge_each(captures: &[Capture], robots: &[SurveyRobot], limit: Option<usize>) -> Vec<Vec<Row>> {
     captures.par_iter().map(|capture| judge_within(capture, robots, limit)).collect()
-}
-
-/// The most redirects followed from a capture, as RFC 9309 §2.3.1.2 asks of robots.
-pub const MAX_REDIRECT_HOPS: usize = 5;
-
-/// The captures' verdicts by URL, so that a redirect's capture can take its target's:
-/// http and https captures of one site sit apart in an archive (Common Crawl writes
-/// them to different files), and the robot's answer is the target's. Every capture's
-/// rows must be for the same robots, in the same order.
-#[derive(Debug, Default)]
-pub struct Redirects {
-    /// Each URL's last capture: its rows, or where it sends the robot.
-    by_url: HashMap<String, Target>,
-    /// The redirects, waiting for their targets: their rows are written then.
-    waiting: Vec<Waiting>,
-    /// The robots every capture's rows are for, in order.
-    agents: Vec<String>,
-    /// The URLs remembered at most.
-    capacity: usize,
-}
-
-/// A redirect's capture, as little of it as its rows need.
-#[derive(Debug)]
-struct Waiting {
-    url: String,
-    time: String,
-    status: Option<u16>,
-    error: Option<String>,
-    month: Option<String>,
-    location: String,
-}
-
-#[derive(Debug)]
-enum Target {
-    Judged(Judged),
-    Redirect(String),
-}
-
-/// What a capture's rows say, without what each of its rows repeats (the URL, the
-/// site, the robot, the time): kept, small, for the redirects that lead to it.
-#[derive(Debug)]
-struct Judged {
-    status: Option<u16>,
-    bytes: usize,
-    error: Option<String>,
-    /// One per robot, in the robots' order, as every capture's rows are.
-    verdicts: Box<[Verdict]>,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Verdict {
-    category: Category,
-    group: GroupKind,
-    line: Option<usize>,
-    train_ai: Option<Preference>,
-    html: bool,
-}
-
-impl Judged {
-    fn of(rows: &[Row]) -> Judged {
-        let first = &rows[0];
-        Judged {
-            status: first.status,
-            bytes: first.bytes,
-            error: first.error.clone(),
-            verdicts: rows
-                .iter()
-                .map(|row| Verdict {
-                    category: row.category,
-                    group: row.group,
-                    line: row.line,
-                    train_ai: row.train_ai,
-                    html: row.html,
-                })
-                .collect(),
-        }
-    }
-}
-
-impl Redirects {
-    /// Remembers at most `capacity` URLs (their rows): a redirect to one past it says
-    /// `redirect`.
-    #[must_use]
-    pub fn with_capacity(capacity: usize) -> Redirects {
-        Redirects { capacity, ..Redirects::default() }
-    }
-
-    /// Notes a capture's rows. A redirect's are kept back (returns `None`) until
-    /// [`Redirects::resolve`]; the others are given back to be written at once.
-    pub fn note(&mut self, capture: &Capture, rows: Vec<Row>) -> Option<Vec<Row>> {
-        let key = url_key(&capture.url);
-        let location = redirect_target(capture);
-        let room = self.by_url.len() < self.capacity || self.by_url.contains_key(&key);
-        if self.agents.is_empty() {
-            self.agents = rows.iter().map(|row| row.agent.clone()).collect();
-        }
-        if let Some(location) = location {
-            if room {
-                self.by_url.insert(key, Target::Redirect(location.clone()));
-            }
-            self.waiting.push(Waiting {
-                url: capture.url.clone(),
-                time: capture.time.clone(),
-                status: capture.status,
-                error: capture.error.clone(),
-                month: capture.month.clone(),
-                location,
-            });
-            return None;
-        }
-        if room && !rows.is_empty() {
-            self.by_url.insert(key, Target::Judged(Judged::of(&rows)));
-        }
-        Some(rows)
-    }
-
-    /// The redirects' rows, each with its target's category, group, line, status and
-    /// preferences when the input holds the target within [`MAX_REDIRECT_HOPS`];
-    /// `redirect`, with why, when it does not.
-    #[must_use]
-    pub fn resolve(self) -> Vec<Row> {
-        let Redirects { by_url, waiting, agents, .. } = self;
-        waiting
-            .into_iter()
-            .flat_map(|waiting| {
-                let site = site_of(&waiting.url);
-                let rows: Vec<Row> = agents
-                    .iter()
-                    .map(|agent| Row {
-                        url: waiting.url.clone(),
-                        site: site.clone(),
-                        agent: agent.clone(),
-                        category: Category::Redirect,
-                        group: GroupKind::None,
-                        line: None,
-                        status: waiting.status,
-                        bytes: 0,
-                        time: waiting.time.clone(),
-                        train_ai: None,
-                        html: false,
-                        error: waiting.error.clone(),
-                        month: waiting.month.clone(),
-                    })
-                    .collect();
-                let mut at = waiting.location;
-                let mut found = None;
-                for _ in 0..MAX_REDIRECT_HOPS {
-                    match by_url.get(&url_key(&at)) {
-                        Some(Target::Judged(judged)) => {
-                            found = Some(judged);
-                            break;
-                        }
-                        Some(Target::Redirect(next)) => at.clone_from(next),
-                        None => break,
-                    }
-                }
-                let why = match by_url.get(&url_key(&at)) {
-                    Some(Target::Redirect(_)) => format!("more than {MAX_REDIRECT_HOPS} redirects"),
-                    _ => format!("redirects to {at}, which the input does not hold"),
-                };
-                rows.into_iter().enumerate().map(move |(robot, mut row)| {
-                    match found.and_then(|judged| Some((judged, judged.verdicts.get(robot)?))) {
-                        Some((judged, verdict)) => {
-                            row.category = verdict.category;
-                            row.group = verdict.group;
-                            row.line = verdict.line;
-                            row.train_ai = verdict.train_ai;
-                            row.html = verdict.html;
-                            row.status = judged.status;
-                            row.bytes = judged.bytes;
-                            row.error.clone_from(&judged.error);
-                        }
-                        None => {
-                            row.error = Some(row.error.take().map_or(why.clone(), |error| format!("{error}; {why}")));
-                        }
-                    }
-                    row
-                })
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]
@@ -599,30 +423,5 @@ mod tests {
         let rows =
             judge(&capture("https://a.example/robots.txt", 200, "User-agent: *\nAllow: /\n"), &robots(&["GPTBot"]));
         assert_eq!(rows[0].train_ai, Some(Preference::Unknown));
-    }
-
-    #[test]
-    fn redirects_take_their_targets_rows_within_five_hops() {
-        let bots = robots(&["GPTBot"]);
-        let mut redirects = Redirects::with_capacity(100);
-        let mut moved = capture("http://a.example/robots.txt", 301, "");
-        moved.location = Some("https://a.example/robots.txt".into());
-        assert!(redirects.note(&moved, judge(&moved, &bots)).is_none(), "kept back");
-        let target = capture("https://a.example/robots.txt", 200, "User-agent: GPTBot\nDisallow: /\n");
-        assert_eq!(redirects.note(&target, judge(&target, &bots)).map(|rows| categories(&rows)), Some(vec!["full"]));
-        let mut elsewhere = capture("http://b.example/robots.txt", 302, "");
-        elsewhere.location = Some("/other/robots.txt".into());
-        redirects.note(&elsewhere, judge(&elsewhere, &bots));
-        let mut looping = capture("http://c.example/robots.txt", 301, "");
-        looping.location = Some("http://c.example/robots.txt".into());
-        redirects.note(&looping, judge(&looping, &bots));
-        let resolved = redirects.resolve();
-        assert_eq!(categories(&resolved), ["full", "redirect", "redirect"]);
-        assert_eq!((resolved[0].url.as_str(), resolved[0].status), ("http://a.example/robots.txt", Some(200)));
-        assert_eq!(
-            resolved[1].error.as_deref(),
-            Some("redirects to http://b.example/other/robots.txt, which the input does not hold")
-        );
-        assert_eq!(resolved[2].error.as_deref(), Some("more than 5 redirects"));
     }
 }

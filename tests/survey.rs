@@ -21,10 +21,15 @@ use support::{Reply, Server};
 
 /// A WARC `response` record for `url` holding the HTTP answer `head` + `body`.
 fn response(url: &str, head: &str, body: &[u8]) -> Vec<u8> {
+    response_at(url, head, body, "2026-03-04T05:06:07Z")
+}
+
+/// [`response`], captured at `date`.
+fn response_at(url: &str, head: &str, body: &[u8], date: &str) -> Vec<u8> {
     let mut block = format!("HTTP/1.1 {head}\r\n\r\n").into_bytes();
     block.extend_from_slice(body);
     let mut record = format!(
-        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2026-03-04T05:06:07Z\r\n\
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\n\
          Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
         block.len()
     )
@@ -418,13 +423,18 @@ fn monthly_archive() -> Server {
         if let Some(query) = path.strip_prefix("/cdx/search/cdx?") {
             assert!(query.contains("collapse=timestamp%3A6"), "{query}");
             assert!(
-                query.contains("filter=%21statuscode%3A404") && query.contains("filter=%21mimetype%3Awarc%2Frevisit")
+                query.contains("filter=%21statuscode%3A404")
+                    && query.contains("filter=%21statuscode%3A3..")
+                    && query.contains("filter=%21mimetype%3Awarc%2Frevisit")
             );
             assert!(!query.contains("from="), "the capture before the first month is carried in: {query}");
             let site = query.split('&').find_map(|pair| pair.strip_prefix("url=")).unwrap_or_default();
             let site = site.trim_end_matches("%2Frobots.txt");
             let mut rows = vec![serde_json::json!(["timestamp", "original", "statuscode", "digest"])];
-            for (timestamp, status, body) in captures(site) {
+            // As the archive applies the filters: no 404, no redirect.
+            for (timestamp, status, body) in
+                captures(site).into_iter().filter(|(_, status, _)| !status.starts_with('3'))
+            {
                 let digest = robotscope::history::digest(body.as_bytes());
                 rows.push(serde_json::json!([timestamp, format!("http://{site}/robots.txt"), status, digest]));
             }
@@ -473,15 +483,14 @@ fn a_monthly_survey_carries_each_capture_forward_and_a_rerun_reads_only_listings
             ("a.example", "2020-03", "full", "2020-03-10T00:00:00Z"),
             ("a.example", "2020-04", "full", "2020-03-10T00:00:00Z"),
             ("a.example", "2020-05", "unreachable", "2020-05-20T00:00:00Z"),
-            ("a.example", "2020-06", "redirect", "2020-06-20T00:00:00Z"),
-            ("a.example", "2020-07", "redirect", "2020-06-20T00:00:00Z"),
+            ("a.example", "2020-06", "unreachable", "2020-05-20T00:00:00Z"),
+            ("a.example", "2020-07", "unreachable", "2020-05-20T00:00:00Z"),
             ("c.example", "2020-04", "full", "2020-04-15T00:00:00Z"),
             ("c.example", "2020-05", "full", "2020-04-15T00:00:00Z"),
             ("c.example", "2020-06", "full", "2020-04-15T00:00:00Z"),
             ("c.example", "2020-07", "full", "2020-04-15T00:00:00Z"),
         ]
     );
-    assert_eq!(rows[4]["error"], "the archive does not say where it led");
     assert!(stderr.contains("the archive holds no capture of 1 site in the months asked"), "{stderr}");
     assert!(stderr.contains("2 site-months before the site's first capture"), "{stderr}");
     let captures_read = |paths: &[String]| paths.iter().filter(|path| path.starts_with("/web/")).count();
@@ -505,4 +514,69 @@ fn a_monthly_survey_carries_each_capture_forward_and_a_rerun_reads_only_listings
     assert!(svg.starts_with("<svg") && svg.contains("GPTBot") && svg.contains("unreachable"), "{svg}");
     // Six months, each a point of each category's band.
     assert!(svg.matches("2020-0").count() >= 2, "the months label the axis");
+}
+
+/// Two crawls of a site: its http capture of 2024 redirects, and takes the https
+/// capture of its own time, not the last one of the input.
+#[test]
+fn a_redirect_takes_its_targets_capture_nearest_in_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("crawls.warc");
+    let https = "https://t.example/robots.txt";
+    std::fs::write(
+        &path,
+        [
+            response_at(https, "200 OK", b"User-agent: *\nAllow: /\n", "2024-01-05T00:00:00Z"),
+            response_at(
+                "http://t.example/robots.txt",
+                &format!("301 Moved\r\nLocation: {https}"),
+                b"",
+                "2024-01-06T00:00:00Z",
+            ),
+            response_at(https, "200 OK", b"User-agent: GPTBot\nDisallow: /\n", "2025-06-05T00:00:00Z"),
+            response_at(
+                "http://t.example/robots.txt",
+                &format!("301 Moved\r\nLocation: {https}"),
+                b"",
+                "2025-07-01T00:00:00Z",
+            ),
+            response_at(
+                "http://early.example/robots.txt",
+                "301 Moved\r\nLocation: https://early.example/robots.txt",
+                b"",
+                "2023-01-01T00:00:00Z",
+            ),
+            response_at(
+                "https://early.example/robots.txt",
+                "200 OK",
+                b"User-agent: GPTBot\nDisallow: /\n",
+                "2023-02-01T00:00:00Z",
+            ),
+        ]
+        .concat(),
+    )
+    .expect("write");
+    let (stdout, stderr, code) = survey(&["--warc", path.to_str().expect("utf-8"), "-a", "GPTBot", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let rows = json_lines(&stdout);
+    let redirected: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .filter(|row| row["url"].as_str().is_some_and(|url| url.starts_with("http:")))
+        .map(|row| {
+            (
+                row["url"].as_str().unwrap_or_default(),
+                row["time"].as_str().unwrap_or_default(),
+                row["category"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        redirected,
+        [
+            ("http://t.example/robots.txt", "2024-01-06T00:00:00Z", "none"),
+            ("http://t.example/robots.txt", "2025-07-01T00:00:00Z", "full"),
+            // None before it: the first after.
+            ("http://early.example/robots.txt", "2023-01-01T00:00:00Z", "full"),
+        ]
+    );
 }

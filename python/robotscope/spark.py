@@ -12,13 +12,15 @@ the rows are written as Parquet with the columns of ``robotscope survey --json``
 Redirects are resolved across files with joins, up to five hops (RFC 9309
 §2.3.1.2): Common Crawl writes a site's http capture, which redirects, and its https
 capture, which holds the rules, to different files. A redirect takes the verdicts of
-its target URL's last capture; one whose target is not in the input says
+its target's capture nearest in time; one whose target is not in the input says
 ``redirect``, and why, as the command line does.
 
 On a cluster, as cc-pyspark's jobs are submitted, this file is the job; robotscope must
-be installed where the Python workers run (a packed virtual environment, say)::
+be installed where the Python workers run (a virtual environment packed with
+venv-pack, say; cluster mode runs the driver there too)::
 
-    spark-submit --archives env.tar.gz#env --conf spark.pyspark.python=./env/bin/python \
+    spark-submit --master yarn --deploy-mode cluster --archives env.tar.gz#env \
+        --conf spark.pyspark.python=./env/bin/python \
         "$(python -c 'import robotscope.spark as job; print(job.__file__)')" \
         --warcs robotstxt.paths --agents GPTBot,ClaudeBot --out s3a://bucket/survey/
 
@@ -37,8 +39,11 @@ from typing import IO, Any, Iterable, Iterator, Optional, Sequence
 from robotscope._robotscope import SURVEY_AGENTS, url_key
 from robotscope.survey import survey_warc
 
-#: The columns written, in order: the command line's ``--json`` fields.
+#: The command line's ``--json`` fields, in order.
 COLUMNS = ("url", "site", "agent", "category", "group", "line", "status", "bytes", "time", "train_ai", "html", "error")
+
+#: The columns written: :data:`COLUMNS`, then the WARC each row comes from.
+OUTPUT = COLUMNS + ("warc",)
 
 #: The most redirects followed from a capture (RFC 9309 §2.3.1.2).
 MAX_REDIRECT_HOPS = 5
@@ -65,13 +70,13 @@ def open_warc(location: str, prefix: str = COMMON_CRAWL, timeout: float = 60.0) 
 
 
 def warc_rows(location: str, agents: Sequence[str], reading: str, reader: str, prefix: str) -> Iterator[tuple[Any, ...]]:
-    """The rows of one WARC, redirects unresolved (each row with its ``key`` and its
-    ``target``), as tuples of :data:`COLUMNS` + (key, target). A WARC that cannot be
-    read to its end gives a row per agent saying why, after the rows read."""
+    """The rows of one WARC, redirects unresolved, as tuples of :data:`COLUMNS` +
+    (warc, key, target). A WARC that cannot be read to its end gives a row per agent
+    saying why, after the rows read."""
     try:
         with open_warc(location, prefix) as stream:
             for row in survey_warc(stream, agents, reading=reading, reader=reader, follow_redirects=False):
-                yield tuple(row[column] for column in COLUMNS) + (url_key(row["url"]), row["target"])
+                yield tuple(row[column] for column in COLUMNS) + (location, url_key(row["url"]), row["target"])
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     # A bad file is a row, never the job's end; a reader's panic (PyO3's
@@ -79,7 +84,7 @@ def warc_rows(location: str, agents: Sequence[str], reading: str, reader: str, p
     except BaseException as error:  # noqa: BLE001
         why = f"{location}: {type(error).__name__}: {error}"
         for agent in agents:
-            yield ("", "", agent, "unreachable", "none", None, None, 0, "", None, False, why, "", None)
+            yield ("", "", agent, "unreachable", "none", None, None, 0, "", None, False, why, location, "", None)
 
 
 def schema() -> Any:
@@ -99,6 +104,7 @@ def schema() -> Any:
             T.StructField("train_ai", T.StringType()),
             T.StructField("html", T.BooleanType()),
             T.StructField("error", T.StringType()),
+            T.StructField("warc", T.StringType()),
             T.StructField("key", T.StringType()),
             T.StructField("target", T.StringType()),
         ]
@@ -108,60 +114,65 @@ def schema() -> Any:
 def resolve_redirects(rows: Any) -> Any:
     """Each redirect's rows with its target's verdicts, following up to
     :data:`MAX_REDIRECT_HOPS` redirects; ``redirect`` with why when the target is not
-    among the rows or the chain is longer. The target is each URL's last capture (by
-    time), as the command line keeps each URL's last."""
+    among the rows or the chain is longer. A redirect takes its target's capture
+    nearest in time (the last at or before it, else the first after), as the command
+    line does."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
     taken = ("category", "group", "line", "status", "bytes", "train_ai", "html", "error")
-    last = Window.partitionBy("key", "agent").orderBy(F.col("time").desc(), F.col("url"))
-    targets = (
-        rows.withColumn("_n", F.row_number().over(last))
-        .filter(F.col("_n") == 1)
-        .select(
-            F.col("key").alias("_t_key"),
-            F.col("agent").alias("_t_agent"),
-            F.col("target").alias("_t_target"),
-            *[F.col(column).alias("_t_" + column) for column in taken],
-        )
+    targets = rows.select(
+        F.col("key").alias("_t_key"),
+        F.col("agent").alias("_t_agent"),
+        F.col("time").alias("_t_time"),
+        F.col("target").alias("_t_target"),
+        *[F.col(column).alias("_t_" + column) for column in taken],
     )
     current = (
-        rows.withColumn("_at", F.col("target"))
+        rows.withColumn("_id", F.monotonically_increasing_id())
+        .withColumn("_at", F.col("target"))
         .withColumn("_done", F.col("target").isNull())
         .withColumn("_resolved", F.lit(False))
     )
+    before = F.col("_t_time") <= F.col("time")
+    nearest = Window.partitionBy("_id").orderBy(
+        F.when(before, F.lit(0)).otherwise(F.lit(1)),
+        F.when(before, F.col("_t_time")).desc_nulls_last(),
+        F.col("_t_time").asc_nulls_last(),
+    )
     for _ in range(MAX_REDIRECT_HOPS):
-        joined = current.join(
-            targets,
-            (F.col("_at") == F.col("_t_key")) & (F.col("agent") == F.col("_t_agent")) & ~F.col("_done"),
-            "left",
+        # Only the redirects still followed are joined: the rest pass by.
+        settled = current.filter(F.col("_done"))
+        joined = (
+            current.filter(~F.col("_done"))
+            .join(targets, (F.col("_at") == F.col("_t_key")) & (F.col("agent") == F.col("_t_agent")), "left")
+            .withColumn("_rank", F.row_number().over(nearest))
+            .filter(F.col("_rank") == 1)
         )
         found = F.col("_t_key").isNotNull()
         judged = found & F.col("_t_target").isNull()
-        current = joined.select(
-            *[c for c in rows.columns if c not in taken],
+        stepped = joined.select(
+            *[c for c in current.columns if c not in taken and c not in ("_at", "_done", "_resolved")],
             *[F.when(judged, F.col("_t_" + column)).otherwise(F.col(column)).alias(column) for column in taken],
             F.when(found & ~judged, F.col("_t_target")).otherwise(F.col("_at")).alias("_at"),
-            (F.col("_done") | judged | ~found).alias("_done"),
-            (F.col("_resolved") | judged).alias("_resolved"),
+            (judged | ~found).alias("_done"),
+            judged.alias("_resolved"),
         )
-    redirect = F.col("target").isNotNull()
-    unresolved = redirect & ~F.col("_resolved")
-    why = F.when(
-        ~F.col("_done"), F.lit(f"more than {MAX_REDIRECT_HOPS} redirects")
-    ).otherwise(F.concat(F.lit("redirects to "), F.col("_at"), F.lit(", which the input does not hold")))
-    return current.select(
-        *[
-            (
-                F.when(unresolved, F.concat_ws("; ", F.col("error"), why)).otherwise(F.col("error")).alias("error")
-                if column == "error"
-                else F.when(unresolved, F.lit(0)).otherwise(F.col("bytes")).cast("long").alias("bytes")
-                if column == "bytes"
-                else F.col(column)
-            )
-            for column in COLUMNS
-        ]
+        current = settled.unionByName(stepped)
+    unresolved = F.col("target").isNotNull() & ~F.col("_resolved")
+    why = F.when(~F.col("_done"), F.lit(f"more than {MAX_REDIRECT_HOPS} redirects")).otherwise(
+        F.concat(F.lit("redirects to "), F.col("_at"), F.lit(", which the input does not hold"))
     )
+    columns = []
+    for column in OUTPUT:
+        if column == "error":
+            columns.append(F.when(unresolved, F.concat_ws("; ", F.col("error"), why)).otherwise(F.col("error")).alias("error"))
+        elif column == "bytes":
+            # As the command line writes a redirect it could not follow: no body of its own.
+            columns.append(F.when(unresolved, F.lit(0)).otherwise(F.col("bytes")).cast("long").alias("bytes"))
+        else:
+            columns.append(F.col(column))
+    return current.select(*columns)
 
 
 def survey(
@@ -173,7 +184,7 @@ def survey(
     reader: str = "auto",
     prefix: str = COMMON_CRAWL,
 ) -> Any:
-    """The survey's rows of ``warcs`` as a DataFrame (:data:`COLUMNS`), redirects
+    """The survey's rows of ``warcs`` as a DataFrame (:data:`OUTPUT`), redirects
     resolved across files."""
     locations = list(warcs)
     agents = list(agents)
@@ -222,9 +233,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from pyspark.sql import SparkSession
 
     spark = SparkSession.builder.appName("robotscope survey").getOrCreate()
+    if not args.overwrite and _exists(spark, args.out):
+        # Said before the work, not after hours of it.
+        print(f"python -m robotscope.spark: {args.out} exists: --overwrite replaces it", file=sys.stderr)
+        return 2
     rows = survey(spark, warcs, agents, reading=args.reading, reader=args.reader, prefix=args.prefix)
     rows.write.mode("overwrite" if args.overwrite else "errorifexists").parquet(args.out)
+    written = spark.read.parquet(args.out)
+    failed = written.filter(written.url == "").select("warc").distinct().count()
+    print(
+        f"python -m robotscope.spark: {len(warcs)} WARC files surveyed for {len(agents)} robots into {args.out}"
+        + (f"; {failed} could not be read to their end (rows with an empty url say why)" if failed else ""),
+        file=sys.stderr,
+    )
     return 0
+
+
+def _exists(spark: Any, path: str) -> bool:
+    """Whether ``path`` exists, as Spark's file systems see it (local, HDFS, S3)."""
+    jvm = spark.sparkContext._jvm
+    hadoop_path = jvm.org.apache.hadoop.fs.Path(path)
+    return bool(hadoop_path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()).exists(hadoop_path))
 
 
 if __name__ == "__main__":

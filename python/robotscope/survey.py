@@ -52,11 +52,44 @@ def survey_warc(
     ``time``, ``train_ai``, ``html``, ``error``. With ``follow_redirects=False`` a
     redirect's rows come at once, with category ``redirect`` and its ``target`` (every
     row has the key), for a caller that joins them across files (the Spark job does).
+
+    Well-formed files give the command line's rows. On broken ones the readers part:
+    the command line's reads on past a broken gzip member, a record without a
+    ``Content-Length`` or one whose length runs into the next record, where FastWARC and
+    warcio stop (the rest of the file is then one row per agent saying why) or read the
+    next record into the broken one's body.
     """
+    if isinstance(agents, (str, bytes)):
+        # A string is iterable: each of its characters would be surveyed as a robot.
+        raise TypeError(f"agents: a list of product tokens, such as [{agents!r}], not a string")
     survey = Survey(list(agents) if agents is not None else list(SURVEY_AGENTS), reading, follow_redirects=follow_redirects)
-    for url, date, block, truncated, error in warc_records(path_or_file, reader=reader):
+    records = warc_records(path_or_file, reader=reader)
+    while True:
+        try:
+            url, date, block, truncated, error = next(records)
+        except StopIteration:
+            break
+        except (KeyboardInterrupt, SystemExit, GeneratorExit):
+            raise
+        # A reader that gives up on a broken file (a broken gzip member, bytes that
+        # are no WARC record) costs the rest of the file, not the run: a row per agent
+        # says why, and the redirects read so far are resolved. The command line's
+        # reader reads on past such a record; FastWARC and warcio cannot.
+        except BaseException as failure:  # noqa: BLE001 - PyO3's PanicException included
+            why = f"the WARC could not be read on: {type(failure).__name__}: {failure}"
+            for agent in survey.agents:
+                yield dict(_UNREAD, agent=agent, error=why, **({} if follow_redirects else {"target": None}))
+            break
         yield from survey.judge_record(url, block, time=date, truncated=truncated, error=error)
     yield from survey.finish()
+
+
+#: A row for what could not be read: the command line's row for a record it could not
+#: read at all.
+_UNREAD: dict[str, Any] = {
+    "url": "", "site": "", "agent": "", "category": "unreachable", "group": "none", "line": None, "status": None,
+    "bytes": 0, "time": "", "train_ai": None, "html": False, "error": None,
+}
 
 
 Record = tuple[str, str, bytes, bool, Optional[str]]

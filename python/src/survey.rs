@@ -128,7 +128,18 @@ impl Survey {
     /// The rows of the redirects held back: each with its target's verdicts when a
     /// capture of it was judged, within five hops; `redirect` with why otherwise.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let rows = self.redirects.replace(Redirects::with_capacity(REMEMBERED_URLS)).unwrap_or_default().resolve();
+        let mut rows = Vec::new();
+        // The redirects noted so far are resolved; later captures start afresh.
+        let noted = self
+            .redirects
+            .as_mut()
+            .map(|redirects| std::mem::replace(redirects, Redirects::with_capacity(REMEMBERED_URLS)));
+        if let Some(redirects) = noted {
+            redirects.resolve(|resolved| {
+                rows.extend(resolved);
+                Ok(())
+            })?;
+        }
         rows.iter().map(|row| row_dict(py, row)).collect()
     }
 
@@ -147,7 +158,7 @@ impl Survey {
         let (robots, limit) = (&self.robots, self.limit);
         let rows = py.detach(|| survey::judge_within(capture, robots, limit));
         if let Some(redirects) = &mut self.redirects {
-            return redirects.note(capture, rows).unwrap_or_default().iter().map(|row| row_dict(py, row)).collect();
+            return redirects.note(capture, rows)?.unwrap_or_default().iter().map(|row| row_dict(py, row)).collect();
         }
         let target = survey::redirect_target(capture);
         rows.iter()

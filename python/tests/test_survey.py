@@ -50,6 +50,9 @@ HTTP_CAPTURES = [
     response("http://hop2.example/robots.txt", "301 Moved\r\nLocation: https://d.example/robots.txt", b""),
     response("http://gone.example/robots.txt", "301 Moved\r\nLocation: https://nowhere.example/robots.txt", b""),
     response("https://a.example/page.html", "200 OK", b"<html>not a robots.txt</html>"),
+    # A later crawl's https capture of a.example: the redirect of February takes the
+    # capture of its own time, in the other file.
+    response("https://a.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /\n", date="2025-09-01T00:00:00Z"),
 ]
 HTTPS_CAPTURES = [
     response(
@@ -148,6 +151,11 @@ def test_a_stream_that_cannot_seek_and_the_default_agents(warcs: tuple[Path, Pat
     assert len(rows) == (len(HTTP_CAPTURES) - 1 + len(HTTPS_CAPTURES)) * len(robotscope.SURVEY_AGENTS)
 
 
+def test_agents_must_be_a_list_not_a_string(warcs: tuple[Path, Path]) -> None:
+    with pytest.raises(TypeError, match="a list of product tokens"):
+        list(survey_warc(str(warcs[1]), "GPTBot"))
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:
         pass
@@ -183,7 +191,11 @@ def test_the_spark_job_writes_the_command_lines_rows_as_parquet(
     assert sorted(row["agent"] for row in errors) == sorted(AGENTS)
     assert all(row["error"].startswith(f"{missing}: FileNotFoundError") for row in errors), errors
     rows = [row for row in written if row["url"] != ""]
-    assert list(spark.read.parquet(str(out)).columns) == list(robotscope.spark.COLUMNS)
+    assert all(row["warc"] == missing for row in errors)
+    assert list(spark.read.parquet(str(out)).columns) == list(robotscope.spark.OUTPUT)
+    assert {row["warc"] for row in rows} == {str(plain), served}
+    # Run again: the rows are there, and it says so before any work.
+    assert robotscope.spark.main(argv) == 2
     # Redirects resolved across the two files, as the command line resolves them.
     assert sorted(map(key, rows)) == sorted(map(key, cli_rows(robotscope_bin, plain, secure)))
     chain = [row for row in rows if row["url"] == "http://chain.example/robots.txt" and row["agent"] == "GPTBot"]

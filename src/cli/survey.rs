@@ -26,6 +26,7 @@ use crate::survey::warc::{is_robots_txt, read_captures};
 use crate::survey::{CONSENT_IN_CRISIS, Capture, Category, Redirects, Row, SurveyRobot, judge_each};
 use crate::words::plural;
 
+mod memory;
 mod monthly;
 mod plot;
 
@@ -99,20 +100,31 @@ pub struct SurveyArgs {
 /// busy, few enough that memory stays flat however large the input.
 const BATCH_CAPTURES: usize = 512;
 const BATCH_BYTES: usize = 16 << 20;
-/// The URLs whose rows are remembered for the redirects that lead to them.
-const REMEMBERED_URLS: usize = 2_000_000;
+/// The URLs whose verdicts are remembered for the redirects that lead to them (on
+/// disk: a few hundred bytes each).
+const REMEMBERED_URLS: usize = 100_000_000;
 
 /// `robotscope survey`.
 pub fn survey(args: &SurveyArgs, db: &RobotsDb) -> Result<Outcome> {
+    if args.sites.is_empty() && args.sites_file.is_none() && args.dir.is_none() && args.warc.is_empty() {
+        bail!(
+            "nothing to survey: give sites (as arguments, in --sites FILE, or - for standard input), --dir DIR or --warc FILE..."
+        );
+    }
+    if let Some(plot) = &args.plot {
+        plot::check_path(plot)?;
+    }
     let robots = survey_robots(args, db)?;
     let weights = args.weights.as_deref().map(read_weights).transpose()?;
     let deadline = Instant::now() + args.deadline.max_time;
     let stdout = io::stdout();
     let mut writer = Writer::new(args, &robots, BufWriter::new(stdout.lock()), weights);
-    let run = (|| -> Result<()> {
+    let run = (|| -> Result<bool> {
         writer.start()?;
         let limits = args.source_options.limits(args.robots.user_agent(db));
-        let mut input = Input::new(&robots, limits.rfc9309_limit(), &mut writer);
+        // The monthly survey's bar says its progress: no spinner beside it.
+        let progress = if args.monthly.is_some() { Progress::hidden() } else { Progress::new() };
+        let mut input = Input::new(&robots, limits.rfc9309_limit(), &mut writer, progress)?;
         for path in &args.warc {
             input.warc(path, limits.robots_txt_bytes(), deadline)?;
         }
@@ -131,13 +143,14 @@ pub fn survey(args: &SurveyArgs, db: &RobotsDb) -> Result<Outcome> {
                     source_options: &args.source_options,
                     limits: &limits,
                 };
-                monthly::survey_months(&mut input, &sites, &options, deadline)?;
+                input.left |= !monthly::survey_months(&mut input, &sites, &options, deadline)?;
             }
             None if !sites.is_empty() => input.sites(&sites, args, &limits, deadline)?,
             None => {}
         }
-        input.finish()?;
-        writer.finish()
+        let left = input.finish()?;
+        writer.finish()?;
+        Ok(left)
     })();
     match run {
         // A closed pipe (`| head`) ends the survey quietly, as grep does.
@@ -145,7 +158,9 @@ pub fn survey(args: &SurveyArgs, db: &RobotsDb) -> Result<Outcome> {
             Ok(Outcome::Clean)
         }
         Err(error) => Err(error),
-        Ok(()) => Ok(Outcome::Clean),
+        // Part of the input waits for a rerun (standard error said what).
+        Ok(true) => Ok(Outcome::Findings),
+        Ok(false) => Ok(Outcome::Clean),
     }
 }
 
@@ -175,8 +190,8 @@ fn survey_robots(args: &SurveyArgs, db: &RobotsDb) -> Result<Vec<SurveyRobot>> {
 /// `--rate`: a positive, finite number of requests a second.
 fn positive_rate(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(rate) if rate.is_finite() && rate > 0.0 && rate <= 1000.0 => Ok(rate),
-        _ => Err(format!("'{text}' is no rate: give requests a second, more than 0 and at most 1000 (0.5, 2)")),
+        Ok(rate) if rate.is_finite() && (0.001..=1000.0).contains(&rate) => Ok(rate),
+        _ => Err(format!("'{text}' is no rate: give requests a second, from 0.001 to 1000 (0.5, 2)")),
     }
 }
 
@@ -283,21 +298,36 @@ struct Input<'a, W: Write> {
     batch: Vec<Capture>,
     /// The bytes of the bodies waiting in `batch`.
     batch_bytes: usize,
-    redirects: Redirects,
+    redirects: Redirects<memory::OnDisk>,
     progress: Progress,
+    /// True when part of the input was not surveyed (the run's time ran out, a file
+    /// could not be read to its end, captures the archive did not serve).
+    left: bool,
+    /// Captures whose robots.txt could not be had, and the first of them with why.
+    unreachable: usize,
+    first_unreachable: Option<String>,
 }
 
 impl<'a, W: Write> Input<'a, W> {
-    fn new(robots: &'a [SurveyRobot], limit: Option<usize>, writer: &'a mut Writer<W>) -> Self {
-        Input {
+    fn new(
+        robots: &'a [SurveyRobot],
+        limit: Option<usize>,
+        writer: &'a mut Writer<W>,
+        progress: Progress,
+    ) -> Result<Self> {
+        let memory = memory::OnDisk::new()?;
+        Ok(Input {
             robots,
             limit,
             writer,
             batch: Vec::with_capacity(BATCH_CAPTURES),
             batch_bytes: 0,
-            redirects: Redirects::with_capacity(REMEMBERED_URLS),
-            progress: Progress::new(),
-        }
+            redirects: Redirects::keeping_in(memory, REMEMBERED_URLS),
+            progress,
+            left: false,
+            unreachable: 0,
+            first_unreachable: None,
+        })
     }
 
     fn push(&mut self, capture: Capture) -> Result<()> {
@@ -314,7 +344,14 @@ impl<'a, W: Write> Input<'a, W> {
         let captures = std::mem::take(&mut self.batch);
         self.batch_bytes = 0;
         for (capture, rows) in captures.iter().zip(judge_each(&captures, self.robots, self.limit)) {
-            if let Some(rows) = self.redirects.note(capture, rows) {
+            if rows.iter().all(|row| row.category == Category::Unreachable) && !rows.is_empty() {
+                self.unreachable += 1;
+                self.first_unreachable.get_or_insert_with(|| {
+                    let why = capture.error.clone().or_else(|| capture.status.map(|status| format!("status {status}")));
+                    format!("{}: {}", capture.url, why.unwrap_or_else(|| "no answer".to_owned()))
+                });
+            }
+            if let Some(rows) = self.redirects.note(capture, rows)? {
                 self.writer.rows(&rows)?;
             }
         }
@@ -323,23 +360,45 @@ impl<'a, W: Write> Input<'a, W> {
     }
 
     /// The rows of the redirects, once every capture is in.
-    fn finish(mut self) -> Result<()> {
+    /// Returns whether part of the input was left for a rerun.
+    fn finish(mut self) -> Result<bool> {
         self.flush()?;
-        let redirects = std::mem::take(&mut self.redirects);
-        self.writer.rows(&redirects.resolve())?;
-        self.progress.done();
-        Ok(())
+        let Input { redirects, writer, progress, left, unreachable, first_unreachable, .. } = self;
+        redirects.resolve(|rows| writer.rows(&rows))?;
+        progress.done();
+        if let Some(first) = first_unreachable {
+            // A summary of shares hides why: a bare host is fetched over https, and a
+            // site that answers plain http only is unreachable so.
+            note!(
+                "robotscope: warning: {} could not be had (unreachable), the first: {}",
+                plural(unreachable, "robots.txt"),
+                sanitize_str(&first)
+            );
+        }
+        Ok(left)
     }
 
     /// A WARC file's captures, within the run's deadline.
     fn warc(&mut self, path: &Path, max_body: usize, deadline: Instant) -> Result<()> {
         let label = sanitize_str(&path.display().to_string()).into_owned();
-        let file = std::fs::File::open(path).wrap_err_with(|| format!("opening {label}"))?;
-        if !file.metadata().is_ok_and(|metadata| metadata.is_file()) {
-            bail!("{label}: not a regular file");
-        }
-        let (mut failed, mut others) = (None, 0usize);
+        // A file that cannot be read costs itself, not the run: the others are read.
+        let file = match std::fs::File::open(path) {
+            Ok(file) if file.metadata().is_ok_and(|metadata| metadata.is_file()) => file,
+            Ok(_) => {
+                self.left = true;
+                note!("robotscope: warning: {label}: not a regular file; not surveyed");
+                return Ok(());
+            }
+            Err(error) => {
+                self.left = true;
+                note!("robotscope: warning: cannot open {label}: {error}; not surveyed");
+                return Ok(());
+            }
+        };
+        // Records that name a capture: none, and the file is likely no WARC at all.
+        let (mut failed, mut others, mut named) = (None, 0usize, 0usize);
         let read = read_captures(file, max_body, Some(deadline), |warc| {
+            named += usize::from(!warc.url.is_empty());
             // A general crawl's pages are no robots.txt: only `/robots.txt` captures
             // count (and what could not be read at all, which says why).
             if !(is_robots_txt(&warc.url) || warc.url.is_empty() && warc.error.is_some()) {
@@ -364,14 +423,20 @@ impl<'a, W: Write> Input<'a, W> {
             return Err(error);
         }
         match read {
+            Ok(()) if named == 0 => {
+                note!("robotscope: warning: {label}: no WARC record in it (is it a WARC file?)");
+                Ok(())
+            }
             Ok(()) => Ok(()),
             Err(crate::survey::warc::WarcError::OutOfTime) => {
+                self.left = true;
                 note!(
                     "robotscope: warning: {label}: the run's time (--max-time) ran out; the rest of it is not surveyed"
                 );
                 Ok(())
             }
             Err(error) => {
+                self.left = true;
                 note!(
                     "robotscope: warning: {label}: {}; the rest of it is not surveyed",
                     sanitize_str(&error.to_string())
@@ -392,6 +457,7 @@ impl<'a, W: Write> Input<'a, W> {
         let mut skipped = 0;
         for path in entries {
             if Instant::now() >= deadline {
+                self.left = true;
                 note!("robotscope: warning: the run's time (--max-time) ran out in {label}");
                 break;
             }
@@ -480,6 +546,7 @@ impl<'a, W: Write> Input<'a, W> {
             }
         })?;
         if left > 0 {
+            self.left = true;
             let resume = if store.is_some() {
                 "run again to go on (the sites fetched are in the store)"
             } else {
@@ -576,6 +643,10 @@ struct Progress {
 }
 
 impl Progress {
+    fn hidden() -> Progress {
+        Progress { bar: None }
+    }
+
     fn new() -> Progress {
         use std::io::IsTerminal;
         let bar = io::stderr().is_terminal().then(|| {
@@ -779,26 +850,30 @@ impl<W: Write> Writer<W> {
     }
 
     fn finish(&mut self) -> Result<()> {
-        if let Some(path) = &self.plot {
-            plot::draw(path, &self.agents, &self.months)?;
-        }
         match self.format {
             Format::Text => self.summary()?,
             Format::Dpi => self.dpi()?,
             Format::Json | Format::Csv => {}
         }
-        Ok(self.out.flush()?)
+        self.out.flush()?;
+        // Drawn last: a chart that cannot be written costs the chart, not the rows.
+        if let Some(path) = &self.plot {
+            plot::draw(path, &self.agents, &self.months)?;
+        }
+        Ok(())
     }
 
     /// `--dpi`: each site and month, each agent's label, then each company's, its
     /// strictest agent's.
     fn dpi(&mut self) -> io::Result<()> {
         let months = std::mem::take(&mut self.months);
+        let mut unlabelled = 0usize;
         for ((site, period), (_, categories)) in &months {
             let mut companies: Vec<(&str, Category)> = Vec::new();
             for (agent, &category) in self.agents.iter().zip(categories.iter()) {
-                if let Some(label) = dpi_label(category) {
-                    writeln!(self.out, "{},{},{},{label}", cell(site), cell(agent), cell(period))?;
+                match dpi_label(category) {
+                    Some(label) => writeln!(self.out, "{},{},{},{label}", cell(site), cell(agent), cell(period))?,
+                    None => unlabelled += 1,
                 }
                 let company = CONSENT_IN_CRISIS.iter().find(|(token, _)| token == agent).and_then(|(_, c)| *c);
                 match (company, companies.iter_mut().find(|(name, _)| Some(*name) == company)) {
@@ -813,6 +888,15 @@ impl<W: Write> Writer<W> {
                 }
             }
         }
+        if unlabelled > 0 {
+            // Their schema has no word for these: said, so that no share is read off a
+            // denominator that silently shrank.
+            note!(
+                "robotscope: warning: {} left out of --dpi (unreachable or a redirect nowhere: their schema has no word for it)",
+                plural(unlabelled, "site-month-agent row")
+            );
+        }
+        self.months = months;
         Ok(())
     }
 

@@ -75,7 +75,7 @@ pub enum Collapse {
     /// One row per distinct content (`collapse=digest`): every version.
     #[default]
     Digest,
-    /// One row a month (`collapse=timestamp:6`), 404s and revisits left out, as
+    /// One row a month (`collapse=timestamp:6`), 404s, redirects and revisits left out, as
     /// *Consent in Crisis* lists them; and the last capture before `from`, which a
     /// monthly series carries into its first months.
     Month,
@@ -209,6 +209,9 @@ pub fn cdx_url(base: &Url, robots_url: &Url, from: Option<&str>, to: Option<&str
             Collapse::Month => {
                 query.append_pair("collapse", "timestamp:6");
                 query.append_pair("filter", "!statuscode:404");
+                // A redirect's target is not in the listing: one would stand for its
+                // month (http captures redirect to https ones) and say nothing.
+                query.append_pair("filter", "!statuscode:3..");
                 query.append_pair("filter", "!mimetype:warc/revisit");
             }
         }
@@ -602,7 +605,7 @@ mod tests {
         // Monthly: from the first capture (the one before `from` is carried into it).
         assert_eq!(
             cdx_url(&base, &robots, Some("2020"), Some("20241231235959"), Collapse::Month).as_str(),
-            "https://web.archive.org/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp%2Coriginal%2Cstatuscode%2Cdigest&collapse=timestamp%3A6&filter=%21statuscode%3A404&filter=%21mimetype%3Awarc%2Frevisit&to=20241231235959"
+            "https://web.archive.org/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp%2Coriginal%2Cstatuscode%2Cdigest&collapse=timestamp%3A6&filter=%21statuscode%3A404&filter=%21statuscode%3A3..&filter=%21mimetype%3Awarc%2Frevisit&to=20241231235959"
         );
         let capture = Capture {
             timestamp: "20200101000000".into(),

@@ -75,7 +75,7 @@ pub fn read_captures(
 ) -> Result<(), WarcError> {
     let mut raw = BufReader::with_capacity(256 * 1024, input);
     let gzipped = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-    let mut reader = Reader { max_body, deadline, each: &mut each, records: 0, held: None };
+    let mut reader = Reader { max_body, deadline, each: &mut each, records: 0, held: None, broken: None };
     if !gzipped {
         let mut plain = Replay::new(raw, false);
         if reader.records_of(&mut plain)?.is_continue() {
@@ -95,11 +95,16 @@ pub fn read_captures(
         let mut member = Replay::new(BufReader::new(GzDecoder::new(&mut raw)), false);
         match reader.records_of(&mut member) {
             Ok(ControlFlow::Break(())) => return Ok(()),
-            Ok(ControlFlow::Continue(())) => {}
+            // The member ended well: so did the record read last, which is its own.
+            Ok(ControlFlow::Continue(())) => {
+                if reader.release(None).is_break() {
+                    return Ok(());
+                }
+            }
             Err(WarcError::Io(error)) => {
                 drop(member);
-                // The record read last may hold bytes of the broken member's: it
-                // carries the error (a cut member's record reads on into the next).
+                // The record the member broke in (held, when its header was read) carries
+                // the error; one whose header could not be read is a row of its own.
                 let error = format!("its gzip member is broken ({error}); read on from the next member");
                 if reader.release(Some(error)).is_break() {
                     return Ok(());
@@ -229,6 +234,8 @@ struct Reader<'e> {
     /// The last capture read, handed over once the next record begins well or its
     /// input ends well: a read error after it may be its own.
     held: Option<WarcCapture>,
+    /// The read error that cut the last record's block short.
+    broken: Option<io::Error>,
 }
 
 impl Reader<'_> {
@@ -248,6 +255,11 @@ impl Reader<'_> {
                         return Ok(ControlFlow::Break(()));
                     }
                     self.held = Some(capture);
+                    // Its block was cut by a read error: the input breaks here, and the
+                    // capture held carries why.
+                    if let Some(error) = self.broken.take() {
+                        return Err(WarcError::Io(error));
+                    }
                 }
             }
         }
@@ -364,17 +376,27 @@ impl Reader<'_> {
 
     /// The record's block: its first [`MAX_BLOCK_BYTES`], the rest read past, and how
     /// many bytes there were (fewer than `length` when the file ends first).
-    fn read_block(&self, input: &mut impl BufRead, length: u64) -> Result<(Vec<u8>, u64), WarcError> {
+    /// A read that fails (a broken gzip member) ends the block where it failed, and is
+    /// kept in `broken`: the record is cut there, and says so.
+    fn read_block(&mut self, input: &mut impl BufRead, length: u64) -> Result<(Vec<u8>, u64), WarcError> {
         let mut limited = input.take(length);
         let mut block = Vec::with_capacity(length.min(MAX_BLOCK_BYTES as u64) as usize);
-        (&mut limited).take(MAX_BLOCK_BYTES as u64).read_to_end(&mut block)?;
+        if let Err(error) = (&mut limited).take(MAX_BLOCK_BYTES as u64).read_to_end(&mut block) {
+            self.broken = Some(error);
+            let read = block.len() as u64;
+            return Ok((block, read));
+        }
         let mut read = block.len() as u64;
         let mut sink = vec![0u8; 64 * 1024];
         loop {
-            let n = limited.read(&mut sink)?;
-            if n == 0 {
-                break;
-            }
+            let n = match limited.read(&mut sink) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(error) => {
+                    self.broken = Some(error);
+                    break;
+                }
+            };
             read += n as u64;
             // A 1 GB record is skipped, not waited for past the run's end.
             if read % (16 << 20) < n as u64 && self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
@@ -666,6 +688,27 @@ mod tests {
             found.iter().any(|c| c.error.as_deref().is_some_and(|e| e.contains("gzip member is broken"))),
             "{found:?}"
         );
+    }
+
+    /// A member cut short (the file's bytes lost mid-member) costs its own record: the
+    /// record before it, in a member that ended well, is whole, and so is the next.
+    #[test]
+    fn a_member_cut_short_does_not_blame_the_record_before() {
+        let body = b"User-agent: *\nDisallow: /private\n";
+        let mut cut = gzip(&response("https://cut.example/robots.txt", "200 OK", &vec![b'x'; 40_000]));
+        cut.truncate(cut.len() / 2);
+        let file = [
+            gzip(&response("https://a.example/robots.txt", "200 OK", body)),
+            cut,
+            gzip(&response("https://tail.example/robots.txt", "200 OK", body)),
+        ]
+        .concat();
+        let found = captures(&file);
+        let errors: Vec<(&str, bool)> =
+            found.iter().map(|capture| (capture.url.as_str(), capture.error.is_some())).collect();
+        assert_eq!(errors.first(), Some(&("https://a.example/robots.txt", false)), "{found:?}");
+        assert_eq!(errors.last(), Some(&("https://tail.example/robots.txt", false)), "{found:?}");
+        assert_eq!(errors.iter().filter(|(_, error)| *error).count(), 1, "{found:?}");
     }
 
     #[test]

@@ -50,6 +50,13 @@ pub fn parse_months(given: &str) -> Result<Months, String> {
     let (Some(first), Some(last)) = (month_number(&first_second), month_number(&last_second)) else {
         return Err(format!("'{given}' is no FROM..TO (2020-01..2024-12)"));
     };
+    // No month after this one: its captures are yet to be made.
+    let now = jiff::Timestamp::now().strftime("%Y%m%d%H%M%S").to_string();
+    let this_month = month_number(&now).unwrap_or(last);
+    if first > this_month {
+        return Err(format!("'{given}' starts after this month"));
+    }
+    let (last, last_second) = if last > this_month { (this_month, now) } else { (last, last_second) };
     if last - first >= MAX_MONTHS {
         return Err(format!("'{given}' spans {} months; a series has {MAX_MONTHS} at most", last - first + 1));
     }
@@ -70,13 +77,13 @@ pub struct MonthlyOptions<'a> {
 
 /// Syncs each site's monthly captures into the store, then pushes one capture per
 /// month (the latest at or before it) into `input`: the rows of a site come as soon
-/// as its captures are in.
+/// as its captures are in. Returns whether every site was done.
 pub fn survey_months<W: std::io::Write>(
     input: &mut Input<'_, W>,
     sites: &[String],
     options: &MonthlyOptions<'_>,
     deadline: Instant,
-) -> Result<()> {
+) -> Result<bool> {
     let mut store = if let Ok(store) = super::super::history::open_store(options.source_options) {
         store
     } else {
@@ -112,8 +119,16 @@ pub fn survey_months<W: std::io::Write>(
         }));
         match synced {
             Ok(synced) => {
-                report.unread += synced.failed.len() + synced.left;
-                report.out_of_time += usize::from(synced.out_of_time);
+                report.other_hosts += synced.other_hosts;
+                let unread = synced.failed.len() + synced.left;
+                if unread > 0 || synced.out_of_time {
+                    // A month whose own capture was not read would carry an older one
+                    // and look sound: the site gets no rows until a rerun reads it.
+                    report.unread += unread;
+                    report.incomplete += 1;
+                    estimate.site_done();
+                    continue;
+                }
             }
             Err(error) => {
                 report.unlisted.get_or_insert_with(|| sanitize_str(&error.to_string()).into_owned());
@@ -126,6 +141,7 @@ pub fn survey_months<W: std::io::Write>(
         let versions = monthly_versions(store.versions(&site)?, &options.months.last_second);
         if versions.is_empty() {
             report.never_captured += 1;
+            report.first_never.get_or_insert_with(|| site.clone());
             estimate.site_done();
             continue;
         }
@@ -145,7 +161,7 @@ pub fn survey_months<W: std::io::Write>(
     }
     estimate.done();
     report.say(options.source_options.no_store);
-    Ok(())
+    Ok(report.unlisted.is_none() && report.incomplete == 0 && report.out_of_time == 0)
 }
 
 /// Each site's robots.txt URL once, in the order given; lines that name no site are
@@ -170,15 +186,14 @@ fn robots_urls(sites: &[String]) -> Vec<Url> {
 }
 
 /// The archive's captures of a site up to `last_second`, oldest first, as a monthly
-/// listing gives them: 404s left out (captures a `history` run kept are in the store
-/// too), and redirects, whose target the archive does not say, kept (they say
-/// `redirect`).
+/// listing gives them (captures a `history` run kept are in the store too): 404s and
+/// redirects, whose target the archive does not say, left out.
 fn monthly_versions(versions: Vec<Version>, last_second: &str) -> Vec<Version> {
     versions
         .into_iter()
         .filter(|version| {
             version.provenance == Provenance::Archive
-                && version.status != Some(404)
+                && !matches!(version.status, Some(404 | 300..=399))
                 && version.timestamp.as_str() <= last_second
         })
         .collect()
@@ -203,7 +218,6 @@ fn carried_forward<'v>(
 fn month_capture(month: &str, version: &Version, body: &[u8]) -> Capture {
     let time = jiff::civil::DateTime::strptime("%Y%m%d%H%M%S", &version.timestamp)
         .map_or_else(|_| version.timestamp.clone(), |time| time.strftime("%Y-%m-%dT%H:%M:%SZ").to_string());
-    let error = matches!(version.status, Some(300..=399)).then(|| "the archive does not say where it led".to_owned());
     Capture {
         url: version.url.clone(),
         time,
@@ -212,7 +226,7 @@ fn month_capture(month: &str, version: &Version, body: &[u8]) -> Capture {
         body: body.to_vec(),
         location: None,
         truncated: version.truncated,
-        error,
+        error: None,
         month: Some(month.to_owned()),
     }
 }
@@ -223,13 +237,17 @@ struct Report {
     /// Sites the archive could not list, and the first reason.
     unlisted: Option<String>,
     unlisted_count: usize,
-    /// Captures listed but not read (the archive failed or was busy): their months
-    /// carry an earlier capture until a rerun reads them.
+    /// Captures listed but not read (the archive failed or was busy, the run's time
+    /// ran out), and the sites they belong to, which get no rows.
     unread: usize,
+    incomplete: usize,
+    /// Captures of other hosts the archive listed (`www.` of a bare domain).
+    other_hosts: usize,
     /// Sites the deadline left.
     out_of_time: usize,
-    /// Sites the archive holds no capture of up to the last month.
+    /// Sites the archive holds no capture of up to the last month, and the first.
     never_captured: usize,
+    first_never: Option<String>,
     /// Site-months before a site's first capture: no row.
     before_first: usize,
 }
@@ -243,10 +261,19 @@ impl Report {
                 plural(self.unlisted_count, "site")
             );
         }
-        if self.unread > 0 {
+        if self.incomplete > 0 {
             note!(
-                "robotscope: warning: {} not read (the archive failed or was busy): their months carry the capture before{resume}",
-                plural(self.unread, "capture")
+                "robotscope: warning: {} not read ({} listed: the archive failed or was busy, or --max-time ran out): no rows for {}{resume}",
+                plural(self.unread, "capture"),
+                plural(self.incomplete, "site"),
+                if self.incomplete == 1 { "it" } else { "them" }
+            );
+        }
+        if self.other_hosts > 0 {
+            // RFC 9309 §2.3: a robots.txt speaks for its own host alone.
+            note!(
+                "robotscope: warning: the archive listed {} of other hosts (www. of a bare domain): left out; survey those hosts by their names",
+                plural(self.other_hosts, "capture")
             );
         }
         if self.out_of_time > 0 {
@@ -257,8 +284,10 @@ impl Report {
         }
         if self.never_captured > 0 {
             note!(
-                "robotscope: warning: the archive holds no capture of {} in the months asked: no rows",
-                plural(self.never_captured, "site")
+                "robotscope: warning: the archive holds no capture of {} in the months asked ({}{}): no rows",
+                plural(self.never_captured, "site"),
+                sanitize_str(self.first_never.as_deref().unwrap_or_default()),
+                if self.never_captured > 1 { ", ..." } else { "" }
             );
         }
         if self.before_first > 0 {
@@ -287,7 +316,7 @@ impl Estimate {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(sites as u64);
             bar.set_style(
-                indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} sites, {msg}, about {eta} left")
+                indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} sites, {msg}")
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
             );
             bar.set_message("0 captures fetched");
@@ -301,28 +330,31 @@ impl Estimate {
     fn capture(&mut self) {
         self.captures += 1;
         if let Some(bar) = &self.bar {
-            bar.set_message(format!(
-                "{} fetched",
-                plural(usize::try_from(self.captures).unwrap_or(usize::MAX), "capture")
-            ));
+            bar.set_message(self.said());
         }
+    }
+
+    /// The captures fetched and, once a site is done, the time left at this pace.
+    fn said(&self) -> String {
+        let fetched = plural(usize::try_from(self.captures).unwrap_or(usize::MAX), "capture");
+        if self.done == 0 {
+            return format!("{fetched} fetched");
+        }
+        let per_site = self.started.elapsed() / u32::try_from(self.done).unwrap_or(u32::MAX);
+        let left = per_site * u32::try_from(self.sites.saturating_sub(self.done)).unwrap_or(u32::MAX);
+        format!("{fetched} fetched, about {} left", fetch::duration_words(left))
     }
 
     fn site_done(&mut self) {
         self.done += 1;
         match &self.bar {
-            Some(bar) => bar.inc(1),
+            Some(bar) => {
+                bar.inc(1);
+                bar.set_message(self.said());
+            }
             None if self.last_line.elapsed() >= Duration::from_secs(60) => {
                 self.last_line = Instant::now();
-                let per_site = self.started.elapsed() / u32::try_from(self.done).unwrap_or(u32::MAX);
-                let left = per_site * u32::try_from(self.sites - self.done).unwrap_or(u32::MAX);
-                note!(
-                    "robotscope: {} of {} sites, {} fetched, about {} left",
-                    self.done,
-                    self.sites,
-                    plural(usize::try_from(self.captures).unwrap_or(usize::MAX), "capture"),
-                    fetch::duration_words(left)
-                );
+                note!("robotscope: {} of {} sites, {}", self.done, self.sites, self.said());
             }
             None => {}
         }
@@ -345,7 +377,10 @@ mod tests {
         assert_eq!(months.each, ["2023-11", "2023-12", "2024-01", "2024-02"]);
         assert_eq!((months.first_second.as_str(), months.last_second.as_str()), ("20231101000000", "20240229235959"));
         assert_eq!(parse_months("2020..2021").expect("years").each.len(), 24);
-        for bad in ["2020", "2024..2020", "x..2020", "0001..9999", "2020-13..2021"] {
+        // A range into the future ends at this month.
+        let now = jiff::Timestamp::now().strftime("%Y-%m").to_string();
+        assert_eq!(parse_months("2020..9999").expect("to the future").each.last(), Some(&now));
+        for bad in ["2020", "2024..2020", "x..2020", "0001..9999", "2020-13..2021", "9000..9099"] {
             assert!(parse_months(bad).is_err(), "{bad}");
         }
     }

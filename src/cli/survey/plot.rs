@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use color_eyre::eyre::{Result, eyre};
+use color_eyre::eyre::{Result, bail, eyre};
 use plotters::prelude::*;
 
 use super::LastCapture;
@@ -25,9 +25,26 @@ const COLOURS: [RGBColor; 6] = [
 /// A panel's size in pixels.
 const PANEL: (u32, u32) = (600, 320);
 
-/// Each month's share (percent) of sites in each category, for each robot:
-/// `shares[robot][month][category]`.
-fn shares(robots: usize, months: &BTreeMap<(String, String), LastCapture>) -> (Vec<String>, Vec<Vec<[f64; 6]>>) {
+/// Fails now, before the survey runs, when `path` cannot be the chart: it must be
+/// `.svg` (the only format drawn), in a directory that can be written to.
+pub fn check_path(path: &Path) -> Result<()> {
+    let label = sanitize_str(&path.display().to_string()).into_owned();
+    if !path.extension().is_some_and(|extension| extension.eq_ignore_ascii_case("svg")) {
+        bail!("--plot {label}: the chart is SVG; name the file .svg");
+    }
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|error| eyre!("--plot {label}: cannot write it: {error}"))?;
+    Ok(())
+}
+
+/// The months' labels, each month's number of sites, and each month's share (percent)
+/// of sites in each category for each robot: `shares[robot][month][category]`.
+type Shares = (Vec<String>, Vec<usize>, Vec<Vec<[f64; 6]>>);
+
+fn shares(robots: usize, months: &BTreeMap<(String, String), LastCapture>) -> Shares {
     let mut counts: BTreeMap<&str, Vec<[f64; 6]>> = BTreeMap::new();
     for ((_, month), (_, categories)) in months {
         let tallies = counts.entry(month.as_str()).or_insert_with(|| vec![[0.0; 6]; robots]);
@@ -36,6 +53,11 @@ fn shares(robots: usize, months: &BTreeMap<(String, String), LastCapture>) -> (V
         }
     }
     let labels: Vec<String> = counts.keys().map(|month| (*month).to_owned()).collect();
+    let mut sites: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, month) in months.keys() {
+        *sites.entry(month.as_str()).or_default() += 1;
+    }
+    let sites: Vec<usize> = sites.into_values().collect();
     let mut shares = vec![Vec::with_capacity(labels.len()); robots];
     for tallies in counts.values() {
         for (robot, tally) in tallies.iter().enumerate() {
@@ -43,7 +65,7 @@ fn shares(robots: usize, months: &BTreeMap<(String, String), LastCapture>) -> (V
             shares[robot].push(tally.map(|count| if total > 0.0 { 100.0 * count / total } else { 0.0 }));
         }
     }
-    (labels, shares)
+    (labels, sites, shares)
 }
 
 /// Draws the chart into `path`.
@@ -51,29 +73,42 @@ pub fn draw(path: &Path, agents: &[String], months: &BTreeMap<(String, String), 
     let failed = |error: &dyn std::fmt::Display| {
         eyre!("drawing {}: {}", sanitize_str(&path.display().to_string()), sanitize_str(&error.to_string()))
     };
-    let (labels, shares) = shares(agents.len(), months);
+    let (labels, sites, shares) = shares(agents.len(), months);
     let columns = if agents.len() > 1 { 2 } else { 1 };
     let rows = agents.len().div_ceil(columns).max(1);
-    let size = (PANEL.0 * columns as u32, PANEL.1 * rows as u32 + 40);
+    let size = (PANEL.0 * columns as u32, PANEL.1 * rows as u32 + 64);
     let root = SVGBackend::new(path, size).into_drawing_area();
     root.fill(&WHITE).map_err(|error| failed(&error))?;
-    let (legend, panels) = root.split_vertically(40);
-    draw_legend(&legend).map_err(|error| failed(&error))?;
+    let (legend, panels) = root.split_vertically(64);
+    let (fewest, most) = (sites.iter().min().copied().unwrap_or(0), sites.iter().max().copied().unwrap_or(0));
+    let title = match (labels.first(), labels.last()) {
+        (Some(first), Some(last)) if fewest == most => {
+            format!("Share of sites by category, {first} to {last}: {most} sites a month")
+        }
+        (Some(first), Some(last)) => {
+            format!("Share of sites by category, {first} to {last}: {fewest} to {most} sites a month")
+        }
+        _ => "No capture to draw".to_owned(),
+    };
+    draw_legend(&legend, &title).map_err(|error| failed(&error))?;
     let count = i32::try_from(labels.len()).unwrap_or(i32::MAX);
-    let last = (count - 1).max(1);
+    // Each month is a step, from its start to the next month's: a category's share
+    // holds until a capture changes it.
+    let (drawn, count) = (count, count.max(1));
     for (index, panel) in panels.split_evenly((rows, columns)).iter().enumerate().take(agents.len()) {
         let mut chart = ChartBuilder::on(panel)
             .caption(sanitize_str(&agents[index]), ("sans-serif", 16))
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(44)
-            .build_cartesian_2d(0..last, 0.0..100.0)
+            .build_cartesian_2d(0..count, 0.0..100.0)
             .map_err(|error| failed(&error))?;
         let month_label = |x: &i32| usize::try_from(*x).ok().and_then(|x| labels.get(x)).cloned().unwrap_or_default();
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_labels(labels.len().clamp(2, 6))
+            .x_labels(labels.len().clamp(2, 7))
+            .y_desc("share of sites")
             .x_label_formatter(&month_label)
             .y_label_formatter(&|y| format!("{y:.0}%"))
             .draw()
@@ -85,11 +120,9 @@ pub fn draw(path: &Path, agents: &[String], months: &BTreeMap<(String, String), 
                 let month = usize::try_from(month).unwrap_or_default();
                 shares[index][month][..=category].iter().sum()
             };
-            let points: Vec<(i32, f64)> = match count {
-                // One month is drawn as a band across the panel.
-                1 => vec![(0, top(0)), (1, top(0))],
-                count => (0..count).map(|month| (month, top(month))).collect(),
-            };
+            // No month (no capture at all) draws empty panels.
+            let points: Vec<(i32, f64)> =
+                (0..drawn).flat_map(|month| [(month, top(month)), (month + 1, top(month))]).collect();
             chart
                 .draw_series(AreaSeries::new(points, 0.0, COLOURS[category].filled()))
                 .map_err(|error| failed(&error))?;
@@ -99,13 +132,15 @@ pub fn draw(path: &Path, agents: &[String], months: &BTreeMap<(String, String), 
     Ok(())
 }
 
-/// The categories' names in their colours, across the top.
+/// The title, and the categories' names in their colours, across the top.
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
+    title: &str,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.draw(&Text::new(title.to_owned(), (12, 8), ("sans-serif", 18)))?;
     for ((category, colour), x) in Category::ALL.iter().zip(COLOURS).zip((12..).step_by(96)) {
-        area.draw(&Rectangle::new([(x, 14), (x + 14, 28)], colour.filled()))?;
-        area.draw(&Text::new(category.name(), (x + 20, 14), ("sans-serif", 14)))?;
+        area.draw(&Rectangle::new([(x, 38), (x + 14, 52)], colour.filled()))?;
+        area.draw(&Text::new(category.name(), (x + 20, 38), ("sans-serif", 14)))?;
     }
     Ok(())
 }
