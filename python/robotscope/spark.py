@@ -242,7 +242,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     written = spark.read.parquet(args.out)
     failed = written.filter(written.url == "").select("warc").distinct().count()
     print(
-        f"python -m robotscope.spark: {len(warcs)} WARC files surveyed for {len(agents)} robots into {args.out}"
+        f"python -m robotscope.spark: {len(warcs)} WARC file{'s' if len(warcs) != 1 else ''} surveyed for "
+        f"{len(agents)} robot{'s' if len(agents) != 1 else ''} into {args.out}"
         + (f"; {failed} could not be read to their end (rows with an empty url say why)" if failed else ""),
         file=sys.stderr,
     )

@@ -59,10 +59,17 @@ def survey_warc(
     warcio stop (the rest of the file is then one row per agent saying why) or read the
     next record into the broken one's body.
     """
+    if reader not in ("auto", "fastwarc", "warcio"):
+        raise ValueError(f"reader: 'auto', 'fastwarc' or 'warcio', not {reader!r}")
     if isinstance(agents, (str, bytes)):
         # A string is iterable: each of its characters would be surveyed as a robot.
         raise TypeError(f"agents: a list of product tokens, such as [{agents!r}], not a string")
     survey = Survey(list(agents) if agents is not None else list(SURVEY_AGENTS), reading, follow_redirects=follow_redirects)
+    # Checked above, at the call: the rows come from a generator.
+    return _rows(survey, path_or_file, reader, follow_redirects)
+
+
+def _rows(survey: Survey, path_or_file: PathOrFile, reader: str, follow_redirects: bool) -> Iterator[dict[str, Any]]:
     records = warc_records(path_or_file, reader=reader)
     while True:
         try:
@@ -105,13 +112,14 @@ def warc_records(path_or_file: PathOrFile, *, reader: str = "auto") -> Iterator[
     opened = isinstance(path_or_file, (str, os.PathLike))
     stream: IO[bytes] = open(path_or_file, "rb") if opened else path_or_file  # type: ignore[arg-type]
     try:
-        # FastWARC seeks in its input: a stream that cannot (an HTTP answer, a pipe)
-        # goes to warcio, which reads straight on, or is spooled to a file for FastWARC.
+        # FastWARC seeks in its input: a stream that cannot (an HTTP answer, a pipe) is
+        # spooled to a temporary file for it.
         seekable = getattr(stream, "seekable", lambda: False)()
-        if reader == "auto" and seekable:
+        # FastWARC when installed: on a broken gzip member it raises, where warcio
+        # reading a stream may end without a word (the rows before it then come, and
+        # a row saying why).
+        if reader == "auto":
             reader = "fastwarc" if _installed("fastwarc") else "warcio"
-        elif reader == "auto":
-            reader = "warcio" if _installed("warcio") else "fastwarc"
         if reader == "fastwarc" and not seekable:
             with tempfile.TemporaryFile() as spooled:
                 shutil.copyfileobj(stream, spooled)

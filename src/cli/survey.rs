@@ -22,7 +22,7 @@ use crate::history::{self, Store};
 use crate::policy::escape::sanitize_str;
 use crate::policy::{Availability, Preference, Reading, Robot};
 use crate::robots_db::RobotsDb;
-use crate::survey::warc::{is_robots_txt, read_captures};
+use crate::survey::warc::{WarcCapture, is_robots_txt, read_captures};
 use crate::survey::{CONSENT_IN_CRISIS, Capture, Category, Redirects, Row, SurveyRobot, judge_each};
 use crate::words::plural;
 
@@ -395,23 +395,35 @@ impl<'a, W: Write> Input<'a, W> {
                 return Ok(());
             }
         };
-        // Records that name a capture: none, and the file is likely no WARC at all.
-        let (mut failed, mut others, mut named) = (None, 0usize, 0usize);
-        let read = read_captures(file, max_body, Some(deadline), |warc| {
-            named += usize::from(!warc.url.is_empty());
-            // A general crawl's pages are no robots.txt: only `/robots.txt` captures
-            // count (and what could not be read at all, which says why).
-            if !(is_robots_txt(&warc.url) || warc.url.is_empty() && warc.error.is_some()) {
-                others += 1;
-                return ControlFlow::Continue(());
-            }
-            match self.push(Capture::from(warc)) {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(error) => {
+        // The file is read and decoded on a thread of its own while the captures read
+        // before are judged on every core: reading does not wait for judging.
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<WarcCapture>(BATCH_CAPTURES);
+        let (read, others, named, failed) = std::thread::scope(|scope| {
+            let reader = scope.spawn(move || {
+                // Records that name a capture: none, and the file is likely no WARC.
+                let (mut others, mut named) = (0usize, 0usize);
+                let read = read_captures(file, max_body, Some(deadline), |warc| {
+                    named += usize::from(!warc.url.is_empty());
+                    // A general crawl's pages are no robots.txt: only `/robots.txt`
+                    // captures count (and what could not be read at all, which says why).
+                    if !(is_robots_txt(&warc.url) || warc.url.is_empty() && warc.error.is_some()) {
+                        others += 1;
+                        return ControlFlow::Continue(());
+                    }
+                    // The judging side stopped (its output failed): so does the reading.
+                    if sender.send(warc).is_err() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                });
+                (read, others, named)
+            });
+            let mut failed = None;
+            for warc in receiver {
+                if let Err(error) = self.push(Capture::from(warc)) {
                     failed = Some(error);
-                    ControlFlow::Break(())
+                    break;
                 }
             }
+            let (read, others, named) = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (read, others, named, failed)
         });
         if others > 0 {
             note!(
