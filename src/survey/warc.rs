@@ -250,7 +250,15 @@ impl Reader<'_> {
             }
             match self.record(input)? {
                 Next::End => return Ok(ControlFlow::Continue(())),
-                Next::Other => self.records += 1,
+                Next::Other => {
+                    self.records += 1;
+                    // A request or metadata record whose block a read error cut: the
+                    // input breaks here too (Common Crawl writes a request before each
+                    // response, each in its own gzip member).
+                    if let Some(error) = self.broken.take() {
+                        return Err(WarcError::Io(error));
+                    }
+                }
                 Next::Capture(capture) => {
                     self.records += 1;
                     if self.release(None).is_break() {
@@ -593,6 +601,17 @@ mod tests {
     use super::*;
 
     /// A WARC record of `kind` for `url` whose block is `block`.
+    /// Bytes gzip cannot shrink (a linear congruential sequence of letters).
+    fn noise(length: usize) -> Vec<u8> {
+        let mut state = 1u32;
+        (0..length)
+            .map(|_| {
+                state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                b'a' + (state >> 16) as u8 % 26
+            })
+            .collect()
+    }
+
     fn record(kind: &str, url: &str, block: &[u8]) -> Vec<u8> {
         let mut bytes = format!(
             "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2026-11-01T00:00:00Z\r\n\
@@ -707,14 +726,7 @@ mod tests {
         let body = b"User-agent: *\nDisallow: /private\n";
         // Bytes gzip cannot shrink (a linear congruential sequence): the cut falls
         // inside the body, and the decoder reads on into the next member.
-        let mut state = 1u32;
-        let noise: Vec<u8> = (0..40_000)
-            .map(|_| {
-                state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                b'a' + (state >> 16) as u8 % 26
-            })
-            .collect();
-        let mut cut = gzip(&response("https://cut.example/robots.txt", "200 OK", &noise));
+        let mut cut = gzip(&response("https://cut.example/robots.txt", "200 OK", &noise(40_000)));
         cut.truncate(cut.len() / 2);
         let file = [
             gzip(&response("https://a.example/robots.txt", "200 OK", body)),
@@ -742,6 +754,25 @@ mod tests {
         let file = [
             gzip(&response("https://a.example/robots.txt", "200 OK", body)),
             gzip(b"anything")[..10].to_vec(),
+            gzip(&response("https://b.example/robots.txt", "200 OK", body)),
+        ]
+        .concat();
+        let whole: Vec<String> =
+            captures(&file).into_iter().filter(|capture| capture.error.is_none()).map(|capture| capture.url).collect();
+        assert_eq!(whole, ["https://a.example/robots.txt", "https://b.example/robots.txt"]);
+    }
+
+    /// A request record's member cut short, as Common Crawl writes a request before
+    /// each response: the response after it is read whole.
+    #[test]
+    fn a_cut_request_record_costs_no_response() {
+        let body = b"User-agent: *\nDisallow: /private\n";
+        // Cut in the middle of its block, which gzip cannot shrink.
+        let mut request = gzip(&record("request", "https://b.example/robots.txt", &noise(4_000)));
+        request.truncate(request.len() / 2);
+        let file = [
+            gzip(&response("https://a.example/robots.txt", "200 OK", body)),
+            request,
             gzip(&response("https://b.example/robots.txt", "200 OK", body)),
         ]
         .concat();
