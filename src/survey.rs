@@ -52,6 +52,20 @@ impl Category {
         Category::Redirect,
     ];
 
+    /// Its place in [`Category::ALL`], strictest first: what a table of counts indexes
+    /// by, and what a record of it keeps.
+    #[must_use]
+    pub fn index(self) -> usize {
+        // The enum lists them in ALL's order.
+        self as usize
+    }
+
+    /// The category at `index` in [`Category::ALL`].
+    #[must_use]
+    pub fn at(index: usize) -> Option<Category> {
+        Category::ALL.get(index).copied()
+    }
+
     /// `full`, `partial`, `none`, `missing`, `unreachable` or `redirect`.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -337,6 +351,14 @@ pub fn judge_each(captures: &[Capture], robots: &[SurveyRobot], limit: Option<us
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_category_is_at_its_index_in_all() {
+        for (index, category) in Category::ALL.into_iter().enumerate() {
+            assert_eq!((category.index(), Category::at(index)), (index, Some(category)));
+        }
+        assert_eq!(Category::at(Category::ALL.len()), None);
+    }
 
     fn robots(tokens: &[&str]) -> Vec<SurveyRobot> {
         tokens

@@ -182,12 +182,15 @@ fn broken_and_cut_records_are_rows_with_errors_and_the_run_goes_on() {
 }
 
 #[test]
-fn a_directory_of_files_names_each_site_by_its_file_and_skips_fifos() {
+fn a_directory_of_files_names_each_site_by_its_file_and_skips_fifos_and_other_names() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("a.example"), "User-agent: *\nDisallow: /\n").expect("write");
     std::fs::write(dir.path().join("b.example.txt"), "User-agent: CCBot\nDisallow: /\n").expect("write");
     let fifo = dir.path().join("fifo.example");
     assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+    // Files no host names: an editor's, a note.
+    std::fs::write(dir.path().join(".a.example.swp"), "User-agent: *\n").expect("write");
+    std::fs::write(dir.path().join("notes"), "todo\n").expect("write");
     let (stdout, stderr, code) = survey(&["--dir", dir.path().to_str().expect("utf-8"), "-a", "CCBot", "--csv"]);
     assert_eq!(code, 0, "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
@@ -195,7 +198,10 @@ fn a_directory_of_files_names_each_site_by_its_file_and_skips_fifos() {
     let fields: Vec<Vec<&str>> = lines[1..].iter().map(|line| line.split(',').collect()).collect();
     let summary: Vec<(&str, &str, &str)> = fields.iter().map(|f| (f[1], f[3], f[4])).collect();
     assert_eq!(summary, [("a.example", "full", "star"), ("b.example", "full", "named")]);
-    assert!(stderr.contains("1 entry that is no regular file skipped"), "{stderr}");
+    assert!(
+        stderr.contains("3 entries skipped, no regular file or not named by a host (the first: .a.example.swp)"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -292,7 +298,8 @@ fn the_summary_gives_each_robots_shares_weighted_as_asked() {
     std::fs::write(dir.path().join("big.example"), "User-agent: GPTBot\nDisallow: /\n").expect("write");
     std::fs::write(dir.path().join("small.example"), "User-agent: *\nAllow: /\n").expect("write");
     let weights = dir.path().join("weights.csv");
-    std::fs::write(&weights, "site,weight\nbig.example,3\nsmall.example,1\n").expect("write");
+    // Sites written as people write them: the rows' sites all the same.
+    std::fs::write(&weights, "site,weight\nhttps://Big.example/,3\nsmall.example/robots.txt,1\n").expect("write");
     let robots_dir = dir.path().to_str().expect("utf-8").to_owned();
     // The weights file sits in the directory too: it is a site with no rules.
     let (plain, stderr, code) = survey(&["--dir", &robots_dir, "-a", "GPTBot"]);
@@ -309,6 +316,12 @@ fn the_summary_gives_each_robots_shares_weighted_as_asked() {
         survey(&["--dir", &robots_dir, "-a", "GPTBot", "--weights", weights.to_str().expect("utf-8")]);
     assert_eq!(shares(&weighted), ["75.0%", "0.0%", "25.0%", "0.0%", "0.0%", "0.0%"], "{weighted}");
     assert!(stderr.contains("1 site not in --weights counted with weight 0"), "{stderr}");
+    // A weight that is no weight stops the run rather than change the shares unseen.
+    std::fs::write(&weights, "big.example,3\nsmall.example,-1\n").expect("write");
+    let (out, stderr, code) =
+        survey(&["--dir", &robots_dir, "-a", "GPTBot", "--weights", weights.to_str().expect("utf-8")]);
+    assert_eq!((out.as_str(), code), ("", 2), "{stderr}");
+    assert!(stderr.contains("line 2 (small.example,-1): a weight is a number from 0 to 1e15"), "{stderr}");
 }
 
 /// A rule of a small alphabet, so that every path that could matter is tried.

@@ -4,7 +4,7 @@
 //! `survey` judges them (every core) and this module writes the rows as they come, and
 //! the summary per robot at the end.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -23,8 +23,9 @@ use crate::policy::escape::sanitize_str;
 use crate::policy::{Availability, Preference, Reading, Robot};
 use crate::robots_db::RobotsDb;
 use crate::survey::warc::{WarcCapture, is_robots_txt, read_captures};
-use crate::survey::{CONSENT_IN_CRISIS, Capture, Category, Redirects, Row, SurveyRobot, judge_each};
+use crate::survey::{CONSENT_IN_CRISIS, Capture, Category, Redirects, Row, SurveyRobot, judge_each, site_of};
 use crate::words::plural;
+use memory::{LastCaptures, Periods};
 
 mod memory;
 mod monthly;
@@ -118,7 +119,7 @@ pub fn survey(args: &SurveyArgs, db: &RobotsDb) -> Result<Outcome> {
     let weights = args.weights.as_deref().map(read_weights).transpose()?;
     let deadline = Instant::now() + args.deadline.max_time;
     let stdout = io::stdout();
-    let mut writer = Writer::new(args, &robots, BufWriter::new(stdout.lock()), weights);
+    let mut writer = Writer::new(args, &robots, BufWriter::new(stdout.lock()), weights)?;
     let run = (|| -> Result<bool> {
         writer.start()?;
         let limits = args.source_options.limits(args.robots.user_agent(db));
@@ -269,22 +270,29 @@ fn read_site_lines(input: impl BufRead, into: &mut Vec<String>) -> io::Result<()
     Ok(())
 }
 
-/// `--weights`: `site,weight` a line; a line whose weight is no number (a header) is
-/// skipped.
+/// `--weights`: `site,weight` a line. A site is named as the rows name it, however the
+/// file writes it (`Example.com`, `https://example.com/`, `example.com/robots.txt`). A
+/// line whose weight is no number (a header) is skipped; a weight that is a number but
+/// no weight (negative, infinite, over 1e15) stops the run, since dropping it would
+/// change every share unseen.
 fn read_weights(path: &Path) -> Result<HashMap<String, f64>> {
+    let label = sanitize_str(&path.display().to_string()).into_owned();
     let (bytes, _) = fetch::read_file_capped(path, 256 << 20, Duration::from_secs(10))
-        .wrap_err_with(|| format!("reading {}", sanitize_str(&path.display().to_string())))?;
-    let weights: HashMap<String, f64> = String::from_utf8_lossy(&bytes)
-        .lines()
-        .filter_map(|line| {
-            let (site, weight) = line.rsplit_once(',')?;
-            // Finite and at most 1e15 (token counts), so that a sum of them stays finite.
-            let weight = weight.trim().parse::<f64>().ok().filter(|w| w.is_finite() && (0.0..=1e15).contains(w))?;
-            Some((site.trim().trim_matches('"').to_ascii_lowercase(), weight))
-        })
-        .collect();
+        .wrap_err_with(|| format!("reading {label}"))?;
+    let mut weights = HashMap::new();
+    for (number, line) in String::from_utf8_lossy(&bytes).lines().enumerate() {
+        let Some((site, weight)) = line.rsplit_once(',') else { continue };
+        let Ok(weight) = weight.trim().parse::<f64>() else { continue };
+        // At most 1e15 (token counts), so that a sum of them stays finite.
+        if !(weight.is_finite() && (0.0..=1e15).contains(&weight)) {
+            bail!("{label}, line {} ({}): a weight is a number from 0 to 1e15", number + 1, sanitize_str(line));
+        }
+        let site = site.trim().trim_matches('"');
+        let url = if site.contains("://") { site.to_owned() } else { format!("https://{site}") };
+        weights.insert(site_of(&url), weight);
+    }
     if weights.is_empty() {
-        bail!("{}: no `site,weight` line", sanitize_str(&path.display().to_string()));
+        bail!("{label}: no `site,weight` line");
     }
     Ok(weights)
 }
@@ -466,7 +474,7 @@ impl<'a, W: Write> Input<'a, W> {
             .filter_map(|entry| entry.ok().map(|entry| entry.path()))
             .collect();
         entries.sort();
-        let mut skipped = 0;
+        let (mut skipped, mut skipped_count) = (None, 0);
         for path in entries {
             if Instant::now() >= deadline {
                 self.left = true;
@@ -475,11 +483,12 @@ impl<'a, W: Write> Input<'a, W> {
             }
             // A FIFO or a device would block the read: only regular files are sites'.
             let regular = std::fs::symlink_metadata(&path).is_ok_and(|metadata| metadata.is_file());
-            let Some(host) = path.file_name().and_then(|name| name.to_str()).filter(|_| regular) else {
-                skipped += 1;
+            let Some(host) = path.file_name().and_then(|name| name.to_str()).filter(|_| regular).and_then(host_named)
+            else {
+                skipped.get_or_insert_with(|| path.file_name().unwrap_or_default().to_string_lossy().into_owned());
+                skipped_count += 1;
                 continue;
             };
-            let host = host.strip_suffix(".txt").unwrap_or(host);
             let mut capture = Capture {
                 url: format!("https://{host}/robots.txt"),
                 time: modified_time(&path),
@@ -495,9 +504,12 @@ impl<'a, W: Write> Input<'a, W> {
             }
             self.push(capture)?;
         }
-        if skipped > 0 {
-            let what = if skipped == 1 { "1 entry that is".to_owned() } else { format!("{skipped} entries that are") };
-            note!("robotscope: warning: {label}: {what} no regular file skipped");
+        if let Some(first) = skipped {
+            note!(
+                "robotscope: warning: {label}: {} skipped, no regular file or not named by a host (the first: {})",
+                if skipped_count == 1 { "1 entry".to_owned() } else { format!("{skipped_count} entries") },
+                sanitize_str(&first)
+            );
         }
         Ok(())
     }
@@ -572,6 +584,20 @@ impl<'a, W: Write> Input<'a, W> {
 
         Ok(())
     }
+}
+
+/// The host a `--dir` file is named by, `example.com` or `example.com.txt` (a port
+/// too: `example.com:8080`); none for a hidden file, or a name no URL could have as
+/// its host, or one with no dot (`notes`), which is no site's.
+fn host_named(name: &str) -> Option<&str> {
+    let host = name.strip_suffix(".txt").unwrap_or(name);
+    let url = url::Url::parse(&format!("https://{host}/robots.txt")).ok()?;
+    let named = url.path() == "/robots.txt" && url.username().is_empty() && url.query().is_none();
+    let site = url.host().is_some_and(|parsed| match parsed {
+        url::Host::Domain(domain) => domain.contains('.') || domain == "localhost",
+        url::Host::Ipv4(_) | url::Host::Ipv6(_) => true,
+    });
+    (named && site && !host.starts_with('.')).then_some(host)
 }
 
 /// `jobs`, or fewer when the process may not open files enough for them (a fetch holds
@@ -735,19 +761,15 @@ struct Writer<W: Write> {
     /// The robots, in the order every capture's rows give them.
     agents: Vec<String>,
     weights: Option<HashMap<String, f64>>,
-    /// The summary's: each site's last capture.
-    sites: HashMap<String, LastCapture>,
-    /// `--dpi`'s and `--plot`'s: each site's last capture in each month.
-    months: BTreeMap<(String, String), LastCapture>,
+    /// Each site's last capture, for the summary, and in each month, for `--dpi` and
+    /// `--plot` (none for JSON and CSV alone, which are written as they come).
+    last: Option<LastCaptures>,
     /// `--plot`'s file.
     plot: Option<PathBuf>,
     /// With `--monthly`, CSV rows end with the month.
     monthly: bool,
     rows: u64,
 }
-
-/// A site's last capture: its time, and each robot's category.
-type LastCapture = (String, Box<[Category]>);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Format {
@@ -758,24 +780,29 @@ enum Format {
 }
 
 impl<W: Write> Writer<W> {
-    fn new(args: &SurveyArgs, robots: &[SurveyRobot], out: W, weights: Option<HashMap<String, f64>>) -> Self {
+    fn new(
+        args: &SurveyArgs,
+        robots: &[SurveyRobot],
+        out: W,
+        weights: Option<HashMap<String, f64>>,
+    ) -> io::Result<Self> {
         let format = match (args.json, args.csv, args.dpi) {
             (true, _, _) => Format::Json,
             (_, true, _) => Format::Csv,
             (_, _, true) => Format::Dpi,
             _ => Format::Text,
         };
-        Writer {
+        let kept_to_the_end = matches!(format, Format::Text | Format::Dpi) || args.plot.is_some();
+        Ok(Writer {
             out,
             format,
             agents: robots.iter().map(|robot| robot.label.clone()).collect(),
             weights,
-            sites: HashMap::new(),
-            months: BTreeMap::new(),
+            last: if kept_to_the_end { Some(LastCaptures::new()?) } else { None },
             plot: args.plot.clone(),
             monthly: args.monthly.is_some(),
             rows: 0,
-        }
+        })
     }
 
     fn start(&mut self) -> io::Result<()> {
@@ -805,9 +832,9 @@ impl<W: Write> Writer<W> {
             }
             Format::Text | Format::Dpi => {}
         }
-        if self.format != Format::Json && self.format != Format::Csv || self.plot.is_some() {
+        if self.last.is_some() {
             for capture in rows.chunks(self.agents.len().max(1)) {
-                self.remember(capture);
+                self.remember(capture)?;
             }
         }
         Ok(())
@@ -840,25 +867,20 @@ impl<W: Write> Writer<W> {
     /// Keeps a capture's categories as its site's, unless a later capture of the site
     /// is kept already. A capture with no site (a record that could not be read) is no
     /// site's.
-    fn remember(&mut self, capture: &[Row]) {
-        let Some(first) = capture.first().filter(|row| !row.site.is_empty()) else { return };
-        let categories: Box<[Category]> = capture.iter().map(|row| row.category).collect();
-        let keep = |kept: &mut LastCapture| {
-            if first.time >= kept.0 {
-                *kept = (first.time.clone(), categories.clone());
-            }
-        };
+    fn remember(&mut self, capture: &[Row]) -> io::Result<()> {
+        let Some(first) = capture.first().filter(|row| !row.site.is_empty()) else { return Ok(()) };
+        let Some(last) = &mut self.last else { return Ok(()) };
+        let categories: Vec<Category> = capture.iter().map(|row| row.category).collect();
         if self.format == Format::Dpi || self.plot.is_some() {
             // A monthly series' capture stands for its month; another, for the month
             // it was made in.
-            let period = first.month.as_deref().or_else(|| first.time.get(..7)).unwrap_or_default().to_owned();
-            keep(
-                self.months.entry((first.site.clone(), period)).or_insert_with(|| (String::new(), categories.clone())),
-            );
+            let month = first.month.as_deref().or_else(|| first.time.get(..7)).unwrap_or_default();
+            last.keep(&first.site, month, &first.time, &categories)?;
         }
         if self.format == Format::Text {
-            keep(self.sites.entry(first.site.clone()).or_insert_with(|| (String::new(), categories.clone())));
+            last.keep(&first.site, "", &first.time, &categories)?;
         }
+        Ok(())
     }
 
     fn finish(&mut self) -> Result<()> {
@@ -869,8 +891,13 @@ impl<W: Write> Writer<W> {
         }
         self.out.flush()?;
         // Drawn last: a chart that cannot be written costs the chart, not the rows.
-        if let Some(path) = &self.plot {
-            plot::draw(path, &self.agents, &self.months)?;
+        if let (Some(path), Some(last)) = (&self.plot, &mut self.last) {
+            let mut months = plot::Months::default();
+            last.each(Periods::Months, |_, month, categories| {
+                months.add(month, categories);
+                Ok(())
+            })?;
+            plot::draw(path, &self.agents, &months)?;
         }
         Ok(())
     }
@@ -878,13 +905,14 @@ impl<W: Write> Writer<W> {
     /// `--dpi`: each site and month, each agent's label, then each company's, its
     /// strictest agent's.
     fn dpi(&mut self) -> io::Result<()> {
-        let months = std::mem::take(&mut self.months);
+        let Some(last) = &mut self.last else { return Ok(()) };
+        let (out, agents) = (&mut self.out, &self.agents);
         let mut unlabelled = 0usize;
-        for ((site, period), (_, categories)) in &months {
+        last.each(Periods::Months, |site, period, categories| {
             let mut companies: Vec<(&str, Category)> = Vec::new();
-            for (agent, &category) in self.agents.iter().zip(categories.iter()) {
+            for (agent, &category) in agents.iter().zip(categories) {
                 match dpi_label(category) {
-                    Some(label) => writeln!(self.out, "{},{},{},{label}", cell(site), cell(agent), cell(period))?,
+                    Some(label) => writeln!(out, "{},{},{},{label}", cell(site), cell(agent), cell(period))?,
                     None => unlabelled += 1,
                 }
                 let company = CONSENT_IN_CRISIS.iter().find(|(token, _)| token == agent).and_then(|(_, c)| *c);
@@ -896,10 +924,11 @@ impl<W: Write> Writer<W> {
             }
             for (company, category) in companies {
                 if let Some(label) = dpi_label(category) {
-                    writeln!(self.out, "{},{},{},{label}", cell(site), cell(company), cell(period))?;
+                    writeln!(out, "{},{},{},{label}", cell(site), cell(company), cell(period))?;
                 }
             }
-        }
+            Ok(())
+        })?;
         if unlabelled > 0 {
             // Their schema has no word for these: said, so that no share is read off a
             // denominator that silently shrank.
@@ -908,7 +937,6 @@ impl<W: Write> Writer<W> {
                 plural(unlabelled, "site-month-agent row")
             );
         }
-        self.months = months;
         Ok(())
     }
 
@@ -916,19 +944,23 @@ impl<W: Write> Writer<W> {
     /// capture says, weighted when asked.
     fn summary(&mut self) -> io::Result<()> {
         let mut tallies = vec![[0.0f64; 6]; self.agents.len()];
-        let mut unweighted = 0usize;
-        for (site, (_, categories)) in &self.sites {
-            let weight = match &self.weights {
-                None => 1.0,
-                Some(weights) => weights.get(site).copied().unwrap_or_else(|| {
-                    unweighted += 1;
-                    0.0
-                }),
-            };
-            for (tally, category) in tallies.iter_mut().zip(categories.iter()) {
-                let index = Category::ALL.iter().position(|c| c == category).unwrap_or_default();
-                tally[index] += weight;
-            }
+        let (mut sites, mut unweighted) = (0usize, 0usize);
+        if let Some(last) = &mut self.last {
+            let weights = self.weights.as_ref();
+            last.each(Periods::Whole, |site, _, categories| {
+                sites += 1;
+                let weight = match weights {
+                    None => 1.0,
+                    Some(weights) => weights.get(site).copied().unwrap_or_else(|| {
+                        unweighted += 1;
+                        0.0
+                    }),
+                };
+                for (tally, category) in tallies.iter_mut().zip(categories) {
+                    tally[category.index()] += weight;
+                }
+                Ok(())
+            })?;
         }
         if unweighted > 0 {
             note!("robotscope: warning: {} not in --weights counted with weight 0", plural(unweighted, "site"));
@@ -937,7 +969,7 @@ impl<W: Write> Writer<W> {
         writeln!(
             self.out,
             "{} judged for {} ({}{weighted})\n",
-            plural(self.sites.len(), "site"),
+            plural(sites, "site"),
             plural(self.agents.len(), "robot"),
             plural(usize::try_from(self.rows).unwrap_or(usize::MAX), "row")
         )?;

@@ -321,7 +321,7 @@ impl Target {
                 out.maybe_text(judged.error.as_deref());
                 out.number(judged.verdicts.len() as u64);
                 for verdict in &judged.verdicts {
-                    out.byte(index_of(&Category::ALL, &verdict.category));
+                    out.byte(u8::try_from(verdict.category.index()).unwrap_or(u8::MAX));
                     out.byte(index_of(&GROUPS, &verdict.group));
                     out.number(verdict.line.map_or(0, |line| line as u64 + 1));
                     out.byte(verdict.train_ai.map_or(0, |preference| index_of(&PREFERENCES, &preference) + 1));
@@ -347,7 +347,7 @@ impl Target {
         let mut verdicts = Vec::with_capacity(count.min(1024));
         for _ in 0..count {
             verdicts.push(Verdict {
-                category: *Category::ALL.get(usize::from(input.byte()?)).ok_or(Damaged)?,
+                category: Category::at(usize::from(input.byte()?)).ok_or(Damaged)?,
                 group: *GROUPS.get(usize::from(input.byte()?)).ok_or(Damaged)?,
                 line: input.number()?.checked_sub(1).and_then(|line| usize::try_from(line).ok()),
                 train_ai: match input.byte()? {

@@ -78,10 +78,20 @@ pub fn read_captures(
     let mut reader = Reader { max_body, deadline, each: &mut each, records: 0, held: None, broken: None };
     if !gzipped {
         let mut plain = Replay::new(raw, false);
-        if reader.records_of(&mut plain)?.is_continue() {
-            let _ = reader.release(None);
-        }
-        return Ok(());
+        return match reader.records_of(&mut plain) {
+            Ok(flow) => {
+                if flow.is_continue() {
+                    let _ = reader.release(None);
+                }
+                Ok(())
+            }
+            // The file could not be read on: the record it broke in carries why.
+            Err(WarcError::Io(error)) => {
+                let _ = reader.release(Some(format!("the file could not be read on ({error})")));
+                Err(WarcError::Io(error))
+            }
+            Err(other) => Err(other),
+        };
     }
     // One gzip member at a time: Common Crawl gzips each record alone, so that a broken
     // member costs that record only.
@@ -254,8 +264,12 @@ impl Reader<'_> {
                     self.records += 1;
                     // A request or metadata record whose block a read error cut: the
                     // input breaks here too (Common Crawl writes a request before each
-                    // response, each in its own gzip member).
+                    // response, each in its own gzip member). The capture held ended
+                    // before this record began: the error is not its own.
                     if let Some(error) = self.broken.take() {
+                        if self.release(None).is_break() {
+                            return Ok(ControlFlow::Break(()));
+                        }
                         return Err(WarcError::Io(error));
                     }
                 }
@@ -290,6 +304,40 @@ impl Reader<'_> {
         }
     }
 
+    /// The WARC header's fields after the version line, names in lower case, to the
+    /// blank line that ends it (or [`MAX_HEADER_BYTES`]).
+    fn header_fields<R: BufRead>(&mut self, input: &mut Replay<R>) -> Vec<(String, String)> {
+        let mut fields: Vec<(String, String)> = Vec::new();
+        let mut header_bytes = 0;
+        let mut ignored = 0;
+        loop {
+            let line = match read_line(input, &mut ignored) {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                // A read error inside the header (a broken gzip member): the fields
+                // read name the record, which carries the error as a cut block does.
+                Err(error) => {
+                    self.broken = Some(error);
+                    break;
+                }
+            };
+            header_bytes += line.len();
+            let line = String::from_utf8_lossy(&line).trim_end_matches(['\r', '\n']).to_owned();
+            if line.is_empty() || header_bytes > MAX_HEADER_BYTES {
+                break;
+            }
+            match (line.starts_with([' ', '\t']), fields.last_mut()) {
+                (true, Some((_, value))) => value.push_str(line.trim()),
+                _ => {
+                    if let Some((name, value)) = line.split_once(':') {
+                        fields.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
+                    }
+                }
+            }
+        }
+        fields
+    }
+
     /// The next record.
     fn record<R: BufRead>(&mut self, input: &mut Replay<R>) -> Result<Next, WarcError> {
         // A read error left by a record that failed before it was handed back is not
@@ -319,25 +367,17 @@ impl Reader<'_> {
                 skipped += line.len();
             }
         }
-        let mut fields: Vec<(String, String)> = Vec::new();
-        let mut header_bytes = 0;
-        let mut ignored = 0;
-        while let Some(line) = read_line(input, &mut ignored)? {
-            header_bytes += line.len();
-            let line = String::from_utf8_lossy(&line).trim_end_matches(['\r', '\n']).to_owned();
-            if line.is_empty() || header_bytes > MAX_HEADER_BYTES {
-                break;
-            }
-            match (line.starts_with([' ', '\t']), fields.last_mut()) {
-                (true, Some((_, value))) => value.push_str(line.trim()),
-                _ => {
-                    if let Some((name, value)) = line.split_once(':') {
-                        fields.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
-                    }
-                }
-            }
-        }
+        let fields = self.header_fields(input);
         let field = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        let is_response = field("warc-type").is_some_and(|kind| kind.eq_ignore_ascii_case("response"));
+        if self.broken.is_some() {
+            if !is_response {
+                return Ok(Next::Other);
+            }
+            let url = target_uri(field("warc-target-uri"));
+            let date = utc_seconds(field("warc-date").unwrap_or_default());
+            return Ok(Next::Capture(WarcCapture { url, date, truncated: true, ..WarcCapture::default() }));
+        }
         let length = field("content-length").and_then(|v| v.parse::<u64>().ok());
         let Some(length) = length else {
             let error = "a record without a Content-Length: the rest of the file cannot be told apart".to_owned();
@@ -362,13 +402,12 @@ impl Reader<'_> {
             input.unread(&block[at + 4..]);
             block.truncate(at);
         }
-        let is_response = field("warc-type").is_some_and(|kind| kind.eq_ignore_ascii_case("response"));
         if !is_response {
             return Ok(Next::Other);
         }
         let mut capture = WarcCapture {
             url: target_uri(field("warc-target-uri")),
-            date: field("warc-date").unwrap_or_default().to_owned(),
+            date: utc_seconds(field("warc-date").unwrap_or_default()),
             truncated: field("warc-truncated").is_some() || read > MAX_BLOCK_BYTES as u64,
             ..WarcCapture::default()
         };
@@ -459,7 +498,6 @@ fn read_line(input: &mut impl BufRead, skipped: &mut usize) -> io::Result<Option
     Ok(Some(line))
 }
 
-/// `WARC-Target-URI` without the angle brackets WARC/1.0 files sometimes put round it.
 /// A `response` record's capture from its parts, as another WARC reader (`FastWARC`,
 /// `warcio`) hands them: the target URI, the date, and the record's block (the HTTP
 /// answer), read as [`read_captures`] reads it, the body cut at `max_body`; `problem`
@@ -474,7 +512,7 @@ pub fn response_capture(
     problem: Option<String>,
 ) -> WarcCapture {
     let mut capture =
-        WarcCapture { url: target_uri(Some(url)), date: date.to_owned(), truncated, ..WarcCapture::default() };
+        WarcCapture { url: target_uri(Some(url)), date: utc_seconds(date), truncated, ..WarcCapture::default() };
     let problems: Vec<String> = problem.into_iter().chain(read_http(block, max_body, &mut capture).err()).collect();
     if !problems.is_empty() {
         capture.error = Some(problems.join("; "));
@@ -489,8 +527,22 @@ pub fn is_robots_txt(url: &str) -> bool {
     url::Url::parse(url).is_ok_and(|url| url.path() == "/robots.txt")
 }
 
+/// `WARC-Target-URI` without the angle brackets WARC/1.0 files sometimes put round it.
 fn target_uri(value: Option<&str>) -> String {
     value.unwrap_or_default().trim().trim_start_matches('<').trim_end_matches('>').to_owned()
+}
+
+/// `WARC-Date` as every capture's time is written, `2024-05-01T12:00:00Z`: in UTC, to
+/// the second. WARC/1.1 allows fractions of a second and the W3C profile of ISO 8601
+/// allows an offset; as written they would compare wrongly as text, and a redirect
+/// takes its target's capture nearest in time by that comparison (in Spark too). A
+/// date that is none is kept as written.
+fn utc_seconds(date: &str) -> String {
+    let date = date.trim();
+    match date.parse::<jiff::Timestamp>() {
+        Ok(time) => time.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+        Err(_) => date.to_owned(),
+    }
 }
 
 /// Reads the HTTP answer of a response record into `capture`: status, headers, body
@@ -600,7 +652,6 @@ mod tests {
 
     use super::*;
 
-    /// A WARC record of `kind` for `url` whose block is `block`.
     /// Bytes gzip cannot shrink (a linear congruential sequence of letters).
     fn noise(length: usize) -> Vec<u8> {
         let mut state = 1u32;
@@ -612,9 +663,14 @@ mod tests {
             .collect()
     }
 
+    /// A WARC record of `kind` for `url` whose block is `block`.
     fn record(kind: &str, url: &str, block: &[u8]) -> Vec<u8> {
+        dated_record(kind, url, "2026-11-01T00:00:00Z", block)
+    }
+
+    fn dated_record(kind: &str, url: &str, date: &str, block: &[u8]) -> Vec<u8> {
         let mut bytes = format!(
-            "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2026-11-01T00:00:00Z\r\n\
+            "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\n\
              Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
             block.len()
         )
@@ -781,6 +837,71 @@ mod tests {
         assert_eq!(whole, ["https://a.example/robots.txt", "https://b.example/robots.txt"]);
     }
 
+    /// A record cut inside its WARC header keeps the URL and the date read, and carries
+    /// the error; the record before it is whole, gzipped per record or whole.
+    #[test]
+    fn a_record_cut_in_its_header_keeps_its_url() {
+        let body = b"User-agent: *\nDisallow: /private\n";
+        let whole = response("https://a.example/robots.txt", "200 OK", body);
+        // A long field after the URL and the date (gzip cannot shrink it) and the cut
+        // in it, before the Content-Length.
+        let padding = String::from_utf8(noise(12_000)).expect("letters");
+        let long = format!(
+            "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://cut.example/robots.txt\r\n\
+             WARC-Date: 2024-05-01T12:00:00Z\r\nWARC-Padding: {padding}\r\nContent-Length: 2\r\n\r\nHT\r\n\r\n"
+        );
+        let mut per_record = gzip(long.as_bytes());
+        per_record.truncate(per_record.len() / 2);
+        let mut as_one = gzip(&[whole.clone(), long.into_bytes()].concat());
+        as_one.truncate(as_one.len() - 6_000);
+        for file in [[gzip(&whole), per_record].concat(), as_one] {
+            let found = captures(&file);
+            let summary: Vec<(&str, &str, bool)> =
+                found.iter().map(|c| (c.url.as_str(), c.date.as_str(), c.error.is_some())).collect();
+            assert_eq!(
+                summary,
+                [
+                    ("https://a.example/robots.txt", "2026-11-01T00:00:00Z", false),
+                    ("https://cut.example/robots.txt", "2024-05-01T12:00:00Z", true)
+                ],
+                "{found:?}"
+            );
+            assert!(found[1].truncated && found[1].status.is_none(), "{found:?}");
+        }
+    }
+
+    /// A plain file that cannot be read on (a disk's error): the record it broke in
+    /// carries the error, and the reading says it failed.
+    #[test]
+    fn a_plain_file_that_fails_blames_the_record_it_broke_in() {
+        struct FailingAfter(io::Cursor<Vec<u8>>);
+        impl Read for FailingAfter {
+            fn read(&mut self, into: &mut [u8]) -> io::Result<usize> {
+                match self.0.read(into)? {
+                    0 => Err(io::Error::other("the disk failed")),
+                    n => Ok(n),
+                }
+            }
+        }
+        let body = b"User-agent: *\nDisallow: /private\n";
+        let second = response("https://b.example/robots.txt", "200 OK", body);
+        let file = [response("https://a.example/robots.txt", "200 OK", body), second[..120].to_vec()].concat();
+        let mut found = Vec::new();
+        let result = read_captures(FailingAfter(io::Cursor::new(file)), 500 * 1024, None, |capture| {
+            found.push(capture);
+            ControlFlow::Continue(())
+        });
+        assert!(matches!(result, Err(WarcError::Io(_))), "{result:?}");
+        let summary: Vec<(&str, Option<&str>)> = found.iter().map(|c| (c.url.as_str(), c.error.as_deref())).collect();
+        assert_eq!(
+            summary,
+            [
+                ("https://a.example/robots.txt", None),
+                ("https://b.example/robots.txt", Some("the file could not be read on (the disk failed)"))
+            ]
+        );
+    }
+
     #[test]
     fn cut_records_and_large_ones_say_so() {
         let whole = response("https://a.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /private\n");
@@ -839,5 +960,47 @@ mod tests {
         let found = captures(&record("response", "https://x.example/robots.txt", b"\x00\x01binary"));
         assert_eq!(found[0].status, None);
         assert!(found[0].error.as_deref().is_some_and(|e| e.starts_with("no HTTP answer")), "{:?}", found[0]);
+    }
+
+    #[test]
+    fn dates_are_read_in_utc_so_that_a_redirect_takes_the_capture_nearest_in_time() {
+        use crate::policy::{Reading, Robot};
+        use crate::survey::{Capture, Redirects, SurveyRobot, judge};
+
+        assert_eq!(utc_seconds("2024-05-01T13:30:00.75+02:00"), "2024-05-01T11:30:00Z");
+        assert_eq!(utc_seconds(" 2024-05-01T11:30:00Z"), "2024-05-01T11:30:00Z");
+        assert_eq!(utc_seconds("yesterday"), "yesterday", "kept as written");
+        // The redirect is of 12:00 UTC. Its target was captured at 11:00 and at 11:30
+        // UTC; the 11:30 one, written with an offset, reads as 13:30 as text.
+        let redirect = |date| {
+            let block = b"HTTP/1.1 301 Moved\r\nLocation: https://a.example/robots.txt\r\n\r\n";
+            dated_record("response", "http://a.example/robots.txt", date, block)
+        };
+        let target = |date, body: &str| {
+            let block = format!("HTTP/1.1 200 OK\r\n\r\n{body}");
+            dated_record("response", "https://a.example/robots.txt", date, block.as_bytes())
+        };
+        let file = [
+            redirect("2024-05-01T12:00:00.000Z"),
+            target("2024-05-01T11:00:00Z", "User-agent: *\nAllow: /\n"),
+            target("2024-05-01T13:30:00+02:00", "User-agent: *\nDisallow: /\n"),
+        ]
+        .concat();
+        let robots =
+            [SurveyRobot { label: "GPTBot".into(), robot: Robot::from_agent("GPTBot"), reading: Reading::Rfc9309 }];
+        let mut redirects = Redirects::with_capacity(10);
+        for capture in captures(&file) {
+            let capture = Capture::from(capture);
+            redirects.note(&capture, judge(&capture, &robots)).expect("memory");
+        }
+        let mut resolved = Vec::new();
+        redirects
+            .resolve(|rows| {
+                resolved.extend(rows);
+                Ok(())
+            })
+            .expect("memory");
+        let redirect_row = resolved.iter().find(|row| row.url.starts_with("http:")).expect("the redirect's row");
+        assert_eq!((redirect_row.time.as_str(), redirect_row.category.name()), ("2024-05-01T12:00:00Z", "full"));
     }
 }

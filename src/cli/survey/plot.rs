@@ -7,7 +7,6 @@ use std::path::Path;
 use color_eyre::eyre::{Result, bail, eyre};
 use plotters::prelude::*;
 
-use super::LastCapture;
 use crate::policy::escape::sanitize_str;
 use crate::survey::Category;
 
@@ -40,27 +39,38 @@ pub fn check_path(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Each month's number of sites, and each robot's count of them in each category, as
+/// each site's last capture in the month gives them.
+#[derive(Debug, Default)]
+pub struct Months {
+    counts: BTreeMap<String, (usize, Vec<[f64; 6]>)>,
+}
+
+impl Months {
+    /// Counts a site's last capture in `month`: each robot's category.
+    pub fn add(&mut self, month: &str, categories: &[Category]) {
+        if !self.counts.contains_key(month) {
+            self.counts.insert(month.to_owned(), (0, vec![[0.0; 6]; categories.len()]));
+        }
+        if let Some((sites, tallies)) = self.counts.get_mut(month) {
+            *sites += 1;
+            for (tally, category) in tallies.iter_mut().zip(categories) {
+                tally[category.index()] += 1.0;
+            }
+        }
+    }
+}
+
 /// The months' labels, each month's number of sites, and each month's share (percent)
 /// of sites in each category for each robot: `shares[robot][month][category]`.
 type Shares = (Vec<String>, Vec<usize>, Vec<Vec<[f64; 6]>>);
 
-fn shares(robots: usize, months: &BTreeMap<(String, String), LastCapture>) -> Shares {
-    let mut counts: BTreeMap<&str, Vec<[f64; 6]>> = BTreeMap::new();
-    for ((_, month), (_, categories)) in months {
-        let tallies = counts.entry(month.as_str()).or_insert_with(|| vec![[0.0; 6]; robots]);
-        for (tally, category) in tallies.iter_mut().zip(categories.iter()) {
-            tally[Category::ALL.iter().position(|c| c == category).unwrap_or_default()] += 1.0;
-        }
-    }
-    let labels: Vec<String> = counts.keys().map(|month| (*month).to_owned()).collect();
-    let mut sites: BTreeMap<&str, usize> = BTreeMap::new();
-    for (_, month) in months.keys() {
-        *sites.entry(month.as_str()).or_default() += 1;
-    }
-    let sites: Vec<usize> = sites.into_values().collect();
+fn shares(robots: usize, months: &Months) -> Shares {
+    let labels: Vec<String> = months.counts.keys().cloned().collect();
+    let sites: Vec<usize> = months.counts.values().map(|(sites, _)| *sites).collect();
     let mut shares = vec![Vec::with_capacity(labels.len()); robots];
-    for tallies in counts.values() {
-        for (robot, tally) in tallies.iter().enumerate() {
+    for (_, tallies) in months.counts.values() {
+        for (robot, tally) in tallies.iter().enumerate().take(robots) {
             let total: f64 = tally.iter().sum();
             shares[robot].push(tally.map(|count| if total > 0.0 { 100.0 * count / total } else { 0.0 }));
         }
@@ -69,7 +79,7 @@ fn shares(robots: usize, months: &BTreeMap<(String, String), LastCapture>) -> Sh
 }
 
 /// Draws the chart into `path`.
-pub fn draw(path: &Path, agents: &[String], months: &BTreeMap<(String, String), LastCapture>) -> Result<()> {
+pub fn draw(path: &Path, agents: &[String], months: &Months) -> Result<()> {
     let failed = |error: &dyn std::fmt::Display| {
         eyre!("drawing {}: {}", sanitize_str(&path.display().to_string()), sanitize_str(&error.to_string()))
     };
