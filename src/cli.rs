@@ -150,25 +150,34 @@ fn positive_seconds(text: &str) -> Result<u64, String> {
     Ok(seconds)
 }
 
-/// `--max-time`: `600` (seconds), `90s`, `10m`, `1h30m` (any duration jiff's friendly
-/// format reads), from a second to a day.
-fn run_duration(text: &str) -> Result<Duration, String> {
+/// A duration as the command line writes one: `600` (seconds), `90s`, `10m`, `1h30m`
+/// (jiff's friendly format), `2d` (days of 24 hours, which jiff leaves to calendars),
+/// from `shortest` to `longest` (said as `longest_words`). The one reading of every
+/// duration flag (`--max-time`, `audit --grace`).
+fn duration_within(text: &str, shortest: Duration, longest: Duration, longest_words: &str) -> Result<Duration, String> {
     let text = text.trim();
+    let days = || Some(Duration::from_secs(text.strip_suffix('d')?.parse::<u64>().ok()?.checked_mul(24 * 3600)?));
     let duration = match text.parse::<u64>() {
-        Ok(seconds) => Duration::from_secs(seconds),
+        Ok(seconds) => Some(Duration::from_secs(seconds)),
         Err(_) => text
             .parse::<jiff::SignedDuration>()
             .ok()
             .and_then(|duration| Duration::try_from(duration).ok())
-            .ok_or_else(|| format!("`{text}` is not a duration: write 600, 90s, 10m or 1h30m"))?,
-    };
-    if duration < Duration::from_secs(1) {
-        return Err("must be 1s or more".to_owned());
+            .or_else(days),
     }
-    if duration > LONGEST_WAIT {
-        return Err("must be at most 24h (a day)".to_owned());
+    .ok_or_else(|| format!("`{text}` is not a duration: write 600 (seconds), 90s, 10m, 1h30m or 2d"))?;
+    if duration < shortest {
+        return Err(format!("must be {}s or more", shortest.as_secs()));
+    }
+    if duration > longest {
+        return Err(format!("must be at most {longest_words}"));
     }
     Ok(duration)
+}
+
+/// `--max-time`: from a second to a day.
+fn run_duration(text: &str) -> Result<Duration, String> {
+    duration_within(text, Duration::from_secs(1), LONGEST_WAIT, "24h (a day)")
 }
 
 /// The deadline of a whole run (`sitemaps`, `history`): every fetch has `--timeout`, but
@@ -676,7 +685,7 @@ pub fn lint(args: &LintArgs, db: &RobotsDb) -> Result<Outcome> {
     // 500 KiB); each fix is checked on the file as robots read it. An address space too
     // small for it is said, not an abort midway.
     policy::room_for(policy::Work::Lint, txt.source().len())?;
-    let mut diagnostics = policy::lint::lint_checked(&txt);
+    let mut diagnostics = policy::lint_checked(&txt);
     // What the registry knows of the robots named (issue 37), in line order with the rest.
     // Their fixes are checked as the file's own are: what they change is said.
     let mut registry = crate::robots_db::registry_diagnostics(&txt, db);
@@ -1005,4 +1014,30 @@ fn write_compare_json(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_are_read_one_way_for_every_flag() {
+        let max_time = |text| run_duration(text).map(|duration| duration.as_secs());
+        assert_eq!(max_time("600"), Ok(600));
+        assert_eq!(max_time(" 90s "), Ok(90));
+        assert_eq!(max_time("1h30m"), Ok(5400));
+        assert_eq!(max_time("1d"), Ok(86_400));
+        assert_eq!(max_time("0"), Err("must be 1s or more".to_owned()));
+        assert_eq!(max_time("25h"), Err("must be at most 24h (a day)".to_owned()));
+        assert_eq!(
+            max_time("soon"),
+            Err("`soon` is not a duration: write 600 (seconds), 90s, 10m, 1h30m or 2d".to_owned())
+        );
+        let grace = |text| audit::grace(text).map(|duration| duration.as_secs());
+        assert_eq!(grace("0"), Ok(0));
+        assert_eq!(grace("2d"), Ok(172_800));
+        assert_eq!(grace("90m"), Ok(5400));
+        assert!(grace("-5").is_err() && grace("-5m").is_err());
+        assert_eq!(grace("400d"), Err("must be at most a year".to_owned()));
+    }
 }

@@ -78,9 +78,9 @@ pub use block::{
     prove, prove_unblock, refuse_usage, unblock,
 };
 pub use catalogue::Code;
-pub use fix::{FixReport, apply_fix, fix_all, fix_all_effect, unified_diff, unified_diff_between};
+pub use fix::{FixReport, apply_fix, fix_all, fix_all_effect, lint_checked, unified_diff, unified_diff_between};
 pub use impact::{FixEffect, Impact, impact, impact_among, impact_keeping, robots_named};
-pub use lint::{Diagnostic, Edit, Fix, Severity, edit_distance, lint, lint_checked, read_in_part};
+pub use lint::{Diagnostic, Edit, Fix, Severity, edit_distance, lint, read_in_part};
 
 // Showing a robots.txt's text without letting it drive the terminal.
 pub use escape::{

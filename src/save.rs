@@ -323,9 +323,10 @@ pub fn recovery_base(source: Option<&Path>, directory: &Path, label: &str) -> Pa
 /// data directory (beside the history store), or the temporary directory.
 #[must_use]
 pub fn recovery_directory() -> PathBuf {
-    crate::history::default_store_path()
-        .and_then(|store| store.parent().map(|dir| dir.join("recovery")))
-        .unwrap_or_else(std::env::temp_dir)
+    // The data directory the history store is in (`directories`, as history finds it),
+    // named here: saving sits below the history layer.
+    directories::ProjectDirs::from("", "", "robotscope")
+        .map_or_else(std::env::temp_dir, |dirs| dirs.data_dir().join("recovery"))
 }
 
 /// Writes a recovery copy under a name of its own, `BASE.YYYYMMDD-hhmmss` (UTC) with

@@ -35,7 +35,7 @@ use crate::app::{Action, App, Effect, RecoveryCopy, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::history::{self, StoreChoice};
 use crate::policy::escape::{sanitize_lines, sanitize_str};
-use crate::policy::lint::lint_checked;
+use crate::policy::lint_checked;
 use crate::policy::request::path_lines;
 use crate::{fetch, save, ui};
 

@@ -202,6 +202,11 @@ fn a_directory_of_files_names_each_site_by_its_file_and_skips_fifos_and_other_na
         stderr.contains("3 entries skipped, no regular file or not named by a host (the first: .a.example.swp)"),
         "{stderr}"
     );
+    // A directory with no robots.txt in it: nothing surveyed, no table of 0% shares.
+    let empty = tempfile::tempdir().expect("temp dir");
+    let (stdout, stderr, code) = survey(&["--dir", empty.path().to_str().expect("utf-8"), "-a", "CCBot"]);
+    assert_eq!((stdout.as_str(), code), ("", 2), "{stderr}");
+    assert!(stderr.contains("nothing surveyed: the input held no robots.txt capture"), "{stderr}");
 }
 
 #[test]
@@ -238,12 +243,20 @@ fn sites_are_fetched_and_the_stores_fresh_answers_are_not_fetched_again() {
     assert_eq!(of(&moved.url(""), "GPTBot").as_deref(), Some("full"), "the fetch follows the redirect");
     assert_eq!(of(&refused, "GPTBot").as_deref(), Some("unreachable"));
     assert_eq!(rows.len(), 10);
-    // Again, within --fresh: the store answers, nobody is asked.
-    let asked = allowed.paths_asked().len();
+    // Again, within --fresh: the store answers, nobody is asked, but for the outage.
+    let (asked, outage_asked) = (allowed.paths_asked().len(), failing.paths_asked().len());
     let (again, stderr, code) = survey(&args);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(allowed.paths_asked().len(), asked, "not fetched again");
+    assert!(failing.paths_asked().len() > outage_asked, "an outage is asked again");
     assert_eq!(of_rows(&json_lines(&again)), of_rows(&rows));
+    // A bare host is fetched over https, which this server does not speak: the store's
+    // http answer is no answer to it.
+    let bare = allowed.url("").trim_start_matches("http://").to_owned();
+    let store_arg = store_path.to_str().expect("utf-8");
+    let (https, stderr, _) = survey(&[&bare, "-a", "GPTBot", "--json", "--timeout", "5", "--store", store_arg]);
+    let https = json_lines(&https);
+    assert_eq!((https.len(), https[0]["category"].as_str()), (1, Some("unreachable")), "{https:?} {stderr}");
     // --fresh 0 fetches every site.
     args.extend(["--fresh", "0"]);
     survey(&args);
@@ -290,6 +303,17 @@ fn dpi_rows_give_each_company_its_strictest_agent() {
          news.example,ChatGPT-User,2026-03,Some Restrictions\n\
          news.example,OpenAI,2026-03,Full Restrictions\n"
     );
+    assert!(!stderr.contains("warning"), "OpenAI's agents all asked: {stderr}");
+    // Anthropic asked in part: its status is said to be of the agents asked alone.
+    let (_, stderr, code) = survey(&["--warc", path.to_str().expect("utf-8"), "-a", "ClaudeBot", "--dpi"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(
+            "--dpi: Anthropic's status is the strictest of ClaudeBot alone (anthropic-ai, Claude-Web not asked: \
+             add -a anthropic-ai -a Claude-Web)"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -299,7 +323,11 @@ fn the_summary_gives_each_robots_shares_weighted_as_asked() {
     std::fs::write(dir.path().join("small.example"), "User-agent: *\nAllow: /\n").expect("write");
     let weights = dir.path().join("weights.csv");
     // Sites written as people write them: the rows' sites all the same.
-    std::fs::write(&weights, "site,weight\nhttps://Big.example/,3\nsmall.example/robots.txt,1\n").expect("write");
+    std::fs::write(
+        &weights,
+        "site,weight\nhttps://Big.example/,3\nsmall.example/robots.txt,1\nother.example;5\nbig.example.,3\n",
+    )
+    .expect("write");
     let robots_dir = dir.path().to_str().expect("utf-8").to_owned();
     // The weights file sits in the directory too: it is a site with no rules.
     let (plain, stderr, code) = survey(&["--dir", &robots_dir, "-a", "GPTBot"]);
@@ -316,6 +344,8 @@ fn the_summary_gives_each_robots_shares_weighted_as_asked() {
         survey(&["--dir", &robots_dir, "-a", "GPTBot", "--weights", weights.to_str().expect("utf-8")]);
     assert_eq!(shares(&weighted), ["75.0%", "0.0%", "25.0%", "0.0%", "0.0%", "0.0%"], "{weighted}");
     assert!(stderr.contains("1 site not in --weights counted with weight 0"), "{stderr}");
+    assert!(stderr.contains("1 line with no `site,weight` skipped, the first line 4"), "{stderr}");
+    assert!(stderr.contains("1 site given twice: the last weight counts"), "{stderr}");
     // A weight that is no weight stops the run rather than change the shares unseen.
     std::fs::write(&weights, "big.example,3\nsmall.example,-1\n").expect("write");
     let (out, stderr, code) =
@@ -399,7 +429,8 @@ fn standard_input_and_pages_that_are_no_robots_txt_are_bounded() {
         std::thread::sleep(Duration::from_millis(50));
     };
     drop(stdin);
-    assert_eq!(status.and_then(|status| status.code()), Some(0), "ended within --max-time");
+    // Exit 1: the rest of the input is left for a rerun.
+    assert_eq!(status.and_then(|status| status.code()), Some(1), "ended within --max-time");
 
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("crawl.warc");

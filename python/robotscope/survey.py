@@ -14,6 +14,7 @@ read, when the target has been seen.
 
 from __future__ import annotations
 
+import errno
 import gzip
 import io
 import os
@@ -64,6 +65,12 @@ def survey_warc(
     if isinstance(agents, (str, bytes)):
         # A string is iterable: each of its characters would be surveyed as a robot.
         raise TypeError(f"agents: a list of product tokens, such as [{agents!r}], not a string")
+    if isinstance(path_or_file, (list, tuple)):
+        raise TypeError("path_or_file: one WARC; chain the generators of several, or use robotscope.spark for redirects across files")
+    if isinstance(path_or_file, (str, os.PathLike)) and not os.path.isfile(path_or_file):
+        # The command line says so and goes on to the next file; here the caller asked
+        # for this one.
+        raise FileNotFoundError(errno.ENOENT, "no such WARC file", os.fspath(path_or_file))
     survey = Survey(list(agents) if agents is not None else list(SURVEY_AGENTS), reading, follow_redirects=follow_redirects)
     # Checked above, at the call: the rows come from a generator.
     return _rows(survey, path_or_file, reader, follow_redirects)

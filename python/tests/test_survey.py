@@ -156,6 +156,14 @@ def test_agents_must_be_a_list_not_a_string(warcs: tuple[Path, Path]) -> None:
         list(survey_warc(str(warcs[1]), "GPTBot"))
 
 
+def test_a_missing_file_or_a_list_of_files_is_refused_at_the_call(tmp_path: Path, warcs: tuple[Path, Path]) -> None:
+    # Not rows of an empty site that a Counter would count: the caller's mistake, said.
+    with pytest.raises(FileNotFoundError, match="no such WARC file"):
+        survey_warc(tmp_path / "missing.warc.gz", ["GPTBot"])
+    with pytest.raises(TypeError, match="one WARC"):
+        survey_warc([str(warcs[0]), str(warcs[1])], ["GPTBot"])
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:
         pass

@@ -98,21 +98,10 @@ pub struct IdentityOptions {
     pub dns_server: Option<std::net::SocketAddr>,
 }
 
-fn grace(text: &str) -> Result<SignedDuration, String> {
-    let text = text.trim();
-    let parsed = match text.parse::<i64>() {
-        Ok(seconds) => Some(SignedDuration::from_secs(seconds)),
-        Err(_) => text.parse::<SignedDuration>().ok().or_else(|| {
-            let days = text.strip_suffix('d')?.parse::<i64>().ok()?;
-            Some(SignedDuration::from_hours(days.checked_mul(24)?))
-        }),
-    };
-    match parsed {
-        Some(duration) if duration.is_negative() => Err("must not be negative".to_owned()),
-        Some(duration) if duration > SignedDuration::from_hours(24 * 365) => Err("must be at most a year".to_owned()),
-        Some(duration) => Ok(duration),
-        None => Err(format!("`{text}` is not a duration: write 0, 90m, 24h or 2d")),
-    }
+/// `--grace`: from none to a year.
+pub(super) fn grace(text: &str) -> Result<SignedDuration, String> {
+    let duration = super::duration_within(text, Duration::ZERO, Duration::from_secs(365 * 24 * 3600), "a year")?;
+    SignedDuration::try_from(duration).map_err(|error| error.to_string())
 }
 
 /// One request row of `--json` and `--csv`.

@@ -4,7 +4,7 @@
 //! `survey` judges them (every core) and this module writes the rows as they come, and
 //! the summary per robot at the end.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -132,7 +132,8 @@ pub fn survey(args: &SurveyArgs, db: &RobotsDb) -> Result<Outcome> {
         if let Some(dir) = &args.dir {
             input.dir(dir, &limits, deadline)?;
         }
-        let sites = sites_asked(args, deadline)?;
+        let (sites, sites_left) = sites_asked(args, deadline)?;
+        input.left |= sites_left;
         match &args.monthly {
             Some(months) => {
                 let archive =
@@ -150,6 +151,11 @@ pub fn survey(args: &SurveyArgs, db: &RobotsDb) -> Result<Outcome> {
             None => {}
         }
         let left = input.finish()?;
+        // An empty WARC, a directory of no robots.txt: no table of 0% to read as a
+        // finding.
+        if writer.rows == 0 && !left {
+            bail!("nothing surveyed: the input held no robots.txt capture");
+        }
         writer.finish()?;
         Ok(left)
     })();
@@ -198,11 +204,13 @@ fn positive_rate(text: &str) -> Result<f64, String> {
 
 /// The sites named as arguments, in `--sites FILE` and on standard input (`-`), each
 /// once, in the order given.
-fn sites_asked(args: &SurveyArgs, deadline: Instant) -> Result<Vec<String>> {
-    let mut lines: Vec<String> = Vec::new();
+fn sites_asked(args: &SurveyArgs, deadline: Instant) -> Result<(Vec<String>, bool)> {
+    let (mut lines, mut left): (Vec<String>, bool) = (Vec::new(), false);
     for site in &args.sites {
         if site == "-" {
-            lines.extend(stdin_sites(args.source_options.max_file_bytes, deadline));
+            let (sites, cut) = stdin_sites(args.source_options.max_file_bytes, deadline);
+            lines.extend(sites);
+            left |= cut;
         } else {
             lines.push(site.clone());
         }
@@ -212,13 +220,14 @@ fn sites_asked(args: &SurveyArgs, deadline: Instant) -> Result<Vec<String>> {
             .wrap_err_with(|| format!("reading {}", sanitize_str(&path.display().to_string())))?;
         read_site_lines(bytes.as_slice(), &mut lines)?;
     }
-    Ok(lines)
+    Ok((lines, left))
 }
 
 /// The sites on standard input, read on a thread of its own so that `--max-time` and
 /// `--max-file-bytes` bound it: a pipe that never ends (`yes example.com |`) is read to
-/// either, and what came by then is surveyed.
-fn stdin_sites(max_bytes: usize, deadline: Instant) -> Vec<String> {
+/// either, and what came by then is surveyed; and whether it was cut so (the rest is
+/// left for a rerun).
+fn stdin_sites(max_bytes: usize, deadline: Instant) -> (Vec<String>, bool) {
     let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<u8>>(1024);
     std::thread::spawn(move || {
         let stdin = io::stdin();
@@ -229,7 +238,7 @@ fn stdin_sites(max_bytes: usize, deadline: Instant) -> Vec<String> {
             }
         }
     });
-    let (mut sites, mut bytes) = (Vec::new(), 0usize);
+    let (mut sites, mut bytes, mut cut) = (Vec::new(), 0usize, false);
     loop {
         match receiver.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(line) => {
@@ -238,18 +247,20 @@ fn stdin_sites(max_bytes: usize, deadline: Instant) -> Vec<String> {
                     note!(
                         "robotscope: warning: standard input read to --max-file-bytes ({max_bytes}); the rest is not surveyed"
                     );
+                    cut = true;
                     break;
                 }
                 let _ = read_site_lines(&line[..], &mut sites);
             }
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 note!("robotscope: warning: the run's time (--max-time) ran out reading sites from standard input");
+                cut = true;
                 break;
             }
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
         }
     }
-    sites
+    (sites, cut)
 }
 
 /// Sites one a line: a CSV's last field (Tranco's `rank,domain`), `#` comments and blank
@@ -280,19 +291,42 @@ fn read_weights(path: &Path) -> Result<HashMap<String, f64>> {
     let (bytes, _) = fetch::read_file_capped(path, 256 << 20, Duration::from_secs(10))
         .wrap_err_with(|| format!("reading {label}"))?;
     let mut weights = HashMap::new();
+    // Lines after the first (a header) that give no weight, and sites given twice.
+    let (mut unread, mut first_unread, mut twice) = (0usize, None, 0usize);
     for (number, line) in String::from_utf8_lossy(&bytes).lines().enumerate() {
-        let Some((site, weight)) = line.rsplit_once(',') else { continue };
-        let Ok(weight) = weight.trim().parse::<f64>() else { continue };
+        let parsed = line.rsplit_once(',').and_then(|(site, weight)| Some((site, weight.trim().parse::<f64>().ok()?)));
+        let Some((site, weight)) = parsed else {
+            if number > 0 && !line.trim().is_empty() {
+                unread += 1;
+                first_unread.get_or_insert(number + 1);
+            }
+            continue;
+        };
         // At most 1e15 (token counts), so that a sum of them stays finite.
         if !(weight.is_finite() && (0.0..=1e15).contains(&weight)) {
             bail!("{label}, line {} ({}): a weight is a number from 0 to 1e15", number + 1, sanitize_str(line));
         }
         let site = site.trim().trim_matches('"');
         let url = if site.contains("://") { site.to_owned() } else { format!("https://{site}") };
-        weights.insert(site_of(&url), weight);
+        // `example.com.` is the same host, written fully qualified.
+        let site = site_of(&url);
+        let site = site.strip_suffix('.').map_or(site.clone(), str::to_owned);
+        twice += usize::from(weights.insert(site, weight).is_some());
     }
     if weights.is_empty() {
-        bail!("{label}: no `site,weight` line");
+        bail!("{label}: no `site,weight` line (a site, a comma, a number)");
+    }
+    if let Some(line) = first_unread {
+        note!(
+            "robotscope: warning: {label}: {} with no `site,weight` skipped, the first line {line}",
+            plural(unread, "line")
+        );
+    }
+    if twice > 0 {
+        note!("robotscope: warning: {label}: {} given twice: the last weight counts", plural(twice, "site"));
+    }
+    if weights.values().all(|weight| *weight <= 0.0) {
+        note!("robotscope: warning: {label}: every weight is 0: no share can be weighted");
     }
     Ok(weights)
 }
@@ -647,6 +681,12 @@ fn fresh_capture(store: &Store, url: &url::Url, hours: u64) -> Option<Capture> {
         return None;
     }
     let version = store.last_local(&history::site_key(url)).ok()??;
+    // The store keys a site by its host, as history does: an http answer another command
+    // fetched is no answer to this https fetch. An outage is asked again.
+    let answered = url::Url::parse(&version.url).ok()?;
+    if answered.scheme() != url.scheme() || version.availability.is_outage() {
+        return None;
+    }
     let civil = jiff::civil::DateTime::strptime("%Y%m%d%H%M%S", &version.last_seen).ok()?;
     let seen = jiff::tz::Offset::UTC.to_timestamp(civil).ok()?;
     let age = jiff::Timestamp::now().duration_since(seen);
@@ -893,11 +933,13 @@ impl<W: Write> Writer<W> {
         // Drawn last: a chart that cannot be written costs the chart, not the rows.
         if let (Some(path), Some(last)) = (&self.plot, &mut self.last) {
             let mut months = plot::Months::default();
-            last.each(Periods::Months, |_, month, categories| {
-                months.add(month, categories);
+            let weights = self.weights.as_ref();
+            last.each(Periods::Months, |site, month, categories| {
+                let weight = weights.map_or(1.0, |weights| weights.get(site).copied().unwrap_or(0.0));
+                months.add(month, categories, weight);
                 Ok(())
             })?;
-            plot::draw(path, &self.agents, &months)?;
+            plot::draw(path, &self.agents, months)?;
         }
         Ok(())
     }
@@ -905,6 +947,23 @@ impl<W: Write> Writer<W> {
     /// `--dpi`: each site and month, each agent's label, then each company's, its
     /// strictest agent's.
     fn dpi(&mut self) -> io::Result<()> {
+        // A company's status is its strictest agent's among those asked: said when some
+        // of its agents were not, since the published figures asked them all.
+        for company in CONSENT_IN_CRISIS.iter().filter_map(|(_, company)| *company).collect::<BTreeSet<_>>() {
+            let (asked, unasked): (Vec<&str>, Vec<&str>) = CONSENT_IN_CRISIS
+                .iter()
+                .filter(|(_, of)| *of == Some(company))
+                .map(|(token, _)| *token)
+                .partition(|token| self.agents.iter().any(|agent| agent == token));
+            if !asked.is_empty() && !unasked.is_empty() {
+                note!(
+                    "robotscope: warning: --dpi: {company}'s status is the strictest of {} alone ({} not asked: add -a {})",
+                    asked.join(", "),
+                    unasked.join(", "),
+                    unasked.join(" -a ")
+                );
+            }
+        }
         let Some(last) = &mut self.last else { return Ok(()) };
         let (out, agents) = (&mut self.out, &self.agents);
         let mut unlabelled = 0usize;

@@ -47,8 +47,7 @@ fn read_schema(connection: &Connection) -> rusqlite::Result<(i64, Vec<String>)> 
 /// Stores up to this size are checked whole when opened (a few milliseconds).
 const QUICK_CHECK_BYTES: u64 = 64 * 1024 * 1024;
 
-/// How long a process waits for another to repair the store, and how old a repair
-/// lock is when its process is surely gone.
+/// How long a process waits for another to repair the store.
 const REPAIR_WAIT: Duration = Duration::from_secs(15);
 
 /// Captures the archive failed to serve this many times are not asked for again.
@@ -271,14 +270,14 @@ impl Store {
     }
 
     /// Moves a damaged database aside and starts a new one. One process repairs at a
-    /// time (the one that creates `PATH.repairing`), and it looks again first: another
+    /// time (the one that holds the lock on `PATH.repairing`), and it looks again first: another
     /// may have repaired it already, and a new database must never be taken for the
     /// damaged one. The name it goes to is its own (time and process), so no aside
     /// file is ever written over.
     fn repair(path: &Path) -> Result<Opened, StoreError> {
         let label = path.display().to_string();
         let io = |source| StoreError::Io { path: label.clone(), source };
-        let _lock = RepairLock::take(PathBuf::from(format!("{label}.repairing"))).map_err(io)?;
+        let _lock = repair_lock(Path::new(&format!("{label}.repairing"))).map_err(io)?;
         let reason = match Store::open_checked(path) {
             Ok(store) => return Ok(Opened { store, moved_aside: None }),
             Err(StoreError::Sqlite { source, .. }) if is_damage(&source) => source.to_string(),
@@ -711,51 +710,30 @@ fn meaning_of_code(code: &str) -> Availability {
     }
 }
 
-/// The repair lock: a file made with `create_new` (which one process alone can do),
-/// removed when dropped.
-struct RepairLock(PathBuf);
-
-impl RepairLock {
-    /// Takes the lock, waiting for another process's repair; a lock older than
-    /// [`REPAIR_WAIT`] belongs to a process that died and is taken over.
-    ///
-    /// Bounded: a stale lock that cannot be removed (a directory, another user's file
-    /// in a sticky directory) is an error at once, and a live one after [`REPAIR_WAIT`];
-    /// the caller goes on without the store.
-    fn take(path: PathBuf) -> std::io::Result<RepairLock> {
-        let started = std::time::Instant::now();
-        // Stale is judged once, at the first look: a lock another process holds while we
-        // wait grows old too, and taking it over would make two repairs.
-        let mut first_look = true;
-        loop {
-            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(_) => return Ok(RepairLock(path)),
-                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let age =
-                        std::fs::metadata(&path).and_then(|meta| meta.modified()).ok().and_then(|at| at.elapsed().ok());
-                    let stale = first_look && age.is_some_and(|age| age > REPAIR_WAIT);
-                    first_look = false;
-                    if stale {
-                        if let Err(removing) = std::fs::remove_file(&path) {
-                            let why = format!("a stale repair lock {} cannot be removed: {removing}", path.display());
-                            return Err(std::io::Error::new(removing.kind(), why));
-                        }
-                    } else if started.elapsed() > REPAIR_WAIT {
-                        let why = format!("another process has been repairing it for {}s", REPAIR_WAIT.as_secs());
-                        return Err(std::io::Error::new(error.kind(), why));
-                    } else {
-                        std::thread::sleep(Duration::from_millis(20));
-                    }
-                }
-                Err(error) => return Err(error),
-            }
-        }
-    }
-}
-
-impl Drop for RepairLock {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+/// Takes the repair lock: the operating system's lock on `path` (`flock`), which dies
+/// with the process that holds it, so that a repair cut short leaves no stale lock. The
+/// lock is held while the file returned is open. The file stays: removing it would let a
+/// process that opened it before lock a file no other process sees.
+///
+/// Bounded: another process's repair is waited for [`REPAIR_WAIT`] at most (one stopped
+/// mid-repair would hold the lock for good); after that, and when the lock cannot be
+/// opened, an error, and the caller goes on without the store.
+fn repair_lock(path: &Path) -> std::io::Result<std::fs::File> {
+    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(path).map_err(|error| {
+        std::io::Error::new(error.kind(), format!("the repair lock {} cannot be opened: {error}", path.display()))
+    })?;
+    // The blocking lock on a thread of its own, given up after the wait: the thread
+    // ends when the other process lets go, and drops the file, which unlocks it.
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(file.lock().map(|()| file));
+    });
+    match receiver.recv_timeout(REPAIR_WAIT) {
+        Ok(locked) => locked,
+        Err(_) => Err(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!("another process has been repairing it for {}s", REPAIR_WAIT.as_secs()),
+        )),
     }
 }
 

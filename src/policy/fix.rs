@@ -175,6 +175,29 @@ pub fn fix_all(source: &[u8]) -> FixReport {
 /// unchecked (`f` in the explorer checks the fix it applies, whatever the size).
 const CHECK_BUDGET_BYTES: usize = 8 << 20;
 
+/// [`lint`], with every fix checked under every reading for every robot the file names
+/// and `*` before it is offered: [`Diagnostic::fix_effect`] says which verdicts it
+/// changes, if any. `txt` is the file as robots read it (its RFC 9309 limit included),
+/// which is what the verdicts are compared on.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope::policy::lint_checked;
+/// use robotscope::policy::RobotsTxt;
+/// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: ~\nDisallow: /a\nDisallow: /a\n".to_vec());
+/// let diagnostics = lint_checked(&txt);
+/// let effects: Vec<String> = diagnostics.iter().filter_map(|d| d.fix_effect()).map(ToString::to_string).collect();
+/// assert!(effects[0].starts_with("changes verdicts: RFC 9309: a robot no group names /~ allowed → disallowed"));
+/// assert_eq!(effects[1], "changes no verdict under any reading");
+/// ```
+#[must_use]
+pub fn lint_checked(txt: &RobotsTxt) -> Vec<Diagnostic> {
+    let mut diagnostics = lint(txt);
+    check_fixes(txt, &mut diagnostics);
+    diagnostics
+}
+
 /// Checks every fix of `diagnostics` under every reading, for every robot the file names
 /// and `*`: what applying it to `txt` (the file as robots read it) does to the verdicts
 /// goes into its [`Diagnostic::fix_effect`].

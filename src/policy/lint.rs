@@ -201,7 +201,7 @@ impl Diagnostic {
 ///
 /// Every byte of the file is read, whatever the RFC 9309 reading's limit
 /// ([`RobotsTxt::with_rfc9309_limit`]): a diagnostic says what that reading leaves
-/// unread. The fixes are not checked: [`lint_checked`] says what each does to the
+/// unread. The fixes are not checked: [`lint_checked`](super::fix::lint_checked) says what each does to the
 /// verdicts.
 #[must_use]
 pub fn lint(txt: &RobotsTxt) -> Vec<Diagnostic> {
@@ -231,29 +231,6 @@ pub(crate) fn star_rules_dropped(txt: &RobotsTxt, counts: &dyn Fn(&str) -> bool)
     let mut linter = Linter::new(&whole);
     linter.groups_dropping_star_rules(counts);
     linter.out
-}
-
-/// [`lint`], with every fix checked under every reading for every robot the file names
-/// and `*` before it is offered: [`Diagnostic::fix_effect`] says which verdicts it
-/// changes, if any. `txt` is the file as robots read it (its RFC 9309 limit included),
-/// which is what the verdicts are compared on.
-///
-/// # Examples
-///
-/// ```
-/// use robotscope::policy::lint_checked;
-/// use robotscope::policy::RobotsTxt;
-/// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: ~\nDisallow: /a\nDisallow: /a\n".to_vec());
-/// let diagnostics = lint_checked(&txt);
-/// let effects: Vec<String> = diagnostics.iter().filter_map(|d| d.fix_effect()).map(ToString::to_string).collect();
-/// assert!(effects[0].starts_with("changes verdicts: RFC 9309: a robot no group names /~ allowed → disallowed"));
-/// assert_eq!(effects[1], "changes no verdict under any reading");
-/// ```
-#[must_use]
-pub fn lint_checked(txt: &RobotsTxt) -> Vec<Diagnostic> {
-    let mut diagnostics = lint(txt);
-    super::fix::check_fixes(txt, &mut diagnostics);
-    diagnostics
 }
 
 /// Says in `diagnostics` that only a part of the file was read (`how` says which part and

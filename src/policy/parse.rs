@@ -16,6 +16,9 @@ use super::pattern::{decode_draft1996, normalise_as_requested, normalise_rfc9309
 use super::reading::Reading;
 use super::request::UrlMode;
 
+mod select_index;
+pub(crate) use select_index::{MAX_INDEXED_NAME_BYTES, SelectIndex};
+
 /// The field a line holds, as one reading understands it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -338,14 +341,14 @@ pub struct Interpretation {
     /// it (a file naming many robots).
     ///
     /// [`agent::select`]: super::agent::select
-    select_index: std::sync::OnceLock<super::agent::SelectIndex>,
+    select_index: std::sync::OnceLock<SelectIndex>,
 }
 
 impl Interpretation {
     /// The index [`super::agent::select`] looks robots up in, once the file names more
     /// than `from_agents` of them (made the first time it is asked for); `reading` is
     /// this interpretation's (classic or not is all that matters).
-    pub(crate) fn select_index(&self, reading: Reading, from_agents: usize) -> Option<&super::agent::SelectIndex> {
+    pub(crate) fn select_index(&self, reading: Reading, from_agents: usize) -> Option<&SelectIndex> {
         let index = if let Some(index) = self.select_index.get() {
             index
         } else {
@@ -353,7 +356,7 @@ impl Interpretation {
             if agents <= from_agents {
                 return None;
             }
-            self.select_index.get_or_init(|| super::agent::SelectIndex::new(self, reading))
+            self.select_index.get_or_init(|| SelectIndex::new(self, reading))
         };
         // An index of the other kind (an interpretation asked about under a reading not
         // its own) is no answer: the lines are looked through.

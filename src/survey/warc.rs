@@ -102,6 +102,7 @@ pub fn read_captures(
             return Ok(());
         }
         raw.kept.clear();
+        let records_before = reader.records;
         let mut member = Replay::new(BufReader::new(GzDecoder::new(&mut raw)), false);
         match reader.records_of(&mut member) {
             Ok(ControlFlow::Break(())) => return Ok(()),
@@ -113,6 +114,19 @@ pub fn read_captures(
             }
             Err(WarcError::Io(error)) => {
                 drop(member);
+                // A member that broke before its first record was read: what decodes of
+                // it says which record it was.
+                if reader.held.is_none() && reader.records == records_before {
+                    match salvaged(&raw.kept) {
+                        Salvaged::Response(capture) => reader.held = Some(capture),
+                        // A request or metadata record: no capture is lost with it.
+                        Salvaged::Other => {
+                            raw.next_member()?;
+                            continue;
+                        }
+                        Salvaged::Nothing => {}
+                    }
+                }
                 // The record the member broke in (held, when its header was read) carries
                 // the error; one whose header could not be read is a row of its own.
                 let error = format!("its gzip member is broken ({error}); read on from the next member");
@@ -123,6 +137,61 @@ pub fn read_captures(
             }
             Err(other) => return Err(other),
         }
+    }
+}
+
+/// What the first bytes of a broken gzip member say of its record.
+enum Salvaged {
+    /// A response: its URL and date.
+    Response(WarcCapture),
+    /// A record that is no response.
+    Other,
+    /// Not even a WARC header.
+    Nothing,
+}
+
+/// Reads the WARC header at the start of a broken gzip `member`. It is decoded a byte
+/// at a time: a decoder hands over nothing of the read in which it fails, which may
+/// hold the whole header.
+fn salvaged(member: &[u8]) -> Salvaged {
+    /// A reader that gives one byte a read.
+    struct ByteByByte<'a>(&'a [u8]);
+    impl Read for ByteByByte<'_> {
+        fn read(&mut self, into: &mut [u8]) -> io::Result<usize> {
+            let (Some(first), Some(byte)) = (into.first_mut(), self.0.first()) else { return Ok(0) };
+            *first = *byte;
+            self.0 = &self.0[1..];
+            Ok(1)
+        }
+    }
+    let mut decoder = flate2::read::GzDecoder::new(ByteByByte(member));
+    let (mut decoded, mut chunk) = (Vec::new(), [0u8; 512]);
+    while decoded.len() < MAX_HEADER_BYTES {
+        match decoder.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(read) => decoded.extend_from_slice(&chunk[..read]),
+        }
+    }
+    let Some(start) = memchr::memmem::find(&decoded, b"WARC/1.") else { return Salvaged::Nothing };
+    let mut input = Replay::new(&decoded[start..], false);
+    let mut nothing = |_| ControlFlow::Continue(());
+    let mut reader = Reader { max_body: 0, deadline: None, each: &mut nothing, records: 0, held: None, broken: None };
+    let _version = read_line(&mut input, &mut 0);
+    let (fields, _) = reader.header_fields(&mut input);
+    let field = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+    match field("warc-type") {
+        Some(kind) if kind.eq_ignore_ascii_case("response") => {
+            let mut problems = Vec::new();
+            Salvaged::Response(WarcCapture {
+                url: target_uri(field("warc-target-uri")),
+                date: capture_time(field("warc-date"), &mut problems),
+                truncated: true,
+                error: (!problems.is_empty()).then(|| problems.join("; ")),
+                ..WarcCapture::default()
+            })
+        }
+        Some(_) => Salvaged::Other,
+        None => Salvaged::Nothing,
     }
 }
 
@@ -262,14 +331,15 @@ impl Reader<'_> {
                 Next::End => return Ok(ControlFlow::Continue(())),
                 Next::Other => {
                     self.records += 1;
+                    // The capture held ended before this record began: what goes wrong
+                    // from here is not its own.
+                    if self.release(None).is_break() {
+                        return Ok(ControlFlow::Break(()));
+                    }
                     // A request or metadata record whose block a read error cut: the
                     // input breaks here too (Common Crawl writes a request before each
-                    // response, each in its own gzip member). The capture held ended
-                    // before this record began: the error is not its own.
+                    // response, each in its own gzip member).
                     if let Some(error) = self.broken.take() {
-                        if self.release(None).is_break() {
-                            return Ok(ControlFlow::Break(()));
-                        }
                         return Err(WarcError::Io(error));
                     }
                 }
@@ -305,26 +375,37 @@ impl Reader<'_> {
     }
 
     /// The WARC header's fields after the version line, names in lower case, to the
-    /// blank line that ends it (or [`MAX_HEADER_BYTES`]).
-    fn header_fields<R: BufRead>(&mut self, input: &mut Replay<R>) -> Vec<(String, String)> {
+    /// blank line that ends it (or [`MAX_HEADER_BYTES`]); and whether it ended so. A
+    /// header cut off ends where the file does, where a read fails (kept in `broken`),
+    /// or where the next record's version line begins, which is read again.
+    fn header_fields<R: BufRead>(&mut self, input: &mut Replay<R>) -> (Vec<(String, String)>, bool) {
         let mut fields: Vec<(String, String)> = Vec::new();
         let mut header_bytes = 0;
         let mut ignored = 0;
         loop {
-            let line = match read_line(input, &mut ignored) {
+            let mut line = match read_line(input, &mut ignored) {
                 Ok(Some(line)) => line,
-                Ok(None) => break,
+                Ok(None) => return (fields, false),
                 // A read error inside the header (a broken gzip member): the fields
                 // read name the record, which carries the error as a cut block does.
                 Err(error) => {
                     self.broken = Some(error);
-                    break;
+                    return (fields, false);
                 }
             };
+            // The next record's version line, alone or after a field it cut.
+            if let Some(at) = version_line_at(&line) {
+                input.unread(&line[at..]);
+                line.truncate(at);
+                if let Some((name, value)) = String::from_utf8_lossy(&line).split_once(':') {
+                    fields.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
+                }
+                return (fields, false);
+            }
             header_bytes += line.len();
             let line = String::from_utf8_lossy(&line).trim_end_matches(['\r', '\n']).to_owned();
             if line.is_empty() || header_bytes > MAX_HEADER_BYTES {
-                break;
+                return (fields, true);
             }
             match (line.starts_with([' ', '\t']), fields.last_mut()) {
                 (true, Some((_, value))) => value.push_str(line.trim()),
@@ -335,7 +416,6 @@ impl Reader<'_> {
                 }
             }
         }
-        fields
     }
 
     /// The next record.
@@ -367,16 +447,39 @@ impl Reader<'_> {
                 skipped += line.len();
             }
         }
-        let fields = self.header_fields(input);
+        // Bytes between the record before and this one: the record before's Content-Length
+        // fell short of its end, when it is the one held; else they are this one's.
+        let mut problems = Vec::new();
+        if skipped > 0 {
+            match &mut self.held {
+                Some(before) => {
+                    let problem = format!("its Content-Length ends {skipped} bytes before the record does");
+                    before.error =
+                        Some(before.error.take().map_or(problem.clone(), |error| format!("{error}; {problem}")));
+                    before.truncated = true;
+                }
+                None => problems.push(format!("{skipped} bytes before it that are no WARC record were skipped")),
+            }
+        }
+        let (fields, ended) = self.header_fields(input);
         let field = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
         let is_response = field("warc-type").is_some_and(|kind| kind.eq_ignore_ascii_case("response"));
-        if self.broken.is_some() {
+        if !ended {
             if !is_response {
                 return Ok(Next::Other);
             }
-            let url = target_uri(field("warc-target-uri"));
-            let date = utc_seconds(field("warc-date").unwrap_or_default());
-            return Ok(Next::Capture(WarcCapture { url, date, truncated: true, ..WarcCapture::default() }));
+            // A read error is said when the capture is handed over; the end of the file
+            // or the next record's start, here.
+            if self.broken.is_none() {
+                problems.push("its WARC header is cut off".to_owned());
+            }
+            return Ok(Next::Capture(WarcCapture {
+                url: target_uri(field("warc-target-uri")),
+                date: capture_time(field("warc-date"), &mut problems),
+                truncated: true,
+                error: (!problems.is_empty()).then(|| problems.join("; ")),
+                ..WarcCapture::default()
+            }));
         }
         let length = field("content-length").and_then(|v| v.parse::<u64>().ok());
         let Some(length) = length else {
@@ -399,22 +502,24 @@ impl Reader<'_> {
             None
         };
         if let Some(at) = overrun {
-            input.unread(&block[at + 4..]);
+            input.unread(&block[at..]);
             block.truncate(at);
+            // The record separator, or what of it the file has, is no part of the block.
+            let kept = block.strip_suffix(b"\r\n\r\n").or_else(|| block.strip_suffix(b"\r\n")).map(<[u8]>::len);
+            block.truncate(kept.unwrap_or(block.len()));
         }
         if !is_response {
             return Ok(Next::Other);
         }
+        if field("warc-date").is_none() {
+            problems.push("it has no WARC-Date".to_owned());
+        }
         let mut capture = WarcCapture {
             url: target_uri(field("warc-target-uri")),
-            date: utc_seconds(field("warc-date").unwrap_or_default()),
+            date: capture_time(field("warc-date"), &mut problems),
             truncated: field("warc-truncated").is_some() || read > MAX_BLOCK_BYTES as u64,
             ..WarcCapture::default()
         };
-        let mut problems = Vec::new();
-        if skipped > 0 {
-            problems.push(format!("{skipped} bytes before it that are no WARC record were skipped"));
-        }
         if overrun.is_some() {
             problems.push("its Content-Length runs into the next record".to_owned());
             capture.truncated = true;
@@ -464,16 +569,27 @@ impl Reader<'_> {
     }
 }
 
-/// Where a block that runs into the next record should have ended: the last record
-/// separator (`\r\n\r\n`) in it after which it, and then the bytes that follow it in
-/// the input (`next`), read `WARC/1.`.
+/// Where a block that runs into the next record should have ended: where the first
+/// line in it that is a record's version line (`WARC/1.0`, `WARC/1.1`) begins, read on
+/// into the bytes that follow it in the input (`next`) when the block ends inside one.
 fn overrun_of(block: &[u8], next: &[u8]) -> Option<usize> {
-    const START: &[u8] = b"WARC/1.";
-    memchr::memmem::rfind_iter(block, b"\r\n\r\n").find(|&at| {
-        let tail = &block[at + 4..];
-        let more = START.len().saturating_sub(tail.len()).min(next.len());
-        tail.iter().chain(&next[..more]).take(START.len()).copied().eq(START.iter().copied())
+    let mut window = Vec::with_capacity(VERSION_LINE);
+    memchr::memchr_iter(b'\n', block).map(|at| at + 1).find(|&start| {
+        window.clear();
+        window.extend(block[start..].iter().chain(next).take(VERSION_LINE));
+        let line = window.iter().position(|&byte| byte == b'\n').map_or(&window[..], |end| &window[..=end]);
+        version_line_at(line) == Some(0)
     })
+}
+
+/// The length of the longest version line, `WARC/1.0\r\n`.
+const VERSION_LINE: usize = 10;
+
+/// Where a record's version line (`WARC/1.0` or `WARC/1.1`, then the line's end) begins
+/// in `line`, which it ends.
+fn version_line_at(line: &[u8]) -> Option<usize> {
+    let at = memchr::memmem::rfind(line, b"WARC/1.")?;
+    matches!(&line[at + 7..], [b'0' | b'1', b'\r', b'\n'] | [b'0' | b'1', b'\n']).then_some(at)
 }
 
 /// The next line (with its line break), at most [`MAX_HEADER_LINE`] bytes of it; the
@@ -511,9 +627,10 @@ pub fn response_capture(
     truncated: bool,
     problem: Option<String>,
 ) -> WarcCapture {
-    let mut capture =
-        WarcCapture { url: target_uri(Some(url)), date: utc_seconds(date), truncated, ..WarcCapture::default() };
-    let problems: Vec<String> = problem.into_iter().chain(read_http(block, max_body, &mut capture).err()).collect();
+    let mut problems: Vec<String> = problem.into_iter().collect();
+    let date = capture_time(Some(date), &mut problems);
+    let mut capture = WarcCapture { url: target_uri(Some(url)), date, truncated, ..WarcCapture::default() };
+    problems.extend(read_http(block, max_body, &mut capture).err());
     if !problems.is_empty() {
         capture.error = Some(problems.join("; "));
     }
@@ -535,13 +652,43 @@ fn target_uri(value: Option<&str>) -> String {
 /// `WARC-Date` as every capture's time is written, `2024-05-01T12:00:00Z`: in UTC, to
 /// the second. WARC/1.1 allows fractions of a second and the W3C profile of ISO 8601
 /// allows an offset; as written they would compare wrongly as text, and a redirect
-/// takes its target's capture nearest in time by that comparison (in Spark too). A
-/// date that is none is kept as written.
-fn utc_seconds(date: &str) -> String {
+/// takes its target's capture nearest in time by that comparison (in Spark too), and
+/// the summary each site's last. Dates some writers put there are read too: an HTTP
+/// date (RFC 2822), the Wayback Machine's 14 digits, a day, a time with no zone (taken
+/// as UTC). Anything else is no date: said, and the time left empty, so that it sorts
+/// before every capture with a date rather than after.
+fn utc_seconds(date: &str) -> Result<String, String> {
     let date = date.trim();
-    match date.parse::<jiff::Timestamp>() {
-        Ok(time) => time.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
-        Err(_) => date.to_owned(),
+    let utc = jiff::tz::Offset::UTC;
+    let time = date
+        .parse::<jiff::Timestamp>()
+        .ok()
+        .or_else(|| jiff::fmt::rfc2822::DateTimeParser::new().parse_timestamp(date).ok())
+        .or_else(|| {
+            let civil = jiff::civil::DateTime::strptime("%Y%m%d%H%M%S", date)
+                .ok()
+                .or_else(|| date.parse::<jiff::civil::DateTime>().ok())
+                .or_else(|| {
+                    date.parse::<jiff::civil::Date>().ok().map(|day| day.to_datetime(jiff::civil::Time::midnight()))
+                })?;
+            utc.to_timestamp(civil).ok()
+        });
+    match time {
+        Some(time) => Ok(time.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()),
+        None => Err(format!("its WARC-Date `{}` is no date", date.chars().take(64).collect::<String>())),
+    }
+}
+
+/// A capture's time from its `WARC-Date` (see [`utc_seconds`]), and what is wrong with
+/// it; none read (a header cut before it) is an empty time, said by the cut.
+fn capture_time(date: Option<&str>, problems: &mut Vec<String>) -> String {
+    match date.map(utc_seconds) {
+        Some(Ok(time)) => time,
+        Some(Err(problem)) => {
+            problems.push(problem);
+            String::new()
+        }
+        None => String::new(),
     }
 }
 
@@ -577,10 +724,23 @@ fn read_http(block: &[u8], max_body: usize, capture: &mut WarcCapture) -> Result
     let mut problems = Vec::new();
     if header("transfer-encoding").is_some_and(|coding| coding.contains("chunked")) {
         match unchunk(&body) {
-            Ok(whole) => body = whole,
-            Err(part) => {
+            Chunks::Whole(whole) => body = whole,
+            Chunks::Cut(part) => {
                 problems.push("the chunked body is cut off".to_owned());
+                capture.truncated = true;
                 body = part;
+            }
+            // Archives that store the body as it was decoded keep the header that
+            // said it was chunked: read as it is, as warcio reads it.
+            Chunks::None => {
+                problems.push("the body is not chunked, though its header says so: read as it is".to_owned());
+            }
+            // What follows a bad chunk size cannot be told apart: robots could not
+            // read the rules, as if the server had failed.
+            Chunks::Broken => {
+                problems.push("the chunked body's framing is broken".to_owned());
+                capture.unreadable = true;
+                body.clear();
             }
         }
     }
@@ -625,20 +785,38 @@ fn read_capped(reader: impl Read, max: usize) -> io::Result<(Vec<u8>, bool)> {
     Ok((bytes, cut))
 }
 
-/// A chunked body's data (RFC 9112 §7.1); `Err` with the chunks read when it is cut off.
-fn unchunk(mut body: &[u8]) -> Result<Vec<u8>, Vec<u8>> {
+/// What a body said to be chunked holds.
+enum Chunks {
+    /// Its chunks, to the last (RFC 9112 §7.1).
+    Whole(Vec<u8>),
+    /// The chunks read before it was cut off.
+    Cut(Vec<u8>),
+    /// No chunk size at its start: it is no chunked body.
+    None,
+    /// A chunk size that is none after the first chunks.
+    Broken,
+}
+
+/// A chunked body's data (RFC 9112 §7.1).
+fn unchunk(mut body: &[u8]) -> Chunks {
     let mut data = Vec::with_capacity(body.len());
+    let mut first = true;
     loop {
-        let Ok(httparse::Status::Complete((start, size))) = httparse::parse_chunk_size(body) else {
-            return Err(data);
+        let (start, size) = match httparse::parse_chunk_size(body) {
+            Ok(httparse::Status::Complete(found)) => found,
+            Ok(httparse::Status::Partial) => return Chunks::Cut(data),
+            Err(_) if body.is_empty() => return Chunks::Cut(data),
+            Err(_) if first => return Chunks::None,
+            Err(_) => return Chunks::Broken,
         };
+        first = false;
         if size == 0 {
-            return Ok(data);
+            return Chunks::Whole(data);
         }
         let end = usize::try_from(size).ok().and_then(|size| start.checked_add(size));
         let Some(chunk) = end.and_then(|end| body.get(start..end)) else {
             data.extend_from_slice(&body[start.min(body.len())..]);
-            return Err(data);
+            return Chunks::Cut(data);
         };
         data.extend_from_slice(chunk);
         body = &body[start + chunk.len()..];
@@ -902,6 +1080,30 @@ mod tests {
         );
     }
 
+    /// A body said to be chunked that is not (an archive that stored it decoded) is
+    /// read as it is; one whose framing breaks after its first chunks is unreadable, as
+    /// if the server had failed, never an empty file that allows everything.
+    #[test]
+    fn chunked_bodies_whole_cut_unchunked_and_broken() {
+        let judged = |body: &[u8]| {
+            let block = [&b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"[..], body].concat();
+            let mut capture = WarcCapture::default();
+            let error = read_http(&block, 500 * 1024, &mut capture).err();
+            (String::from_utf8_lossy(&capture.body).into_owned(), capture.unreadable, error)
+        };
+        assert_eq!(judged(b"5\r\nAllow\r\n0\r\n\r\n"), ("Allow".into(), false, None));
+        assert_eq!(judged(b"5\r\nAll"), ("All".into(), false, Some("the chunked body is cut off".into())));
+        let plain = "User-agent: *\nDisallow: /\n";
+        assert_eq!(
+            judged(plain.as_bytes()),
+            (plain.into(), false, Some("the body is not chunked, though its header says so: read as it is".into()))
+        );
+        assert_eq!(
+            judged(b"5\r\nAllow\r\nzz\r\nDisallow: /\r\n"),
+            (String::new(), true, Some("the chunked body's framing is broken".into()))
+        );
+    }
+
     #[test]
     fn cut_records_and_large_ones_say_so() {
         let whole = response("https://a.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /private\n");
@@ -967,9 +1169,15 @@ mod tests {
         use crate::policy::{Reading, Robot};
         use crate::survey::{Capture, Redirects, SurveyRobot, judge};
 
-        assert_eq!(utc_seconds("2024-05-01T13:30:00.75+02:00"), "2024-05-01T11:30:00Z");
-        assert_eq!(utc_seconds(" 2024-05-01T11:30:00Z"), "2024-05-01T11:30:00Z");
-        assert_eq!(utc_seconds("yesterday"), "yesterday", "kept as written");
+        let utc = |date| utc_seconds(date).unwrap_or_else(|problem| problem);
+        assert_eq!(utc("2024-05-01T13:30:00.75+02:00"), "2024-05-01T11:30:00Z");
+        assert_eq!(utc(" 2024-05-01T11:30:00Z"), "2024-05-01T11:30:00Z");
+        assert_eq!(utc("Wed, 01 May 2024 11:30:00 GMT"), "2024-05-01T11:30:00Z");
+        assert_eq!(utc("20240501113000"), "2024-05-01T11:30:00Z");
+        assert_eq!(utc("2024-05-01"), "2024-05-01T00:00:00Z");
+        assert_eq!(utc("2024-05-01T11:30:00"), "2024-05-01T11:30:00Z");
+        assert_eq!(utc("yesterday"), "its WARC-Date `yesterday` is no date");
+        assert_eq!(utc("2024-02-30"), "its WARC-Date `2024-02-30` is no date");
         // The redirect is of 12:00 UTC. Its target was captured at 11:00 and at 11:30
         // UTC; the 11:30 one, written with an offset, reads as 13:30 as text.
         let redirect = |date| {

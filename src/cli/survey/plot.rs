@@ -9,6 +9,7 @@ use plotters::prelude::*;
 
 use crate::policy::escape::sanitize_str;
 use crate::survey::Category;
+use crate::words::plural;
 
 /// Each category's colour, strictest first as [`Category::ALL`] lists them: reds for
 /// what keeps robots out, greens for what lets them in, greys for what decides nothing.
@@ -39,24 +40,44 @@ pub fn check_path(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Each month's number of sites, and each robot's count of them in each category, as
-/// each site's last capture in the month gives them.
+/// Each month's number of sites, and each robot's count of them in each category (each
+/// site counted with its weight), as each site's last capture in the month gives them.
 #[derive(Debug, Default)]
 pub struct Months {
     counts: BTreeMap<String, (usize, Vec<[f64; 6]>)>,
 }
 
 impl Months {
-    /// Counts a site's last capture in `month`: each robot's category.
-    pub fn add(&mut self, month: &str, categories: &[Category]) {
+    /// Counts a site's last capture in `month`: each robot's category, `weight` times.
+    pub fn add(&mut self, month: &str, categories: &[Category], weight: f64) {
         if !self.counts.contains_key(month) {
             self.counts.insert(month.to_owned(), (0, vec![[0.0; 6]; categories.len()]));
         }
         if let Some((sites, tallies)) = self.counts.get_mut(month) {
             *sites += 1;
             for (tally, category) in tallies.iter_mut().zip(categories) {
-                tally[category.index()] += 1.0;
+                tally[category.index()] += weight;
             }
+        }
+    }
+
+    /// Every month from the first to the last, those with no capture empty, so that the
+    /// time axis is even: a gap of two years is not drawn as one month.
+    fn fill_gaps(&mut self, robots: usize) {
+        let month = |label: &str| -> Option<i32> {
+            let (year, month) = label.split_once('-')?;
+            let (year, month) = (year.parse::<i32>().ok()?, month.parse::<i32>().ok()?);
+            (label.len() == 7 && (1..=12).contains(&month)).then(|| year * 12 + month - 1)
+        };
+        let numbers: Option<Vec<i32>> = self.counts.keys().map(|label| month(label)).collect();
+        let (Some(&first), Some(&last)) =
+            (numbers.as_ref().and_then(|n| n.first()), numbers.as_ref().and_then(|n| n.last()))
+        else {
+            return;
+        };
+        for number in first..=last.min(first + 1200) {
+            let label = format!("{:04}-{:02}", number.div_euclid(12), number.rem_euclid(12) + 1);
+            self.counts.entry(label).or_insert_with(|| (0, vec![[0.0; 6]; robots]));
         }
     }
 }
@@ -65,7 +86,8 @@ impl Months {
 /// of sites in each category for each robot: `shares[robot][month][category]`.
 type Shares = (Vec<String>, Vec<usize>, Vec<Vec<[f64; 6]>>);
 
-fn shares(robots: usize, months: &Months) -> Shares {
+fn shares(robots: usize, months: &mut Months) -> Shares {
+    months.fill_gaps(robots);
     let labels: Vec<String> = months.counts.keys().cloned().collect();
     let sites: Vec<usize> = months.counts.values().map(|(sites, _)| *sites).collect();
     let mut shares = vec![Vec::with_capacity(labels.len()); robots];
@@ -79,11 +101,11 @@ fn shares(robots: usize, months: &Months) -> Shares {
 }
 
 /// Draws the chart into `path`.
-pub fn draw(path: &Path, agents: &[String], months: &Months) -> Result<()> {
+pub fn draw(path: &Path, agents: &[String], mut months: Months) -> Result<()> {
     let failed = |error: &dyn std::fmt::Display| {
         eyre!("drawing {}: {}", sanitize_str(&path.display().to_string()), sanitize_str(&error.to_string()))
     };
-    let (labels, sites, shares) = shares(agents.len(), months);
+    let (labels, sites, shares) = shares(agents.len(), &mut months);
     let columns = if agents.len() > 1 { 2 } else { 1 };
     let rows = agents.len().div_ceil(columns).max(1);
     let size = (PANEL.0 * columns as u32, PANEL.1 * rows as u32 + 64);
@@ -93,7 +115,7 @@ pub fn draw(path: &Path, agents: &[String], months: &Months) -> Result<()> {
     let (fewest, most) = (sites.iter().min().copied().unwrap_or(0), sites.iter().max().copied().unwrap_or(0));
     let title = match (labels.first(), labels.last()) {
         (Some(first), Some(last)) if fewest == most => {
-            format!("Share of sites by category, {first} to {last}: {most} sites a month")
+            format!("Share of sites by category, {first} to {last}: {} a month", plural(most, "site"))
         }
         (Some(first), Some(last)) => {
             format!("Share of sites by category, {first} to {last}: {fewest} to {most} sites a month")
