@@ -165,6 +165,8 @@ fn broken_and_cut_records_are_rows_with_errors_and_the_run_goes_on() {
     broken[middle..].fill(0x55);
     let cut = gzip(&response("https://f.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /x\n"));
     members.push(cut[..cut.len() - 10].to_vec());
+    // Bytes between members that are none: counted, not a row of no site.
+    members.insert(1, b"JUNK JUNK JUNK\n".to_vec());
     let path = dir.path().join("damaged.warc.gz");
     std::fs::write(&path, members.concat()).expect("write");
     let (stdout, stderr, code) = survey(&["--warc", path.to_str().expect("utf-8"), "-a", "GPTBot", "--json"]);
@@ -179,6 +181,8 @@ fn broken_and_cut_records_are_rows_with_errors_and_the_run_goes_on() {
         rows.iter().any(|row| row["error"].as_str().is_some_and(|e| e.contains("gzip member is broken"))),
         "{stdout}"
     );
+    assert!(rows.iter().all(|row| row["url"] != ""), "{stdout}");
+    assert!(stderr.contains("damaged.warc.gz: 1 damaged part naming no capture skipped (the first: "), "{stderr}");
 }
 
 #[test]

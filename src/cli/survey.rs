@@ -440,22 +440,31 @@ impl<'a, W: Write> Input<'a, W> {
         // The file is read and decoded on a thread of its own while the captures read
         // before are judged on every core: reading does not wait for judging.
         let (sender, receiver) = std::sync::mpsc::sync_channel::<WarcCapture>(BATCH_CAPTURES);
-        let (read, others, named, failed) = std::thread::scope(|scope| {
+        let (read, others, named, damage, failed) = std::thread::scope(|scope| {
             let reader = scope.spawn(move || {
                 // Records that name a capture: none, and the file is likely no WARC.
                 let (mut others, mut named) = (0usize, 0usize);
+                // Damage that names no capture (bytes that are no record, a broken gzip
+                // member with no header in it): said, not a row of no site that a
+                // count of rows would take for an unreachable robots.txt.
+                let mut damage: (usize, Option<String>) = (0, None);
                 let read = read_captures(file, max_body, Some(deadline), |warc| {
                     named += usize::from(!warc.url.is_empty());
+                    if warc.url.is_empty() {
+                        damage.0 += 1;
+                        damage.1 = damage.1.take().or(warc.error);
+                        return ControlFlow::Continue(());
+                    }
                     // A general crawl's pages are no robots.txt: only `/robots.txt`
-                    // captures count (and what could not be read at all, which says why).
-                    if !(is_robots_txt(&warc.url) || warc.url.is_empty() && warc.error.is_some()) {
+                    // captures count.
+                    if !is_robots_txt(&warc.url) {
                         others += 1;
                         return ControlFlow::Continue(());
                     }
                     // The judging side stopped (its output failed): so does the reading.
                     if sender.send(warc).is_err() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
                 });
-                (read, others, named)
+                (read, others, named, damage)
             });
             let mut failed = None;
             for warc in receiver {
@@ -464,9 +473,16 @@ impl<'a, W: Write> Input<'a, W> {
                     break;
                 }
             }
-            let (read, others, named) = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (read, others, named, failed)
+            let (read, others, named, damage) = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (read, others, named, damage, failed)
         });
+        if let (count, Some(first)) = damage {
+            note!(
+                "robotscope: warning: {label}: {} naming no capture skipped (the first: {})",
+                plural(count, "damaged part"),
+                sanitize_str(&first)
+            );
+        }
         if others > 0 {
             note!(
                 "robotscope: warning: {label}: {} of pages that are no /robots.txt skipped",
