@@ -50,7 +50,7 @@
 //! The binary's own modules (`cli`, `app`, `ui`, `tui`, `fetch`, `sitemaps`, `history`,
 //! `clipboard`, `save`, `robots_db`) are public for the binary and its tests, hidden
 //! from these docs and not part of the library's stable face. They are layered as DESIGN.md §6 says; lower
-//! layers never import higher ones (`tests/layering.rs`).
+//! layers never import higher ones (`tests/integration/layering.rs`).
 
 pub mod policy;
 

@@ -3,7 +3,7 @@
 //! This module owns lexing, parsing, the three readings, agent selection, pattern
 //! matching, verdicts, diagnostics and fixes. It performs no I/O, spawns no tasks and
 //! knows nothing of terminals: callers hand it bytes and get values back, so every part
-//! can be tested with plain data (`tests/layering.rs` checks its imports).
+//! can be tested with plain data (`tests/integration/layering.rs` checks its imports).
 //!
 //! What a crawler needs is re-exported here and at the crate root: [`RobotsTxt`] (parse
 //! once, never fails), a [`Matcher`] per robot and [`Reading`], [`explain`] for the why,

@@ -535,7 +535,7 @@ mod tests {
     /// `robots update` adds nothing to the shipped registry.
     #[test]
     fn the_registry_has_every_name_of_the_ai_robots_list() {
-        // Compiled in (the registry does no I/O, tests/layering.rs).
+        // Compiled in (the registry does no I/O, tests/integration/layering.rs).
         let json = include_str!("../tests/data/ai-robots/robots.json");
         let listed = ai_robots_list(json).expect("robots.json's shape");
         assert!(listed.len() >= 166, "{} names", listed.len());

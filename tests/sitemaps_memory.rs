@@ -3,6 +3,7 @@
 //! a test binary of its own, so that the only child whose peak is measured is this one.
 #![cfg(feature = "tool")]
 
+#[path = "integration/support/mod.rs"]
 mod support;
 
 use std::process::{Command, Stdio};

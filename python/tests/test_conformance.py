@@ -1,7 +1,7 @@
 """The repository's conformance vectors, through the Python API: the seeds under all
 three readings, Google's reference matcher's verdicts, and Google's verdicts on real
 files. The URLs are taken byte for byte, as Google's library takes them (``raw_urls``,
-the command line's --raw-url), as the Rust tests take them (tests/conformance.rs)."""
+the command line's --raw-url), as the Rust tests take them (tests/integration/conformance.rs)."""
 
 from __future__ import annotations
 

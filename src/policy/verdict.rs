@@ -15,7 +15,7 @@ use super::reading::Reading;
 use super::request::{UrlMode, is_robots_txt};
 
 /// One rule that matched the path: what [`evaluate`] lists and what a [`Decision`](super::Decision)
-/// names as deciding (the two agree field for field, `tests/conformance.rs` checks).
+/// names as deciding (the two agree field for field, `tests/integration/conformance.rs` checks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RuleMatch {
     pub(crate) group: usize,
