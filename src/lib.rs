@@ -106,7 +106,7 @@ pub mod tui;
 #[cfg(feature = "tool")]
 #[doc(hidden)]
 pub mod ui;
-/// Counted nouns for the tool's messages.
-#[cfg(feature = "fetch")]
+/// Counted nouns for the tool's messages (and a survey's errors).
+#[cfg(any(feature = "fetch", feature = "survey"))]
 #[doc(hidden)]
 pub mod words;

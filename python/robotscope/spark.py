@@ -134,9 +134,11 @@ def resolve_redirects(rows: Any) -> Any:
         .withColumn("_done", F.col("target").isNull())
         .withColumn("_resolved", F.lit(False))
     )
-    before = F.col("_t_time") <= F.col("time")
+    # A capture with no time (its date could not be read) is taken when no other is.
+    before = (F.col("_t_time") <= F.col("time")) & (F.col("_t_time") != "")
+    after = F.col("_t_time") > F.col("time")
     nearest = Window.partitionBy("_id").orderBy(
-        F.when(before, F.lit(0)).otherwise(F.lit(1)),
+        F.when(before, F.lit(0)).when(after, F.lit(1)).otherwise(F.lit(2)),
         F.when(before, F.col("_t_time")).desc_nulls_last(),
         F.col("_t_time").asc_nulls_last(),
     )

@@ -32,7 +32,8 @@ pub trait RedirectMemory {
     /// When the memory cannot keep it (a disk full).
     fn remember(&mut self, key: &str, time: &str, record: &[u8]) -> io::Result<()>;
     /// The capture of `key` nearest `time`: the last at or before it, else the first
-    /// after; `None` when none was kept.
+    /// after, else one with no time (`""`: its date could not be read); `None` when none
+    /// was kept.
     ///
     /// # Errors
     /// When the memory cannot be read.
@@ -70,9 +71,11 @@ impl RedirectMemory for InMemory {
 
     fn recall(&mut self, key: &str, time: &str) -> io::Result<Option<Vec<u8>>> {
         let Some(times) = self.by_url.get(key) else { return Ok(None) };
-        let before = times.range::<str, _>((Unbounded, Included(time))).next_back();
+        // A capture with no time (its date could not be read) is taken when no other is.
+        let before = times.range::<str, _>((Unbounded, Included(time))).rev().find(|(at, _)| !at.is_empty());
         let after = || times.range::<str, _>((Excluded(time), Unbounded)).next();
-        Ok(before.or_else(after).map(|(_, record)| record.clone()))
+        let undated = || times.get_key_value("");
+        Ok(before.or_else(after).or_else(undated).map(|(_, record)| record.clone()))
     }
 
     fn remembered(&self) -> usize {

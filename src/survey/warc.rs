@@ -16,6 +16,8 @@ use std::time::Instant;
 
 use flate2::bufread::GzDecoder;
 
+use crate::words::plural;
+
 /// The bytes of a record's block (the HTTP answer) kept: a robots.txt past RFC 9309's
 /// 500 KiB is read to there, and the HTTP header comes first. The rest is skipped.
 pub const MAX_BLOCK_BYTES: usize = 512 * 1024 + 64 * 1024;
@@ -75,7 +77,8 @@ pub fn read_captures(
 ) -> Result<(), WarcError> {
     let mut raw = BufReader::with_capacity(256 * 1024, input);
     let gzipped = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
-    let mut reader = Reader { max_body, deadline, each: &mut each, records: 0, held: None, broken: None };
+    let mut reader =
+        Reader { max_body, deadline, each: &mut each, records: 0, held: None, broken: None, lengthless: false };
     if !gzipped {
         let mut plain = Replay::new(raw, false);
         return match reader.records_of(&mut plain) {
@@ -175,7 +178,15 @@ fn salvaged(member: &[u8]) -> Salvaged {
     let Some(start) = memchr::memmem::find(&decoded, b"WARC/1.") else { return Salvaged::Nothing };
     let mut input = Replay::new(&decoded[start..], false);
     let mut nothing = |_| ControlFlow::Continue(());
-    let mut reader = Reader { max_body: 0, deadline: None, each: &mut nothing, records: 0, held: None, broken: None };
+    let mut reader = Reader {
+        max_body: 0,
+        deadline: None,
+        each: &mut nothing,
+        records: 0,
+        held: None,
+        broken: None,
+        lengthless: false,
+    };
     let _version = read_line(&mut input, &mut 0);
     let (fields, _) = reader.header_fields(&mut input);
     let field = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
@@ -317,6 +328,9 @@ struct Reader<'e> {
     held: Option<WarcCapture>,
     /// The read error that cut the last record's block short.
     broken: Option<io::Error>,
+    /// The last record had no `Content-Length`: the bytes after it, to the next version
+    /// line, are its block, not another's fault.
+    lengthless: bool,
 }
 
 impl Reader<'_> {
@@ -393,8 +407,10 @@ impl Reader<'_> {
                     return (fields, false);
                 }
             };
-            // The next record's version line, alone or after a field it cut.
-            if let Some(at) = version_line_at(&line) {
+            // The next record's version line: alone, or after a field it cut when a
+            // header's first field follows it (a value may end in `WARC/1.0`).
+            let mut glued = |at: usize| at == 0 || input.fill_buf().is_ok_and(starts_a_header);
+            if let Some(at) = version_line_at(&line).filter(|&at| glued(at)) {
                 input.unread(&line[at..]);
                 line.truncate(at);
                 if let Some((name, value)) = String::from_utf8_lossy(&line).split_once(':') {
@@ -425,35 +441,22 @@ impl Reader<'_> {
         self.broken = None;
         // The version line, past the blank lines that end the record before; anything
         // else before it is said, and skipped.
-        let mut skipped = 0usize;
-        loop {
-            let Some(line) = read_line(input, &mut skipped)? else {
-                if skipped > 0 {
-                    let error = format!("{skipped} bytes at the end that are no WARC record");
-                    return Ok(Next::Capture(WarcCapture { error: Some(error), ..WarcCapture::default() }));
-                }
-                return Ok(Next::End);
-            };
-            if line.starts_with(b"WARC/") {
-                break;
+        let (found, skipped) = to_version_line(input)?;
+        if !found {
+            if skipped > 0 {
+                let error = format!("{} at the end that are no WARC record", plural(skipped, "byte"));
+                return Ok(Next::Capture(WarcCapture { error: Some(error), ..WarcCapture::default() }));
             }
-            // Bytes that are no record, then a record's start on the same line.
-            if let Some(at) = memchr::memmem::find(&line, b"WARC/1.") {
-                skipped += at;
-                input.unread(&line[at..]);
-                continue;
-            }
-            if !line.iter().all(u8::is_ascii_whitespace) {
-                skipped += line.len();
-            }
+            return Ok(Next::End);
         }
         // Bytes between the record before and this one: the record before's Content-Length
         // fell short of its end, when it is the one held; else they are this one's.
         let mut problems = Vec::new();
-        if skipped > 0 {
+        let lengthless_before = std::mem::take(&mut self.lengthless);
+        if skipped > 0 && !lengthless_before {
             match &mut self.held {
                 Some(before) => {
-                    let problem = format!("its Content-Length ends {skipped} bytes before the record does");
+                    let problem = format!("its Content-Length ends {} before the record does", plural(skipped, "byte"));
                     before.error =
                         Some(before.error.take().map_or(problem.clone(), |error| format!("{error}; {problem}")));
                     before.truncated = true;
@@ -483,12 +486,17 @@ impl Reader<'_> {
         }
         let length = field("content-length").and_then(|v| v.parse::<u64>().ok());
         let Some(length) = length else {
-            let error = "a record without a Content-Length: the rest of the file cannot be told apart".to_owned();
-            // Without its length the record's end is unknown: what follows is read as
-            // the next record's start, and skipped to a version line.
+            // Without its length the record's end is unknown: what follows is skipped
+            // to the next version line.
+            self.lengthless = true;
+            if !is_response {
+                return Ok(Next::Other);
+            }
+            problems.push("a record without a Content-Length: its block is skipped to the next record".to_owned());
             return Ok(Next::Capture(WarcCapture {
                 url: target_uri(field("warc-target-uri")),
-                error: Some(error),
+                date: capture_time(field("warc-date"), &mut problems),
+                error: Some(problems.join("; ")),
                 ..WarcCapture::default()
             }));
         };
@@ -569,21 +577,60 @@ impl Reader<'_> {
     }
 }
 
-/// Where a block that runs into the next record should have ended: where the first
-/// line in it that is a record's version line (`WARC/1.0`, `WARC/1.1`) begins, read on
-/// into the bytes that follow it in the input (`next`) when the block ends inside one.
+/// Reads past the next record's version line: whether there is one, and how many
+/// bytes before it are no record (blank lines, which end the record before, aside).
+fn to_version_line<R: BufRead>(input: &mut Replay<R>) -> io::Result<(bool, usize)> {
+    let mut skipped = 0usize;
+    loop {
+        let Some(line) = read_line(input, &mut skipped)? else { return Ok((false, skipped)) };
+        if line.starts_with(b"WARC/") {
+            return Ok((true, skipped));
+        }
+        // Bytes that are no record, then a record's start on the same line.
+        if let Some(at) = memchr::memmem::find(&line, b"WARC/1.") {
+            skipped += at;
+            input.unread(&line[at..]);
+            continue;
+        }
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            skipped += line.len();
+        }
+    }
+}
+
+/// Where a block that runs into the next record should have ended. A block that the
+/// record separator and the next record's version line follow (or the end, or what a
+/// read shows of them) ended well: nothing is looked for in it, so that a robots.txt
+/// holding the line `WARC/1.0` is read whole. Else the first version line in it
+/// (`WARC/1.0` or `WARC/1.1` and the line's end, glued to what was cut or not) that a
+/// header's first field follows, read on into the bytes that follow the block in the
+/// input (`next`) when the block ends inside one.
 fn overrun_of(block: &[u8], next: &[u8]) -> Option<usize> {
-    let mut window = Vec::with_capacity(VERSION_LINE);
-    memchr::memchr_iter(b'\n', block).map(|at| at + 1).find(|&start| {
-        window.clear();
-        window.extend(block[start..].iter().chain(next).take(VERSION_LINE));
-        let line = window.iter().position(|&byte| byte == b'\n').map_or(&window[..], |end| &window[..=end]);
-        version_line_at(line) == Some(0)
+    const START: &[u8] = b"WARC/1.";
+    let after = &next[next.iter().position(|byte| !matches!(byte, b'\r' | b'\n')).unwrap_or(next.len())..];
+    if after.starts_with(START) || START.starts_with(after) {
+        return None;
+    }
+    let mut joined = block.to_vec();
+    joined.extend_from_slice(&next[..next.len().min(32)]);
+    memchr::memmem::find_iter(&joined, START).filter(|&at| at < block.len()).find(|&at| {
+        let rest = &joined[at + START.len()..];
+        let line_end = match rest {
+            [b'0' | b'1', b'\r', b'\n', ..] => 3,
+            [b'0' | b'1', b'\n', ..] => 2,
+            _ => return false,
+        };
+        starts_a_header(&rest[line_end..])
     })
 }
 
-/// The length of the longest version line, `WARC/1.0\r\n`.
-const VERSION_LINE: usize = 10;
+/// True when `bytes` begin as a record's header does after its version line: with
+/// `WARC-Type` or `WARC-Record-ID`, which every record has and writers put first.
+fn starts_a_header(bytes: &[u8]) -> bool {
+    [&b"WARC-Type:"[..], b"WARC-Record-ID:"]
+        .iter()
+        .any(|name| bytes.get(..name.len()).is_some_and(|start| start.eq_ignore_ascii_case(name)))
+}
 
 /// Where a record's version line (`WARC/1.0` or `WARC/1.1`, then the line's end) begins
 /// in `line`, which it ends.
@@ -802,12 +849,15 @@ fn unchunk(mut body: &[u8]) -> Chunks {
     let mut data = Vec::with_capacity(body.len());
     let mut first = true;
     loop {
+        // A size line begins with a hex digit: httparse reads an empty one, or one of an
+        // extension alone, as the last chunk's.
+        let size_line = body.first().is_none_or(u8::is_ascii_hexdigit);
         let (start, size) = match httparse::parse_chunk_size(body) {
-            Ok(httparse::Status::Complete(found)) => found,
-            Ok(httparse::Status::Partial) => return Chunks::Cut(data),
-            Err(_) if body.is_empty() => return Chunks::Cut(data),
-            Err(_) if first => return Chunks::None,
-            Err(_) => return Chunks::Broken,
+            _ if body.is_empty() => return Chunks::Cut(data),
+            Ok(httparse::Status::Complete(found)) if size_line => found,
+            Ok(httparse::Status::Partial) if size_line => return Chunks::Cut(data),
+            _ if first => return Chunks::None,
+            _ => return Chunks::Broken,
         };
         first = false;
         if size == 0 {
@@ -820,7 +870,12 @@ fn unchunk(mut body: &[u8]) -> Chunks {
         };
         data.extend_from_slice(chunk);
         body = &body[start + chunk.len()..];
-        body = body.strip_prefix(b"\r\n").unwrap_or(body);
+        // Each chunk's data ends its line: anything else is no chunked body.
+        match body.strip_prefix(b"\r\n").or_else(|| body.strip_prefix(b"\n")) {
+            Some(rest) => body = rest,
+            None if body.is_empty() || body == b"\r" => return Chunks::Cut(data),
+            None => return Chunks::Broken,
+        }
     }
 }
 
@@ -1048,6 +1103,80 @@ mod tests {
         }
     }
 
+    /// Text that looks like a record's start inside a record that is whole (a robots.txt
+    /// comment line `WARC/1.0`, a field value ending in it) cuts nothing; a record whose
+    /// body was cut mid-line, its length running into the next record, is cut where
+    /// that record begins, and the next one is read.
+    #[test]
+    fn only_a_real_next_record_cuts_a_record_short() {
+        let body = b"User-agent: *\nWARC/1.0\nDisallow: /\n";
+        let whole = response("https://a.example/robots.txt", "200 OK", body);
+        let odd_field = dated_record(
+            "response",
+            "https://b.example/robots.txt?v=WARC/1.0",
+            "2024-05-01T00:00:00Z",
+            b"HTTP/1.1 200 OK\r\n\r\nUser-agent: *\nDisallow: /\n",
+        );
+        for file in [[whole.clone(), odd_field.clone()].concat(), [gzip(&whole), gzip(&odd_field)].concat()] {
+            let found = captures(&file);
+            let summary: Vec<(&str, &[u8], bool)> =
+                found.iter().map(|c| (c.url.as_str(), c.body.as_slice(), c.error.is_some())).collect();
+            assert_eq!(
+                summary,
+                [
+                    ("https://a.example/robots.txt", &body[..], false),
+                    ("https://b.example/robots.txt?v=WARC/1.0", &b"User-agent: *\nDisallow: /\n"[..], false)
+                ]
+            );
+        }
+        // The first record's body lost its last 9 bytes, mid-line.
+        let mut cut = whole.clone();
+        let end = cut.len() - 4;
+        cut.drain(end - 9..end);
+        let next = response("https://c.example/robots.txt", "200 OK", b"User-agent: *\nAllow: /\n");
+        let found = captures(&[cut, next].concat());
+        let summary: Vec<(&str, Option<&str>)> = found.iter().map(|c| (c.url.as_str(), c.error.as_deref())).collect();
+        assert_eq!(
+            summary,
+            [
+                ("https://a.example/robots.txt", Some("its Content-Length runs into the next record")),
+                ("https://c.example/robots.txt", None)
+            ]
+        );
+    }
+
+    /// A record without a Content-Length keeps its URL and date and says so; the bytes
+    /// after it are its own, not the next record's fault; one that is no response costs
+    /// no row.
+    #[test]
+    fn a_record_without_a_length_is_said_and_the_next_is_read() {
+        let lengthless = |kind: &str, url: &str| {
+            format!("WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {url}\r\nWARC-Date: 2024-05-01T00:00:00Z\r\n\r\nGET / HTTP/1.1\r\n\r\n")
+                .into_bytes()
+        };
+        let next = response("https://c.example/robots.txt", "200 OK", b"User-agent: *\nAllow: /\n");
+        let file = [
+            lengthless("request", "https://a.example/robots.txt"),
+            lengthless("response", "https://b.example/robots.txt"),
+            next,
+        ]
+        .concat();
+        let found = captures(&file);
+        let summary: Vec<(&str, &str, Option<&str>)> =
+            found.iter().map(|c| (c.url.as_str(), c.date.as_str(), c.error.as_deref())).collect();
+        assert_eq!(
+            summary,
+            [
+                (
+                    "https://b.example/robots.txt",
+                    "2024-05-01T00:00:00Z",
+                    Some("a record without a Content-Length: its block is skipped to the next record")
+                ),
+                ("https://c.example/robots.txt", "2026-11-01T00:00:00Z", None)
+            ]
+        );
+    }
+
     /// A plain file that cannot be read on (a disk's error): the record it broke in
     /// carries the error, and the reading says it failed.
     #[test]
@@ -1098,10 +1227,19 @@ mod tests {
             judged(plain.as_bytes()),
             (plain.into(), false, Some("the body is not chunked, though its header says so: read as it is".into()))
         );
-        assert_eq!(
-            judged(b"5\r\nAllow\r\nzz\r\nDisallow: /\r\n"),
-            (String::new(), true, Some("the chunked body's framing is broken".into()))
-        );
+        for broken in [
+            &b"5\r\nAllow\r\nzz\r\nDisallow: /\r\n"[..],
+            b"5\r\nUser-\r\n\r\nagent: *\n",
+            b"5\r\nUser-\r\n;x\r\n",
+            b"5\r\nUser-agent",
+        ] {
+            assert_eq!(
+                judged(broken),
+                (String::new(), true, Some("the chunked body's framing is broken".into())),
+                "{}",
+                String::from_utf8_lossy(broken)
+            );
+        }
     }
 
     #[test]

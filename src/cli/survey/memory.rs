@@ -76,10 +76,17 @@ impl RedirectMemory for OnDisk {
                 .and_then(|mut select| select.query_row([key, time], |row| row.get(0)).optional())
                 .map_err(failed)
         };
-        match nearest("SELECT record FROM urls WHERE key = ?1 AND time <= ?2 ORDER BY time DESC LIMIT 1")? {
-            Some(record) => Ok(Some(record)),
-            None => nearest("SELECT record FROM urls WHERE key = ?1 AND time > ?2 ORDER BY time LIMIT 1"),
+        // A capture with no time (its date could not be read) is taken when no other is.
+        if let Some(record) =
+            nearest("SELECT record FROM urls WHERE key = ?1 AND time <= ?2 AND time <> '' ORDER BY time DESC LIMIT 1")?
+        {
+            return Ok(Some(record));
         }
+        if let Some(record) = nearest("SELECT record FROM urls WHERE key = ?1 AND time > ?2 ORDER BY time LIMIT 1")? {
+            return Ok(Some(record));
+        }
+        // (The time is bound as in the others, and has no say here.)
+        nearest("SELECT record FROM urls WHERE key = ?1 AND time = '' AND ?2 = ?2")
     }
 
     fn remembered(&self) -> usize {
@@ -197,12 +204,21 @@ mod tests {
         assert_eq!(recall(&mut memory, "a", "2023-01").as_deref(), Some(&b"2"[..]), "else the first after");
         assert_eq!(recall(&mut memory, "c", "2024-01"), None);
         // The memory in the library recalls alike.
+        // A capture with no time is taken only when no other is.
+        memory.remember("a", "", b"u").expect("kept");
+        memory.remember("d", "", b"w").expect("kept");
+        assert_eq!(recall(&mut memory, "a", "2023-01").as_deref(), Some(&b"2"[..]), "a dated one after");
+        assert_eq!(recall(&mut memory, "d", "2023-01").as_deref(), Some(&b"w"[..]), "the undated one alone");
         let mut in_memory = crate::survey::InMemory::default();
-        for (key, time, record) in [("a", "2024-01", b"2"), ("a", "2025-06", b"3")] {
+        for (key, time, record) in [("a", "2024-01", b"2"), ("a", "2025-06", b"3"), ("a", "", b"u"), ("d", "", b"w")] {
             in_memory.remember(key, time, record).expect("kept");
         }
-        for time in ["2024-03", "2025-06", "2023-01"] {
-            assert_eq!(in_memory.recall("a", time).expect("read"), memory.recall("a", time).expect("read"), "{time}");
+        for (key, time) in [("a", "2024-03"), ("a", "2025-06"), ("a", "2023-01"), ("a", ""), ("d", "2024-01")] {
+            assert_eq!(
+                in_memory.recall(key, time).expect("read"),
+                memory.recall(key, time).expect("read"),
+                "{key} {time}"
+            );
         }
         for record in [b"x", b"y", b"z"] {
             memory.wait(record).expect("kept");
