@@ -125,20 +125,34 @@ def warc_records(path_or_file: PathOrFile, *, reader: str = "auto") -> Iterator[
         # FastWARC when installed: on a broken gzip member it raises, where warcio
         # reading a stream may end without a word (the rows before it then come, and
         # a row saying why).
-        if reader == "auto":
+        auto = reader == "auto"
+        if auto:
             reader = "fastwarc" if _installed("fastwarc") else "warcio"
         if reader == "fastwarc" and not seekable:
             with tempfile.TemporaryFile() as spooled:
                 shutil.copyfileobj(stream, spooled)
                 spooled.seek(0)
-                yield from _fastwarc_records(spooled)
+                yield from _fastwarc_else_warcio(spooled, auto)
         elif reader == "fastwarc":
-            yield from _fastwarc_records(stream)
+            yield from _fastwarc_else_warcio(stream, auto)
         else:
             yield from _warcio_records(stream)
     finally:
         if opened:
             stream.close()
+
+
+def _fastwarc_else_warcio(stream: Any, auto: bool) -> Iterator[Record]:
+    """FastWARC's records; when it finds none and the reader was the default, warcio's:
+    FastWARC reads only CRLF line ends, and a file written with LF alone (which the
+    command line and warcio read) would give no row at all."""
+    found = False
+    for record in _fastwarc_records(stream):
+        found = True
+        yield record
+    if auto and not found:
+        stream.seek(0)
+        yield from _warcio_records(stream)
 
 
 def _installed(module: str) -> bool:

@@ -151,6 +151,20 @@ def test_a_stream_that_cannot_seek_and_the_default_agents(warcs: tuple[Path, Pat
     assert len(rows) == (len(HTTP_CAPTURES) - 1 + len(HTTPS_CAPTURES)) * len(robotscope.SURVEY_AGENTS)
 
 
+def test_a_warc_written_with_lf_alone_gives_the_command_lines_rows(tmp_path: Path, robotscope_bin: Path) -> None:
+    # FastWARC reads CRLF line ends only; the default reader then falls back to warcio.
+    record = response("https://lf.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /\n")
+    head, block = record.split(b"\r\n\r\n", 1)
+    head = head.replace(b"\r\n", b"\n")
+    block = block.replace(b"HTTP/1.1 200 OK\r\n\r\n", b"HTTP/1.1 200 OK\n\n")[: -len(b"\r\n\r\n")]
+    head = head.replace(b"Content-Length: %d" % (len(block) + 2), b"Content-Length: %d" % len(block))
+    path = tmp_path / "lf.warc"
+    path.write_bytes(head + b"\n\n" + block + b"\n\n")
+    rows = list(survey_warc(path, list(AGENTS)))
+    assert sorted(map(key, rows)) == sorted(map(key, cli_rows(robotscope_bin, path)))
+    assert {row["category"] for row in rows} == {"full"}
+
+
 def test_agents_must_be_a_list_not_a_string(warcs: tuple[Path, Path]) -> None:
     with pytest.raises(TypeError, match="a list of product tokens"):
         list(survey_warc(str(warcs[1]), "GPTBot"))
