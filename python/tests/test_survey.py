@@ -165,6 +165,37 @@ def test_a_warc_written_with_lf_alone_gives_the_command_lines_rows(tmp_path: Pat
     assert {row["category"] for row in rows} == {"full"}
 
 
+def test_s3_paths_are_read_with_boto3(warcs: tuple[Path, Path], robotscope_bin: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An S3-compatible server on 127.0.0.1 (moto's), reached by boto3 itself through
+    # AWS_ENDPOINT_URL, as a bucket on AWS would be.
+    boto3 = pytest.importorskip("boto3")
+    moto_server = pytest.importorskip("moto.server")
+    server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    try:
+        host, port = server.get_host_and_port()
+        for name, value in [
+            ("AWS_ENDPOINT_URL", f"http://{host}:{port}"),
+            ("AWS_ACCESS_KEY_ID", "testing"),
+            ("AWS_SECRET_ACCESS_KEY", "testing"),
+            ("AWS_DEFAULT_REGION", "us-east-1"),
+        ]:
+            monkeypatch.setenv(name, value)
+        s3 = boto3.client("s3")
+        s3.create_bucket(Bucket="crawl")
+        s3.put_object(Bucket="crawl", Key="robotstxt/https.warc", Body=warcs[1].read_bytes())
+        rows = list(robotscope.spark.warc_rows("s3://crawl/robotstxt/https.warc", AGENTS, "rfc9309", "auto", ""))
+        columns = len(robotscope.spark.COLUMNS)
+        got = sorted(tuple(str(value) for value in row[:columns]) for row in rows)
+        assert got == sorted(map(key, cli_rows(robotscope_bin, warcs[1])))
+        # A key the bucket does not hold: a row per agent saying why, not the job's end.
+        missing = list(robotscope.spark.warc_rows("s3://crawl/robotstxt/none.warc", AGENTS, "rfc9309", "auto", ""))
+        assert [row[3] for row in missing] == ["unreachable"] * len(AGENTS)
+        assert "NoSuchKey" in missing[0][11]
+    finally:
+        server.stop()
+
+
 def test_agents_must_be_a_list_not_a_string(warcs: tuple[Path, Path]) -> None:
     with pytest.raises(TypeError, match="a list of product tokens"):
         list(survey_warc(str(warcs[1]), "GPTBot"))
