@@ -71,12 +71,17 @@ def open_warc(location: str, prefix: str = COMMON_CRAWL, timeout: float = 60.0) 
 
 def warc_rows(location: str, agents: Sequence[str], reading: str, reader: str, prefix: str) -> Iterator[tuple[Any, ...]]:
     """The rows of one WARC, redirects unresolved, as tuples of :data:`COLUMNS` +
-    (warc, key, target). A WARC that cannot be read to its end gives a row per agent
+    (warc, key, target, target_only). A WARC that cannot be read to its end gives a row per agent
     saying why, after the rows read."""
     try:
         with open_warc(location, prefix) as stream:
             for row in survey_warc(stream, agents, reading=reading, reader=reader, follow_redirects=False):
-                yield tuple(row[column] for column in COLUMNS) + (location, url_key(row["url"]), row["target"])
+                yield tuple(row[column] for column in COLUMNS) + (
+                    location,
+                    url_key(row["url"]),
+                    row["target"],
+                    row["target_only"],
+                )
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     # A bad file is a row, never the job's end; a reader's panic (PyO3's
@@ -84,7 +89,7 @@ def warc_rows(location: str, agents: Sequence[str], reading: str, reader: str, p
     except BaseException as error:  # noqa: BLE001
         why = f"{location}: {type(error).__name__}: {error}"
         for agent in agents:
-            yield ("", "", agent, "unreachable", "none", None, None, 0, "", None, False, why, location, "", None)
+            yield ("", "", agent, "unreachable", "none", None, None, 0, "", None, False, why, location, "", None, False)
 
 
 def schema() -> Any:
@@ -107,6 +112,8 @@ def schema() -> Any:
             T.StructField("warc", T.StringType()),
             T.StructField("key", T.StringType()),
             T.StructField("target", T.StringType()),
+            # A capture of another path: a redirect's possible target, no site's row.
+            T.StructField("target_only", T.BooleanType()),
         ]
     )
 
@@ -129,7 +136,8 @@ def resolve_redirects(rows: Any) -> Any:
         *[F.col(column).alias("_t_" + column) for column in taken],
     )
     current = (
-        rows.withColumn("_id", F.monotonically_increasing_id())
+        rows.filter(~F.col("target_only"))
+        .withColumn("_id", F.monotonically_increasing_id())
         .withColumn("_at", F.col("target"))
         .withColumn("_done", F.col("target").isNull())
         .withColumn("_resolved", F.lit(False))

@@ -52,7 +52,10 @@ def survey_warc(
     ``unreachable``, ``redirect``), ``group``, ``line``, ``status``, ``bytes``,
     ``time``, ``train_ai``, ``html``, ``error``. With ``follow_redirects=False`` a
     redirect's rows come at once, with category ``redirect`` and its ``target`` (every
-    row has the key), for a caller that joins them across files (the Spark job does).
+    row has the key), for a caller that joins them across files (the Spark job does);
+    captures of other paths than ``/robots.txt`` (pages a robots.txt may redirect to)
+    then come too, with ``target_only`` true (every row has the key): targets for the
+    joins, no site's rows. With redirects followed they give no rows, and are followed.
 
     Well-formed files give the command line's rows. On broken ones the readers part:
     the command line's reads on past a broken gzip member, a record without a
@@ -92,7 +95,7 @@ def _rows(survey: Survey, path_or_file: PathOrFile, reader: str, follow_redirect
         except BaseException as failure:  # noqa: BLE001 - PyO3's PanicException included
             why = f"the WARC could not be read on: {type(failure).__name__}: {failure}"
             for agent in survey.agents:
-                yield dict(_UNREAD, agent=agent, error=why, **({} if follow_redirects else {"target": None}))
+                yield dict(_UNREAD, agent=agent, error=why, **({} if follow_redirects else {"target": None, "target_only": False}))
             break
         yield from survey.judge_record(url, block, time=date, truncated=truncated, error=error)
     yield from survey.finish()

@@ -69,9 +69,11 @@ impl Survey {
     /// The rows of a WARC `response` record, given as another reader hands it: its
     /// `WARC-Target-URI`, `WARC-Date` and block (the HTTP answer, headers and body,
     /// as captured: `robotscope survey --warc` reads it, chunks and gzip undone). A
-    /// record that is no `/robots.txt` capture gives no rows (counted in `skipped`);
-    /// a redirect's rows are held back when redirects are followed. `error` is what
-    /// the reader found wrong with the record (cut off), said first in the rows.
+    /// record that is no `/robots.txt` capture (counted in `skipped`) is kept as a
+    /// redirect's possible target only: it gives no rows when redirects are followed,
+    /// and rows with `target_only` true when not, for the caller's joins; a redirect's
+    /// rows are held back when redirects are followed. `error` is what the reader found
+    /// wrong with the record (cut off), said first in the rows.
     #[pyo3(signature = (url, block, *, time = String::new(), truncated = false, error = None))]
     fn judge_record<'py>(
         &mut self,
@@ -82,15 +84,17 @@ impl Survey {
         truncated: bool,
         error: Option<String>,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        if !is_robots_txt(url.trim().trim_start_matches('<').trim_end_matches('>')) {
-            self.skipped += 1;
-            return Ok(Vec::new());
-        }
+        let robots_txt = is_robots_txt(url.trim().trim_start_matches('<').trim_end_matches('>'));
         // As `--warc` reads a record: a block past its cap is cut, and says so.
         let cut = block.0.len() > MAX_BLOCK_BYTES;
         let block = &block.0[..block.0.len().min(MAX_BLOCK_BYTES)];
         let capture = py.detach(|| response_capture(url, &time, block, self.max_body, truncated || cut, error));
-        self.rows_of(py, &Capture::from(capture))
+        if robots_txt {
+            self.rows_of(py, &Capture::from(capture), false)
+        } else {
+            self.skipped += 1;
+            self.rows_of(py, &Capture::from(capture), true)
+        }
     }
 
     /// The rows of one capture: `url` its robots.txt URL, `status` the HTTP status
@@ -122,7 +126,7 @@ impl Survey {
             error,
             month: None,
         };
-        self.rows_of(py, &capture)
+        self.rows_of(py, &capture, false)
     }
 
     /// The rows of the redirects held back: each with its target's verdicts when a
@@ -151,13 +155,24 @@ impl Survey {
 }
 
 impl Survey {
-    /// A capture's rows, as dictionaries. Without following redirects, each row has a
-    /// `target` too: where a redirect sends robots (as `url_key` writes it), else None.
-    fn rows_of<'py>(&mut self, py: Python<'py>, capture: &Capture) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        self.judged += 1;
+    /// A capture's rows, as dictionaries; `target_only` for a capture of another path
+    /// than `/robots.txt`, a redirect's possible target only. Without following
+    /// redirects, each row has a `target` too (where a redirect sends robots, as
+    /// `url_key` writes it, else None) and `target_only`.
+    fn rows_of<'py>(
+        &mut self,
+        py: Python<'py>,
+        capture: &Capture,
+        target_only: bool,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.judged += u64::from(!target_only);
         let (robots, limit) = (&self.robots, self.limit);
         let rows = py.detach(|| survey::judge_within(capture, robots, limit));
         if let Some(redirects) = &mut self.redirects {
+            if target_only {
+                redirects.note_target(capture, &rows)?;
+                return Ok(Vec::new());
+            }
             return redirects.note(capture, rows)?.unwrap_or_default().iter().map(|row| row_dict(py, row)).collect();
         }
         let target = survey::redirect_target(capture);
@@ -165,6 +180,7 @@ impl Survey {
             .map(|row| {
                 let dict = row_dict(py, row)?;
                 dict.set_item("target", target.as_deref())?;
+                dict.set_item("target_only", target_only)?;
                 Ok(dict)
             })
             .collect()

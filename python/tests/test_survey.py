@@ -50,6 +50,8 @@ HTTP_CAPTURES = [
     response("http://hop2.example/robots.txt", "301 Moved\r\nLocation: https://d.example/robots.txt", b""),
     response("http://gone.example/robots.txt", "301 Moved\r\nLocation: https://nowhere.example/robots.txt", b""),
     response("https://a.example/page.html", "200 OK", b"<html>not a robots.txt</html>"),
+    # A robots.txt that redirects to a page, captured in the other file: robots read it.
+    response("http://p.example/robots.txt", "301 Moved\r\nLocation: https://p.example/welcome", b""),
     # A later crawl's https capture of a.example: the redirect of February takes the
     # capture of its own time, in the other file.
     response("https://a.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /\n", date="2025-09-01T00:00:00Z"),
@@ -68,6 +70,8 @@ HTTPS_CAPTURES = [
         chunked(gzip.compress(b"User-agent: *\nDisallow: /\nAllow: /$\n")),
     ),
     response("https://e.example/robots.txt", "200 OK\r\nContent-Type: text/html", b"<!DOCTYPE html><html>hi</html>"),
+    response("https://p.example/welcome", "200 OK\r\nContent-Type: text/html", b"<html>welcome</html>"),
+    # Cut off: its length runs past the end of the file, which it ends.
     response("https://f.example/robots.txt", "200 OK", b"User-agent: CCBot\nDisallow: /", cut=40),
 ]
 
@@ -147,8 +151,10 @@ def test_a_stream_that_cannot_seek_and_the_default_agents(warcs: tuple[Path, Pat
     pytest.importorskip("warcio" if reader == "warcio" else "fastwarc")
     rows = list(survey_warc(_Pipe(warcs[0].read_bytes() + gzip.compress(warcs[1].read_bytes())), reader=reader))
     assert {row["agent"] for row in rows} == set(robotscope.SURVEY_AGENTS)
-    # Every /robots.txt capture of both files (the page is no robots.txt).
-    assert len(rows) == (len(HTTP_CAPTURES) - 1 + len(HTTPS_CAPTURES)) * len(robotscope.SURVEY_AGENTS)
+    # Every /robots.txt capture of both files (the two pages are no robots.txt).
+    assert len(rows) == (len(HTTP_CAPTURES) - 1 + len(HTTPS_CAPTURES) - 1) * len(robotscope.SURVEY_AGENTS)
+    # The redirect to a page reads the page: no rule, everything allowed.
+    assert {row["category"] for row in rows if row["url"] == "http://p.example/robots.txt"} == {"none"}
 
 
 def test_a_warc_written_with_lf_alone_gives_the_command_lines_rows(tmp_path: Path, robotscope_bin: Path) -> None:
@@ -186,7 +192,8 @@ def test_s3_paths_are_read_with_boto3(warcs: tuple[Path, Path], robotscope_bin: 
         s3.put_object(Bucket="crawl", Key="robotstxt/https.warc", Body=warcs[1].read_bytes())
         rows = list(robotscope.spark.warc_rows("s3://crawl/robotstxt/https.warc", AGENTS, "rfc9309", "auto", ""))
         columns = len(robotscope.spark.COLUMNS)
-        got = sorted(tuple(str(value) for value in row[:columns]) for row in rows)
+        # The page's rows are targets for the joins only (the last field says so).
+        got = sorted(tuple(str(value) for value in row[:columns]) for row in rows if not row[-1])
         assert got == sorted(map(key, cli_rows(robotscope_bin, warcs[1])))
         # A key the bucket does not hold: a row per agent saying why, not the job's end.
         missing = list(robotscope.spark.warc_rows("s3://crawl/robotstxt/none.warc", AGENTS, "rfc9309", "auto", ""))

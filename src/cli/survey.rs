@@ -338,6 +338,9 @@ struct Input<'a, W: Write> {
     limit: Option<usize>,
     writer: &'a mut Writer<W>,
     batch: Vec<Capture>,
+    /// For each capture in `batch`, whether it is a redirect's possible target only (a
+    /// capture of another path than `/robots.txt`), with no rows of its own.
+    targets_only: Vec<bool>,
     /// The bytes of the bodies waiting in `batch`.
     batch_bytes: usize,
     redirects: Redirects<memory::OnDisk>,
@@ -363,6 +366,7 @@ impl<'a, W: Write> Input<'a, W> {
             limit,
             writer,
             batch: Vec::with_capacity(BATCH_CAPTURES),
+            targets_only: Vec::with_capacity(BATCH_CAPTURES),
             batch_bytes: 0,
             redirects: Redirects::keeping_in(memory, REMEMBERED_URLS),
             progress,
@@ -372,9 +376,20 @@ impl<'a, W: Write> Input<'a, W> {
         })
     }
 
+    /// A capture of a site's robots.txt, whose rows are written.
     fn push(&mut self, capture: Capture) -> Result<()> {
+        self.push_as(capture, false)
+    }
+
+    /// A capture of another path: judged, and kept as a redirect's possible target only.
+    fn push_target(&mut self, capture: Capture) -> Result<()> {
+        self.push_as(capture, true)
+    }
+
+    fn push_as(&mut self, capture: Capture, target_only: bool) -> Result<()> {
         self.batch_bytes += capture.body.len();
         self.batch.push(capture);
+        self.targets_only.push(target_only);
         if self.batch.len() >= BATCH_CAPTURES || self.batch_bytes >= BATCH_BYTES {
             self.flush()?;
         }
@@ -384,8 +399,14 @@ impl<'a, W: Write> Input<'a, W> {
     /// Judges the captures waiting, on every core, and writes their rows.
     fn flush(&mut self) -> Result<()> {
         let captures = std::mem::take(&mut self.batch);
+        let targets_only = std::mem::take(&mut self.targets_only);
         self.batch_bytes = 0;
-        for (capture, rows) in captures.iter().zip(judge_each(&captures, self.robots, self.limit)) {
+        let judged = captures.iter().zip(judge_each(&captures, self.robots, self.limit));
+        for ((capture, rows), target_only) in judged.zip(targets_only) {
+            if target_only {
+                self.redirects.note_target(capture, &rows)?;
+                continue;
+            }
             if rows.iter().all(|row| row.category == Category::Unreachable) && !rows.is_empty() {
                 self.unreachable += 1;
                 self.first_unreachable.get_or_insert_with(|| {
@@ -439,7 +460,7 @@ impl<'a, W: Write> Input<'a, W> {
         };
         // The file is read and decoded on a thread of its own while the captures read
         // before are judged on every core: reading does not wait for judging.
-        let (sender, receiver) = std::sync::mpsc::sync_channel::<WarcCapture>(BATCH_CAPTURES);
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<(WarcCapture, bool)>(BATCH_CAPTURES);
         let (read, others, named, damage, failed) = std::thread::scope(|scope| {
             let reader = scope.spawn(move || {
                 // Records that name a capture: none, and the file is likely no WARC.
@@ -455,20 +476,25 @@ impl<'a, W: Write> Input<'a, W> {
                         damage.1 = damage.1.take().or(warc.error);
                         return ControlFlow::Continue(());
                     }
-                    // A general crawl's pages are no robots.txt: only `/robots.txt`
-                    // captures count.
-                    if !is_robots_txt(&warc.url) {
-                        others += 1;
-                        return ControlFlow::Continue(());
-                    }
+                    // A general crawl's pages are no robots.txt: they give no rows, and
+                    // are kept only as redirects' possible targets (a robots.txt may
+                    // redirect anywhere).
+                    let robots_txt = is_robots_txt(&warc.url);
+                    others += usize::from(!robots_txt);
                     // The judging side stopped (its output failed): so does the reading.
-                    if sender.send(warc).is_err() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                    if sender.send((warc, robots_txt)).is_err() {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
                 });
                 (read, others, named, damage)
             });
             let mut failed = None;
-            for warc in receiver {
-                if let Err(error) = self.push(Capture::from(warc)) {
+            for (warc, robots_txt) in receiver {
+                let capture = Capture::from(warc);
+                let pushed = if robots_txt { self.push(capture) } else { self.push_target(capture) };
+                if let Err(error) = pushed {
                     failed = Some(error);
                     break;
                 }
@@ -485,7 +511,7 @@ impl<'a, W: Write> Input<'a, W> {
         }
         if others > 0 {
             note!(
-                "robotscope: warning: {label}: {} of pages that are no /robots.txt skipped",
+                "robotscope: warning: {label}: {} of pages that are no /robots.txt: no rows (kept as redirects' targets)",
                 plural(others, "capture")
             );
         }

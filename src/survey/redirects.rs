@@ -124,16 +124,8 @@ impl<M: RedirectMemory> Redirects<M> {
     /// # Errors
     /// When the memory fails.
     pub fn note(&mut self, capture: &Capture, rows: Vec<Row>) -> io::Result<Option<Vec<Row>>> {
-        let key = url_key(&capture.url);
-        let location = redirect_target(capture);
-        if self.agents.is_empty() {
-            self.agents = rows.iter().map(|row| row.agent.clone()).collect();
-        }
-        let room = self.memory.remembered() < self.capacity;
+        let location = self.remember(capture, &rows)?;
         if let Some(location) = location {
-            if room {
-                self.memory.remember(&key, &capture.time, &Target::Redirect(location.clone()).encode())?;
-            }
             let waiting = Waiting {
                 url: capture.url.clone(),
                 time: capture.time.clone(),
@@ -145,10 +137,37 @@ impl<M: RedirectMemory> Redirects<M> {
             self.memory.wait(&waiting.encode())?;
             return Ok(None);
         }
-        if room && !rows.is_empty() {
-            self.memory.remember(&key, &capture.time, &Target::Judged(Judged::of(&rows)).encode())?;
-        }
         Ok(Some(rows))
+    }
+
+    /// Notes a capture that is no robots.txt of its site (a page, `/robots-prod.txt`)
+    /// as a redirect's possible target only: a robots.txt may redirect anywhere, and
+    /// robots read what they are sent to (RFC 9309 §2.3.1.2), but the capture has no
+    /// rows of its own.
+    ///
+    /// # Errors
+    /// When the memory fails.
+    pub fn note_target(&mut self, capture: &Capture, rows: &[Row]) -> io::Result<()> {
+        self.remember(capture, rows).map(|_| ())
+    }
+
+    /// Keeps `capture` as a target: where it redirects (which is returned), or its
+    /// verdicts, while there is room.
+    fn remember(&mut self, capture: &Capture, rows: &[Row]) -> io::Result<Option<String>> {
+        if self.agents.is_empty() {
+            self.agents = rows.iter().map(|row| row.agent.clone()).collect();
+        }
+        let location = redirect_target(capture);
+        if self.memory.remembered() < self.capacity {
+            let target = match &location {
+                Some(location) => Some(Target::Redirect(location.clone())),
+                None => (!rows.is_empty()).then(|| Target::Judged(Judged::of(rows))),
+            };
+            if let Some(target) = target {
+                self.memory.remember(&url_key(&capture.url), &capture.time, &target.encode())?;
+            }
+        }
+        Ok(location)
     }
 
     /// Hands `each` the rows of each redirect, in the order they came: its target's
@@ -535,6 +554,33 @@ mod tests {
             Some("redirects to http://b.example/other/robots.txt, which the input does not hold")
         );
         assert_eq!(resolved[4].error.as_deref(), Some("more than 5 redirects"));
+    }
+
+    /// A robots.txt that redirects to another path (a page, a file on a CDN) takes the
+    /// verdicts of that capture, which has no rows of its own; through a redirect of
+    /// another path too.
+    #[test]
+    fn a_target_at_another_path_is_followed_and_gives_no_rows() {
+        let bots =
+            [SurveyRobot { label: "GPTBot".into(), robot: Robot::from_agent("GPTBot"), reading: Reading::Rfc9309 }];
+        let mut redirects = Redirects::with_capacity(100);
+        let mut moved = capture("https://a.example/robots.txt", 301, "");
+        moved.location = Some("https://cdn.example/a/robots-prod.txt".into());
+        redirects.note(&moved, judge(&moved, &bots)).expect("memory");
+        let mut hop = capture("https://cdn.example/a/robots-prod.txt", 302, "");
+        hop.location = Some("/a/v2.txt".into());
+        redirects.note_target(&hop, &judge(&hop, &bots)).expect("memory");
+        let page = capture("https://cdn.example/a/v2.txt", 200, "User-agent: GPTBot\nDisallow: /\n");
+        redirects.note_target(&page, &judge(&page, &bots)).expect("memory");
+        let mut resolved = Vec::new();
+        redirects
+            .resolve(|rows| {
+                resolved.extend(rows);
+                Ok(())
+            })
+            .expect("memory");
+        let summary: Vec<(&str, &str)> = resolved.iter().map(|row| (row.url.as_str(), row.category.name())).collect();
+        assert_eq!(summary, [("https://a.example/robots.txt", "full")]);
     }
 
     #[test]

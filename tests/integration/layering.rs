@@ -167,7 +167,7 @@ const MAY_IMPORT: [(&str, &[&str]); 18] = [
     // Access logs judged against versions of a robots.txt: pure, the versions given.
     ("audit", &["policy", "robots_db", "fifo"]),
     // Surveys: captures judged, pure; WARC files read from what it is given.
-    ("survey", &["policy"]),
+    ("survey", &["policy", "words"]),
     // Loading a source: the fetch joined to the store.
     ("load", &["policy", "fetch", "history"]),
     // The explorer's audit view runs an audit and shows its report.

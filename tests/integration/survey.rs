@@ -439,11 +439,28 @@ fn standard_input_and_pages_that_are_no_robots_txt_are_bounded() {
     let path = dir.path().join("crawl.warc");
     let mut file = response("https://x.example/", "200 OK", b"<html>home</html>");
     file.extend(response("https://x.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /\n"));
+    // A robots.txt that redirects to a page the input holds: robots read the page (an
+    // HTML page holds no rule: everything is allowed), not `redirect`.
+    file.extend(response("https://y.example/robots.txt", "301 Moved\r\nLocation: /welcome", b""));
+    file.extend(response("https://y.example/welcome", "200 OK\r\nContent-Type: text/html", b"<html>hi</html>"));
     std::fs::write(&path, file).expect("write");
     let (stdout, stderr, code) = survey(&["--warc", path.to_str().expect("utf-8"), "-a", "GPTBot", "--json"]);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(categories(&json_lines(&stdout)).len(), 1, "{stdout}");
-    assert!(stderr.contains("1 capture of pages that are no /robots.txt skipped"), "{stderr}");
+    let rows = json_lines(&stdout);
+    let judged: Vec<(&str, &str, bool)> = rows
+        .iter()
+        .map(|row| {
+            (row["url"].as_str().unwrap_or_default(), row["category"].as_str().unwrap_or_default(), row["html"] == true)
+        })
+        .collect();
+    assert_eq!(
+        judged,
+        [("https://x.example/robots.txt", "full", false), ("https://y.example/robots.txt", "none", true)]
+    );
+    assert!(
+        stderr.contains("2 captures of pages that are no /robots.txt: no rows (kept as redirects' targets)"),
+        "{stderr}"
+    );
 }
 
 /// The archive stand-in of `--monthly`: one capture a month as the CDX listing gives
