@@ -153,7 +153,7 @@ def _fastwarc_else_warcio(stream: Any, auto: bool) -> Iterator[Record]:
     for record in _fastwarc_records(stream):
         found = True
         yield record
-    if auto and not found:
+    if auto and not found and _installed("warcio"):
         stream.seek(0)
         yield from _warcio_records(stream)
 

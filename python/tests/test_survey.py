@@ -159,6 +159,7 @@ def test_a_stream_that_cannot_seek_and_the_default_agents(warcs: tuple[Path, Pat
 
 def test_a_warc_written_with_lf_alone_gives_the_command_lines_rows(tmp_path: Path, robotscope_bin: Path) -> None:
     # FastWARC reads CRLF line ends only; the default reader then falls back to warcio.
+    pytest.importorskip("warcio")
     record = response("https://lf.example/robots.txt", "200 OK", b"User-agent: *\nDisallow: /\n")
     head, block = record.split(b"\r\n\r\n", 1)
     head = head.replace(b"\r\n", b"\n")
