@@ -242,15 +242,21 @@ pub fn redirect_target(capture: &Capture) -> Option<String> {
         .as_deref()
         .filter(|_| is_redirect(capture.status))
         .and_then(|location| url::Url::parse(&capture.url).ok()?.join(location).ok())
-        .map(|target| target.to_string())
+        .map(|target| without_fragment(target).to_string())
 }
 
-/// A URL as captures are matched by: parsed and written back (`HTTP://Example.com`
-/// is `http://example.com/`). A redirect's [`redirect_target`] is the `url_key` of
-/// the capture it leads to.
+/// A URL without its fragment, which no client sends: `…/#top` is `…/`.
+fn without_fragment(mut url: url::Url) -> url::Url {
+    url.set_fragment(None);
+    url
+}
+
+/// A URL as captures are matched by: parsed and written back, without a fragment
+/// (`HTTP://Example.com#top` is `http://example.com/`). A redirect's
+/// [`redirect_target`] is the `url_key` of the capture it leads to.
 #[must_use]
 pub fn url_key(url: &str) -> String {
-    url::Url::parse(url).map_or_else(|_| url.to_owned(), |parsed| parsed.to_string())
+    url::Url::parse(url).map_or_else(|_| url.to_owned(), |parsed| without_fragment(parsed).to_string())
 }
 
 /// True for a status that sends the robot elsewhere.

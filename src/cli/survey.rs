@@ -426,7 +426,10 @@ impl<'a, W: Write> Input<'a, W> {
     /// Returns whether part of the input was left for a rerun.
     fn finish(mut self) -> Result<bool> {
         self.flush()?;
-        let Input { redirects, writer, progress, left, unreachable, first_unreachable, .. } = self;
+        let Input { mut redirects, writer, progress, left, unreachable, first_unreachable, .. } = self;
+        if left {
+            redirects.input_cut();
+        }
         redirects.resolve(|rows| writer.rows(&rows))?;
         progress.done();
         if let Some(first) = first_unreachable {

@@ -101,6 +101,9 @@ pub struct Redirects<M: RedirectMemory = InMemory> {
     agents: Vec<String>,
     /// The URLs remembered at most.
     capacity: usize,
+    /// The input was not read to its end (the run's time ran out): a target not found
+    /// may be in the part not read.
+    cut: bool,
 }
 
 impl Redirects<InMemory> {
@@ -115,7 +118,13 @@ impl Redirects<InMemory> {
 impl<M: RedirectMemory> Redirects<M> {
     /// Remembers at most `capacity` captures in `memory`.
     pub fn keeping_in(memory: M, capacity: usize) -> Redirects<M> {
-        Redirects { memory, agents: Vec::new(), capacity }
+        Redirects { memory, agents: Vec::new(), capacity, cut: false }
+    }
+
+    /// Says that the input was not read to its end: a redirect whose target was not
+    /// found says so rather than that the input does not hold it.
+    pub fn input_cut(&mut self) {
+        self.cut = true;
     }
 
     /// Notes a capture's rows. A redirect's are kept back (returns `None`) until
@@ -215,6 +224,7 @@ impl<M: RedirectMemory> Redirects<M> {
         // The hops ran out on a redirect: the chain is longer than robots follow.
         let why = match last {
             Some(Target::Redirect(_)) => format!("more than {MAX_REDIRECT_HOPS} redirects"),
+            _ if self.cut => format!("redirects to {at}, which the part of the input read does not hold"),
             _ => format!("redirects to {at}, which the input does not hold"),
         };
         let site = site_of(&waiting.url);
@@ -565,7 +575,8 @@ mod tests {
             [SurveyRobot { label: "GPTBot".into(), robot: Robot::from_agent("GPTBot"), reading: Reading::Rfc9309 }];
         let mut redirects = Redirects::with_capacity(100);
         let mut moved = capture("https://a.example/robots.txt", 301, "");
-        moved.location = Some("https://cdn.example/a/robots-prod.txt".into());
+        // (A fragment is no part of the URL asked for.)
+        moved.location = Some("https://cdn.example/a/robots-prod.txt#v1".into());
         redirects.note(&moved, judge(&moved, &bots)).expect("memory");
         let mut hop = capture("https://cdn.example/a/robots-prod.txt", 302, "");
         hop.location = Some("/a/v2.txt".into());
@@ -581,6 +592,21 @@ mod tests {
             .expect("memory");
         let summary: Vec<(&str, &str)> = resolved.iter().map(|row| (row.url.as_str(), row.category.name())).collect();
         assert_eq!(summary, [("https://a.example/robots.txt", "full")]);
+        // A run cut short does not say the input lacks a target it may not have read.
+        let mut redirects = Redirects::with_capacity(100);
+        redirects.note(&moved, judge(&moved, &bots)).expect("memory");
+        redirects.input_cut();
+        let mut resolved = Vec::new();
+        redirects
+            .resolve(|rows| {
+                resolved.extend(rows);
+                Ok(())
+            })
+            .expect("memory");
+        assert_eq!(
+            resolved[0].error.as_deref(),
+            Some("redirects to https://cdn.example/a/robots-prod.txt, which the part of the input read does not hold")
+        );
     }
 
     #[test]

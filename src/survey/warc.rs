@@ -688,7 +688,9 @@ pub fn response_capture(
 /// crawl's pages are no robots.txt, and a survey skips them.
 #[must_use]
 pub fn is_robots_txt(url: &str) -> bool {
-    url::Url::parse(url).is_ok_and(|url| url.path() == "/robots.txt")
+    // With a query it is another resource (`/robots.txt?utm=1`): a page, which may be a
+    // redirect's target but is no site's robots.txt.
+    url::Url::parse(url).is_ok_and(|url| url.path() == "/robots.txt" && url.query().is_none())
 }
 
 /// `WARC-Target-URI` without the angle brackets WARC/1.0 files sometimes put round it.
@@ -1240,6 +1242,15 @@ mod tests {
                 String::from_utf8_lossy(broken)
             );
         }
+    }
+
+    #[test]
+    fn only_a_sites_robots_txt_is_one() {
+        assert!(is_robots_txt("https://a.example/robots.txt"));
+        assert!(is_robots_txt("HTTP://A.example:8080/robots.txt#top"));
+        assert!(!is_robots_txt("https://a.example/robots.txt?utm=1"), "another resource: a page");
+        assert!(!is_robots_txt("https://a.example/a/robots.txt"));
+        assert!(!is_robots_txt("https://a.example/ROBOTS.TXT"));
     }
 
     #[test]
