@@ -10,7 +10,8 @@
 //! Several processes may write at once: the database is in WAL mode, writers wait for
 //! each other (busy timeout), and each write is one immediate transaction. A database
 //! SQLite finds damaged is moved aside (never deleted) and a new one started; the
-//! caller is told where the old one went.
+//! caller is told where the old one went. Processes hold `PATH.lock` shared while they
+//! use the store and whole while they repair it, so no file moves under an open one.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -44,10 +45,30 @@ fn read_schema(connection: &Connection) -> rusqlite::Result<(i64, Vec<String>)> 
     read
 }
 
+/// Runs `step` again while SQLite says the database is busy or locked without having
+/// waited (a change of journal mode), for up to [`BUSY_TIMEOUT`] in all.
+fn while_busy<T>(mut step: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match step() {
+            Err(rusqlite::Error::SqliteFailure(failure, _))
+                if matches!(failure.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                    && std::time::Instant::now() + pause < deadline =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            done => return done,
+        }
+    }
+}
+
 /// Stores up to this size are checked whole when opened (a few milliseconds).
 const QUICK_CHECK_BYTES: u64 = 64 * 1024 * 1024;
 
-/// How long a process waits for another to repair the store.
+/// How long a process waits for another to repair the store, or a repair for the
+/// processes that have the store open to let go of it.
 const REPAIR_WAIT: Duration = Duration::from_secs(15);
 
 /// Captures the archive failed to serve this many times are not asked for again.
@@ -244,6 +265,10 @@ pub struct Store {
     path: String,
     /// Opened read-only: its file or directory cannot be written.
     read_only: bool,
+    /// The shared hold on the store's lock (see [`store_lock`]), kept while the store is
+    /// open so that no repair moves the file from under this connection. None for a
+    /// store in memory or one opened read-only, which write nothing.
+    _hold: Option<std::fs::File>,
 }
 
 /// `$XDG_DATA_HOME/robotscope/history.sqlite3` on Linux, the platform's data directory
@@ -259,27 +284,39 @@ impl Store {
     pub fn open(path: &Path) -> Result<Opened, StoreError> {
         refuse_unless_regular(path)?;
         let label = path.display().to_string();
+        let io = |source| StoreError::Io { path: label.clone(), source };
         if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|source| StoreError::Io { path: label.clone(), source })?;
+            std::fs::create_dir_all(parent).map_err(io)?;
         }
+        // A store that can be written is used under the shared hold of its lock: a
+        // repair, which moves the file, waits until no process has it open. SQLite finds
+        // its journal by name, so a process that kept the moved file open would write
+        // the new store's journal into the damaged one.
+        let hold = if can_write(path) { Some(store_lock(path, Hold::Shared).map_err(io)?) } else { None };
         match Store::open_checked(path) {
-            Ok(store) => Ok(Opened { store, moved_aside: None }),
-            Err(StoreError::Sqlite { source, .. }) if is_damage(&source) => Store::repair(path),
+            Ok(store) => Ok(Opened { store: Store { _hold: hold, ..store }, moved_aside: None }),
+            Err(StoreError::Sqlite { source, .. }) if is_damage(&source) => {
+                drop(hold);
+                Store::repair(path)
+            }
             Err(error) => Err(error),
         }
     }
 
     /// Moves a damaged database aside and starts a new one. One process repairs at a
-    /// time (the one that holds the lock on `PATH.repairing`), and it looks again first: another
+    /// time, alone (it holds the store's lock whole), and it looks again first: another
     /// may have repaired it already, and a new database must never be taken for the
     /// damaged one. The name it goes to is its own (time and process), so no aside
     /// file is ever written over.
     fn repair(path: &Path) -> Result<Opened, StoreError> {
         let label = path.display().to_string();
         let io = |source| StoreError::Io { path: label.clone(), source };
-        let _lock = repair_lock(Path::new(&format!("{label}.repairing"))).map_err(io)?;
+        let lock = store_lock(path, Hold::Whole).map_err(io)?;
+        // The repaired store is used as any other: under the shared hold, taken from
+        // the whole one without letting go (`flock` converts it).
+        let shared = |lock: std::fs::File| lock.lock_shared().map(|()| Some(lock)).map_err(io);
         let reason = match Store::open_checked(path) {
-            Ok(store) => return Ok(Opened { store, moved_aside: None }),
+            Ok(store) => return Ok(Opened { store: Store { _hold: shared(lock)?, ..store }, moved_aside: None }),
             Err(StoreError::Sqlite { source, .. }) if is_damage(&source) => source.to_string(),
             Err(error) => return Err(error),
         };
@@ -294,14 +331,14 @@ impl Store {
             let _ = std::fs::rename(format!("{label}{suffix}"), format!("{}{suffix}", aside.display()));
         }
         let store = Store::open_checked(path)?;
-        Ok(Opened { store, moved_aside: Some((aside, reason)) })
+        Ok(Opened { store: Store { _hold: shared(lock)?, ..store }, moved_aside: Some((aside, reason)) })
     }
 
     /// A store in memory, kept nowhere (`--no-store`).
     pub fn in_memory() -> Result<Store, StoreError> {
         let connection =
             Connection::open_in_memory().map_err(|source| StoreError::Sqlite { path: "memory".to_owned(), source })?;
-        let store = Store { connection, path: "memory".to_owned(), read_only: false };
+        let store = Store { connection, path: "memory".to_owned(), read_only: false, _hold: None };
         store.create_schema()?;
         Ok(store)
     }
@@ -334,7 +371,10 @@ impl Store {
         }
         // WAL lets readers read while a writer writes, and keeps a crash from tearing
         // the database; NORMAL syncs at checkpoints, which is enough for a cache.
-        connection.pragma_update(None, "journal_mode", "WAL").map_err(sqlite)?;
+        // Turning a new database to WAL takes it whole, and SQLite answers "locked"
+        // at once, without its busy wait, while another process holds it: that
+        // process is making the same change, so it is asked again until it is done.
+        while_busy(|| connection.pragma_update(None, "journal_mode", "WAL")).map_err(sqlite)?;
         connection.pragma_update(None, "synchronous", "NORMAL").map_err(sqlite)?;
         // A damaged page shows here rather than in the middle of a later write. The
         // check reads the whole file: past QUICK_CHECK_BYTES (a store of thousands of
@@ -351,7 +391,7 @@ impl Store {
                 Some(check.replace('\n', "; ")),
             )));
         }
-        let store = Store { connection, path: label, read_only: false };
+        let store = Store { connection, path: label, read_only: false, _hold: None };
         store.create_schema()?;
         Ok(store)
     }
@@ -389,7 +429,7 @@ impl Store {
                         // Nothing to read, and nothing can be made.
                         return Err(StoreError::ReadOnly { path: label });
                     }
-                    return Ok(Store { connection, path: label, read_only: true });
+                    return Ok(Store { connection, path: label, read_only: true, _hold: None });
                 }
                 Err(error) => last = Some(error),
             }
@@ -710,29 +750,46 @@ fn meaning_of_code(code: &str) -> Availability {
     }
 }
 
-/// Takes the repair lock: the operating system's lock on `path` (`flock`), which dies
-/// with the process that holds it, so that a repair cut short leaves no stale lock. The
-/// lock is held while the file returned is open. The file stays: removing it would let a
-/// process that opened it before lock a file no other process sees.
+/// How a process holds the store's lock.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hold {
+    /// Using the store: any number of processes at once.
+    Shared,
+    /// Repairing it: one process, and no other has it open.
+    Whole,
+}
+
+/// Takes the store's lock: the operating system's lock (`flock`) on `PATH.lock`, which
+/// dies with the process that holds it, so that a process killed mid-repair leaves no
+/// stale lock. The lock is held while the file returned is open. The file stays:
+/// removing it would let a process that opened it before lock a file no other process
+/// sees.
 ///
-/// Bounded: another process's repair is waited for [`REPAIR_WAIT`] at most (one stopped
-/// mid-repair would hold the lock for good); after that, and when the lock cannot be
-/// opened, an error, and the caller goes on without the store.
-fn repair_lock(path: &Path) -> std::io::Result<std::fs::File> {
-    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(path).map_err(|error| {
-        std::io::Error::new(error.kind(), format!("the repair lock {} cannot be opened: {error}", path.display()))
+/// Bounded: a hold that cannot be had is waited for [`REPAIR_WAIT`] at most (a process
+/// stopped mid-repair, or an explorer left open beside a damaged store, would hold it
+/// for good); after that, and when the lock cannot be opened, an error, and the caller
+/// goes on without the store.
+fn store_lock(store: &Path, hold: Hold) -> std::io::Result<std::fs::File> {
+    let path = journal(store, ".lock");
+    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|error| {
+        std::io::Error::new(error.kind(), format!("the lock {} cannot be opened: {error}", path.display()))
     })?;
     // The blocking lock on a thread of its own, given up after the wait: the thread
     // ends when the other process lets go, and drops the file, which unlocks it.
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let _ = sender.send(file.lock().map(|()| file));
+        let locked = if hold == Hold::Whole { file.lock() } else { file.lock_shared() };
+        let _ = sender.send(locked.map(|()| file));
     });
+    let waited = REPAIR_WAIT.as_secs();
     match receiver.recv_timeout(REPAIR_WAIT) {
         Ok(locked) => locked,
         Err(_) => Err(std::io::Error::new(
             std::io::ErrorKind::TimedOut,
-            format!("another process has been repairing it for {}s", REPAIR_WAIT.as_secs()),
+            match hold {
+                Hold::Shared => format!("another process has been repairing it for {waited}s"),
+                Hold::Whole => format!("another robotscope process has had it open for {waited}s"),
+            },
         )),
     }
 }
