@@ -11,6 +11,7 @@
 //! reports, and ends the process, so a dead task never leaves a live UI behind), and
 //! SIGTERM or SIGHUP.
 
+mod activity;
 mod audit;
 
 use std::io::{self, IsTerminal, Write};
@@ -31,6 +32,8 @@ use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use self::activity::{Activity, Busy, Script};
+pub use self::activity::{Step, When};
 use crate::app::{Action, App, Effect, RecoveryCopy, keymap};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, SystemClipboard, osc52_sequence};
 use crate::history::{self, StoreChoice};
@@ -229,10 +232,10 @@ fn write_recovery_anywhere(base: &std::path::Path, text: &[u8]) -> Result<PathBu
 /// explorer, a buffer in tests. Returns the final state.
 pub async fn event_loop<B, S>(
     terminal: &mut Terminal<B>,
-    mut events: S,
+    events: S,
     actions: mpsc::UnboundedSender<Action>,
-    mut inbox: mpsc::UnboundedReceiver<Action>,
-    mut app: App,
+    inbox: mpsc::UnboundedReceiver<Action>,
+    app: App,
     out: &mut dyn Write,
 ) -> Result<App>
 where
@@ -240,7 +243,39 @@ where
     B::Error: Send + Sync + 'static,
     S: Stream<Item = io::Result<Event>> + Unpin,
 {
+    drive(terminal, events, (actions, inbox), app, out, None).await
+}
+
+/// Runs the loop on `app` with terminal events given in steps, for tests: each step's
+/// events come when it says (once the loop is idle, at once, or once the app shows
+/// something), and the loop ends once it is idle after the last step, or when a key
+/// quits. No clock decides what a test sees.
+pub async fn run_scripted<B>(terminal: &mut Terminal<B>, app: App, steps: Vec<Step>, out: &mut dyn Write) -> Result<App>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+{
+    let (script, events) = Script::new(steps);
+    drive(terminal, events, mpsc::unbounded_channel(), app, out, Some(script)).await
+}
+
+/// The loop of [`event_loop`], with the activity it counts its tasks in.
+async fn drive<B, S>(
+    terminal: &mut Terminal<B>,
+    mut events: S,
+    (actions, mut inbox): (mpsc::UnboundedSender<Action>, mpsc::UnboundedReceiver<Action>),
+    mut app: App,
+    out: &mut dyn Write,
+    mut script: Option<Script>,
+) -> Result<App>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+    S: Stream<Item = io::Result<Event>> + Unpin,
+{
+    let activity = Arc::new(Activity::default());
     let mut shell = Shell {
+        activity: Arc::clone(&activity),
         actions,
         load: None,
         page_fetch: None,
@@ -258,6 +293,13 @@ where
         return Ok(app);
     }
     terminal.draw(|frame| ui::render(&app, frame)).wrap_err("drawing")?;
+    // A test's script gives its next events once their time has come.
+    let advance = |script: &mut Option<Script>, app: &App, inbox: &mpsc::UnboundedReceiver<Action>| {
+        if let Some(script) = script {
+            script.advance(app, !activity.is_running() && inbox.is_empty());
+        }
+    };
+    advance(&mut script, &app, &inbox);
     loop {
         let quit = tokio::select! {
             biased;
@@ -266,6 +308,8 @@ where
                 None => true,
             },
             Some(action) = inbox.recv() => shell.apply(&mut app, action),
+            // A task that ended without an answer (aborted): the loop may be idle now.
+            () = activity.ended() => false,
         };
         if quit {
             return Ok(app);
@@ -295,6 +339,7 @@ where
             return Ok(app);
         }
         terminal.draw(|frame| ui::render(&app, frame)).wrap_err("drawing")?;
+        advance(&mut script, &app, &inbox);
     }
 }
 
@@ -401,6 +446,8 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
 /// Runs the app's effects: background loads, cancellation, copying, saving, quitting.
 struct Shell<'a> {
+    /// The tasks running, counted.
+    activity: Arc<Activity>,
     /// Where background tasks send their results.
     actions: mpsc::UnboundedSender<Action>,
     /// The running load, if any: its id and task.
@@ -472,7 +519,7 @@ impl Shell<'_> {
                 abort_task(&mut self.load, None);
                 let actions = self.actions.clone();
                 let store = self.store.clone();
-                let task = tokio::spawn(load(id, source, limits, store, actions));
+                let task = self.spawn(load(id, source, limits, store, actions));
                 self.load = Some((id, task));
             }
             Effect::CancelLoad { id } => {
@@ -481,7 +528,7 @@ impl Shell<'_> {
             Effect::FetchPage { id, url, limits, obey } => {
                 abort_task(&mut self.page_fetch, None);
                 let actions = self.actions.clone();
-                let task = tokio::spawn(async move {
+                let task = self.spawn(async move {
                     let result = fetch::fetch_page(&url, &limits, obey.as_deref()).await;
                     let _ = actions.send(Action::PageFetched { id, result: Box::new(result) });
                 });
@@ -491,13 +538,13 @@ impl Shell<'_> {
             Effect::WalkSitemaps { id, starts, limits } => {
                 abort_task(&mut self.sitemaps_walk, None);
                 let actions = self.actions.clone();
-                self.sitemaps_walk = Some((id, tokio::spawn(walk_sitemaps(id, starts, limits, actions))));
+                self.sitemaps_walk = Some((id, self.spawn(walk_sitemaps(id, starts, limits, actions))));
             }
             Effect::CancelSitemaps { id } => abort_task(&mut self.sitemaps_walk, Some(id)),
             Effect::LoadHistory { id, robots_url, settings, archive, limits } => {
                 abort_task(&mut self.history, None);
                 let actions = self.actions.clone();
-                let task = tokio::spawn(async move {
+                let task = self.spawn(async move {
                     let report = |progress| {
                         let _ = actions.send(Action::HistoryProgress { id, progress });
                     };
@@ -512,7 +559,7 @@ impl Shell<'_> {
                 let stop = Arc::new(AtomicBool::new(false));
                 self.audit = Some((id, Arc::clone(&stop)));
                 let job = audit::AuditJob { id, log, site, on_screen: *on_screen, settings, limits, stop };
-                tokio::spawn(audit::run_audit(job, self.actions.clone()));
+                self.spawn(audit::run_audit(job, self.actions.clone()));
             }
             Effect::CancelAudit { id } => self.stop_audit(Some(id)),
             Effect::Copy { what, text, method } => {
@@ -535,7 +582,7 @@ impl Shell<'_> {
                 // A lint of an older text is left to finish (a blocking task cannot be
                 // stopped), and the app drops its answer.
                 let actions = self.actions.clone();
-                let task = tokio::task::spawn_blocking(move || {
+                let task = self.spawn_blocking(move || {
                     // Every byte is linted (lint says what RFC 9309 leaves unread past
                     // 500 KiB), and each fix is checked on the file as robots read it.
                     let diagnostics = lint_checked(&txt);
@@ -584,11 +631,29 @@ impl Shell<'_> {
             }
             _ => None,
         };
-        tokio::task::spawn_blocking(move || {
+        self.spawn_blocking(move || {
             if let Some(action) = answer() {
                 let _ = actions.send(action);
             }
         });
+    }
+
+    /// Starts a task, counted in the loop's activity until it ends or is aborted.
+    fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) -> JoinHandle<()> {
+        let busy = self.activity.start();
+        tokio::spawn(async move {
+            let _busy: Busy = busy;
+            task.await;
+        })
+    }
+
+    /// Runs work on the blocking pool, counted as [`Shell::spawn`] counts a task.
+    fn spawn_blocking(&self, work: impl FnOnce() + Send + 'static) -> JoinHandle<()> {
+        let busy = self.activity.start();
+        tokio::task::spawn_blocking(move || {
+            let _busy: Busy = busy;
+            work();
+        })
     }
 
     /// Stops the background fetches.

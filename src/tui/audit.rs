@@ -89,10 +89,11 @@ pub(super) async fn run_audit(job: AuditJob, actions: mpsc::UnboundedSender<Acti
             stop: Some(stop),
         };
         let mut run = Run::new(&db, &timeline, settings, verifier, None);
-        let mut said = Instant::now();
+        // The first round is said at once (a pipe may send nothing more for a while).
+        let mut said: Option<Instant> = None;
         let mut on_progress = |run: &Run<'_>, _: &str| {
-            if said.elapsed() >= PROGRESS_EVERY {
-                said = Instant::now();
+            if said.is_none_or(|said| said.elapsed() >= PROGRESS_EVERY) {
+                said = Some(Instant::now());
                 let progress_now = AuditProgress { lines: run.lines, bytes: run.bytes_read };
                 let _ = progress.send(Action::AuditProgress { id, progress: progress_now });
             }

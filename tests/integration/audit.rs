@@ -789,7 +789,6 @@ mod explorer {
 
     use std::time::Duration;
 
-    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
     use robotscope::app::keymap::press;
     use robotscope::app::{App, Overlay};
     use robotscope::fetch::{Limits, Source};
@@ -804,16 +803,9 @@ mod explorer {
     const OPEN: &str = "User-agent: *\nDisallow: /cgi-bin/\n";
     const CLOSED: &str = "User-agent: *\nDisallow: /cgi-bin/\nDisallow: /private/\n";
 
-    fn key(code: KeyCode) -> Event {
-        Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
-    }
-
-    fn typed(text: &str) -> Vec<Event> {
-        text.chars().map(|c| key(KeyCode::Char(c))).collect()
-    }
-
-    async fn run(app: App, groups: Vec<(u64, Vec<Event>)>) -> App {
-        drawing::run_in_pauses(app, groups).await
+    /// `L`, the log's path, Enter.
+    fn audit_keys(log: &std::path::Path) -> String {
+        format!("L{}<ret>", drawing::escaped(&log.display().to_string()))
     }
 
     fn keep(store: &mut Store, site: &url::Url, timestamp: &str, body: &str) {
@@ -860,10 +852,7 @@ mod explorer {
         let limits = Limits { timeout: Duration::from_secs(2), ..Limits::default() };
         let mut app = App::loading(source, limits, false, &RobotsDb::embedded());
         app.set_history_settings(HistorySettings { store: StoreChoice::At(store_path), ..HistorySettings::default() });
-        let mut audit = typed("L");
-        audit.extend(typed(&log_path.display().to_string()));
-        audit.push(key(KeyCode::Enter));
-        let mut app = run(app, vec![(1500, audit), (1500, vec![])]).await;
+        let mut app = drawing::run_steps(app, vec![drawing::when_idle(&audit_keys(&log_path))]).await;
 
         assert_eq!(app.overlay(), Some(Overlay::Audit));
         let view = app.audit_view().expect("open");
@@ -912,10 +901,7 @@ mod explorer {
         let junk = dir.path().join("junk.log");
         std::fs::write(&junk, "<html>not a log</html>\n").expect("write");
         let app = App::from_text("User-agent: *\nDisallow: /private/\n");
-        let mut keys = typed("L");
-        keys.extend(typed(&junk.display().to_string()));
-        keys.push(key(KeyCode::Enter));
-        let app = run(app, vec![(0, keys), (800, vec![])]).await;
+        let app = drawing::run_steps(app, vec![drawing::when_idle(&audit_keys(&junk))]).await;
         assert!(
             app.message_log().any(|m| m.contains("not an access log")),
             "{:?}",
@@ -927,6 +913,8 @@ mod explorer {
         // A FIFO that nobody writes to: the run waits, and Esc stops it at once.
         let fifo = dir.path().join("fifo");
         assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+        // The writer keeps the FIFO open after its line until the test is done with it.
+        let (done, writer_may_go) = std::sync::mpsc::channel::<()>();
         let writer = {
             let fifo = fifo.clone();
             std::thread::spawn(move || {
@@ -934,29 +922,28 @@ mod explorer {
                 let mut file = std::fs::OpenOptions::new().write(true).open(fifo).expect("open the fifo");
                 let line = combined("66.249.66.1", "10/Feb/2025:10:00:00 +0000", "/private/a", GOOGLEBOT);
                 file.write_all(line.as_bytes()).expect("write");
-                std::thread::sleep(Duration::from_secs(3));
+                let _ = writer_may_go.recv();
             })
         };
         let app = App::from_text("User-agent: *\nDisallow: /private/\n");
-        let mut keys = typed("L");
-        keys.extend(typed(&fifo.display().to_string()));
-        keys.push(key(KeyCode::Enter));
-        let app = run(app, vec![(0, keys), (700, vec![key(KeyCode::Esc)]), (700, vec![])]).await;
+        // Esc once the line written is read, while the run waits for more.
+        let line_read = |app: &App| app.audit_view().and_then(|view| view.job.progress()).is_some_and(|p| p.lines == 1);
+        let steps = vec![drawing::when_idle(&audit_keys(&fifo)), drawing::once(line_read, "<esc>")];
+        let app = drawing::run_steps(app, steps).await;
         let view = app.audit_view().expect("still open after the stop");
         assert!(!view.job.is_running());
         let audited = view.audited.as_ref().expect("what was read");
         assert!(audited.report.stopped);
         assert_eq!(audited.report.robots[0].violations, 1);
+        drop(done);
         writer.join().expect("writer");
 
         // Issue 35: a FIFO nobody writes to, stopped: said as stopped, not "empty", and
         // the report before stays under its own log's name.
         let silent = dir.path().join("silent");
         assert!(std::process::Command::new("mkfifo").arg(&silent).status().expect("mkfifo").success());
-        let mut keys = typed("l");
-        keys.extend(typed(&silent.display().to_string()));
-        keys.push(key(KeyCode::Enter));
-        let mut app = run(app, vec![(0, keys), (700, vec![key(KeyCode::Esc)]), (700, vec![])]).await;
+        let keys = format!("l{}<ret>", drawing::escaped(&silent.display().to_string()));
+        let mut app = drawing::run_steps(app, vec![drawing::when_idle(&keys), drawing::at_once("<esc>")]).await;
         let view = app.audit_view().expect("open");
         let failed = view.failed.as_deref().unwrap_or_default();
         assert!(failed.starts_with("Stopped before a line of") && failed.ends_with("silent came"), "{failed}");

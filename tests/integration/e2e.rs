@@ -32,6 +32,9 @@ struct Session {
     /// The program's data directory (the store, recovery copies): its own, so that no
     /// session sees what another left, nor the user's.
     _data: Option<tempfile::TempDir>,
+    /// Rings once the reader has read everything the program wrote (the terminal
+    /// closed when the program ended).
+    read_all: std::sync::mpsc::Receiver<()>,
 }
 
 impl Session {
@@ -67,6 +70,7 @@ impl Session {
         let parser = Arc::new(Mutex::new(vt100::Parser::new(size(ROWS), size(COLS), 0)));
         let raw = Arc::new(Mutex::new(Vec::new()));
         let (parser_in, raw_in) = (Arc::clone(&parser), Arc::clone(&raw));
+        let (reader_done, read_all) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let mut buffer = [0u8; 8192];
             while let Ok(n) = reader.read(&mut buffer) {
@@ -76,8 +80,9 @@ impl Session {
                 parser_in.lock().expect("parser").process(&buffer[..n]);
                 raw_in.lock().expect("raw").extend_from_slice(&buffer[..n]);
             }
+            let _ = reader_done.send(());
         });
-        Session { parser, raw, writer, child, master: pair.master, _data: None }
+        Session { parser, raw, writer, child, master: pair.master, _data: None, read_all }
     }
 
     fn screen_text(&self) -> String {
@@ -113,8 +118,8 @@ impl Session {
         let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             if let Some(status) = self.child.try_wait().expect("wait") {
-                // Let the reader drain what the program wrote last.
-                std::thread::sleep(Duration::from_millis(200));
+                // What the program wrote last is read once the terminal closes.
+                self.read_all.recv_timeout(Duration::from_secs(30)).expect("the terminal closed");
                 return status.exit_code();
             }
             std::thread::sleep(Duration::from_millis(20));

@@ -6,19 +6,14 @@
 
 use crate::support;
 
-use std::time::Duration;
-
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use futures::StreamExt;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use robotscope::app::keymap::press;
 use robotscope::app::{Action, AfterSave, App, CopyWhat, Effect, KeyContext, Overlay, Pane};
 use robotscope::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment};
 use robotscope::policy::Code;
 use robotscope::save::{Replace, Saved};
+use robotscope::tui::{Step, When};
 use support::explorer::{select, test_path};
-use tokio::sync::mpsc;
 
 const FAQ: &str = "User-agent: webcrawler\n\nUser-agent: lycra\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp\n";
 
@@ -175,23 +170,10 @@ fn quitting_with_unsaved_edits_asks() {
     assert_eq!(copy.text, app.document().txt.source());
 }
 
-/// Drives the loop with keys typed 30 ms apart, then half a second of nothing (a resize
-/// ends it), so that background saves finish and report back before the loop ends.
+/// Drives the loop: each key once the work of the one before (a fix, a save) is done.
 async fn drive(app: App, keys: Vec<KeyEvent>) -> App {
-    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
-    let (actions, inbox) = mpsc::unbounded_channel();
-    let typed = futures::stream::iter(keys).then(|key| async move {
-        tokio::time::sleep(Duration::from_millis(30)).await;
-        Ok(Event::Key(key))
-    });
-    let settle = futures::stream::once(async {
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        Ok(Event::Resize(120, 40))
-    });
-    let events = typed.chain(settle);
-    robotscope::tui::event_loop(&mut terminal, Box::pin(events), actions, inbox, app, &mut Vec::new())
-        .await
-        .expect("loop")
+    let steps = keys.into_iter().map(|key| Step { when: When::Idle, events: vec![Event::Key(key)] }).collect();
+    support::explorer::run_steps(app, steps).await
 }
 
 fn typed(text: &str) -> Vec<KeyEvent> {

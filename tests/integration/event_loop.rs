@@ -8,13 +8,13 @@ use crate::support;
 use std::time::Duration;
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use robotscope::app::{App, Pane};
 use robotscope::fetch::{Limits, Source};
 use robotscope::policy::Code;
 use robotscope::robots_db::RobotsDb;
+use support::explorer;
 use support::{Reply, Server};
 use tokio::sync::mpsc;
 
@@ -100,24 +100,12 @@ async fn q_quits_and_pasted_text_lands_in_the_path() {
     assert!(!app.reading_is_chosen(), "nothing after q was applied");
 }
 
-/// Runs the loop on `app` with keys that arrive after `delay`, so background work can
-/// finish first.
-async fn run_later(app: App, delay: Duration, keys: Vec<Event>) -> App {
-    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
-    let (actions, inbox) = mpsc::unbounded_channel();
-    let later = futures::stream::once(tokio::time::sleep(delay))
-        .flat_map(move |()| futures::stream::iter(keys.clone().into_iter().map(Ok)));
-    robotscope::tui::event_loop(&mut terminal, Box::pin(later), actions, inbox, app, &mut Vec::new())
-        .await
-        .expect("loop")
-}
-
 #[tokio::test]
 async fn a_site_is_fetched_in_the_background() {
     let server = Server::start(|_| Reply::text("User-agent: *\nDisallow: /private/\n"));
     let source = Source::resolve(&server.url("/private/page")).expect("a site");
     let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
-    let app = run_later(app, Duration::from_millis(1500), vec![key(KeyCode::Char('q'))]).await;
+    let app = explorer::run_steps(app, vec![explorer::when_idle("q")]).await;
     assert!(!app.evaluation().verdict.allowed(), "{}", app.evaluation().verdict.explanation());
     assert_eq!(app.path().text(), "/private/page");
 }
@@ -128,12 +116,9 @@ async fn esc_cancels_a_slow_fetch_and_the_ui_keeps_answering() {
         Server::start(|_| Reply::Slow { body: b"User-agent: *\nDisallow: /\n".to_vec(), gap: Duration::from_secs(1) });
     let source = Source::resolve(&server.url("/")).expect("a site");
     let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
-    let app = run_later(
-        app,
-        Duration::from_millis(600),
-        vec![key(KeyCode::Esc), key(KeyCode::Char(']')), key(KeyCode::Char('q'))],
-    )
-    .await;
+    // Esc once the loop has shown the fetch running for a while: it kept answering.
+    let fetching = |app: &App| app.load_in_progress().is_some_and(|loading| loading.ticks >= 3);
+    let app = explorer::run_steps(app, vec![explorer::once(fetching, "<esc>]q")]).await;
     assert!(app.load_in_progress().is_none());
     assert!(app.message_log().any(|m| m.contains("Cancelled")), "{:?}", app.message_log().collect::<Vec<_>>());
     assert!(app.document().txt.source().is_empty(), "the cancelled fetch never delivered");
@@ -173,7 +158,7 @@ async fn a_large_text_is_linted_in_the_background() {
     };
     let app = large();
     assert!(app.stale_diagnostics().is_some() && app.diagnostics().is_empty(), "not linted before the loop runs");
-    let app = run_later(app, Duration::from_millis(1500), vec![key(KeyCode::Char('q'))]).await;
+    let app = explorer::run_steps(app, vec![explorer::when_idle("q")]).await;
     assert_eq!(app.stale_diagnostics(), None);
     assert!(
         app.diagnostics().iter().any(|d| d.code() == Code::PathWithoutSlash && d.line() == 2),
@@ -210,21 +195,10 @@ async fn fix_everything_then_changes_while_a_background_lint_runs() {
     let app = App::from_text(&many_duplicate_rules(30_000));
     assert!(app.stale_diagnostics().is_some(), "linted in the background, not before the loop");
     let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
-    let (actions, inbox) = mpsc::unbounded_channel();
-    // F and v at once, while the lint runs; the rest after a pause long enough for F on
-    // a machine busy with other tests (a fraction of that when it is idle).
-    let now = futures::stream::iter(typed("Fv").into_iter().map(Ok));
-    // (F on a text this large runs in the background too: the keys after the pause
-    // come once its answer is in.)
-    let later = futures::stream::once(tokio::time::sleep(Duration::from_secs(8)))
-        .flat_map(|()| futures::stream::iter([key(KeyCode::Esc), key(KeyCode::Char('q')), key(KeyCode::Char('q'))]))
-        .map(Ok);
-    let mut out = Vec::new();
-    let run = robotscope::tui::event_loop(&mut terminal, Box::pin(now.chain(later)), actions, inbox, app, &mut out);
-    let app = tokio::time::timeout(Duration::from_secs(60), run)
-        .await
-        .expect("the loop answers the keys after F and v")
-        .expect("the loop");
+    // F and v at once, while the lint runs (F on a text this large runs in the
+    // background too); the rest once both answers are in.
+    let steps = vec![explorer::at_once("Fv"), explorer::when_idle("<esc>qq")];
+    let app = explorer::run_steps_on(&mut terminal, app, steps).await;
     assert!(app.is_dirty(), "the fixes were applied");
     let log: Vec<&str> = app.message_log().collect();
     assert!(log.iter().any(|m| m.starts_with("Applied 3000 fixes")), "{log:?}");
@@ -250,19 +224,9 @@ async fn the_sitemaps_view_keeps_urls_by_bytes() {
     base.set(server.url("").trim_end_matches('/').to_owned()).expect("set once");
     let source = Source::resolve(&server.url("/")).expect("a site");
     let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
-    // The file loads, then m, then time for the walk, in one run of the loop.
+    // The file loads, then m; the loop ends once the walk is done.
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
-    let (actions, inbox) = mpsc::unbounded_channel();
-    let keys = futures::stream::once(async {
-        tokio::time::sleep(Duration::from_millis(800)).await;
-        Ok(key(KeyCode::Char('m')))
-    })
-    // (Time enough on a machine busy with other tests: the walk takes about a second
-    // when it is idle.)
-    .chain(futures::stream::once(tokio::time::sleep(Duration::from_secs(8))).filter_map(|()| async { None }));
-    let app = robotscope::tui::event_loop(&mut terminal, Box::pin(keys), actions, inbox, app, &mut Vec::new())
-        .await
-        .expect("loop");
+    let app = explorer::run_steps_on(&mut terminal, app, vec![explorer::when_idle("m")]).await;
     let view = app.sitemaps_view().expect("the view is open");
     let kept: usize = view.urls.iter().map(|(url, _)| url.len()).sum();
     assert!(kept <= MAX_VIEW_URL_BYTES, "{kept} bytes kept");

@@ -546,7 +546,6 @@ mod explorer {
     //! The history view (`H`) in the explorer, driven through the real event loop.
 
     use super::*;
-    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
     use robotscope::app::keymap::press;
     use robotscope::app::{App, Overlay};
     use robotscope::fetch::{Limits, Source};
@@ -555,14 +554,6 @@ mod explorer {
     use robotscope::robots_db::RobotsDb;
 
     use super::support::explorer as drawing;
-
-    fn keys(text: &str) -> Vec<Event> {
-        text.chars().map(|c| Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))).collect()
-    }
-
-    async fn run(app: App, groups: Vec<(u64, Vec<Event>)>) -> App {
-        drawing::run_in_pauses(app, groups).await
-    }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_history_view_shows_versions_flips_and_a_version_read_only() {
@@ -596,10 +587,8 @@ mod explorer {
             archive: url::Url::parse(&server.url("")).expect("url"),
             pace: Duration::ZERO,
         });
-        let enter = Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-        let groups =
-            vec![(1500, keys("aGPTBot")), (0, vec![enter]), (300, keys("H")), (500, keys("A")), (3000, vec![])];
-        let mut app = run(app, groups).await;
+        let steps = vec![drawing::when_idle("aGPTBot<ret>"), drawing::when_idle("H"), drawing::when_idle("A")];
+        let mut app = drawing::run_steps(app, steps).await;
         let log: Vec<&str> = app.message_log().collect();
         assert!(log.iter().any(|m| m.starts_with("Changed since the last fetch on 2025-01-01 00:00:00")), "{log:?}");
         assert!(log.iter().any(|m| m.contains("1 capture could not be read")), "{log:?}");

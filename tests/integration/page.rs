@@ -390,10 +390,6 @@ async fn a_robots_txt_served_as_html_has_its_meta_tag_reported() {
 // --- The explorer --------------------------------------------------------------------
 
 mod explorer {
-    use std::time::Duration;
-
-    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-    use futures::StreamExt;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use robotscope::app::keymap::press;
@@ -401,8 +397,8 @@ mod explorer {
     use robotscope::app::{Action, App, Effect};
     use robotscope::fetch::{self, Limits, Source};
     use robotscope::robots_db::RobotsDb;
-    use tokio::sync::mpsc;
 
+    use super::support;
     use super::support::explorer::draw;
     use super::{limits, site};
 
@@ -540,17 +536,9 @@ mod explorer {
         let server = site();
         let source = Source::resolve(&server.url("/upper")).expect("a site");
         let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
-        let key = |c| Ok(Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
-        // Wait for robots.txt, press p, wait for the page; the loop ends with the events.
-        let pause = || futures::stream::once(async { tokio::time::sleep(Duration::from_millis(800)).await });
-        let events = pause()
-            .flat_map(move |()| futures::stream::iter([key('p')]))
-            .chain(pause().flat_map(|()| futures::stream::empty()));
+        // p once robots.txt is in; the loop ends once the page is too.
         let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
-        let (actions, inbox) = mpsc::unbounded_channel();
-        let app = robotscope::tui::event_loop(&mut terminal, Box::pin(events), actions, inbox, app, &mut Vec::new())
-            .await
-            .expect("loop");
+        let app = support::explorer::run_steps_on(&mut terminal, app, vec![support::explorer::when_idle("p")]).await;
         let rows = app.page_rows();
         assert_eq!(rows[0].policy.follow.as_ref().map(|a| a.allowed), Some(false), "NOINDEX,NOFOLLOW");
         let buffer = terminal.backend().buffer();

@@ -6,18 +6,14 @@
 // The binary and its layers: built with the default `tool` feature only.
 
 use std::fs;
-use std::time::Duration;
 
-use crossterm::event::{Event, KeyEvent};
-use futures::StreamExt;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use robotscope::app::keymap::{parse_keys, press};
+use crate::support;
+
+use robotscope::app::keymap::press;
 use robotscope::app::unsaved::Pending;
 use robotscope::app::{Action, App, Effect, KeyContext, Overlay};
 use robotscope::fetch::{Limits, Retrieved, Source};
 use robotscope::robots_db::RobotsDb;
-use tokio::sync::mpsc;
 
 /// A robots.txt with one mistake to fix.
 const TEXT: &str = "User-agent: *\nDisallow: ~\n";
@@ -168,21 +164,9 @@ fn undo_and_redo_cover_edits_fixes_and_fix_everything() {
     assert!(help.iter().any(|line| line == "C-z C-y undo, redo"), "{help:?}");
 }
 
-/// Drives the loop: keys 30 ms apart, then half a second for the saves to come back.
+/// Drives the loop: each key once the work of the one before (a fix, a save) is done.
 async fn drive(app: App, keys: &str) -> App {
-    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
-    let (actions, inbox) = mpsc::unbounded_channel();
-    let typed = futures::stream::iter(parse_keys(keys)).then(|key: KeyEvent| async move {
-        tokio::time::sleep(Duration::from_millis(30)).await;
-        Ok(Event::Key(key))
-    });
-    let settle = futures::stream::once(async {
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        Ok(Event::Resize(120, 40))
-    });
-    robotscope::tui::event_loop(&mut terminal, Box::pin(typed.chain(settle)), actions, inbox, app, &mut Vec::new())
-        .await
-        .expect("loop")
+    support::explorer::run_steps(app, support::explorer::typed_when_idle(keys)).await
 }
 
 /// Issue 24: saving the embedded example (whose save prompt offers `robots.txt`) over

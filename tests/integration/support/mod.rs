@@ -57,6 +57,8 @@ pub struct Server {
     sent: Arc<AtomicUsize>,
     user_agents: Arc<Mutex<Vec<String>>>,
     paths: Arc<Mutex<Vec<String>>>,
+    /// Responses ended (written whole, or cut by the client), and a bell for each.
+    ended: Arc<(Mutex<usize>, std::sync::Condvar)>,
 }
 
 impl Server {
@@ -68,15 +70,22 @@ impl Server {
         let user_agents = Arc::new(Mutex::new(Vec::new()));
         let paths = Arc::new(Mutex::new(Vec::new()));
         let router = Arc::new(router);
+        let ended = Arc::new((Mutex::new(0), std::sync::Condvar::new()));
         let (counter, agents, asked) = (Arc::clone(&sent), Arc::clone(&user_agents), Arc::clone(&paths));
+        let bell = Arc::clone(&ended);
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let (router, counter, agents, asked) =
                     (Arc::clone(&router), Arc::clone(&counter), Arc::clone(&agents), Arc::clone(&asked));
-                std::thread::spawn(move || serve(stream, &*router, &counter, &agents, &asked));
+                let bell = Arc::clone(&bell);
+                std::thread::spawn(move || {
+                    serve(stream, &*router, &counter, &agents, &asked);
+                    *bell.0.lock().expect("ended") += 1;
+                    bell.1.notify_all();
+                });
             }
         });
-        Server { addr, sent, user_agents, paths }
+        Server { addr, sent, user_agents, paths, ended }
     }
 
     /// `http://127.0.0.1:PORT{path}`.
@@ -97,6 +106,22 @@ impl Server {
     /// The path of every request so far, in order.
     pub fn paths_asked(&self) -> Vec<String> {
         self.paths.lock().expect("paths").clone()
+    }
+
+    /// Waits until `count` responses have ended, written whole or cut by the client
+    /// (half a minute at most, so that a broken client fails the test, not hangs it).
+    /// The wait runs on a thread of its own: the client's tasks, which close its
+    /// connections, go on meanwhile.
+    pub async fn wait_for_responses(&self, count: usize) {
+        let ended = Arc::clone(&self.ended);
+        let waited = tokio::task::spawn_blocking(move || {
+            let (ended, bell) = &*ended;
+            let guard = ended.lock().expect("ended");
+            let timeout = std::time::Duration::from_secs(30);
+            *bell.wait_timeout_while(guard, timeout, |ended| *ended < count).expect("ended").0
+        });
+        let ended = waited.await.expect("the wait");
+        assert!(ended >= count, "{ended} of {count} responses ended");
     }
 
     /// Body bytes written to clients so far; for `Reply::Huge`, the most written in one
