@@ -22,3 +22,24 @@ pub enum Claimed {
     /// A robot the database does not know: the product token that names it.
     Unknown(String),
 }
+
+/// How far a run has got.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AuditProgress {
+    /// Log lines read.
+    pub lines: u64,
+    /// Bytes read.
+    pub bytes: u64,
+}
+
+/// What a run found, and what judged it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Audited {
+    pub report: run::Report,
+    /// The versions that judged it, in words.
+    pub judged_by: String,
+    /// What went wrong along the way (a list that could not be read, the store).
+    pub warnings: Vec<String>,
+    /// The log it read.
+    pub log: std::path::PathBuf,
+}

@@ -234,14 +234,14 @@ pub enum Action {
         /// The run's id.
         id: u64,
         /// How far.
-        progress: crate::app::view::audit::AuditProgress,
+        progress: crate::audit::AuditProgress,
     },
     /// An audit ended: what it found, or why nothing.
     Audited {
         /// The run's id.
         id: u64,
         /// What came back.
-        result: Box<Result<crate::app::view::audit::Audited, String>>,
+        result: Box<Result<crate::audit::Audited, String>>,
     },
     /// A load's robots.txt was kept in the store; `previous` is the site's last fetch
     /// before it.

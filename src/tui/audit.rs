@@ -13,9 +13,9 @@ use tokio::sync::mpsc;
 use url::Url;
 
 use crate::app::Action;
-use crate::app::view::audit::{AuditProgress, Audited};
 use crate::audit::replay::{InForce, Timeline};
 use crate::audit::run::{Run, Settings};
+use crate::audit::{AuditProgress, Audited};
 use crate::fetch::Limits;
 use crate::history::{self, HistorySettings};
 use crate::robots_db::RobotsDb;

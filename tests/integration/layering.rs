@@ -480,3 +480,72 @@ fn a_planted_circle_is_found() {
     let (_, found) = circles(&planted[..1]);
     assert!(found.is_empty(), "{found:?}");
 }
+
+/// `app`'s modules from the bottom up. A module may name those of its own tier and the
+/// tiers below, never one above: the vocabulary does not know the views that speak it.
+/// `app.rs` itself is above them all (its children's `super::` items are its own, cut
+/// in files, as the circle test reads them).
+const APP_TIERS: [&[&str]; 5] = [
+    // What every other part is made of: effects, focus, text input, jobs, scrolling,
+    // overlays, the status bar, the layout, the file's records.
+    &["effect", "focus", "input", "job", "scroll", "overlay", "status", "layout", "records"],
+    // The actions, and the document with its editor, robots, tester and search.
+    &["action", "prompt", "document", "editor", "robots", "tester", "verdict", "search", "navigation"],
+    // What keys and edits do with them.
+    &["edits", "keymap"],
+    // The views, and the questions about unsaved work, which are views too.
+    &["view", "unsaved"],
+    // Loading a source, which may ask about unsaved work and reopen the views; the
+    // unit tests.
+    &["loading", "tests"],
+];
+
+/// The arrows inside `app` that run upward (see [`APP_TIERS`]), as `from -> to`.
+fn upward_arrows(modules: &[(Vec<String>, String)]) -> Vec<String> {
+    let tier = |module: &[String]| {
+        let child = module.get(1)?;
+        APP_TIERS.iter().position(|tier| tier.contains(&child.as_str()))
+    };
+    let names: Vec<&Vec<String>> = modules.iter().map(|(module, _)| module).collect();
+    let mut arrows = Vec::new();
+    for (module, text) in modules.iter().filter(|(module, _)| module.len() > 1 && module[0] == "app") {
+        let from = tier(module).unwrap_or_else(|| panic!("app::{}: in no tier; add it to APP_TIERS", module[1]));
+        for path in named_paths(text) {
+            let Some(full) = resolved(&path, module) else { continue };
+            let Some(target) = (1..=full.len()).rev().map(|n| full[..n].to_vec()).find(|m| names.contains(&m)) else {
+                continue;
+            };
+            let arrow = format!("{} -> {}", module.join("::"), target.join("::"));
+            if target.len() > 1 && target[0] == "app" && tier(&target) > Some(from) && !arrows.contains(&arrow) {
+                arrows.push(arrow);
+            }
+        }
+    }
+    arrows
+}
+
+/// Issue 39: no arrow inside `app` runs upward (`action.rs` named the audit view's
+/// types; they are the audit's, in `audit.rs`).
+#[test]
+fn no_arrow_runs_upward_inside_app() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let modules: Vec<(Vec<String>, String)> = rust_files(&src)
+        .iter()
+        .map(|file| (module_of(file), fs::read_to_string(file).expect("utf-8 source")))
+        .collect();
+    assert!(modules.iter().filter(|(module, _)| module.first().is_some_and(|m| m == "app")).count() > 30);
+    let arrows = upward_arrows(&modules);
+    assert!(arrows.is_empty(), "arrows that run upward inside app:\n{}", arrows.join("\n"));
+}
+
+/// The tier test finds an upward arrow named by an inline path.
+#[test]
+fn a_planted_upward_arrow_is_found() {
+    let module = |path: &[&str], text: &str| (path.iter().map(|part| (*part).to_owned()).collect(), text.to_owned());
+    let planted = [
+        module(&["app", "action"], "enum Action { Done(crate::app::view::audit::Audited) }\n"),
+        module(&["app", "view"], "use super::action::Action;\n"),
+        module(&["app", "view", "audit"], "pub struct Audited;\n"),
+    ];
+    assert_eq!(upward_arrows(&planted), ["app::action -> app::view::audit"]);
+}

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use crate::audit::run::{Group, Report, RobotCounts};
+pub use crate::audit::{AuditProgress, Audited};
 
 use super::{Reply, View, movement};
 use crate::app::job::Job;
@@ -22,27 +23,6 @@ use crate::app::{About, Action, App, Document, Effect, Origin, Overlay, layout};
 use crate::audit::replay::InForce;
 use crate::fetch::Source;
 use crate::words::plural;
-
-/// How far a run has got.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct AuditProgress {
-    /// Log lines read.
-    pub lines: u64,
-    /// Bytes read.
-    pub bytes: u64,
-}
-
-/// What a run found, and what judged it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Audited {
-    pub report: Report,
-    /// The versions that judged it, in words.
-    pub judged_by: String,
-    /// What went wrong along the way (a list that could not be read, the store).
-    pub warnings: Vec<String>,
-    /// The log it read.
-    pub log: PathBuf,
-}
 
 /// The view's state.
 #[derive(Debug)]
