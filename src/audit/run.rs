@@ -12,6 +12,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
+use rayon::prelude::*;
 
 use super::Claimed;
 use super::identity::{Identity, Verifier};
@@ -386,7 +387,7 @@ impl<'a> Run<'a> {
         on_progress: &mut dyn FnMut(&Run<'_>, &str),
     ) -> Result<bool, AuditError> {
         let deadline = self.deadline;
-        let workers = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).clamp(1, MAX_WORKERS);
+        let workers = rayon::current_num_threads().clamp(1, MAX_WORKERS);
         // The reader stops once the run leaves this log, however it leaves.
         let abandoned = Abandon { flag: Arc::new(AtomicBool::new(false)), log: log.to_owned() };
         let batches = read_in_batches(log.to_owned(), workers, Arc::clone(&abandoned.flag));
@@ -424,10 +425,8 @@ impl<'a> Run<'a> {
                 format = Some(detect(log, first)?);
             }
             if let Some(format) = &format {
-                let parsed: Vec<Vec<Parsed>> = std::thread::scope(|scope| {
-                    let handles: Vec<_> = round.iter().map(|batch| scope.spawn(|| batch.parse(format))).collect();
-                    handles.into_iter().map(|handle| handle.join().unwrap_or_default()).collect()
-                });
+                // Parsed on rayon's pool, a batch a core; judged in order below.
+                let parsed: Vec<Vec<Parsed>> = round.par_iter().map(|batch| batch.parse(format)).collect();
                 self.ask_dns(&parsed, deadline);
                 for (batch, parsed) in round.iter_mut().zip(&parsed) {
                     batch.first_number = self.lines_seen;

@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::json;
@@ -584,7 +585,7 @@ impl<'a> Answerer<'a> {
         let workers = if interactive {
             1
         } else {
-            std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(MAX_WORKERS)
+            rayon::current_num_threads().min(MAX_WORKERS)
         };
         // A block's answers are held until it is written: at most this many lines per
         // block, so that 50 robots asked about do not hold 50 times the output.
@@ -620,16 +621,11 @@ impl<'a> Answerer<'a> {
                     break;
                 }
             }
+            // The blocks on rayon's pool, one core each; their answers in input order.
             let answers: Vec<(Vec<u8>, Found)> = if blocks.len() <= 1 {
                 blocks.iter().map(|(block, first)| self.answer_block(block, *first)).collect()
             } else {
-                std::thread::scope(|scope| {
-                    let handles: Vec<_> = blocks
-                        .iter()
-                        .map(|(block, first)| scope.spawn(move || self.answer_block(block, *first)))
-                        .collect();
-                    handles.into_iter().map(|handle| handle.join().expect("answering a block panicked")).collect()
-                })
+                blocks.par_iter().map(|(block, first)| self.answer_block(block, *first)).collect()
             };
             for (output, found) in answers {
                 *any_disallowed |= found.any_disallowed;
