@@ -9,6 +9,7 @@
 //! `extend_from_slice`, not `format!`, and the notes a path calls for (another site,
 //! `/robots.txt` itself) are gathered per block and said in input order.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
@@ -181,17 +182,19 @@ pub(super) fn write_why(
     reading: Reading,
     group_line: Option<usize>,
 ) {
-    let mut text = String::new();
     if let Some((line, kind, value)) = rule {
-        let _ = write!(text, "line {line}: {kind}");
-        out.extend_from_slice(text.as_bytes());
+        out.extend_from_slice(b"line ");
+        out.extend_from_slice(itoa::Buffer::new().format(line).as_bytes());
+        out.extend_from_slice(b": ");
+        out.extend_from_slice(kind.as_bytes());
         out.extend_from_slice(sanitize(value).as_bytes());
     } else if availability.access(reading) != Access::Rules {
         out.extend_from_slice(b"the file was not read: ");
         out.extend_from_slice(availability.reason(reading).as_bytes());
     } else if let Some(line) = group_line {
-        let _ = write!(text, "no rule matches (group at line {line})");
-        out.extend_from_slice(text.as_bytes());
+        out.extend_from_slice(b"no rule matches (group at line ");
+        out.extend_from_slice(itoa::Buffer::new().format(line).as_bytes());
+        out.push(b')');
     } else {
         out.extend_from_slice(b"no group applies");
     }
@@ -384,6 +387,9 @@ impl RequestNotes {
 #[derive(Debug, Default)]
 struct Found {
     any_disallowed: bool,
+    /// `line N: Kind: value` of each deciding rule met in the block, by column and
+    /// line: written once, copied for every path it decides.
+    rule_texts: foldhash::HashMap<(usize, usize), Vec<u8>>,
     /// The notes to say, in input order, each once.
     notes: Vec<Note>,
     noted: HashSet<Option<String>>,
@@ -480,28 +486,23 @@ impl<'a> Answerer<'a> {
                 found.notes.push(note);
             }
         }
-        let mut note_cut = |index: usize, decision: Decision| {
-            if let Some(note) = self.past_the_cut(index, decision, &request) {
-                found.notes.push(note);
-            }
-        };
         if self.only != Only::All && self.format != Format::Json {
             let mut allowed_by_all = true;
             for (index, column) in self.columns.iter().enumerate() {
                 let decision = column.check(self.availability, request.tested());
-                note_cut(index, decision);
+                found.notes.extend(self.past_the_cut(index, decision, &request));
                 allowed_by_all &= decision.allowed;
             }
             found.any_disallowed |= !allowed_by_all;
             if allowed_by_all == (self.only == Only::Allowed) {
-                out.extend_from_slice(sanitize(request.given().as_bytes()).as_bytes());
+                out.extend_from_slice(sanitize_str(request.given()).as_bytes());
                 out.push(b'\n');
             }
             return;
         }
-        for (index, (column, head)) in self.columns.iter().zip(&self.heads).enumerate() {
+        for (index, column) in self.columns.iter().enumerate() {
             let decision = column.check(self.availability, request.tested());
-            note_cut(index, decision);
+            found.notes.extend(self.past_the_cut(index, decision, &request));
             found.any_disallowed |= !decision.allowed;
             let wanted = match self.only {
                 Only::All => true,
@@ -515,28 +516,38 @@ impl<'a> Answerer<'a> {
                 let record = CheckRecord::new(self.txt, self.availability, column, decision, &column.label, &request);
                 json::write_into(out, &record);
             } else {
-                self.write_text(out, column, head, decision, &request);
+                self.write_text(out, found, index, decision, &request);
             }
         }
     }
 
-    /// `allowed    Googlebot /a (as /a)  line 4: Disallow: /a`, written piece by piece.
-    fn write_text(&self, out: &mut Vec<u8>, column: &Column, head: &str, decision: Decision, request: &Request) {
+    /// `allowed    Googlebot /a (as /a)  line 4: Disallow: /a`, written piece by piece,
+    /// with no allocation but a deciding rule's text the first time the block meets it.
+    fn write_text(&self, out: &mut Vec<u8>, found: &mut Found, index: usize, decision: Decision, request: &Request) {
+        let column = &self.columns[index];
         out.extend_from_slice(if decision.allowed { b"allowed    " } else { b"disallowed " });
-        out.extend_from_slice(head.as_bytes());
+        out.extend_from_slice(self.heads[index].as_bytes());
         out.push(b' ');
-        out.extend_from_slice(sanitize(request.given().as_bytes()).as_bytes());
+        out.extend_from_slice(sanitize_str(request.given()).as_bytes());
         if let Some(tested) = request.tested_if_not_obvious() {
             out.extend_from_slice(b" (as ");
             out.extend_from_slice(sanitize_str(tested).as_bytes());
             out.push(b')');
         }
         out.extend_from_slice(b"  ");
-        let rule = column.deciding_rule(self.txt, decision);
-        let kind = rule.map(|rule| format!("{}: ", rule.kind().name()));
-        let rule = rule.zip(kind.as_deref()).map(|(rule, kind)| (rule.line(), kind, self.txt.text(&rule.value())));
-        let group = group_line(self.txt, self.availability, column, decision);
-        write_why(out, rule, self.availability, column.reading, group);
+        if let Some(rule) = column.deciding_rule(self.txt, decision) {
+            let text = found.rule_texts.entry((index, rule.line())).or_insert_with(|| {
+                let mut text = Vec::new();
+                let kind = format!("{}: ", rule.kind().name());
+                let value = self.txt.text(&rule.value());
+                write_why(&mut text, Some((rule.line(), &kind, value)), self.availability, column.reading, None);
+                text
+            });
+            out.extend_from_slice(text);
+        } else {
+            let group = group_line(self.txt, self.availability, column, decision);
+            write_why(out, None, self.availability, column.reading, group);
+        }
         if self.format == Format::TextWithUsage {
             match column.usage(self.availability, decision, request.tested()) {
                 UsageAnswer::Stated(usage) => write_usage(out, &usage),
@@ -557,13 +568,19 @@ impl<'a> Answerer<'a> {
         let mut out = Vec::with_capacity(block.len() * 2 * self.columns.len());
         let mut found = Found::default();
         let lines = block.strip_suffix(b"\n").unwrap_or(block);
-        for (index, line) in lines.split(|&b| b == b'\n').enumerate() {
-            // The cap is on the line, not on its line end (CRLF counts as LF).
-            if line.strip_suffix(b"\r").unwrap_or(line).len() > MAX_PATH_LINE_BYTES {
+        // A block of UTF-8 (the common case) is checked once, not line by line.
+        let text_lines: Box<dyn Iterator<Item = Cow<'_, str>>> = match std::str::from_utf8(lines) {
+            Ok(text) => Box::new(text.split('\n').map(Cow::Borrowed)),
+            Err(_) => Box::new(lines.split(|&b| b == b'\n').map(line_as_text)),
+        };
+        for (index, line) in text_lines.enumerate() {
+            // The cap is on the line, not on its line end (CRLF counts as LF). (A line
+            // of bytes that are not UTF-8 is measured percent-encoded: longer.)
+            if line.strip_suffix('\r').unwrap_or(&line).len() > MAX_PATH_LINE_BYTES {
                 found.too_long = Some(LongPathLine::at(first_line + index));
                 break;
             }
-            if let Some(path) = path_in_line(&line_as_text(line)) {
+            if let Some(path) = path_in_line(&line) {
                 self.answer(path, &mut out, &mut found);
             }
         }
@@ -572,81 +589,150 @@ impl<'a> Answerer<'a> {
 
     /// Answers every line of `input`, in order, into `out`. `interactive` answers (and
     /// flushes) each read at once, on this thread; otherwise blocks are filled and
-    /// answered on every core. `any_disallowed` is kept up to date as answers are
-    /// written, so that a run cut short (a closed pipe) still has its exit status.
+    /// answered on every core, while this thread writes the answers of the round before
+    /// and reads the next. `any_disallowed` is kept up to date as answers are written,
+    /// so that a run cut short (a closed pipe) still has its exit status.
     pub(super) fn answer_stream(
         &self,
-        mut input: impl Read,
+        input: impl Read,
         notes: &mut RequestNotes,
         out: &mut impl Write,
         interactive: bool,
         any_disallowed: &mut bool,
     ) -> io::Result<()> {
-        let workers = if interactive {
-            1
-        } else {
-            rayon::current_num_threads().min(MAX_WORKERS)
-        };
+        let workers = if interactive { 1 } else { rayon::current_num_threads().min(MAX_WORKERS) };
         // A block's answers are held until it is written: at most this many lines per
         // block, so that 50 robots asked about do not hold 50 times the output.
         let lines_per_block = (MAX_ANSWERS_PER_BLOCK / self.columns.len().max(1)).max(1);
-        let mut pending: Vec<u8> = Vec::with_capacity(BLOCK_BYTES);
-        let mut next_line = 1;
-        let mut at_end = false;
-        // An over-long line found while filling: said after the blocks before it.
-        let mut too_long = None;
-        // Lines are left in `pending` after the input ends when a block held the most.
-        let more = |at_end: bool, pending: &[u8]| !at_end || !pending.is_empty();
-        while more(at_end, &pending) && too_long.is_none() {
-            let mut blocks: Vec<(Vec<u8>, usize)> = Vec::with_capacity(workers);
-            while blocks.len() < workers && more(at_end, &pending) {
-                if !at_end {
-                    at_end = fill(&mut input, &mut pending, interactive)
-                        .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
-                }
-                let Some(end) = block_end(&pending, at_end, lines_per_block) else {
-                    // A block's worth of bytes and no line end: no path is that long.
-                    too_long = Some(LongPathLine::at(next_line));
-                    break;
-                };
-                let rest = pending[end..].to_vec();
-                let mut block = std::mem::replace(&mut pending, rest);
-                block.truncate(end);
-                let lines = memchr::memchr_iter(b'\n', &block).count();
-                if !block.is_empty() {
-                    blocks.push((block, next_line));
-                }
-                next_line += lines;
-                if interactive {
+        let mut reader = BlockReader::new(input, interactive, lines_per_block);
+        let mut written = Written { any_disallowed, notes, too_long: None };
+        if interactive {
+            while reader.more() {
+                let blocks = reader.round(1)?;
+                let answers: Vec<_> = blocks.iter().map(|(block, first)| self.answer_block(block, *first)).collect();
+                if !written.write(answers, out)? {
                     break;
                 }
-            }
-            // The blocks on rayon's pool, one core each; their answers in input order.
-            let answers: Vec<(Vec<u8>, Found)> = if blocks.len() <= 1 {
-                blocks.iter().map(|(block, first)| self.answer_block(block, *first)).collect()
-            } else {
-                blocks.par_iter().map(|(block, first)| self.answer_block(block, *first)).collect()
-            };
-            for (output, found) in answers {
-                *any_disallowed |= found.any_disallowed;
-                out.write_all(&output)?;
-                found.notes.into_iter().for_each(|note| notes.say(note));
-                if let Some(line) = found.too_long {
-                    too_long = Some(line);
-                    break;
-                }
-            }
-            if interactive {
                 out.flush()?;
             }
+        } else {
+            let mut blocks = reader.round(workers)?;
+            let mut answered = Vec::new();
+            while !blocks.is_empty() || !answered.is_empty() {
+                // This round's blocks are answered on rayon's pool while the round
+                // before is written here and the next one read.
+                let (answers, went_on, next) = std::thread::scope(|scope| {
+                    let answering = scope.spawn(|| self.answer_round(&blocks));
+                    let went_on = written.write(std::mem::take(&mut answered), out);
+                    let next = match went_on {
+                        Ok(true) => reader.round(workers),
+                        _ => Ok(Vec::new()),
+                    };
+                    (answering.join().expect("answering a round panicked"), went_on, next)
+                });
+                if !went_on? {
+                    break;
+                }
+                answered = answers;
+                blocks = next?;
+            }
         }
-        match too_long {
+        match written.too_long.or(reader.too_long) {
             Some(line) => {
                 out.flush()?;
                 Err(io::Error::new(io::ErrorKind::InvalidData, line))
             }
             None => Ok(()),
         }
+    }
+
+    /// A round's blocks answered on rayon's pool, their answers in input order.
+    fn answer_round(&self, blocks: &[(Vec<u8>, usize)]) -> Vec<(Vec<u8>, Found)> {
+        if blocks.len() <= 1 {
+            blocks.iter().map(|(block, first)| self.answer_block(block, *first)).collect()
+        } else {
+            blocks.par_iter().map(|(block, first)| self.answer_block(block, *first)).collect()
+        }
+    }
+}
+
+/// Where answers go, in input order, with what they found.
+struct Written<'a> {
+    any_disallowed: &'a mut bool,
+    notes: &'a mut RequestNotes,
+    /// A line too long to be a path, met while answering: nothing after it is written.
+    too_long: Option<LongPathLine>,
+}
+
+impl Written<'_> {
+    /// Writes a round's answers; false once a line too long stopped them.
+    fn write(&mut self, answers: Vec<(Vec<u8>, Found)>, out: &mut impl Write) -> io::Result<bool> {
+        for (output, found) in answers {
+            *self.any_disallowed |= found.any_disallowed;
+            out.write_all(&output)?;
+            found.notes.into_iter().for_each(|note| self.notes.say(note));
+            if let Some(line) = found.too_long {
+                self.too_long = Some(line);
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Standard input cut into blocks of whole lines.
+struct BlockReader<R> {
+    input: R,
+    interactive: bool,
+    lines_per_block: usize,
+    /// Read and not yet in a block.
+    pending: Vec<u8>,
+    /// The number of the next block's first line.
+    next_line: usize,
+    at_end: bool,
+    /// A line longer than a block, found while filling: said after the blocks before it.
+    too_long: Option<LongPathLine>,
+}
+
+impl<R: Read> BlockReader<R> {
+    fn new(input: R, interactive: bool, lines_per_block: usize) -> Self {
+        let pending = Vec::with_capacity(BLOCK_BYTES);
+        BlockReader { input, interactive, lines_per_block, pending, next_line: 1, at_end: false, too_long: None }
+    }
+
+    /// True while lines are left to read (or left in `pending` when a block held the
+    /// most), and no line too long was met.
+    fn more(&self) -> bool {
+        (!self.at_end || !self.pending.is_empty()) && self.too_long.is_none()
+    }
+
+    /// The next round: up to `count` blocks, each with its first line's number; one
+    /// block of what has come when interactive.
+    fn round(&mut self, count: usize) -> io::Result<Vec<(Vec<u8>, usize)>> {
+        let mut blocks = Vec::with_capacity(count);
+        while blocks.len() < count && self.more() {
+            if !self.at_end {
+                self.at_end = fill(&mut self.input, &mut self.pending, self.interactive)
+                    .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
+            }
+            let Some(end) = block_end(&self.pending, self.at_end, self.lines_per_block) else {
+                // A block's worth of bytes and no line end: no path is that long.
+                self.too_long = Some(LongPathLine::at(self.next_line));
+                break;
+            };
+            let rest = self.pending[end..].to_vec();
+            let mut block = std::mem::replace(&mut self.pending, rest);
+            block.truncate(end);
+            let lines = memchr::memchr_iter(b'\n', &block).count();
+            if !block.is_empty() {
+                blocks.push((block, self.next_line));
+            }
+            self.next_line += lines;
+            if self.interactive {
+                break;
+            }
+        }
+        Ok(blocks)
     }
 }
 

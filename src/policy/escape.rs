@@ -247,6 +247,10 @@ pub fn sanitize_lines_keeping_crlf(bytes: &[u8]) -> String {
 /// [`sanitize`] for text that is already a `str`.
 #[must_use]
 pub fn sanitize_str(text: &str) -> Cow<'_, str> {
+    // Text is UTF-8 already: printable ASCII and tabs need no second look.
+    if text.bytes().all(|b| (b' '..0x7F).contains(&b) || b == b'\t') {
+        return Cow::Borrowed(text);
+    }
     sanitize(text.as_bytes())
 }
 
