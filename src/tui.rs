@@ -293,7 +293,9 @@ where
         return Ok(app);
     }
     terminal.draw(|frame| ui::render(&app, frame)).wrap_err("drawing")?;
-    // A test's script gives its next events once their time has come.
+    // A test's script gives its next events once their time has come. Idle: the
+    // tasks are counted first, then the inbox, since a task sends its answer before it
+    // stops counting (in the other order, an answer could slip in between).
     let advance = |script: &mut Option<Script>, app: &App, inbox: &mpsc::UnboundedReceiver<Action>| {
         if let Some(script) = script {
             script.advance(app, !activity.is_running() && inbox.is_empty());
@@ -308,8 +310,10 @@ where
                 None => true,
             },
             Some(action) = inbox.recv() => shell.apply(&mut app, action),
-            // A task that ended without an answer (aborted): the loop may be idle now.
-            () = activity.ended() => false,
+            // Under a script only: a task's end may make the loop idle (its answer was
+            // applied before it ended, or it was aborted and gave none). The explorer
+            // itself draws nothing for it.
+            () = activity.ended(), if script.is_some() => false,
         };
         if quit {
             return Ok(app);
@@ -656,7 +660,6 @@ impl Shell<'_> {
         })
     }
 
-    /// Stops the background fetches.
     /// Stops the audit that runs (with `id`, if it is that one).
     fn stop_audit(&mut self, id: Option<u64>) {
         if self.audit.as_ref().is_some_and(|(running, _)| id.is_none_or(|id| id == *running))

@@ -568,18 +568,19 @@ impl<'a> Answerer<'a> {
         let mut out = Vec::with_capacity(block.len() * 2 * self.columns.len());
         let mut found = Found::default();
         let lines = block.strip_suffix(b"\n").unwrap_or(block);
-        // A block of UTF-8 (the common case) is checked once, not line by line.
-        let text_lines: Box<dyn Iterator<Item = Cow<'_, str>>> = match std::str::from_utf8(lines) {
-            Ok(text) => Box::new(text.split('\n').map(Cow::Borrowed)),
-            Err(_) => Box::new(lines.split(|&b| b == b'\n').map(line_as_text)),
-        };
-        for (index, line) in text_lines.enumerate() {
-            // The cap is on the line, not on its line end (CRLF counts as LF). (A line
-            // of bytes that are not UTF-8 is measured percent-encoded: longer.)
-            if line.strip_suffix('\r').unwrap_or(&line).len() > MAX_PATH_LINE_BYTES {
+        // A block of UTF-8 (the common case) is checked once, not line by line: its
+        // lines as text, in step with the lines as bytes.
+        let mut text_lines = std::str::from_utf8(lines).ok().map(|text| text.split('\n'));
+        for (index, line) in lines.split(|&b| b == b'\n').enumerate() {
+            // The cap is on the line's bytes, not on its line end (CRLF counts as LF).
+            if line.strip_suffix(b"\r").unwrap_or(line).len() > MAX_PATH_LINE_BYTES {
                 found.too_long = Some(LongPathLine::at(first_line + index));
                 break;
             }
+            let line = match &mut text_lines {
+                Some(text_lines) => Cow::Borrowed(text_lines.next().unwrap_or_default()),
+                None => line_as_text(line),
+            };
             if let Some(path) = path_in_line(&line) {
                 self.answer(path, &mut out, &mut found);
             }
@@ -634,7 +635,14 @@ impl<'a> Answerer<'a> {
                     break;
                 }
                 answered = answers;
-                blocks = next?;
+                blocks = match next {
+                    Ok(blocks) => blocks,
+                    Err(error) => {
+                        // What was answered before the read failed is written first.
+                        written.write(std::mem::take(&mut answered), out)?;
+                        return Err(error);
+                    }
+                };
             }
         }
         match written.too_long.or(reader.too_long) {
@@ -711,7 +719,9 @@ impl<R: Read> BlockReader<R> {
     fn round(&mut self, count: usize) -> io::Result<Vec<(Vec<u8>, usize)>> {
         let mut blocks = Vec::with_capacity(count);
         while blocks.len() < count && self.more() {
-            if !self.at_end {
+            // Interactive: lines already read are answered before waiting for more.
+            let holds_a_line = self.interactive && memchr::memchr(b'\n', &self.pending).is_some();
+            if !self.at_end && !holds_a_line {
                 self.at_end = fill(&mut self.input, &mut self.pending, self.interactive)
                     .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
             }

@@ -292,7 +292,11 @@ impl Store {
         // repair, which moves the file, waits until no process has it open. SQLite finds
         // its journal by name, so a process that kept the moved file open would write
         // the new store's journal into the damaged one.
-        let hold = if can_write(path) { Some(store_lock(path, Hold::Shared).map_err(io)?) } else { None };
+        let hold = match can_write(path).then(|| store_lock(path, Hold::Shared)).transpose().map_err(io)? {
+            Some(Locked::Held(file)) => Some(file),
+            // (A shared hold never waits for a file to move.)
+            Some(Locked::Replaced) | None => None,
+        };
         match Store::open_checked(path) {
             Ok(store) => Ok(Opened { store: Store { _hold: hold, ..store }, moved_aside: None }),
             Err(StoreError::Sqlite { source, .. }) if is_damage(&source) => {
@@ -311,7 +315,11 @@ impl Store {
     fn repair(path: &Path) -> Result<Opened, StoreError> {
         let label = path.display().to_string();
         let io = |source| StoreError::Io { path: label.clone(), source };
-        let lock = store_lock(path, Hold::Whole).map_err(io)?;
+        let lock = match store_lock(path, Hold::Whole).map_err(io)? {
+            Locked::Held(lock) => lock,
+            // Another process repaired it while this one waited: the new store is used.
+            Locked::Replaced => return Store::open(path),
+        };
         // The repaired store is used as any other: under the shared hold, taken from
         // the whole one without letting go (`flock` converts it).
         let shared = |lock: std::fs::File| lock.lock_shared().map(|()| Some(lock)).map_err(io);
@@ -766,14 +774,19 @@ enum Hold {
 /// sees.
 ///
 /// Bounded: a hold that cannot be had is waited for [`REPAIR_WAIT`] at most (a process
-/// stopped mid-repair, or an explorer left open beside a damaged store, would hold it
-/// for good); after that, and when the lock cannot be opened, an error, and the caller
-/// goes on without the store.
-fn store_lock(store: &Path, hold: Hold) -> std::io::Result<std::fs::File> {
+/// stopped mid-repair would hold it for good, and a long archive fetch holds the store
+/// open for minutes); after that, and when the lock cannot be opened, an error, and the
+/// caller goes on without the store. `flock` holds belong to each opening of the file,
+/// so a second store opened by the same process counts as another process's.
+fn store_lock(store: &Path, hold: Hold) -> std::io::Result<Locked> {
     let path = journal(store, ".lock");
-    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(|error| {
+    let cannot = |error: std::io::Error| {
         std::io::Error::new(error.kind(), format!("the lock {} cannot be opened: {error}", path.display()))
-    })?;
+    };
+    let file = open_lock_file(&path).map_err(cannot)?;
+    // The damaged file a repair waits to move: if another process moves it first, the
+    // wait is over (the store at the path is a new one, to be used as any other).
+    let damaged = if hold == Hold::Whole { file_identity(store) } else { None };
     // The blocking lock on a thread of its own, given up after the wait: the thread
     // ends when the other process lets go, and drops the file, which unlocks it.
     let (sender, receiver) = std::sync::mpsc::channel();
@@ -782,15 +795,78 @@ fn store_lock(store: &Path, hold: Hold) -> std::io::Result<std::fs::File> {
         let _ = sender.send(locked.map(|()| file));
     });
     let waited = REPAIR_WAIT.as_secs();
-    match receiver.recv_timeout(REPAIR_WAIT) {
-        Ok(locked) => locked,
-        Err(_) => Err(std::io::Error::new(
-            std::io::ErrorKind::TimedOut,
-            match hold {
-                Hold::Shared => format!("another process has been repairing it for {waited}s"),
-                Hold::Whole => format!("another robotscope process has had it open for {waited}s"),
-            },
-        )),
+    let deadline = std::time::Instant::now() + REPAIR_WAIT;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match receiver.recv_timeout(left.min(LOOK_AGAIN)) {
+            Ok(locked) => return locked.map(Locked::Held),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) if !left.is_zero() => {
+                if damaged.is_some() && file_identity(store) != damaged {
+                    return Ok(Locked::Replaced);
+                }
+            }
+            Err(_) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    match hold {
+                        Hold::Shared => format!("another process has been repairing it for {waited}s"),
+                        Hold::Whole => format!(
+                            "it is damaged, and has been open elsewhere (another robotscope process, or \
+                             another task of this one) for {waited}s, so it was neither repaired nor used"
+                        ),
+                    },
+                ));
+            }
+        }
+    }
+}
+
+/// How often a repair waiting for the lock looks whether another process has moved the
+/// damaged file already.
+const LOOK_AGAIN: Duration = Duration::from_millis(100);
+
+/// What taking the lock gave.
+enum Locked {
+    /// The lock, held while the file is open.
+    Held(std::fs::File),
+    /// Nothing: the damaged file a repair waited for was moved by another process.
+    Replaced,
+}
+
+/// Opens the lock file, making it if need be: for writing when the user may, else for
+/// reading (a lock another user made; `flock` needs no more). A FIFO, a device or a
+/// directory in its place is refused, and a symbolic link is not followed: opening
+/// never waits, and never makes a file elsewhere.
+fn open_lock_file(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = match options.clone().read(true).write(true).create(true).truncate(false).open(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::PermissionDenied => options.read(true).open(path)?,
+        opened => opened?,
+    };
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        let what = format!("it is {}, not a file", kind_of(metadata.file_type()));
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, what));
+    }
+    Ok(file)
+}
+
+/// The device and inode of the file at `path`, to tell whether it is still the same.
+fn file_identity(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|metadata| (metadata.dev(), metadata.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
     }
 }
 

@@ -780,6 +780,15 @@ impl<'t> Editor<'t> {
 mod tests {
     use super::*;
 
+    /// Found by the survey's property test: `/b*/` disallows `/bx/`, which `Allow:
+    /// /b/*` does not allow, so the file reaches part of the site, not all of it; the
+    /// probes fill a wildcard within its segment too.
+    #[test]
+    fn a_wildcard_filled_within_its_segment_is_probed() {
+        let txt = RobotsTxt::parse(b"User-agent: *\nAllow: /b/*\nDisallow: /b*/\n".to_vec());
+        assert_eq!(Reach::of(&txt, &Robot::from_agent("GPTBot"), Reading::Rfc9309), Reach::Part);
+    }
+
     fn parse(text: &str) -> RobotsTxt {
         RobotsTxt::parse(text.as_bytes().to_vec())
     }

@@ -488,7 +488,8 @@ fn spell_wildcards(pattern: &str) -> String {
 }
 
 /// Paths a pattern speaks for. Under RFC 9309: what it spells (wildcards matching
-/// nothing, a final `$` dropped), the same with something in each wildcard, one byte
+/// nothing, a final `$` dropped), the same with something in each wildcard (a segment,
+/// and a byte), one byte
 /// past it, and for an `…/index.htm…` pattern the directory Google's Allow also allows.
 /// The classic readings read `*` and `$` as they are: the pattern itself, and one byte
 /// past it.
@@ -503,7 +504,10 @@ pub(crate) fn probe_paths(pattern: &[u8], reading: Reading) -> Vec<String> {
     let spelled = rooted(&spell_wildcards(text));
     let mut paths = vec![spelled.clone(), format!("{spelled}x")];
     if text.contains('*') {
+        // Something in each wildcard: a segment of its own, and a byte within the
+        // segment (`/b*/` matches `/bx/`, which `Allow: /b/*` does not).
         paths.push(rooted(&text.replace('*', "/x")));
+        paths.push(rooted(&text.replace('*', "x")));
     }
     if let Some(slash) = spelled.rfind('/')
         && spelled[slash..].starts_with("/index.htm")

@@ -4,8 +4,14 @@
 //! Every task the loop starts holds a [`Busy`] until it ends (finished, or aborted and
 //! dropped). The loop is idle when no task is running and no answer is waiting in its
 //! inbox. A task sends its answer before its `Busy` goes, so "nothing running" means
-//! every answer is in the inbox. A task that ends without an answer (aborted) wakes the
-//! loop through [`Activity::ended`], which then looks again.
+//! every answer is in the inbox. A task's end wakes a scripted loop through
+//! [`Activity::ended`] (its answer may have been applied already, or an aborted task
+//! gives none), which then looks again.
+//!
+//! What is counted is the loop's own tasks. Blocking work a task hands to tokio's pool
+//! and does not wait for once it is aborted (a cancelled load's store write, a cancelled
+//! history read's opening of the store) may outlive it: a test that aborts such a task
+//! and then looks at its side effects must wait for them itself.
 //!
 //! A [`Script`] gives the loop a test's terminal events one [`Step`] at a time, each
 //! when the loop is idle, at once, or when the app shows something; the explorer itself
@@ -66,6 +72,8 @@ pub enum When {
     /// Right after the step before, while its work may still run (a key that stops it).
     Now,
     /// Once the app, as the loop left it, passes this test (a run that has read a line).
+    /// The test is asked at the end of each turn, so it should ask for something that
+    /// stays true once it is (`lines >= 1`), not a moment that a turn may pass over.
     Shows(Box<dyn Fn(&App) -> bool + Send>),
 }
 
@@ -106,6 +114,11 @@ impl Script {
     /// Called at the end of each turn of the loop: gives the next step's events if its
     /// time has come. One step with events a turn, so that each is applied before the
     /// next is weighed.
+    ///
+    /// # Panics
+    ///
+    /// When the loop is idle and the next step waits for the app to show something it
+    /// does not: nothing can change the app any more, so the step would never come.
     pub(super) fn advance(&mut self, app: &App, idle: bool) {
         while let Some(step) = self.steps.front() {
             let due = match &step.when {
@@ -113,6 +126,11 @@ impl Script {
                 When::Now => true,
                 When::Shows(test) => test(app),
             };
+            assert!(
+                due || !idle,
+                "the loop is idle and nothing will change the app: a step that waits for it to show something ({} left) never comes",
+                self.steps.len()
+            );
             let (true, Some(feed)) = (due, &self.feed) else { return };
             let events = self.steps.pop_front().map(|step| step.events).unwrap_or_default();
             if !events.is_empty() {

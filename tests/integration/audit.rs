@@ -927,7 +927,7 @@ mod explorer {
         };
         let app = App::from_text("User-agent: *\nDisallow: /private/\n");
         // Esc once the line written is read, while the run waits for more.
-        let line_read = |app: &App| app.audit_view().and_then(|view| view.job.progress()).is_some_and(|p| p.lines == 1);
+        let line_read = |app: &App| app.audit_view().and_then(|view| view.job.progress()).is_some_and(|p| p.lines >= 1);
         let steps = vec![drawing::when_idle(&audit_keys(&fifo)), drawing::once(line_read, "<esc>")];
         let app = drawing::run_steps(app, steps).await;
         let view = app.audit_view().expect("still open after the stop");

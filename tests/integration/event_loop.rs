@@ -116,12 +116,16 @@ async fn esc_cancels_a_slow_fetch_and_the_ui_keeps_answering() {
         Server::start(|_| Reply::Slow { body: b"User-agent: *\nDisallow: /\n".to_vec(), gap: Duration::from_secs(1) });
     let source = Source::resolve(&server.url("/")).expect("a site");
     let app = App::loading(source, Limits::default(), false, &RobotsDb::embedded());
-    // Esc once the loop has shown the fetch running for a while: it kept answering.
+    let first_robot = App::example().robot().profile.name.clone();
+    // Esc once the loop has shown the fetch running for a while, then `]`: the loop runs
+    // on until it is idle, so a fetch that Esc did not stop would deliver its file
+    // (a byte a second) before the test looks.
     let fetching = |app: &App| app.load_in_progress().is_some_and(|loading| loading.ticks >= 3);
-    let app = explorer::run_steps(app, vec![explorer::once(fetching, "<esc>]q")]).await;
+    let app = explorer::run_steps(app, vec![explorer::once(fetching, "<esc>]")]).await;
     assert!(app.load_in_progress().is_none());
     assert!(app.message_log().any(|m| m.contains("Cancelled")), "{:?}", app.message_log().collect::<Vec<_>>());
     assert!(app.document().txt.source().is_empty(), "the cancelled fetch never delivered");
+    assert_ne!(app.robot().profile.name, first_robot, "] after Esc moved to the next robot");
 }
 
 #[tokio::test]

@@ -254,6 +254,12 @@ fn an_endless_path_line_is_refused_with_its_number() {
         .code(2)
         .stdout(predicate::str::contains("/second"))
         .stderr(predicate::str::contains("standard input: line 3 is longer than 65536 bytes"));
+    // The cap is on the line's bytes: one of 30,001 bytes that are not UTF-8 (90,001
+    // once percent-encoded) is a path like any other.
+    let mut stdin = b"/".to_vec();
+    stdin.extend(std::iter::repeat_n(0xFF, 30_000));
+    stdin.extend(b"\n/a\n");
+    robotscope().args(["check", path, "-a", "bot", "--disallowed"]).write_stdin(stdin).assert().code(1).stdout("/a\n");
     let paths = file_with(&[b"/ok\n".as_slice(), &vec![b'y'; 70_000]].concat());
     robotscope()
         .args(["compare", path, "-a", "bot", "--paths", paths.path().to_str().expect("path")])

@@ -730,8 +730,16 @@ fn a_repair_lock_is_the_systems_and_one_that_cannot_be_opened_is_given_up() {
     assert!(stdout.contains("allowed"), "{stdout}");
     assert!(stderr.contains(&format!("the lock {lock} cannot be opened")), "{stderr}");
     assert_eq!(std::fs::read(&store).expect("read"), damaged, "the damaged store is left as it was");
-    // A lock file left by a repair that was killed: the store is repaired at once.
+    // A FIFO in its place: refused at once (opening one to write would wait for a
+    // reader for ever), and the command goes on.
     std::fs::remove_dir(&lock).expect("remove");
+    assert!(std::process::Command::new("mkfifo").arg(&lock).status().expect("mkfifo").success());
+    let (stdout, stderr, code) = run(&["check", &site, "/", "--store", &store]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("allowed"), "{stdout}");
+    assert!(stderr.contains(&format!("the lock {lock} cannot be opened: it is a FIFO, not a file")), "{stderr}");
+    // A lock file left by a repair that was killed: the store is repaired at once.
+    std::fs::remove_file(&lock).expect("remove");
     std::fs::write(&lock, b"").expect("a lock file nobody holds");
     let (stdout, stderr, code) = run(&["check", &site, "/", "--store", &store]);
     assert_eq!(code, 0, "{stderr}");

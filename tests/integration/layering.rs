@@ -500,21 +500,40 @@ const APP_TIERS: [&[&str]; 5] = [
     &["loading", "tests"],
 ];
 
-/// The arrows inside `app` that run upward (see [`APP_TIERS`]), as `from -> to`.
+/// The arrows inside `app` that run upward (see [`APP_TIERS`]), as `from -> to`. A name
+/// `app.rs` re-exports from a child (`pub use view::View`) is that child's: `use
+/// super::View` is an arrow to `app::view`.
 fn upward_arrows(modules: &[(Vec<String>, String)]) -> Vec<String> {
     let tier = |module: &[String]| {
         let child = module.get(1)?;
         APP_TIERS.iter().position(|tier| tier.contains(&child.as_str()))
     };
+    let reexported: Vec<(String, String)> = modules
+        .iter()
+        .filter(|(module, _)| *module == ["app"])
+        .flat_map(|(_, text)| use_declarations(text))
+        .flat_map(|declaration| expand(&declaration))
+        .filter_map(|path| {
+            let (child, rest) = path.split_once("::")?;
+            let name = rest.rsplit("::").next()?;
+            APP_TIERS.iter().any(|tier| tier.contains(&child)).then(|| (name.to_owned(), child.to_owned()))
+        })
+        .collect();
     let names: Vec<&Vec<String>> = modules.iter().map(|(module, _)| module).collect();
     let mut arrows = Vec::new();
     for (module, text) in modules.iter().filter(|(module, _)| module.len() > 1 && module[0] == "app") {
         let from = tier(module).unwrap_or_else(|| panic!("app::{}: in no tier; add it to APP_TIERS", module[1]));
         for path in named_paths(text) {
             let Some(full) = resolved(&path, module) else { continue };
-            let Some(target) = (1..=full.len()).rev().map(|n| full[..n].to_vec()).find(|m| names.contains(&m)) else {
+            let Some(mut target) = (1..=full.len()).rev().map(|n| full[..n].to_vec()).find(|m| names.contains(&m))
+            else {
                 continue;
             };
+            if target == ["app"]
+                && let Some((_, child)) = full.get(1).and_then(|name| reexported.iter().find(|(n, _)| n == name))
+            {
+                target = vec!["app".to_owned(), child.clone()];
+            }
             let arrow = format!("{} -> {}", module.join("::"), target.join("::"));
             if target.len() > 1 && target[0] == "app" && tier(&target) > Some(from) && !arrows.contains(&arrow) {
                 arrows.push(arrow);
@@ -548,4 +567,11 @@ fn a_planted_upward_arrow_is_found() {
         module(&["app", "view", "audit"], "pub struct Audited;\n"),
     ];
     assert_eq!(upward_arrows(&planted), ["app::action -> app::view::audit"]);
+    // Through `app.rs`'s re-export.
+    let planted = [
+        module(&["app"], "pub use view::{Layer, View};\n"),
+        module(&["app", "effect"], "use super::View;\n"),
+        module(&["app", "view"], "pub enum View {}\n"),
+    ];
+    assert_eq!(upward_arrows(&planted), ["app::effect -> app::view"]);
 }

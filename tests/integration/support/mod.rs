@@ -108,8 +108,10 @@ impl Server {
         self.paths.lock().expect("paths").clone()
     }
 
-    /// Waits until `count` responses have ended, written whole or cut by the client
-    /// (half a minute at most, so that a broken client fails the test, not hangs it).
+    /// Waits until `count` connections have been served to their end, the response
+    /// written whole or cut by the client (one request a connection: the server says
+    /// `Connection: close`); half a minute at most, so that a broken client fails the
+    /// test, not hangs it.
     /// The wait runs on a thread of its own: the client's tasks, which close its
     /// connections, go on meanwhile.
     pub async fn wait_for_responses(&self, count: usize) {
