@@ -179,6 +179,18 @@ impl<M: RedirectMemory> Redirects<M> {
         Ok(location)
     }
 
+    /// Every row [`Redirects::resolve`] gives, in one list (for tests).
+    #[cfg(test)]
+    pub(super) fn resolved_rows(self) -> Vec<Row> {
+        let mut resolved = Vec::new();
+        self.resolve(|rows| {
+            resolved.extend(rows);
+            Ok(())
+        })
+        .expect("memory");
+        resolved
+    }
+
     /// Hands `each` the rows of each redirect, in the order they came: its target's
     /// category, group, line, status and preferences (its capture nearest the
     /// redirect's time) when the input holds the target within [`MAX_REDIRECT_HOPS`];
@@ -543,13 +555,7 @@ mod tests {
         let mut looping = capture("http://c.example/robots.txt", 301, "");
         looping.location = Some("http://c.example/robots.txt".into());
         redirects.note(&looping, judge(&looping, &bots)).expect("memory");
-        let mut resolved = Vec::new();
-        redirects
-            .resolve(|rows| {
-                resolved.extend(rows);
-                Ok(())
-            })
-            .expect("memory");
+        let resolved = redirects.resolved_rows();
         assert_eq!(categories(&resolved), ["full", "partial", "redirect", "redirect", "redirect", "redirect"]);
         // The target's verdicts, read back whole from the memory's records.
         for (resolved, target) in resolved.iter().zip(&target_rows) {
@@ -583,26 +589,14 @@ mod tests {
         redirects.note_target(&hop, &judge(&hop, &bots)).expect("memory");
         let page = capture("https://cdn.example/a/v2.txt", 200, "User-agent: GPTBot\nDisallow: /\n");
         redirects.note_target(&page, &judge(&page, &bots)).expect("memory");
-        let mut resolved = Vec::new();
-        redirects
-            .resolve(|rows| {
-                resolved.extend(rows);
-                Ok(())
-            })
-            .expect("memory");
+        let resolved = redirects.resolved_rows();
         let summary: Vec<(&str, &str)> = resolved.iter().map(|row| (row.url.as_str(), row.category.name())).collect();
         assert_eq!(summary, [("https://a.example/robots.txt", "full")]);
         // A run cut short does not say the input lacks a target it may not have read.
         let mut redirects = Redirects::with_capacity(100);
         redirects.note(&moved, judge(&moved, &bots)).expect("memory");
         redirects.input_cut();
-        let mut resolved = Vec::new();
-        redirects
-            .resolve(|rows| {
-                resolved.extend(rows);
-                Ok(())
-            })
-            .expect("memory");
+        let resolved = redirects.resolved_rows();
         assert_eq!(
             resolved[0].error.as_deref(),
             Some("redirects to https://cdn.example/a/robots-prod.txt, which the part of the input read does not hold")

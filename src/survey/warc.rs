@@ -1350,13 +1350,7 @@ mod tests {
             let capture = Capture::from(capture);
             redirects.note(&capture, judge(&capture, &robots)).expect("memory");
         }
-        let mut resolved = Vec::new();
-        redirects
-            .resolve(|rows| {
-                resolved.extend(rows);
-                Ok(())
-            })
-            .expect("memory");
+        let resolved = redirects.resolved_rows();
         let redirect_row = resolved.iter().find(|row| row.url.starts_with("http:")).expect("the redirect's row");
         assert_eq!((redirect_row.time.as_str(), redirect_row.category.name()), ("2024-05-01T12:00:00Z", "full"));
     }

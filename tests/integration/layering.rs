@@ -407,6 +407,12 @@ fn resolved(path: &str, module: &[String]) -> Option<Vec<String>> {
     Some(base)
 }
 
+/// The module a resolved path goes through last, among `names`: what it names is that
+/// module's item.
+fn module_named(full: &[String], names: &[&Vec<String>]) -> Option<Vec<String>> {
+    (1..=full.len()).rev().map(|n| full[..n].to_vec()).find(|module| names.contains(&module))
+}
+
 /// The circles among `modules` (each its path and its source): each edge `a -> b`
 /// whose `b` reaches `a` again, by `use` or by an inline path. A parent and its own
 /// submodules are one module cut in files: their edges are not counted.
@@ -416,10 +422,7 @@ fn circles(modules: &[(Vec<String>, String)]) -> (usize, Vec<String>) {
     for (module, text) in modules {
         for path in named_paths(text) {
             let Some(full) = resolved(&path, module) else { continue };
-            // The module the path goes through last: what is named is its item.
-            let Some(target) = (1..=full.len()).rev().map(|n| full[..n].to_vec()).find(|m| names.contains(&m)) else {
-                continue;
-            };
+            let Some(target) = module_named(&full, &names) else { continue };
             let related = target.starts_with(module) || module.starts_with(&target);
             if !related && !edges.contains(&(module.clone(), target.clone())) {
                 edges.push((module.clone(), target));
@@ -525,10 +528,7 @@ fn upward_arrows(modules: &[(Vec<String>, String)]) -> Vec<String> {
         let from = tier(module).unwrap_or_else(|| panic!("app::{}: in no tier; add it to APP_TIERS", module[1]));
         for path in named_paths(text) {
             let Some(full) = resolved(&path, module) else { continue };
-            let Some(mut target) = (1..=full.len()).rev().map(|n| full[..n].to_vec()).find(|m| names.contains(&m))
-            else {
-                continue;
-            };
+            let Some(mut target) = module_named(&full, &names) else { continue };
             if target == ["app"]
                 && let Some((_, child)) = full.get(1).and_then(|name| reexported.iter().find(|(n, _)| n == name))
             {
