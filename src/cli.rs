@@ -19,7 +19,8 @@ use crate::history::StoreChoice;
 use crate::policy::agent::{is_valid_token, suggest_token};
 use crate::policy::escape::{sanitize, sanitize_lines, sanitize_lines_keeping_crlf, sanitize_str};
 use crate::policy::lint::{Edit, Fix};
-use crate::policy::request::{Request, UrlMode, path_lines};
+use crate::policy::paths::path_lines;
+use crate::policy::request::{Request, UrlMode};
 use crate::policy::usage::Category;
 use crate::policy::{self, Availability, Reading, Robot, RobotsTxt, Severity};
 use crate::robots_db::{Purpose, RobotsDb};
@@ -653,16 +654,13 @@ impl FixRecord<'_> {
 /// A fix's edits as one replacement: the span from the first edit's start to the last
 /// edit's end, and what that span becomes.
 fn single_edit<'a>(source: &[u8], fix: &'a Fix) -> FixRecord<'a> {
-    let start = fix.edits.iter().map(|e| e.span.start).min().unwrap_or(0);
-    let end = fix.edits.iter().map(|e| e.span.end).max().unwrap_or(start);
-    let shifted: Vec<Edit> = fix
-        .edits
-        .iter()
-        .map(|e| Edit { span: e.span.start - start..e.span.end - start, replacement: e.replacement.clone() })
-        .collect();
+    let start = fix.edits().iter().map(|e| e.span().start).min().unwrap_or(0);
+    let end = fix.edits().iter().map(|e| e.span().end).max().unwrap_or(start);
+    let shifted: Vec<Edit> =
+        fix.edits().iter().map(|e| Edit::new(e.span().start - start..e.span().end - start, e.replacement())).collect();
     let replacement = String::from_utf8_lossy(&policy::fix::apply_edits(&source[start..end], &shifted)).into_owned();
     FixRecord {
-        title: &fix.title,
+        title: fix.title(),
         span: [start, end],
         replacement,
         checked: None,
@@ -699,26 +697,26 @@ pub fn lint(args: &LintArgs, db: &RobotsDb) -> Result<Outcome> {
     let mut out = BufWriter::new(io::stdout().lock());
     let result = (|| -> io::Result<()> {
         for d in &diagnostics {
-            let line = txt.line(d.line).copied();
+            let line = txt.line(d.line()).copied();
             let column = line.map_or(1, |l| {
-                String::from_utf8_lossy(&txt.source()[l.start()..d.span.start.max(l.start()).min(l.content_end())])
+                String::from_utf8_lossy(&txt.source()[l.start()..d.span().start.max(l.start()).min(l.content_end())])
                     .chars()
                     .count()
                     + 1
             });
             if args.json {
                 let record = LintRecord {
-                    line: d.line,
+                    line: d.line(),
                     column,
-                    code: d.code.name(),
-                    severity: d.severity.name(),
-                    message: &d.message,
-                    fix: d.fix.as_ref().map(|fix| single_edit(txt.source(), fix).with_effect(d.fix_effect())),
+                    code: d.code().name(),
+                    severity: d.severity().name(),
+                    message: d.message(),
+                    fix: d.fix().as_ref().map(|fix| single_edit(txt.source(), fix).with_effect(d.fix_effect())),
                 };
                 json::write_line(&mut out, &record)?;
             } else {
-                writeln!(out, "{}:{column}: {} {}: {}", d.line, d.severity, d.code, sanitize_str(&d.message))?;
-                if let Some(fix) = &d.fix {
+                writeln!(out, "{}:{column}: {} {}: {}", d.line(), d.severity(), d.code(), sanitize_str(d.message()))?;
+                if let Some(fix) = &d.fix() {
                     let effect = d.fix_effect().map_or_else(
                         || {
                             " (not checked: too many fixes in a file this large; `fix` says what they change together)"
@@ -726,16 +724,16 @@ pub fn lint(args: &LintArgs, db: &RobotsDb) -> Result<Outcome> {
                         },
                         |effect| format!(" ({effect})"),
                     );
-                    writeln!(out, "    fix: {}{}", sanitize_str(&fix.title), sanitize_str(&effect))?;
+                    writeln!(out, "    fix: {}{}", sanitize_str(fix.title()), sanitize_str(&effect))?;
                 }
             }
         }
         if !args.json {
-            let count = |severity| diagnostics.iter().filter(|d| d.severity == severity).count();
+            let count = |severity| diagnostics.iter().filter(|d| d.severity() == severity).count();
             let with_fix = |made: bool| {
                 diagnostics
                     .iter()
-                    .filter(|d| d.fix.is_some() && crate::robots_db::fix_leaves_it(d.code) != made)
+                    .filter(|d| d.fix().is_some() && crate::robots_db::fix_leaves_it(d.code()) != made)
                     .count()
             };
             let fixable = with_fix(true);
@@ -754,7 +752,7 @@ pub fn lint(args: &LintArgs, db: &RobotsDb) -> Result<Outcome> {
         out.flush()
     })();
     finish_output(result)?;
-    Ok(if diagnostics.iter().any(|d| d.severity == Severity::Error) { Outcome::Findings } else { Outcome::Clean })
+    Ok(if diagnostics.iter().any(|d| d.severity() == Severity::Error) { Outcome::Findings } else { Outcome::Clean })
 }
 
 /// `robotscope fix`.
@@ -772,20 +770,19 @@ pub fn fix(args: &FixArgs, db: &RobotsDb) -> Result<Outcome> {
     policy::room_for(policy::Work::Fix, txt.source().len())?;
     let mut report = policy::fix::fix_all(txt.source());
     // Then the registry's (a near miss of a robot's name, a retired name's successor).
-    let (text, applied) = crate::robots_db::registry_fixes(&RobotsTxt::parse(report.text.clone()), db);
+    let (text, applied) = crate::robots_db::registry_fixes(&RobotsTxt::parse(report.text().to_vec()), db);
     if applied > 0 {
-        let before = report.applied;
-        report = policy::fix::fix_all(&text);
-        report.applied += before + applied;
+        let before = report.applied();
+        report = policy::fix::fix_all(&text).after(before + applied);
     }
-    let changed = report.text != txt.source();
+    let changed = report.text() != txt.source();
     let effect = policy::fix::fix_all_effect(&txt, &report);
     let mut out = io::stdout().lock();
     let result = if args.diff {
         // The file as the user named it on both sides (`patch -p0` applies it): an
         // absolute path stays one, where `a/` and `b/` would make `a//etc/robots.txt`.
         let name = if args.source == "-" { "(standard input)" } else { args.source.as_str() };
-        let diff = policy::fix::unified_diff_between(txt.source(), &report.text, name, name);
+        let diff = policy::diff::unified_diff_between(txt.source(), report.text(), name, name);
         // Escaped on a terminal. Into a file or a pipe the CR LF line ends stay (escaped,
         // a CR LF file's diff would apply nowhere), but what could drive a terminal is
         // escaped all the same: whoever reads the diff later reads it on one.
@@ -806,13 +803,13 @@ pub fn fix(args: &FixArgs, db: &RobotsDb) -> Result<Outcome> {
     } else if out.is_terminal() {
         // Into a file or a pipe the fixed text goes byte for byte; on a terminal, what
         // could drive it is shown escaped.
-        out.write_all(sanitize_lines(&report.text).as_bytes()).and_then(|()| out.flush())
+        out.write_all(sanitize_lines(report.text()).as_bytes()).and_then(|()| out.flush())
     } else {
-        out.write_all(&report.text).and_then(|()| out.flush())
+        out.write_all(report.text()).and_then(|()| out.flush())
     };
     finish_output(result)?;
-    let applied = plural(report.applied, "fix");
-    let left = plural(report.remaining.len(), "diagnostic");
+    let applied = plural(report.applied(), "fix");
+    let left = plural(report.remaining().len(), "diagnostic");
     // What the fixes do to the verdicts, every reading and every robot the file names:
     // a fix that changes one says so (issue 24).
     let effect = sanitize_str(&effect.to_string()).into_owned();
@@ -936,8 +933,8 @@ fn write_compare_table(
 ) -> io::Result<()> {
     // What was written, and how it was read when that is not obvious (as `check` says it).
     let label = |request: &Request| match request.tested_if_not_obvious() {
-        Some(tested) => format!("{} (as {})", sanitize_str(request.given), sanitize_str(tested)),
-        None => sanitize_str(request.given).into_owned(),
+        Some(tested) => format!("{} (as {})", sanitize_str(request.given()), sanitize_str(tested)),
+        None => sanitize_str(request.given()).into_owned(),
     };
     let labels: Vec<String> = requests.iter().map(label).collect();
     let path_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4).clamp(4, 60);
@@ -948,7 +945,7 @@ fn write_compare_table(
     }
     writeln!(out)?;
     for (request, label) in requests.iter().zip(&labels) {
-        let cells: Vec<Cell> = columns.iter().map(|c| c.cell(availability, &request.tested, usage)).collect();
+        let cells: Vec<Cell> = columns.iter().map(|c| c.cell(availability, request.tested(), usage)).collect();
         let mark = if Cell::disagree(&cells) { "  ≠" } else { "" };
         write!(out, "{label:<path_width$}")?;
         for (cell, width) in cells.iter().zip(&widths) {
@@ -990,8 +987,8 @@ fn write_compare_csv(
     let header: Vec<String> = std::iter::once(quote("path")).chain(columns.iter().map(|c| quote(&label(c)))).collect();
     writeln!(out, "{}", header.join(","))?;
     for request in requests {
-        let cells: Vec<String> = std::iter::once(quote(request.given))
-            .chain(columns.iter().map(|c| quote(&c.cell(availability, &request.tested, usage).to_string())))
+        let cells: Vec<String> = std::iter::once(quote(request.given()))
+            .chain(columns.iter().map(|c| quote(&c.cell(availability, request.tested(), usage).to_string())))
             .collect();
         writeln!(out, "{}", cells.join(","))?;
     }
@@ -1008,7 +1005,7 @@ fn write_compare_json(
 ) -> io::Result<()> {
     for request in requests {
         for (query, column) in queries.iter().zip(columns) {
-            let decision = column.check(availability, &request.tested);
+            let decision = column.check(availability, request.tested());
             let record = CheckRecord::new(txt, availability, column, decision, &query.label, request);
             json::write_line(out, &record)?;
         }

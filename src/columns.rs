@@ -65,7 +65,7 @@ impl Column {
     pub fn check(&self, availability: Availability, path: &str) -> Decision {
         match availability.access(self.reading) {
             Access::Rules => self.compiled.check(path),
-            access => Decision { allowed: access == Access::AllowAll, rule: None },
+            access => Decision::without_rule(access == Access::AllowAll),
         }
     }
 
@@ -75,7 +75,7 @@ impl Column {
     pub fn usage(&self, availability: Availability, decision: Decision, tested: &str) -> UsageAnswer {
         self.usage
             .as_ref()
-            .map_or(UsageAnswer::NotRead, |rules| rules.answer_for(availability, decision.allowed, tested))
+            .map_or(UsageAnswer::NotRead, |rules| rules.answer_for(availability, decision.allowed(), tested))
     }
 
     /// What a cell of this column shows for a path: the crawl verdict, or with a usage
@@ -102,7 +102,7 @@ impl Column {
     /// decided.
     #[must_use]
     pub fn deciding_rule<'t>(&self, txt: &'t RobotsTxt, decision: Decision) -> Option<&'t Rule> {
-        decision.rule.map(|at| at.rule_in(txt, self.reading))
+        decision.rule().map(|at| at.rule_in(txt, self.reading))
     }
 
     /// The groups that apply and why.
@@ -117,7 +117,7 @@ impl Column {
     pub fn summary_group_short(&self, txt: &RobotsTxt) -> String {
         let interpretation = txt.interpretation(self.reading);
         let selection = self.compiled.selection();
-        match (selection.groups.as_slice(), &selection.choice) {
+        match (selection.groups(), selection.choice()) {
             ([], _) => "none".to_owned(),
             ([one], Choice::Star) => format!("* line {}", interpretation.groups()[*one].first_line()),
             ([one], Choice::Fallback(token)) => format!("{token} {}", interpretation.groups()[*one].first_line()),
@@ -131,7 +131,7 @@ impl Column {
     pub fn summary(&self, txt: &RobotsTxt, availability: Availability) -> Summary {
         let interpretation = txt.interpretation(self.reading);
         let selection = self.compiled.selection();
-        let groups: Vec<_> = selection.groups.iter().map(|&g| &interpretation.groups()[g]).collect();
+        let groups: Vec<_> = selection.groups().iter().map(|&g| &interpretation.groups()[g]).collect();
         let extension = |kind: FieldKind| {
             groups
                 .iter()
@@ -145,7 +145,7 @@ impl Column {
             rules: groups.iter().map(|g| g.rules().len()).sum(),
             crawl_delay: extension(FieldKind::CrawlDelay),
             request_rate: extension(FieldKind::RequestRate),
-            shut_out: !self.check(availability, "/").allowed,
+            shut_out: !self.check(availability, "/").allowed(),
         }
     }
 }
@@ -175,7 +175,7 @@ impl Cell {
     #[must_use]
     pub fn word(&self) -> &'static str {
         match self {
-            Cell::Verdict(decision) if decision.allowed => "allowed",
+            Cell::Verdict(decision) if decision.allowed() => "allowed",
             Cell::Verdict(_) => "disallowed",
             Cell::NotFetched(_) => "not fetched",
             Cell::Preference { preference, .. } => preference.name(),
@@ -197,7 +197,7 @@ impl Cell {
     #[must_use]
     pub fn line(&self) -> Option<usize> {
         match self {
-            Cell::Verdict(decision) => decision.rule.map(|rule| rule.line),
+            Cell::Verdict(decision) => decision.rule().map(|rule| rule.line()),
             Cell::Preference { line, .. } => *line,
             Cell::NotFetched(_) | Cell::NotRead => None,
         }
@@ -298,12 +298,12 @@ mod tests {
             b"User-agent: slurp\nDisallow: /\nCrawl-delay: 5\n\nUser-agent: *\nDisallow: /tmp\n".to_vec(),
         );
         let slurp = Column::new(&txt, "Slurp".into(), Robot::from_agent("Slurp"), Reading::Rfc9309);
-        assert!(!slurp.check(Availability::Available, "/a").allowed);
+        assert!(!slurp.check(Availability::Available, "/a").allowed());
         let summary = slurp.summary(&txt, Availability::Available);
         assert_eq!((summary.rules, summary.crawl_delay.as_deref(), summary.shut_out), (1, Some("5"), true));
         let other = Column::new(&txt, "*".into(), Robot::from_agent("*"), Reading::Rfc9309);
         assert!(!other.summary(&txt, Availability::Available).shut_out);
-        assert!(!other.check(Availability::Status(503), "/a").allowed);
+        assert!(!other.check(Availability::Status(503), "/a").allowed());
     }
 
     #[test]

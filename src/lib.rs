@@ -1,35 +1,17 @@
-//! robotscope: a robots.txt explorer, and the policy core behind it as a library.
+//! robotscope: a robots.txt explorer, and the command line beside it.
 //!
-//! # As a library
+//! # The library is `robotscope-core`
 //!
-//! With `default-features = false` the crate is the policy core alone, with no async
-//! runtime, HTTP client, terminal or HTML parser in your dependency tree:
+//! A crawler depends on the policy core, its own crate, which has no async runtime, HTTP
+//! client, terminal or HTML parser in its dependency tree:
 //!
 //! ```toml
-//! robotscope = { version = "0.1", default-features = false }
+//! robotscope-core = "0.1"
 //! ```
 //!
-//! Parse a file once (parsing never fails: every byte sequence is some robots.txt),
-//! build a [`Matcher`] for your robot under a [`Reading`], and ask it about URLs:
-//!
-//! ```
-//! use robotscope::{Matcher, Reading, RobotsTxt};
-//!
-//! let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /search\nAllow: /search/about\nCrawl-delay: 5\n".to_vec());
-//! let bot = Matcher::new(&txt, "ExampleBot", Reading::Rfc9309);
-//! assert!(!bot.allowed("https://example.com/search?q=robots"));
-//! assert!(bot.allowed("https://example.com/search/about"));
-//! assert_eq!(bot.decide("/search?q=robots").line(), Some(2));
-//! assert_eq!(bot.crawl_delay(), Some(std::time::Duration::from_secs(5)));
-//! ```
-//!
-//! [`explain`] is the slow path that says why (the deciding rule, the rules that lost,
-//! a sentence); [`lint()`] lists what is wrong with a file under each reading, and
-//! [`fix_all`] applies every fix. [`RobotsTxt::sitemaps`] lists the Sitemap URLs.
-//! Everything else the library offers is in [`policy`], whose submodules are private.
-//! `examples/` holds a polite crawler loop and a batch filter.
-//!
-//! Features (all on by default, for the `robotscope` binary):
+//! This crate is the tool: the binary's modules are public for the binary, its tests,
+//! its benchmarks and the Python package's surveys, hidden from these docs and not a
+//! stable face. Its features (all on by default, for the `robotscope` binary):
 //!
 //! * `page`: what a page's robots META tags and `X-Robots-Tag` headers allow
 //!   (`policy::page_policy`, html5ever).
@@ -47,17 +29,13 @@
 //!
 //! # The tool's layers
 //!
-//! The binary's own modules (`cli`, `app`, `ui`, `tui`, `fetch`, `sitemaps`, `history`,
-//! `clipboard`, `save`, `robots_db`) are public for the binary and its tests, hidden
-//! from these docs and not part of the library's stable face. They are layered as DESIGN.md §6 says; lower
-//! layers never import higher ones (`tests/integration/layering.rs`).
+//! [`policy`] is the core and the tool's pure additions to it (terminal text, files of
+//! paths, diffs, a page's META tags). The modules above it (`cli`, `app`, `ui`, `tui`,
+//! `fetch`, `sitemaps`, `history`, `clipboard`, `save`, `robots_db`) are layered as
+//! DESIGN.md §6 says; lower layers never import higher ones
+//! (`tests/integration/layering.rs`).
 
 pub mod policy;
-
-pub use policy::{
-    Access, Availability, Choice, Code, Decision, Diagnostic, Edit, Fix, FixReport, Matcher, Reading, RequestRate,
-    Robot, RobotsTxt, RuleKind, RuleMatch, Selection, Severity, Verdict, VisitTime, explain, fix_all, lint,
-};
 
 #[cfg(feature = "tool")]
 #[doc(hidden)]

@@ -14,7 +14,7 @@ pub use lint::{fix_leaves_it, registry_diagnostics, registry_fixes};
 use serde::Deserialize;
 
 use crate::policy::Reading;
-use crate::policy::agent::{Robot, classic_name, is_valid_token};
+use crate::policy::agent::{Robot, is_valid_token};
 
 /// The profiles file, embedded in the binary.
 const ROBOTS_TOML: &str = include_str!("../assets/robots.toml");
@@ -254,13 +254,9 @@ impl RobotProfile {
     pub fn robot(&self) -> Robot {
         let starts_with_token =
             self.user_agent.get(..self.token.len()).is_some_and(|head| head.eq_ignore_ascii_case(&self.token));
-        let name = if starts_with_token { classic_name(&self.user_agent) } else { classic_name(&self.token) };
-        Robot {
-            token: self.token.clone(),
-            classic_name: name,
-            fallbacks: self.fallback.clone(),
-            ignores_star: self.ignores_star,
-        }
+        let name = if starts_with_token { &self.user_agent } else { &self.token };
+        let robot = Robot::with_classic_name(&self.token, name).with_fallbacks(self.fallback.iter().cloned());
+        if self.ignores_star { robot.ignoring_star() } else { robot }
     }
 
     /// True when `query` is this profile's name or token, in any letter case.
@@ -591,9 +587,9 @@ mod tests {
     fn classic_names_come_from_the_user_agent_when_it_starts_with_the_token() {
         let db = RobotsDb::embedded();
         let lycos = db.find("Lycos").map(RobotProfile::robot);
-        assert_eq!(lycos.map(|r| r.classic_name).as_deref(), Some("lycos_spider_(t-rex)"));
+        assert_eq!(lycos.as_ref().map(Robot::classic_name), Some("lycos_spider_(t-rex)"));
         let googlebot = db.find("Googlebot").map(RobotProfile::robot);
-        assert_eq!(googlebot.map(|r| r.classic_name).as_deref(), Some("googlebot"));
+        assert_eq!(googlebot.as_ref().map(Robot::classic_name), Some("googlebot"));
     }
 
     #[test]

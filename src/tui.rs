@@ -39,7 +39,7 @@ use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, S
 use crate::history::{self, StoreChoice};
 use crate::policy::escape::{sanitize_lines, sanitize_str};
 use crate::policy::lint_checked;
-use crate::policy::request::path_lines;
+use crate::policy::paths::path_lines;
 use crate::{fetch, save, ui};
 
 /// Runs the explorer until the user quits or a signal ends it, then restores the

@@ -18,11 +18,16 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyMemoryView, PyString};
 
-use robotscope::policy::{
-    Category, Diagnostic as CoreDiagnostic, Fix as CoreFix, RFC9309_PARSE_LIMIT_BYTES, Request, UrlMode,
-    Usage as CoreUsage, Work, is_valid_token, lint_checked, room_for, select, select_whole_name, suggest_token,
+use robotscope_core::agent::{is_valid_token, select, select_whole_name, suggest_token};
+use robotscope_core::content::RFC9309_PARSE_LIMIT_BYTES;
+use robotscope_core::fix::{apply_fix, fix_all_effect, lint_checked};
+use robotscope_core::lint::Fix as CoreFix;
+use robotscope_core::memory::{Work, room_for};
+use robotscope_core::request::{Request, UrlMode};
+use robotscope_core::usage::{Category, Usage as CoreUsage};
+use robotscope_core::{
+    Diagnostic as CoreDiagnostic, Matcher as CoreMatcher, Reading, Robot, RobotsTxt as CoreRobotsTxt, fix_all,
 };
-use robotscope::{Matcher as CoreMatcher, Reading, RobotsTxt as CoreRobotsTxt, fix_all};
 
 mod survey;
 
@@ -78,7 +83,7 @@ impl RobotsTxt {
     #[pyo3(signature = (agent, reading = "rfc9309"))]
     fn group_lines(&self, py: Python<'_>, agent: &str, reading: &str) -> PyResult<Vec<usize>> {
         let reading = reading_named(reading)?;
-        let robot = robotscope::Robot::from_agent(agent);
+        let robot = Robot::from_agent(agent);
         room(&self.txt, Work::Read)?;
         Ok(py.detach(|| {
             let interpretation = self.txt.interpretation(reading);
@@ -137,7 +142,7 @@ impl RobotsTxt {
         room(&self.txt, Work::Fix)?;
         let (report, effect) = py.detach(|| {
             let report = fix_all(self.txt.source());
-            let effect = robotscope::policy::fix_all_effect(&self.txt, &report);
+            let effect = fix_all_effect(&self.txt, &report);
             (report, effect)
         });
         Ok(Fixed {
@@ -178,7 +183,7 @@ impl RobotsTxt {
             // Level 1: the Python code that called this method (it has no frame of its own).
             PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
         }
-        let robot = robotscope::Robot::from_agent(agent);
+        let robot = Robot::from_agent(agent);
         let mode = if raw_urls { UrlMode::Raw } else { UrlMode::AsCrawlersSend };
         room(&self.txt, Work::Match)?;
         let matcher = py.detach(|| CoreMatcher::for_robot_as(&self.txt, &robot, reading, mode));
@@ -564,7 +569,7 @@ impl Fix {
     /// The whole file with this fix alone applied.
     #[getter]
     fn fixed<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &robotscope::policy::apply_fix(self.txt.source(), &self.edits))
+        PyBytes::new(py, &apply_fix(self.txt.source(), &self.edits))
     }
 
     fn __repr__(&self) -> String {

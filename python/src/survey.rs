@@ -7,9 +7,10 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use robotscope::policy::{RFC9309_PARSE_LIMIT_BYTES, Robot};
 use robotscope::survey::warc::{MAX_BLOCK_BYTES, is_robots_txt, response_capture};
 use robotscope::survey::{self, Capture, Redirects, Row, SurveyRobot};
+use robotscope_core::Robot;
+use robotscope_core::content::RFC9309_PARSE_LIMIT_BYTES;
 
 use super::{BodyArg, reading_named};
 
@@ -214,7 +215,7 @@ fn row_dict<'py>(py: Python<'py>, row: &Row) -> PyResult<Bound<'py, PyDict>> {
     dict.set_item("status", row.status)?;
     dict.set_item("bytes", row.bytes)?;
     dict.set_item("time", &row.time)?;
-    dict.set_item("train_ai", row.train_ai.map(robotscope::policy::Preference::name))?;
+    dict.set_item("train_ai", row.train_ai.map(robotscope_core::usage::Preference::name))?;
     dict.set_item("html", row.html)?;
     dict.set_item("error", row.error.as_deref())?;
     Ok(dict)

@@ -18,9 +18,8 @@ use super::{About, Action, AfterSave, App, Effect, Pane};
 use crate::clipboard::{ClipboardError, ClipboardMode, CopyMethod, Environment, choose, osc52_len, osc52_limit};
 use crate::fetch::Source;
 use crate::fetch::size_label;
-use crate::policy::fix::{
-    FixReport, apply_edits, check_fixes, compatible_fixes, fix_all, fix_all_effect, unified_diff,
-};
+use crate::policy::diff::unified_diff;
+use crate::policy::fix::{FixReport, apply_edits, check_fixes, compatible_fixes, fix_all, fix_all_effect};
 use crate::policy::impact::{Impact, impact};
 use crate::policy::lint::{Diagnostic, lint};
 use crate::policy::request::Request;
@@ -154,22 +153,22 @@ impl App {
             self.diagnostics.get(selected).into_iter().collect()
         } else {
             let line = self.cursor_line();
-            self.diagnostics.iter().filter(|d| d.line == line).collect()
+            self.diagnostics.iter().filter(|d| d.line() == line).collect()
         };
-        let with_fix: Vec<Diagnostic> = chosen.into_iter().filter(|d| d.fix.is_some()).cloned().collect();
+        let with_fix: Vec<Diagnostic> = chosen.into_iter().filter(|d| d.fix().is_some()).cloned().collect();
         if with_fix.is_empty() {
             let line = self.cursor_line();
             self.say(About::Moment, format!("Nothing to fix on line {line}"));
             return;
         }
         let fixes = compatible_fixes(&with_fix);
-        let titles: Vec<&str> = fixes.iter().map(|f| f.title.as_ref()).collect();
-        let edits: Vec<_> = fixes.iter().flat_map(|f| f.edits.iter().cloned()).collect();
+        let titles: Vec<&str> = fixes.iter().map(|f| f.title()).collect();
+        let edits: Vec<_> = fixes.iter().flat_map(|f| f.edits().iter().cloned()).collect();
         let text = apply_edits(self.document.txt.source(), &edits);
         // Checked under every reading, for every robot the file names (issue 24).
         let effect = impact(&self.document.txt, &self.limits.parse(text.clone()));
         let message = format!("Fixed: {}, which {effect}", titles.join("; "));
-        let line = with_fix.first().map_or(0, |d| d.line);
+        let line = with_fix.first().map_or(0, robotscope_core::Diagnostic::line);
         self.record_undo(format!("the fix on line {line} ({})", titles.join("; ")), None);
         self.replace_text_everywhere(text);
         self.say(About::Text, message);
@@ -201,17 +200,17 @@ impl App {
     /// `F`'s fixes, made here or in the background: applied (one step to undo), and said
     /// with what they change.
     pub(super) fn fixed_everything(&mut self, report: FixReport, effect: &Impact) {
-        if report.applied == 0 {
+        if report.applied() == 0 {
             self.say(About::Moment, "Nothing to fix");
             return;
         }
         let message = format!(
             "Applied {}, which {effect}; {} left (d lists them, v shows what changed, Ctrl-Z undoes)",
-            plural(report.applied, "fix"),
-            plural(report.remaining.len(), "diagnostic")
+            plural(report.applied(), "fix"),
+            plural(report.remaining().len(), "diagnostic")
         );
-        self.record_undo(format!("all {} (F)", plural(report.applied, "fix")), None);
-        self.replace_text_everywhere(report.text);
+        self.record_undo(format!("all {} (F)", plural(report.applied(), "fix")), None);
+        self.replace_text_everywhere(report.into_text());
         self.say(About::Text, message);
     }
 
@@ -348,18 +347,18 @@ impl App {
             // a reading the user is not looking at (issue 24).
             for reading in Reading::ALL {
                 for request in &tested {
-                    let path = &request.tested;
+                    let path = &request.tested();
                     let before =
-                        evaluate_fetched(&self.original, self.original_availability, &robot, path, reading).allowed;
+                        evaluate_fetched(&self.original, self.original_availability, &robot, path, reading).allowed();
                     let after = evaluate_fetched(&self.document.txt, self.document.availability, &robot, path, reading);
-                    if before != after.allowed {
+                    if before != after.allowed() {
                         changes.push(Change {
                             robot: entry.profile.name.clone(),
                             reading,
-                            path: request.given.to_owned(),
+                            path: request.given().to_owned(),
                             before,
-                            after: after.allowed,
-                            explanation: after.explanation,
+                            after: after.allowed(),
+                            explanation: after.explanation().to_owned(),
                         });
                     }
                 }
@@ -378,7 +377,7 @@ impl App {
     /// The lines of the group that applies to the selected robot, as text.
     fn group_text(&self) -> Option<String> {
         let interpretation = self.document.txt.interpretation(self.reading());
-        let group = &interpretation.groups()[*self.evaluation.verdict.selection.groups.first()?];
+        let group = &interpretation.groups()[*self.evaluation.verdict.selection().groups().first()?];
         // The group as the file writes it: one that RFC 9309's 500 KiB cut ends early
         // goes on in the whole file (the tester says what the cut changes).
         let whole = self.document.whole();

@@ -56,7 +56,7 @@ impl App {
         let mut details: Vec<(DetailKind, &'static str, String)> = Vec::new();
         // The path exactly as tested, when it is not what the field shows.
         if let Some(note) = &evaluation.note {
-            details.push((DetailKind::Tested, "Tested", format!("{} ({note})", verdict.path)));
+            details.push((DetailKind::Tested, "Tested", format!("{} ({note})", verdict.path())));
         }
         if let Some(other) = &evaluation.other_site {
             let site = self.site_origin().unwrap_or_default();
@@ -70,8 +70,9 @@ impl App {
             ));
         }
         if let (Some(whole), Some(cut)) = (&evaluation.past_the_cut, txt.rfc9309_cut()) {
-            let word = if whole.allowed { "allowed" } else { "disallowed" };
-            let line = whole.decided_by.map_or_else(|| "no rule matches".to_owned(), |m| format!("line {}", m.line));
+            let word = if whole.allowed() { "allowed" } else { "disallowed" };
+            let line =
+                whole.decided_by().map_or_else(|| "no rule matches".to_owned(), |m| format!("line {}", m.line()));
             details.push((
                 DetailKind::PastTheCut,
                 "500 KiB",
@@ -85,19 +86,19 @@ impl App {
             details.push((DetailKind::PastTheCut, "Cut", upper_first(warning)));
         }
         let robot = self.robot().profile.robot();
-        let group = describe_selection(interpretation, &verdict.selection, &robot, reading);
+        let group = describe_selection(interpretation, verdict.selection(), &robot, reading);
         if let Some(usage) = &evaluation.usage {
             details.push((DetailKind::Usage, "Usage", usage_text(usage)));
         }
-        details.push((DetailKind::Explanation, "Why", verdict.explanation.clone()));
+        details.push((DetailKind::Explanation, "Why", verdict.explanation().to_owned()));
         details.push((DetailKind::Group, "Group", upper_first(&group)));
-        if !verdict.losers.is_empty() {
+        if !verdict.losers().is_empty() {
             let lost: Vec<String> = verdict
-                .losers
+                .losers()
                 .iter()
                 .map(|m| {
-                    let rule = &interpretation.groups()[m.group].rules()[m.rule];
-                    format!("line {} {}", m.line, txt.rule_text(rule))
+                    let rule = &interpretation.groups()[m.group()].rules()[m.rule()];
+                    format!("line {} {}", m.line(), txt.rule_text(rule))
                 })
                 .collect();
             details.push((DetailKind::AlsoMatched, "Also", format!("matched and lost: {}", lost.join(" · "))));

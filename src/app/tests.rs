@@ -26,13 +26,13 @@ fn starts_on_googlebot_and_the_example() {
 fn switching_robots_re_evaluates_and_follows_their_reading() {
     let mut app = App::example();
     type_path(&mut app, "/infoseek_optimised_directory/x");
-    assert!(app.evaluation().verdict.allowed, "Googlebot's own group does not name the directory");
+    assert!(app.evaluation().verdict.allowed(), "Googlebot's own group does not name the directory");
     select(&mut app, "Gulliver");
     assert_eq!(app.robot().profile.name, "Gulliver");
     assert_eq!(app.reading(), Reading::Draft1996, "Gulliver defaults to the 1996 draft");
-    assert!(!app.evaluation().verdict.allowed);
+    assert!(!app.evaluation().verdict.allowed());
     select(&mut app, "Sidewinder");
-    assert!(app.evaluation().verdict.allowed);
+    assert!(app.evaluation().verdict.allowed());
     let before = app.robot_index();
     app.update(Action::NextRobot);
     assert_eq!(app.robot_index(), (before + 1) % app.robots().len());
@@ -45,12 +45,12 @@ fn the_reading_cycles_and_can_follow_the_robot_again() {
     let mut app = App::example();
     select(&mut app, "WebCrawler");
     assert_eq!(app.reading(), Reading::Koster1994);
-    assert!(app.evaluation().verdict.allowed, "1994 robots end webcrawler's record at the blank line");
+    assert!(app.evaluation().verdict.allowed(), "1994 robots end webcrawler's record at the blank line");
     assert!(app.evaluation().readings_disagree());
     app.update(Action::CycleReading);
     assert_eq!(app.reading(), Reading::Rfc9309);
     assert!(app.reading_is_chosen());
-    assert!(!app.evaluation().verdict.allowed, "RFC 9309 joins webcrawler to lycra's group");
+    assert!(!app.evaluation().verdict.allowed(), "RFC 9309 joins webcrawler to lycra's group");
     select(&mut app, "Scooter");
     assert_eq!(app.reading(), Reading::Rfc9309, "a chosen reading stays when the robot changes");
     app.update(Action::FollowRobotReading);
@@ -63,7 +63,7 @@ fn the_deciding_line_is_scrolled_into_view() {
     let mut app = App::from_text(&text);
     app.update(Action::Resize { width: 120, height: 40 });
     type_path(&mut app, "/deep/x");
-    let decided = app.evaluation().verdict.decided_by.map(|m| m.line);
+    let decided = app.evaluation().verdict.decided_by().map(|m| m.line());
     assert_eq!(decided, Some(202));
     let view = app.source_view();
     let height = app.areas().inner_height(Pane::Source);
@@ -134,7 +134,7 @@ fn added_robots_are_selected() {
     let mut app = App::example();
     select(&mut app, "lycra");
     assert_eq!(app.robot().profile.token, "lycra");
-    assert!(!app.evaluation().verdict.allowed);
+    assert!(!app.evaluation().verdict.allowed());
     let count = app.robots().len();
     select(&mut app, "LYCRA");
     assert_eq!(app.robots().len(), count, "no duplicate entry");
@@ -193,8 +193,8 @@ fn a_site_loads_in_the_background_and_its_page_goes_to_the_tester() {
     assert!(matches!(app.load_in_progress(), Some(Loading { elapsed, ticks: 1, .. }) if elapsed.as_millis() == 300));
     app.update(loaded(1, source.clone(), 200, "User-agent: *\nDisallow: /private/\n"));
     assert!(app.load_in_progress().is_none());
-    assert!(!app.evaluation().verdict.allowed);
-    assert_eq!(app.evaluation().verdict.decided_by.map(|m| m.line), Some(2));
+    assert!(!app.evaluation().verdict.allowed());
+    assert_eq!(app.evaluation().verdict.decided_by().map(|m| m.line()), Some(2));
     assert!(app.message().is_some_and(|m| m.contains("200 OK")));
 }
 
@@ -224,10 +224,10 @@ fn error_statuses_decide_for_every_path() {
     let source = site("/x");
     app.start();
     app.update(loaded(1, source, 503, "<html>busy</html>"));
-    assert!(!app.evaluation().verdict.allowed);
-    assert!(app.evaluation().verdict.explanation.contains("503"));
+    assert!(!app.evaluation().verdict.allowed());
+    assert!(app.evaluation().verdict.explanation().contains("503"));
     press(&mut app, "s");
-    assert!(!app.evaluation().verdict.allowed, "the 1996 draft defers too");
+    assert!(!app.evaluation().verdict.allowed(), "the 1996 draft defers too");
 }
 
 #[test]
@@ -247,7 +247,7 @@ fn esc_cancels_a_load_and_stale_results_are_dropped() {
     app.update(loaded(2, site("/"), 200, "User-agent: *\nDisallow: /\n"));
     assert!(app.document().txt.source().is_empty());
     app.update(loaded(3, site("/"), 200, "User-agent: *\nDisallow: /\n"));
-    assert!(!app.evaluation().verdict.allowed);
+    assert!(!app.evaluation().verdict.allowed());
 }
 
 #[test]
@@ -310,15 +310,15 @@ fn messages_describe_the_present() {
 fn paths_read_as_crawlers_request_them() {
     let mut app = App::from_text("User-agent: *\nDisallow: /cgi-bin/\nDisallow: /caf%C3%A9/\n");
     type_path(&mut app, "/cgi-bin/x");
-    assert!(!app.evaluation().verdict.allowed, "typed after /, replacing it: not //cgi-bin/x");
+    assert!(!app.evaluation().verdict.allowed(), "typed after /, replacing it: not //cgi-bin/x");
     type_path(&mut app, "cgi-bin/x");
-    assert!(!app.evaluation().verdict.allowed);
+    assert!(!app.evaluation().verdict.allowed());
     assert!(app.evaluation().note.as_deref().is_some_and(|n| n.contains("relative to /")));
     type_path(&mut app, "/café/menu");
-    assert_eq!(app.evaluation().verdict.path, "/caf%C3%A9/menu");
-    assert!(!app.evaluation().verdict.allowed);
+    assert_eq!(app.evaluation().verdict.path(), "/caf%C3%A9/menu");
+    assert!(!app.evaluation().verdict.allowed());
     type_path(&mut app, "//cgi-bin/x");
-    assert!(app.evaluation().verdict.allowed, "a path whose first segment is empty");
+    assert!(app.evaluation().verdict.allowed(), "a path whose first segment is empty");
 }
 
 #[test]
@@ -349,9 +349,9 @@ fn a_file_past_500_kib_is_read_as_google_reads_it() {
     let text = format!("User-agent: *\n{}Disallow: /\n", "Allow: /filler/page.html\n".repeat(25_000));
     let mut app = App::from_text(&text);
     type_path(&mut app, "/private");
-    assert!(app.evaluation().verdict.allowed, "Disallow: / is past the cut");
+    assert!(app.evaluation().verdict.allowed(), "Disallow: / is past the cut");
     let whole = app.evaluation().past_the_cut.as_ref().expect("the whole file answers otherwise");
-    assert_eq!((whole.allowed, whole.decided_by.map(|m| m.line)), (false, Some(25_002)));
+    assert_eq!((whole.allowed(), whole.decided_by().map(|m| m.line())), (false, Some(25_002)));
     let details = app.tester_details(100);
     let said = details.iter().find(|d| d.kind == tester::DetailKind::PastTheCut).expect("the tester says so");
     assert!(said.text.contains("only the first 512000 bytes count"), "{}", said.text);
@@ -367,7 +367,7 @@ fn a_file_past_500_kib_is_read_as_google_reads_it() {
     press(&mut app, "s");
     assert_eq!(app.reading(), Reading::Draft1996);
     type_path(&mut app, "/private");
-    assert!(!app.evaluation().verdict.allowed, "the 1996 draft sets no limit");
+    assert!(!app.evaluation().verdict.allowed(), "the 1996 draft sets no limit");
     assert_eq!(app.evaluation().past_the_cut, None);
 }
 

@@ -12,7 +12,7 @@ use super::document::{Document, Origin};
 use super::view::{ChangedQuestion, ReplaceQuestion, Reply, movement, scrolled_to};
 use super::{About, Action, AfterSave, App, Effect, Overlay, PromptKind, RecoveryCopy, View, keymap, layout};
 use crate::fetch::{FileStamp, Source};
-use crate::policy::fix::unified_diff;
+use crate::policy::diff::unified_diff;
 use crate::save::{Replace, SaveError, recovery_base};
 
 /// What waits for the answer about unsaved edits.

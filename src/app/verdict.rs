@@ -68,21 +68,21 @@ impl App {
             .and_then(|_| request.origin().map(str::to_owned));
         let txt = &self.document.txt;
         let availability = self.document.availability;
-        let verdict = evaluate_fetched(txt, availability, &robot, &request.tested, reading);
+        let verdict = evaluate_fetched(txt, availability, &robot, request.tested(), reading);
         let allowed_by_reading = Reading::ALL.map(|other| {
             if other == reading {
-                verdict.allowed
+                verdict.allowed()
             } else {
-                evaluate_fetched(txt, availability, &robot, &request.tested, other).allowed
+                evaluate_fetched(txt, availability, &robot, request.tested(), other).allowed()
             }
         });
         let note = request.note();
         let usage = usage_of(txt, availability, &verdict, reading);
         let past_the_cut = (reading == Reading::Rfc9309 && txt.rfc9309_cut().is_some())
-            .then(|| evaluate_fetched(&self.document.whole(), availability, &robot, &request.tested, reading))
+            .then(|| evaluate_fetched(&self.document.whole(), availability, &robot, request.tested(), reading))
             .filter(|whole| {
-                whole.allowed != verdict.allowed
-                    || whole.decided_by.map(|m| m.line) != verdict.decided_by.map(|m| m.line)
+                whole.allowed() != verdict.allowed()
+                    || whole.decided_by().map(|m| m.line()) != verdict.decided_by().map(|m| m.line())
             });
         self.evaluation = Evaluation { given, note, other_site, verdict, allowed_by_reading, usage, past_the_cut };
         self.tester_scroll = 0;
@@ -110,8 +110,8 @@ impl App {
         }
         if let Some(group) = group {
             // The deciding rule's row, or else the group's heading.
-            let decider = verdict.decided_by.map(|m| RecordRow::Rule { group, rule: m.rule });
-            let rows = self.document.rows(verdict.reading);
+            let decider = verdict.decided_by().map(|m| RecordRow::Rule { group, rule: m.rule() });
+            let rows = self.document.rows(verdict.reading());
             let row = decider
                 .and_then(|target| rows.iter().position(|&row| row == target))
                 .or_else(|| rows.iter().position(|row| row.group() == Some(group)));
@@ -124,15 +124,15 @@ impl App {
 
 /// The group of a verdict: the deciding rule's, or else the first that applied.
 fn verdict_group(verdict: &Verdict) -> Option<usize> {
-    verdict.decided_by.map(|m| m.group).or_else(|| verdict.selection.groups.first().copied())
+    verdict.decided_by().map(|m| m.group()).or_else(|| verdict.selection().groups().first().copied())
 }
 
 /// The line of a verdict: the deciding line, or else its group's first line.
 fn verdict_line(document: &Document, verdict: &Verdict) -> Option<usize> {
-    let interpretation = document.txt.interpretation(verdict.reading);
+    let interpretation = document.txt.interpretation(verdict.reading());
     verdict
-        .decided_by
-        .map(|m| m.line)
+        .decided_by()
+        .map(|m| m.line())
         .or_else(|| verdict_group(verdict).map(|g| interpretation.groups()[g].first_line()))
 }
 
@@ -147,9 +147,9 @@ pub(super) fn usage_of(
     if reading != Reading::Rfc9309 || availability.access(reading) != Access::Rules {
         return None;
     }
-    let rules = UsageRules::of(txt, &verdict.selection);
+    let rules = UsageRules::of(txt, verdict.selection());
     if rules.is_empty() {
         return None;
     }
-    Some(rules.answer_for(availability, verdict.allowed, &verdict.path))
+    Some(rules.answer_for(availability, verdict.allowed(), verdict.path()))
 }

@@ -172,7 +172,7 @@ impl<'a> Judge<'a> {
         match in_force.availability.access(robot.reading) {
             Access::AllowAll => return (true, None, None),
             Access::DisallowAll => return (false, None, Some(in_force.availability.reason(robot.reading))),
-            _ => {}
+            Access::Rules => {}
         }
         let decision = self.matcher(version, robot).decide(target);
         let line = decision.line();

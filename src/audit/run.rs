@@ -554,10 +554,11 @@ impl<'a> Run<'a> {
             // naming it first, then the profile's robot's (Yandex's), as a fallback.
             Claimed::KnownAs(index, name) => {
                 let profile = &self.db.profiles()[index];
-                let mut robot = crate::policy::named_robot(&name);
-                robot.fallbacks =
-                    std::iter::once(profile.token.clone()).chain(profile.fallback.iter().cloned()).collect();
-                robot.ignores_star = profile.ignores_star;
+                let mut robot = crate::policy::named_robot(&name)
+                    .with_fallbacks(std::iter::once(profile.token.clone()).chain(profile.fallback.iter().cloned()));
+                if profile.ignores_star {
+                    robot = robot.ignoring_star();
+                }
                 (name, robot, profile.reading, profile.serves(Purpose::AiTraining))
             }
             // Judged by the token RFC 9309 reads in its name (`Screaming` of `Screaming
@@ -574,7 +575,7 @@ impl<'a> Run<'a> {
                 // or the token RFC 9309 reads in it (`-a AI`, which the tool suggests
                 // for AI2Bot): judged as asked. Or, for one of a profile's robots, by the
                 // profile (`-r YandexBot` takes Yandex's): judged as that robot.
-                let token = robot.token.to_ascii_lowercase();
+                let token = robot.token().to_ascii_lowercase();
                 // A profile's names count for its robot, not for its robots under tokens of
                 // their own (`-a Claude Code`, `-a Brightbot 1.0`; `-a YandexBot` is not
                 // YandexImages).

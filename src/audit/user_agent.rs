@@ -184,7 +184,8 @@ impl RobotNames {
     /// Only a product that is a token whole gets one: `Yahoo! Slurp` is Slurp, not a
     /// robot `Yahoo` (RFC 9309 reads the first word of a name of several).
     fn claimed(&self, index: usize, name: &str) -> Claimed {
-        let token = crate::policy::named_robot(name).token;
+        let robot = crate::policy::named_robot(name);
+        let token = robot.token();
         if token == name && !token.eq_ignore_ascii_case(&self.tokens[index]) {
             Claimed::KnownAs(index, name.to_owned())
         } else {

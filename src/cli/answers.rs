@@ -20,9 +20,8 @@ use serde::Serialize;
 use super::json;
 use crate::columns::Column;
 use crate::policy::escape::{sanitize, sanitize_str};
-use crate::policy::request::{
-    LongPathLine, MAX_PATH_LINE_BYTES, Request, UrlMode, is_robots_txt, line_as_text, path_in_line,
-};
+use crate::policy::paths::{LongPathLine, MAX_PATH_LINE_BYTES, line_as_text, path_in_line};
+use crate::policy::request::{Request, UrlMode, is_robots_txt};
 use crate::policy::usage::{Category, Preference, Usage, UsageAnswer};
 use crate::policy::{self, Access, Availability, Decision, Reading, RobotsTxt};
 
@@ -143,7 +142,7 @@ impl<'a> CheckRecord<'a> {
             url,
             path,
             tested,
-            allowed: decision.allowed,
+            allowed: decision.allowed(),
             semantics: column.reading.name(),
             line: rule.map(policy::parse::Rule::line),
             rule: rule.map(|r| txt.rule_text(r)),
@@ -229,9 +228,9 @@ fn write_usage(out: &mut Vec<u8>, usage: &Usage) {
 fn group_line(txt: &RobotsTxt, availability: Availability, column: &Column, decision: Decision) -> Option<usize> {
     let interpretation = txt.interpretation(column.reading);
     decision
-        .rule
-        .map(|at| at.group)
-        .or_else(|| column.selection().groups.first().copied())
+        .rule()
+        .map(|at| at.group())
+        .or_else(|| column.selection().groups().first().copied())
         .filter(|_| availability.access(column.reading) == Access::Rules)
         .map(|group| interpretation.groups()[group].first_line())
 }
@@ -425,7 +424,7 @@ impl<'a> Answerer<'a> {
         let heads = columns
             .iter()
             .map(|column| {
-                let via = match &column.selection().choice {
+                let via = match &column.selection().choice() {
                     policy::Choice::Fallback(token) => format!(" via {token}"),
                     _ => String::new(),
                 };
@@ -450,11 +449,11 @@ impl<'a> Answerer<'a> {
         let other = whole[index].check(self.availability, request.tested());
         let line = |txt, column: &Column, decision| column.deciding_rule(txt, decision).map(policy::parse::Rule::line);
         let (read_line, whole_line) = (line(self.txt, column, decision), line(whole_txt, &whole[index], other));
-        (other.allowed != decision.allowed || read_line != whole_line).then(|| Note::PastTheCut {
+        (other.allowed() != decision.allowed() || read_line != whole_line).then(|| Note::PastTheCut {
             given: request.given().to_owned(),
             agent: column.label.clone(),
-            read: (decision.allowed, read_line),
-            whole: (other.allowed, whole_line),
+            read: (decision.allowed(), read_line),
+            whole: (other.allowed(), whole_line),
         })
     }
 
@@ -491,7 +490,7 @@ impl<'a> Answerer<'a> {
             for (index, column) in self.columns.iter().enumerate() {
                 let decision = column.check(self.availability, request.tested());
                 found.notes.extend(self.past_the_cut(index, decision, &request));
-                allowed_by_all &= decision.allowed;
+                allowed_by_all &= decision.allowed();
             }
             found.any_disallowed |= !allowed_by_all;
             if allowed_by_all == (self.only == Only::Allowed) {
@@ -503,11 +502,11 @@ impl<'a> Answerer<'a> {
         for (index, column) in self.columns.iter().enumerate() {
             let decision = column.check(self.availability, request.tested());
             found.notes.extend(self.past_the_cut(index, decision, &request));
-            found.any_disallowed |= !decision.allowed;
+            found.any_disallowed |= !decision.allowed();
             let wanted = match self.only {
                 Only::All => true,
-                Only::Allowed => decision.allowed,
-                Only::Disallowed => !decision.allowed,
+                Only::Allowed => decision.allowed(),
+                Only::Disallowed => !decision.allowed(),
             };
             if !wanted {
                 continue;
@@ -525,7 +524,7 @@ impl<'a> Answerer<'a> {
     /// with no allocation but a deciding rule's text the first time the block meets it.
     fn write_text(&self, out: &mut Vec<u8>, found: &mut Found, index: usize, decision: Decision, request: &Request) {
         let column = &self.columns[index];
-        out.extend_from_slice(if decision.allowed { b"allowed    " } else { b"disallowed " });
+        out.extend_from_slice(if decision.allowed() { b"allowed    " } else { b"disallowed " });
         out.extend_from_slice(self.heads[index].as_bytes());
         out.push(b' ');
         out.extend_from_slice(sanitize_str(request.given()).as_bytes());

@@ -16,8 +16,8 @@ use serde::Serialize;
 
 use super::answers::write_why;
 use super::{Loaded, Outcome, SourceOptions, finish_output, json, load};
+use crate::policy::diff::unified_diff_between;
 use crate::policy::escape::sanitize_lines;
-use crate::policy::fix::unified_diff_between;
 use crate::policy::{Access, Availability, Impact, Reading, Robot, RobotsTxt, evaluate_fetched, impact_keeping};
 use crate::robots_db::{Purpose, RobotsDb};
 use crate::words::plural;
@@ -81,7 +81,7 @@ impl Side {
         );
         let mut why = String::from_utf8_lossy(&why).into_owned();
         // A robot that reads another's group (Googlebot-Image, Googlebot's) says so.
-        if let crate::policy::Choice::Fallback(name) = &verdict.selection().choice {
+        if let crate::policy::Choice::Fallback(name) = &verdict.selection().choice() {
             let _ = write!(why, " (via {name}'s group)");
         }
         Decided { line: rule.as_ref().map(|(line, _)| *line), rule: rule.map(|(_, text)| text), why }
@@ -117,7 +117,7 @@ fn robots_to_ask(db: &RobotsDb, old: &RobotsTxt, new: &RobotsTxt) -> Vec<Asked> 
         .collect();
     for (label, robot) in crate::policy::robots_named(old, new) {
         // A robot the file names is judged as the registry knows it, not twice.
-        let known = asked.iter().any(|one| one.robot.token.eq_ignore_ascii_case(&robot.token));
+        let known = asked.iter().any(|one| one.robot.token().eq_ignore_ascii_case(robot.token()));
         if !known || label == "*" {
             asked.push(Asked { label, robot, purposes: Vec::new() });
         }

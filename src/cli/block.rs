@@ -231,7 +231,7 @@ pub fn unblock_command(args: &UnblockArgs, db: &RobotsDb) -> Result<Outcome> {
         let robot = one.robot();
         let reach = Reach::of(&after, &robot, Reading::Rfc9309);
         let selection = crate::policy::select(after.interpretation(Reading::Rfc9309), &robot, Reading::Rfc9309);
-        let reads = match &selection.choice {
+        let reads = match &selection.choice() {
             crate::policy::Choice::Fallback(name) => format!("is named by no group now: it reads {name}'s group"),
             crate::policy::Choice::Star => "is named by no group now: it reads the * group".to_owned(),
             // Named where a robot no group names reads, so that it does not fall back
@@ -239,7 +239,7 @@ pub fn unblock_command(args: &UnblockArgs, db: &RobotsDb) -> Result<Outcome> {
             crate::policy::Choice::Token(_) => format!(
                 "is named where a robot no group names reads (the * group, or a group that allows everything), \
                  rather than fall back to {}'s group",
-                robot.fallbacks.join(", ")
+                robot.fallbacks().join(", ")
             ),
             _ => "is named by no group now: no group applies to it".to_owned(),
         };
@@ -273,7 +273,7 @@ fn check(txt: &RobotsTxt, chosen: &[Chosen<'_>]) -> Outcome {
                 "{}: {} under RFC 9309 ({})",
                 one.written,
                 if reach == Reach::Everything { "may fetch every path" } else { "may fetch some paths" },
-                verdict.explanation
+                verdict.explanation()
             ));
         }
     }
@@ -348,7 +348,7 @@ fn write_file_or_diff(before: &RobotsTxt, after: &RobotsTxt, diff: bool, source:
     let mut out = io::stdout().lock();
     let result = if diff {
         let name = if source == "-" { "robots.txt" } else { source };
-        let text = crate::policy::fix::unified_diff(before.source(), after.source(), name);
+        let text = crate::policy::diff::unified_diff(before.source(), after.source(), name);
         out.write_all(sanitize_lines(text.as_bytes()).as_bytes()).and_then(|()| out.flush())
     } else if out.is_terminal() {
         out.write_all(sanitize_lines(after.source()).as_bytes()).and_then(|()| out.flush())

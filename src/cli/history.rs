@@ -713,7 +713,7 @@ pub fn diff(args: &DiffArgs, db: &RobotsDb) -> Result<Outcome> {
                 let _ = writeln!(text, "# {}: {}", version.date(), version.availability.reason(Reading::Rfc9309));
             }
         }
-        let diff = crate::policy::fix::unified_diff_between(&old_body, &new_body, &label(old), &label(new));
+        let diff = crate::policy::diff::unified_diff_between(&old_body, &new_body, &label(old), &label(new));
         if diff.is_empty() {
             // The same bytes, another status: the headers say what changed.
             let _ = writeln!(text, "--- {}\n+++ {}", label(old), label(new));

@@ -154,7 +154,7 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
         .map(|query| {
             let spec = (query.label.clone(), query.robot.clone(), query.reading);
             let column = Column::all_as(&txt, [spec], mode).pop().expect("one column for one robot");
-            let decision = column.check(availability, &request.tested);
+            let decision = column.check(availability, request.tested());
             let record = CheckRecord::new(&txt, availability, &column, decision, &query.label, &request);
             let PageAnswer { crawl, policy, usage } =
                 fetched.answer(&txt, availability, &column.robot, column.reading, mode);
@@ -296,7 +296,7 @@ fn write_text(
 /// Why the robot may not fetch the page although robots.txt allows the URL asked for: a
 /// redirect to a URL it may not fetch.
 fn redirect_note(crawl: &CrawlVerdict) -> Option<String> {
-    (crawl.requested.allowed && !crawl.allowed()).then(|| crawl.explanation())
+    (crawl.requested.allowed() && !crawl.allowed()).then(|| crawl.explanation())
 }
 
 /// `https://example.com/a: 200 OK, text/html, 12,345 bytes, 35 ms`.

@@ -455,14 +455,14 @@ impl Run<'_> {
         for (index, finding) in check.findings.iter().enumerate() {
             let column = &self.audit.columns[index];
             let tally = &mut self.tallies[index];
-            let blocked = !finding.decision.allowed;
+            let blocked = !finding.decision.allowed();
             if blocked {
                 tally.blocked_count += 1;
-                let line = finding.decision.rule.map(|at| at.line);
+                let line = finding.decision.rule().map(|at| at.line());
                 // The rule's text once per line, not once per URL.
                 let txt = self.txt;
                 let entry = tally.blocked.entry(line).or_insert_with(|| {
-                    let rule = finding.decision.rule.map(|at| txt.rule_text(at.rule_in(txt, column.reading)));
+                    let rule = finding.decision.rule().map(|at| txt.rule_text(at.rule_in(txt, column.reading)));
                     BlockedLine { rule: rule.unwrap_or_default(), ..BlockedLine::default() }
                 });
                 entry.count += 1;
@@ -509,17 +509,17 @@ impl Run<'_> {
                     quote(sitemap_url.as_str()),
                     quote(loc),
                     quote(&self.labels[index]),
-                    finding.decision.allowed.to_string(),
+                    finding.decision.allowed().to_string(),
                     quote(column.reading.name()),
-                    finding.decision.rule.map(|at| at.line.to_string()).unwrap_or_default(),
+                    finding.decision.rule().map(|at| at.line().to_string()).unwrap_or_default(),
                     quote(&self.rule_text(column, finding.decision)),
                     quote(lastmod.unwrap_or_default()),
                     check.other_host.to_string(),
                 ];
                 writeln!(out, "{}", cells.join(","))?;
             } else if self.args.blocked {
-                let why = match finding.decision.rule {
-                    Some(at) => format!("line {}: {}", at.line, self.rule_text(column, finding.decision)),
+                let why = match finding.decision.rule() {
+                    Some(at) => format!("line {}: {}", at.line(), self.rule_text(column, finding.decision)),
                     None => "no rule (the file keeps it out)".to_owned(),
                 };
                 let (label, loc, why) = (sanitize_str(&self.labels[index]), sanitize_str(loc), sanitize_str(&why));
@@ -616,7 +616,7 @@ impl Run<'_> {
 
     /// The deciding rule as written (`Disallow: /private/`), or nothing.
     fn rule_text(&self, column: &Column, decision: Decision) -> String {
-        decision.rule.map_or_else(String::new, |at| self.txt.rule_text(at.rule_in(self.txt, column.reading)))
+        decision.rule().map_or_else(String::new, |at| self.txt.rule_text(at.rule_in(self.txt, column.reading)))
     }
 
     /// A sitemap's JSON object, once it has been read.
@@ -731,7 +731,7 @@ impl Run<'_> {
                 write!(out, "  skipped: {skipped}")?;
             }
             for (column, decision) in self.audit.blocked_sitemap(&report.url, self.robots_txt_site.as_ref()) {
-                let line = decision.rule.map_or_else(String::new, |at| format!(" (line {})", at.line));
+                let line = decision.rule().map_or_else(String::new, |at| format!(" (line {})", at.line()));
                 write!(out, "  robots.txt keeps {} from it{line}", sanitize_str(&self.labels[column]))?;
             }
             writeln!(out)?;

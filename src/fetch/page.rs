@@ -55,8 +55,10 @@ pub struct Obey {
 impl Obey {
     /// True when one of the robots may fetch `url` by `txt` (`availability`).
     fn lets_one_in(&self, txt: &RobotsTxt, availability: Availability, url: &Url) -> bool {
-        let tested = Request::read(url.as_str()).tested.into_owned();
-        self.robots.iter().any(|(robot, reading)| evaluate_fetched(txt, availability, robot, &tested, *reading).allowed)
+        let tested = Request::read(url.as_str()).into_tested().into_owned();
+        self.robots
+            .iter()
+            .any(|(robot, reading)| evaluate_fetched(txt, availability, robot, &tested, *reading).allowed())
     }
 }
 

@@ -138,7 +138,7 @@ pub fn snapshot_as(
                 UsageAnswer::NotRead | UsageAnswer::NotFetched => None,
             };
             answers.push(Answer {
-                allowed: decision.allowed,
+                allowed: decision.allowed(),
                 line: rule.map(crate::policy::Rule::line),
                 rule: rule.map(|rule| txt.rule_text(rule)),
                 usage,

@@ -646,8 +646,8 @@ pub struct PagePolicy {
 /// case-insensitively.
 fn addresses(name: &str, robot: &Robot) -> bool {
     name.eq_ignore_ascii_case("robots")
-        || name.eq_ignore_ascii_case(&robot.token)
-        || robot.fallbacks.iter().any(|token| token.eq_ignore_ascii_case(name))
+        || name.eq_ignore_ascii_case(robot.token())
+        || robot.fallbacks().iter().any(|token| token.eq_ignore_ascii_case(name))
 }
 
 /// The terms of the page addressed to `robot`.
@@ -801,7 +801,7 @@ impl CrawlVerdict {
     /// Whether the robot may fetch the page, redirects included.
     #[must_use]
     pub fn allowed(&self) -> bool {
-        self.requested.allowed && self.blocked_redirect.is_none()
+        self.requested.allowed() && self.blocked_redirect.is_none()
     }
 
     /// Why the robot may fetch the page or not, in one sentence: the verdict on the URL
@@ -809,11 +809,13 @@ impl CrawlVerdict {
     #[must_use]
     pub fn explanation(&self) -> String {
         match &self.blocked_redirect {
-            Some(blocked) if self.requested.allowed => format!(
+            Some(blocked) if self.requested.allowed() => format!(
                 "The page redirects to {}, and {} says: {}",
-                blocked.url, blocked.robots_url, blocked.verdict.explanation
+                blocked.url,
+                blocked.robots_url,
+                blocked.verdict.explanation()
             ),
-            _ => self.requested.explanation.clone(),
+            _ => self.requested.explanation().to_owned(),
         }
     }
 }
@@ -847,13 +849,13 @@ pub fn crawl_verdict<'a>(
     home: &SiteRobots<'a>,
     others: &dyn Fn(&Url) -> Option<SiteRobots<'a>>,
 ) -> CrawlVerdict {
-    let tested = |url: &Url| Request::new(url.as_str(), mode).tested.into_owned();
+    let tested = |url: &Url| Request::new(url.as_str(), mode).into_tested().into_owned();
     let requested = evaluate_fetched_as(home.txt, home.availability, robot, &tested(page_url), reading, mode);
     let blocked_redirect = redirects.iter().find_map(|&target| {
         let site = if target.origin() == page_url.origin() { *home } else { others(target)? };
         let verdict = evaluate_fetched_as(site.txt, site.availability, robot, &tested(target), reading, mode);
         let robots_url = site.robots_url?.clone();
-        (!verdict.allowed).then(|| BlockedRedirect { url: target.clone(), robots_url, verdict })
+        (!verdict.allowed()).then(|| BlockedRedirect { url: target.clone(), robots_url, verdict })
     });
     CrawlVerdict { requested, blocked_redirect }
 }
@@ -982,7 +984,7 @@ mod tests {
         let robot = Robot::from_agent("bot");
         let (reading, mode) = (Reading::Rfc9309, UrlMode::AsCrawlersSend);
         let to_other = crawl_verdict(&robot, reading, mode, &page, &[&other], &home, &known);
-        assert!(to_other.requested.allowed && !to_other.allowed());
+        assert!(to_other.requested.allowed() && !to_other.allowed());
         assert_eq!(to_other.blocked_redirect.as_ref().map(|b| &b.robots_url), Some(&other_robots));
         let to_same = crawl_verdict(&robot, reading, mode, &page, &[&same_site], &home, &known);
         assert_eq!(to_same.blocked_redirect.map(|b| b.robots_url), Some(home_robots.clone()));

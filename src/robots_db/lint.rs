@@ -41,7 +41,7 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
     for (written, line, span) in &named {
         let Some(profile) = db.find(written) else {
             if let Some(near) = near_miss(db, written) {
-                let mut diagnostic = Diagnostic::new(
+                let diagnostic = Diagnostic::new(
                     Code::NearMissToken,
                     Severity::Warning,
                     *line,
@@ -53,18 +53,15 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
                         near.operator
                     ),
                 );
-                diagnostic.fix = Some(Fix {
-                    title: format!("Write {}", near.written()).into(),
-                    edits: vec![Edit { span: span.clone(), replacement: near.written().to_owned() }],
-                });
-                out.push(diagnostic);
+                let write = Edit::new(span.clone(), near.written());
+                out.push(diagnostic.with_fix(Fix::new(format!("Write {}", near.written()), vec![write])));
             }
             continue;
         };
         if let Some(successor) = &profile.retired_for
             && !db.find(successor).is_some_and(names)
         {
-            let mut diagnostic = Diagnostic::new(
+            let diagnostic = Diagnostic::new(
                 Code::RetiredToken,
                 Severity::Warning,
                 *line,
@@ -75,8 +72,7 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
                     profile.name
                 ),
             );
-            diagnostic.fix = Some(name_beside(txt, *line, successor));
-            out.push(diagnostic);
+            out.push(diagnostic.with_fix(name_beside(txt, *line, successor)));
         }
         if profile.obeys == Obeys::No {
             out.push(Diagnostic::new(
@@ -98,7 +94,7 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
                 .iter()
                 .find(|other| other.control_only && other.operator == profile.operator && names(other));
             if let (true, Some(control)) = (blocked, control) {
-                let mut diagnostic = Diagnostic::new(
+                let diagnostic = Diagnostic::new(
                     Code::SearchCrawlerBlocked,
                     Severity::Warning,
                     *line,
@@ -110,8 +106,10 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
                         profile.name, profile.operator, control.name, profile.name
                     ),
                 );
-                diagnostic.fix = leave_out(txt, *line, &profile.name);
-                out.push(diagnostic);
+                out.push(match leave_out(txt, *line, &profile.name) {
+                    Some(fix) => diagnostic.with_fix(fix),
+                    None => diagnostic,
+                });
             }
         }
     }
@@ -123,7 +121,7 @@ pub fn registry_diagnostics(txt: &RobotsTxt, db: &RobotsDb) -> Vec<Diagnostic> {
 fn name_beside(txt: &RobotsTxt, line: usize, token: &str) -> Fix {
     let source = txt.source();
     let Some(at) = txt.lines().get(line - 1) else {
-        return Fix { title: format!("Name {token} here too").into(), edits: Vec::new() };
+        return Fix::new(format!("Name {token} here too"), Vec::new());
     };
     let end = match at.line_end(source) {
         crate::policy::lex::LineEnd::CrLf => "\r\n",
@@ -135,7 +133,7 @@ fn name_beside(txt: &RobotsTxt, line: usize, token: &str) -> Fix {
     } else {
         format!("User-agent: {token}{end}")
     };
-    Fix { title: format!("Name {token} here too").into(), edits: vec![Edit { span: at.end()..at.end(), replacement }] }
+    Fix::new(format!("Name {token} here too"), vec![Edit::new(at.end()..at.end(), replacement)])
 }
 
 /// A fix that takes the User-agent line `line` (naming `name`) out of its group, when the
@@ -147,10 +145,7 @@ fn leave_out(txt: &RobotsTxt, line: usize, name: &str) -> Option<Fix> {
         .iter()
         .find(|group| group.agents().iter().any(|agent| agent.line() == line))?;
     let at = txt.lines().get(line - 1).filter(|_| group.agents().len() > 1)?;
-    Some(Fix {
-        title: format!("Leave {name} out of this group").into(),
-        edits: vec![Edit { span: at.start()..at.end(), replacement: String::new() }],
-    })
+    Some(Fix::new(format!("Leave {name} out of this group"), vec![Edit::new(at.start()..at.end(), "")]))
 }
 
 /// True for the diagnostics whose fix `lint` offers and `robotscope fix` leaves to the

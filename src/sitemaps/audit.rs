@@ -51,7 +51,7 @@ impl UrlCheck {
     /// True when some robot asked may not fetch the URL.
     #[must_use]
     pub fn blocked(&self) -> bool {
-        self.findings.iter().any(|finding| !finding.decision.allowed)
+        self.findings.iter().any(|finding| !finding.decision.allowed())
     }
 }
 
@@ -76,7 +76,7 @@ impl Audit {
     pub fn check(&self, url: &str, sitemap: &SitemapOrigin) -> UrlCheck {
         let tested = match self.mode {
             UrlMode::AsCrawlersSend => tested_path(url, &sitemap.prefix),
-            UrlMode::Raw => Request::new(url, self.mode).tested,
+            UrlMode::Raw => Request::new(url, self.mode).into_tested(),
         };
         if !self.governs(url, sitemap) {
             return UrlCheck { other_host: true, tested: tested.into_owned(), findings: Vec::new() };
@@ -100,13 +100,13 @@ impl Audit {
         if robots_txt_site.is_some_and(|site| site.origin() != sitemap.origin()) {
             return Vec::new();
         }
-        let tested = Request::new(sitemap.as_str(), self.mode).tested.into_owned();
+        let tested = Request::new(sitemap.as_str(), self.mode).into_tested().into_owned();
         self.columns
             .iter()
             .enumerate()
-            .filter(|(_, column)| column.check(self.availability, "/").allowed)
+            .filter(|(_, column)| column.check(self.availability, "/").allowed())
             .map(|(index, column)| (index, column.check(self.availability, &tested)))
-            .filter(|(_, decision)| !decision.allowed)
+            .filter(|(_, decision)| !decision.allowed())
             .collect()
     }
 }
@@ -166,7 +166,7 @@ fn tested_path<'u>(url: &'u str, origin: &str) -> Cow<'u, str> {
     {
         return Cow::Borrowed(rest);
     }
-    Cow::Owned(Request::read(url).tested.into_owned())
+    Cow::Owned(Request::read(url).into_tested().into_owned())
 }
 
 /// The robots.txt's Sitemap lines as URLs: absolute ones as written, relative ones
@@ -219,9 +219,9 @@ mod tests {
         let check = audit.check("https://e.com/private/a?x=%7e", &sitemap);
         assert_eq!(check.tested, "/private/a?x=%7E");
         assert!(check.blocked() && !check.other_host);
-        assert_eq!(check.findings[0].decision.rule.map(|r| r.line), Some(3));
+        assert_eq!(check.findings[0].decision.rule().map(|r| r.line()), Some(3));
         let open = audit.check("https://e.com/blog", &sitemap);
-        assert!(open.findings[0].decision.allowed && !open.findings[1].decision.allowed);
+        assert!(open.findings[0].decision.allowed() && !open.findings[1].decision.allowed());
         assert!(matches!(open.findings[0].usage, UsageAnswer::Stated(_)));
         assert_eq!(open.findings[1].usage, UsageAnswer::NotFetched);
     }
@@ -282,7 +282,7 @@ mod tests {
             "https://e.com/~user/;p=1:2@x",
             "https://e.com/a/.hidden",
         ] {
-            assert_eq!(tested_path(url, origin), Request::read(url).tested, "{url}");
+            assert_eq!(tested_path(url, origin), Request::read(url).tested(), "{url}");
         }
         assert!(
             matches!(tested_path("https://e.com/a/b?c=d", origin), Cow::Borrowed(_)),

@@ -94,9 +94,9 @@ fn name_lines(name: &str, width: usize) -> [String; 2] {
 }
 
 fn verdict_text(decision: Decision) -> String {
-    let mark = if decision.allowed { "✓" } else { "✗" };
-    match decision.rule {
-        Some(rule) => format!("{mark} {}", rule.line),
+    let mark = if decision.allowed() { "✓" } else { "✗" };
+    match decision.rule() {
+        Some(rule) => format!("{mark} {}", rule.line()),
         None => format!("{mark} —"),
     }
 }
@@ -108,7 +108,7 @@ fn cell_text(cell: Cell) -> (String, ratatui::style::Style) {
     let with_line = |word: &str| cell.line().map_or_else(|| word.to_owned(), |line| format!("{word} {line}"));
     match cell {
         Cell::Verdict(decision) | Cell::NotFetched(decision) => {
-            (verdict_text(decision), if decision.allowed { THEME.allowed } else { THEME.disallowed })
+            (verdict_text(decision), if decision.allowed() { THEME.allowed } else { THEME.disallowed })
         }
         Cell::Preference { preference: Preference::Allowed, .. } => (with_line("yes"), THEME.allowed),
         Cell::Preference { preference: Preference::Disallowed, .. } => (with_line("no"), THEME.disallowed),
@@ -256,7 +256,7 @@ fn draw_rows(
         let path = &view.paths[row];
         let tested = Request::read(path);
         // Every column is checked, visible or not, to tell whether the row agrees.
-        let cells: Vec<Cell> = view.columns.iter().map(|c| c.cell(availability, &tested.tested, view.usage)).collect();
+        let cells: Vec<Cell> = view.columns.iter().map(|c| c.cell(availability, tested.tested(), view.usage)).collect();
         let majority = majority_word(&cells);
         let disagree = Cell::disagree(&cells);
         // A robot that reads no preferences is not odd: it has nothing to disagree with.
@@ -316,27 +316,27 @@ impl Widget for CompareDetail<'_> {
         let mut lines = Vec::new();
         if let (Some(verdict), Some(column)) = (&view.detail, view.columns.get(view.cursor.1)) {
             let (word, style) =
-                if verdict.allowed { ("✓ ALLOWED", THEME.allowed) } else { ("✗ DISALLOWED", THEME.disallowed) };
+                if verdict.allowed() { ("✓ ALLOWED", THEME.allowed) } else { ("✗ DISALLOWED", THEME.disallowed) };
             let mut head = vec![Span::raw(" "), Span::styled(word, style), Span::raw("  ")];
             head.extend(safe_span(&column.label, THEME.title, THEME.escape));
-            head.push(Span::styled(format!(" · {} · ", verdict.reading.title()), THEME.dim));
+            head.push(Span::styled(format!(" · {} · ", verdict.reading().title()), THEME.dim));
             // A long path is cut keeping its end, so that the rule and the explanation
             // stay in the pane.
             let room = usize::from(area.width / 3).max(16);
-            head.extend(safe_span(&cut_start(&verdict.path, room), THEME.value, THEME.escape));
-            if let Some(decider) = verdict.decided_by {
+            head.extend(safe_span(&cut_start(verdict.path(), room), THEME.value, THEME.escape));
+            if let Some(decider) = verdict.decided_by() {
                 let txt = &app.document().txt;
-                let rule = decider.rule_in(txt, verdict.reading);
-                head.push(Span::raw(format!("  line {}: ", decider.line)));
+                let rule = decider.rule_in(txt, verdict.reading());
+                head.push(Span::raw(format!("  line {}: ", decider.line())));
                 head.extend(safe_span(&txt.rule_text(rule), THEME.value, THEME.escape));
             }
             lines.push(Line::from(head));
             if let Some(note) = view.paths.get(view.cursor.0).and_then(|path| Request::read(path).note()) {
-                let tested = format!(" Tested {} ({note})", verdict.path);
+                let tested = format!(" Tested {} ({note})", verdict.path());
                 lines.push(Line::from(safe_span(&tested, THEME.dim, THEME.escape)));
             }
             lines.push(Line::from(
-                [vec![Span::raw(" ")], safe_span(&verdict.explanation, THEME.value, THEME.escape)].concat(),
+                [vec![Span::raw(" ")], safe_span(verdict.explanation(), THEME.value, THEME.escape)].concat(),
             ));
             // The usage preferences, when the cells show them or the robot may fetch
             // the path and a line states one.

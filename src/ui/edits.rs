@@ -53,14 +53,14 @@ impl Widget for DiagnosticsOverlay<'_> {
         for (row, (index, d)) in diagnostics.iter().enumerate().skip(offset).take(usize::from(list.height)).enumerate()
         {
             let mut spans = vec![
-                Span::styled(format!("{:>5} ", d.line), THEME.line_number),
-                Span::styled(format!("{:<8}", d.severity.name()), severity_style(d.severity)),
-                Span::styled(format!("{:<28}", d.code), THEME.dim),
+                Span::styled(format!("{:>5} ", d.line()), THEME.line_number),
+                Span::styled(format!("{:<8}", d.severity().name()), severity_style(d.severity())),
+                Span::styled(format!("{:<28}", d.code()), THEME.dim),
             ];
-            if d.fix.is_some() {
+            if d.fix().is_some() {
                 spans.push(Span::styled("fix ", THEME.allowed));
             }
-            spans.extend(safe_span(d.message.split(". ").next().unwrap_or_default(), THEME.value, THEME.escape));
+            spans.extend(safe_span(d.message().split(". ").next().unwrap_or_default(), THEME.value, THEME.escape));
             let y = list.y + row as u16;
             buf.set_line(list.x, y, &Line::from(spans), list.width);
             if index == view.cursor {
@@ -68,10 +68,10 @@ impl Widget for DiagnosticsOverlay<'_> {
             }
         }
         if let Some(d) = diagnostics.get(view.cursor) {
-            let mut lines = vec![Line::from(safe_span(&d.message, THEME.value, THEME.escape))];
-            if let Some(fix) = &d.fix {
+            let mut lines = vec![Line::from(safe_span(d.message(), THEME.value, THEME.escape))];
+            if let Some(fix) = &d.fix() {
                 lines.push(Line::from(
-                    [vec![Span::styled("Fix: ", THEME.allowed)], safe_span(&fix.title, THEME.value, THEME.escape)]
+                    [vec![Span::styled("Fix: ", THEME.allowed)], safe_span(fix.title(), THEME.value, THEME.escape)]
                         .concat(),
                 ));
                 if let Some(effect) = d.fix_effect() {

@@ -16,7 +16,7 @@ use crate::app::view::history::HistoryView;
 use crate::fetch::size_label;
 use crate::history::{Provenance, Version};
 use crate::policy::Availability;
-use crate::policy::fix::unified_diff_between;
+use crate::policy::diff::unified_diff_between;
 use crate::words::plural;
 
 /// The history overlay.

@@ -39,7 +39,7 @@ impl Widget for RecordsPane<'_> {
         let problems = if app.stale_diagnostics().is_some() {
             "checking for problems".to_owned()
         } else {
-            let notes = app.diagnostics().iter().filter(|d| d.severity == crate::policy::Severity::Info).count();
+            let notes = app.diagnostics().iter().filter(|d| d.severity() == crate::policy::Severity::Info).count();
             let problems = plural(app.diagnostics().len() - notes, "problem");
             if notes == 0 { problems } else { format!("{problems}, {}", plural(notes, "note")) }
         };
@@ -54,7 +54,7 @@ impl Widget for RecordsPane<'_> {
         }
 
         let verdict = &app.evaluation().verdict;
-        let selection = &verdict.selection;
+        let selection = &verdict.selection();
         let rows = app.record_rows();
         let view = app.records_view();
         let width = usize::from(inner.width);
@@ -63,7 +63,7 @@ impl Widget for RecordsPane<'_> {
             let spans: Vec<Span<'static>> = match record {
                 RecordRow::Group { group } => {
                     let g = &interpretation.groups()[group];
-                    let applies = selection.groups.contains(&group);
+                    let applies = selection.groups().contains(&group);
                     let name = if reading.is_classic() { "Record" } else { "Group" };
                     let mut text =
                         format!("{} {name} {} · line {}", if applies { "▶" } else { " " }, group + 1, g.first_line());
@@ -92,9 +92,9 @@ impl Widget for RecordsPane<'_> {
                 }
                 RecordRow::Rule { group, rule } => {
                     let r = &interpretation.groups()[group].rules()[rule];
-                    let decides = verdict.decided_by.is_some_and(|m| m.group == group && m.rule == rule);
-                    let lost = verdict.losers.iter().any(|m| m.group == group && m.rule == rule);
-                    let style = match (decides, verdict.allowed) {
+                    let decides = verdict.decided_by().is_some_and(|m| m.group() == group && m.rule() == rule);
+                    let lost = verdict.losers().iter().any(|m| m.group() == group && m.rule() == rule);
+                    let style = match (decides, verdict.allowed()) {
                         (true, true) => THEME.decides_allowed,
                         (true, false) => THEME.decides_disallowed,
                         (false, _) if lost => THEME.dim,

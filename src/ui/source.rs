@@ -164,17 +164,17 @@ impl Widget for SourcePane<'_> {
         block.render(area, buf);
         // The worst diagnostic of each visible line, for the gutter.
         let diagnostics = app.diagnostics();
-        let first_visible = diagnostics.partition_point(|d| d.line <= app.source_view().offset);
+        let first_visible = diagnostics.partition_point(|d| d.line() <= app.source_view().offset);
 
         let verdict = app.shown_verdict();
         let interpretation = txt.interpretation(app.shown_reading());
         let applied: Vec<(usize, usize)> = verdict
-            .selection
-            .groups
+            .selection()
+            .groups()
             .iter()
             .map(|&g| (interpretation.groups()[g].first_line(), interpretation.groups()[g].last_line()))
             .collect();
-        let deciding = verdict.decided_by.map(|m| m.line);
+        let deciding = verdict.decided_by().map(|m| m.line());
         let usage_lines = app.shown_usage_lines();
         let gutter = source_gutter_width(lines.len());
         // The line number's width: the gutter less its three marks.
@@ -189,9 +189,9 @@ impl Widget for SourcePane<'_> {
             let number_style = if focused && index == view.cursor { THEME.cursor } else { THEME.line_number };
             let worst = diagnostics[first_visible..]
                 .iter()
-                .take_while(|d| d.line <= number)
-                .filter(|d| d.line == number)
-                .map(|d| d.severity)
+                .take_while(|d| d.line() <= number)
+                .filter(|d| d.line() == number)
+                .map(robotscope_core::Diagnostic::severity)
                 .min();
             let mark = worst.map_or(Span::raw(" "), |severity| Span::styled("●", severity_style(severity)));
             let mut spans = vec![
@@ -206,7 +206,7 @@ impl Widget for SourcePane<'_> {
             buf.set_line(inner.x, y, &Line::from(spans), inner.width);
             mark_search_hit(buf, Rect::new(inner.x + gutter as u16, y, text_width as u16, 1), content, app);
             let style = if deciding == Some(number) {
-                Some(if verdict.allowed { THEME.decides_allowed } else { THEME.decides_disallowed })
+                Some(if verdict.allowed() { THEME.decides_allowed } else { THEME.decides_disallowed })
             } else {
                 usage_lines.contains(&number).then_some(THEME.decides_usage)
             };

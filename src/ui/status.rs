@@ -67,16 +67,16 @@ impl Widget for StatusBar<'_> {
             spans.extend(self.where_and_who());
             let line = app.cursor_line();
             let focus_on_source = app.focus() == Pane::Source && app.prompt().is_none() && app.overlay().is_none();
-            if let Some(diagnostic) = app.diagnostics().iter().find(|d| d.line == line && focus_on_source) {
+            if let Some(diagnostic) = app.diagnostics().iter().find(|d| d.line() == line && focus_on_source) {
                 // In the editor, f types an f: Esc first.
-                let fix = match (diagnostic.fix.is_some(), app.editor().is_some()) {
+                let fix = match (diagnostic.fix().is_some(), app.editor().is_some()) {
                     (false, _) => "",
                     (true, false) => " (f fixes)",
                     (true, true) => " (Esc, then f fixes)",
                 };
-                let head = format!("line {line}: {} {}{fix}: ", diagnostic.severity, diagnostic.code);
+                let head = format!("line {line}: {} {}{fix}: ", diagnostic.severity(), diagnostic.code());
                 spans.push(Span::raw(head));
-                spans.extend(safe_span(&diagnostic.message, THEME.status, THEME.escape));
+                spans.extend(safe_span(diagnostic.message(), THEME.status, THEME.escape));
             } else {
                 push_hints(&mut spans, width, keymap::hints(app.key_context()));
             }

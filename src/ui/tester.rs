@@ -121,7 +121,7 @@ impl Widget for TesterPane<'_> {
 fn verdict_line(app: &App, verdict: &Verdict, width: u16) -> Line<'static> {
     let build = |short: bool| {
         let (word, style) =
-            if verdict.allowed { ("✓ ALLOWED", THEME.allowed) } else { ("✗ DISALLOWED", THEME.disallowed) };
+            if verdict.allowed() { ("✓ ALLOWED", THEME.allowed) } else { ("✗ DISALLOWED", THEME.disallowed) };
         let robot = app.robot();
         let reading = app.reading();
         let mut spans = vec![Span::raw(" "), Span::styled(word, style), Span::raw(if short { " " } else { "  " })];
@@ -132,10 +132,10 @@ fn verdict_line(app: &App, verdict: &Verdict, width: u16) -> Line<'static> {
             (false, false) => format!(" · {}", reading.title()),
         };
         spans.push(Span::styled(how, THEME.dim));
-        if let Some(decider) = verdict.decided_by {
+        if let Some(decider) = verdict.decided_by() {
             let txt = &app.document().txt;
             let rule = decider.rule_in(txt, reading);
-            let line = decider.line;
+            let line = decider.line();
             spans.push(Span::raw(if short { format!(" · {line}: ") } else { format!("  line {line}: ") }));
             spans.extend(safe_span(&txt.rule_text(rule), THEME.value, THEME.escape));
         }

@@ -272,7 +272,7 @@ fn columns_and_rows_can_be_edited() {
     press(&mut app, "//brand/new<ret>");
     let view = app.compare().expect("open");
     assert_eq!(view.paths[view.cursor.0], "/brand/new");
-    assert_eq!(view.detail.as_ref().map(robotscope::Verdict::path), Some("/brand/new"));
+    assert_eq!(view.detail.as_ref().map(robotscope::policy::Verdict::path), Some("/brand/new"));
 }
 
 #[test]

@@ -26,7 +26,6 @@ mod e2e;
 mod editing;
 #[cfg(feature = "tool")]
 mod event_loop;
-mod examples;
 #[cfg(feature = "tool")]
 mod fetch;
 #[cfg(feature = "tool")]

@@ -382,7 +382,7 @@ proptest! {
         let robots = [SurveyRobot { label: "GPTBot".into(), robot: Robot::from_agent("GPTBot"), reading: Reading::Rfc9309 }];
         let category = judge(&capture, &robots)[0].category;
         let txt = RobotsTxt::parse(body.into_bytes());
-        let matcher = robotscope::Matcher::new(&txt, "GPTBot", Reading::Rfc9309);
+        let matcher = robotscope::policy::Matcher::new(&txt, "GPTBot", Reading::Rfc9309);
         let mut paths = vec!["/".to_owned()];
         for length in 1..=4 {
             let mut next = Vec::new();

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use robotscope::policy::{Category, Preference, read_content_usage};
-use robotscope::{Matcher, Reading, RobotsTxt};
+use robotscope::policy::{Matcher, Reading, RobotsTxt};
 
 fn read(name: &str) -> (String, RobotsTxt) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/usage").join(name);

@@ -188,7 +188,7 @@ impl CompareView {
         let availability = app.document.availability;
         (self.detail, self.detail_usage) = match (self.paths.get(row), self.columns.get(column)) {
             (Some(path), Some(column)) => {
-                let tested = Request::read(path).tested;
+                let tested = Request::read(path).into_tested();
                 let verdict = evaluate_fetched(&app.document.txt, availability, &column.robot, &tested, column.reading);
                 let usage = column.usage(availability, column.check(availability, &tested), &tested);
                 (Some(verdict), Some(usage))
@@ -406,7 +406,7 @@ impl App {
     /// The reading of the shown verdict.
     #[must_use]
     pub fn shown_reading(&self) -> Reading {
-        self.shown_verdict().reading
+        self.shown_verdict().reading()
     }
 
     /// Opens the compare view: the default robots and the file's paths the first time,

@@ -39,7 +39,7 @@ impl App {
         match action {
             Action::FixHere => self.fix_here(Some(list.cursor)),
             Action::ShowInSource => {
-                if let Some(line) = self.diagnostics.get(list.cursor).map(|d| d.line) {
+                if let Some(line) = self.diagnostics.get(list.cursor).map(robotscope_core::Diagnostic::line) {
                     self.show_line(line);
                 }
                 return Reply::Close(Vec::new());

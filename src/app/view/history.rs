@@ -261,7 +261,7 @@ impl App {
             })
             .collect();
         let mut paths = vec!["/".to_owned()];
-        let tested = Request::read(self.path.text()).tested.into_owned();
+        let tested = Request::read(self.path.text()).into_tested().into_owned();
         if !paths.contains(&tested) {
             paths.push(tested);
         }

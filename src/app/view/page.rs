@@ -178,10 +178,10 @@ impl App {
     fn tested_page_url(&self) -> Option<Url> {
         let request = Request::read(self.path().text());
         if request.origin().is_some() {
-            return Url::parse(request.given).ok().filter(|url| matches!(url.scheme(), "http" | "https"));
+            return Url::parse(request.given()).ok().filter(|url| matches!(url.scheme(), "http" | "https"));
         }
         let origin = self.site_origin()?;
-        Url::parse(&format!("{origin}{}", request.tested)).ok()
+        Url::parse(&format!("{origin}{}", request.tested())).ok()
     }
 
     /// `p`: fetches the tested page and opens the overlay.

@@ -442,7 +442,7 @@ fn kept_from(audit: &Audit, url: &Url, app: &App) -> Vec<(String, Option<usize>)
     audit
         .blocked_sitemap(url, site.as_ref())
         .into_iter()
-        .map(|(column, decision)| (audit.columns[column].label.clone(), decision.rule.map(|at| at.line)))
+        .map(|(column, decision)| (audit.columns[column].label.clone(), decision.rule().map(|at| at.line())))
         .collect()
 }
 
@@ -464,13 +464,13 @@ fn tally_url(
     }
     for ((column, finding), blocked) in audit.columns.iter().zip(&check.findings).zip(&mut view.blocked) {
         let decision = finding.decision;
-        if decision.allowed {
+        if decision.allowed() {
             continue;
         }
         blocked.count += 1;
-        let line = decision.rule.map(|at| at.line);
+        let line = decision.rule().map(|at| at.line());
         let entry = blocked.by_line.entry(line).or_insert_with(|| {
-            let rule = decision.rule.map(|at| txt.rule_text(at.rule_in(txt, column.reading)));
+            let rule = decision.rule().map(|at| txt.rule_text(at.rule_in(txt, column.reading)));
             (rule.unwrap_or_default(), Vec::new())
         });
         entry.1.push(index);

@@ -1,0 +1,291 @@
+//! [`Matcher`]: the face a crawler uses. One robot, one reading, compiled once; then
+//! "may I fetch this URL?" as often as needed, with the deciding line, and the group's
+//! Crawl-delay, Request-rate and Visit-time.
+//!
+//! A matcher reads URLs and paths as [`Request::read`] does (what a crawler requests:
+//! non-ASCII percent-encoded as UTF-8, escapes upper-cased, dot segments resolved); the
+//! host of a URL is not looked at, since a robots.txt speaks for the one origin it was
+//! fetched from (RFC 9309 §2.3) and the caller knows which that is.
+
+use std::time::Duration;
+
+use super::agent::{Robot, Selection};
+use super::compiled::{CompiledPolicy, Decision};
+use super::extensions::{RequestRate, VisitTime, crawl_delay};
+use super::parse::{FieldKind, RobotsTxt};
+use super::reading::Reading;
+use super::request::{Request, UrlMode};
+use super::usage::{Usage, UsageRules};
+use super::verdict::{Verdict, evaluate};
+
+/// One robot's rules under one reading, compiled for answering many URLs.
+///
+/// Building a matcher takes time in proportion to the rules that apply; each answer
+/// then takes a binary search or two and, for wildcard rules, one scan of the path.
+/// A matcher owns what it needs: it does not borrow the [`RobotsTxt`].
+///
+/// # Examples
+///
+/// ```
+/// use robotscope_core::{Matcher, Reading, RobotsTxt};
+/// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /private/\nAllow: /private/open\nCrawl-delay: 2\n".to_vec());
+/// let matcher = Matcher::new(&txt, "ExampleBot", Reading::Rfc9309);
+/// assert!(matcher.allowed("https://example.com/"));
+/// assert!(!matcher.allowed("/private/x"));
+/// let decision = matcher.decide("/private/open/file");
+/// assert!(decision.allowed());
+/// assert_eq!(decision.line(), Some(3));
+/// assert_eq!(matcher.crawl_delay(), Some(std::time::Duration::from_secs(2)));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Matcher {
+    compiled: CompiledPolicy,
+    /// The usage preferences, under RFC 9309 only.
+    usage: Option<UsageRules>,
+    url_mode: UrlMode,
+    crawl_delay: Option<Duration>,
+    request_rate: Option<RequestRate>,
+    visit_time: Option<VisitTime>,
+}
+
+impl Matcher {
+    /// Compiles the rules for the robot whose product token is `token` (`Googlebot`,
+    /// `GPTBot`): under RFC 9309 the groups that name it, else the `*` group; under the
+    /// classic readings the first record whose name it contains.
+    ///
+    /// `token` is a product token, not a User-Agent header: `MyCrawler/1.0` or
+    /// `Mozilla/5.0 (compatible; MyCrawler/1.0)` name no group under RFC 9309 (as in
+    /// Google's library) and get the `*` group without a word.
+    /// [`agent::is_valid_token`](super::agent::is_valid_token) checks a token, and
+    /// [`agent::suggest_token`](super::agent::suggest_token) finds one in a header.
+    #[must_use]
+    pub fn new(txt: &RobotsTxt, token: &str, reading: Reading) -> Matcher {
+        Matcher::for_robot(txt, &Robot::from_agent(token), reading)
+    }
+
+    /// Compiles the rules for a [`Robot`], with its fallback tokens and flags.
+    #[must_use]
+    pub fn for_robot(txt: &RobotsTxt, robot: &Robot, reading: Reading) -> Matcher {
+        Matcher::for_robot_as(txt, robot, reading, UrlMode::AsCrawlersSend)
+    }
+
+    /// [`Matcher::for_robot`] for URLs read as `mode` says. [`UrlMode::Raw`] takes them
+    /// byte for byte as Google's library does: the caller hands already-encoded URLs,
+    /// their path, params and query are compared as they are ([`Request::raw`]), and the
+    /// rules meet them as Google's library normalises a rule.
+    ///
+    /// ```
+    /// use robotscope_core::request::UrlMode;
+    /// use robotscope_core::{Matcher, Reading, Robot, RobotsTxt};
+    /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /a<d\n".to_vec());
+    /// let robot = Robot::from_agent("bot");
+    /// // As a crawler requests it, `/a<d` is `/a%3Cd`, and the rule is read the same way.
+    /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a<d"));
+    /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a%3Cd"));
+    /// // Byte for byte, as Google's library compares them.
+    /// let raw = Matcher::for_robot_as(&txt, &robot, Reading::Rfc9309, UrlMode::Raw);
+    /// assert!(!raw.allowed("/a<d"));
+    /// assert!(raw.allowed("/a%3Cd"));
+    /// ```
+    #[must_use]
+    pub fn for_robot_as(txt: &RobotsTxt, robot: &Robot, reading: Reading, mode: UrlMode) -> Matcher {
+        Matcher::compiled(txt, CompiledPolicy::reusing(txt, robot, reading, mode, []), reading, mode)
+    }
+
+    /// The rules of the groups of `selection` (see
+    /// [`select_whole_name`](super::agent::select_whole_name)), for URLs read as `mode`
+    /// says.
+    #[must_use]
+    pub fn for_selection(txt: &RobotsTxt, selection: Selection, reading: Reading, mode: UrlMode) -> Matcher {
+        Matcher::compiled(txt, CompiledPolicy::for_selection(txt, selection, reading, mode), reading, mode)
+    }
+
+    /// A matcher around compiled rules: the extensions of their groups read.
+    fn compiled(txt: &RobotsTxt, compiled: CompiledPolicy, reading: Reading, mode: UrlMode) -> Matcher {
+        let interpretation = txt.interpretation(reading);
+        // The first value of each extension that reads as one, from the groups that
+        // apply, in file order: the extensions belong to the group as rules do.
+        let values = |kind: FieldKind| {
+            compiled
+                .selection()
+                .groups()
+                .iter()
+                .flat_map(|&group| interpretation.groups()[group].extensions())
+                .map(|&field| &interpretation.fields()[field])
+                .filter(move |field| field.kind() == kind)
+                .map(|field| String::from_utf8_lossy(txt.text(&field.value())).into_owned())
+        };
+        Matcher {
+            crawl_delay: values(FieldKind::CrawlDelay).find_map(|value| crawl_delay(&value)),
+            request_rate: values(FieldKind::RequestRate).find_map(|value| RequestRate::parse(&value)),
+            visit_time: values(FieldKind::VisitTime).find_map(|value| VisitTime::parse(&value)),
+            url_mode: mode,
+            usage: (reading == Reading::Rfc9309).then(|| UsageRules::of(txt, compiled.selection())),
+            compiled,
+        }
+    }
+
+    /// Whether the robot may fetch `url` (a URL, or a path starting with `/`).
+    ///
+    /// Only the path, params and query count: a URL on another host is answered by
+    /// these rules all the same, although its own site's robots.txt decides for it (RFC
+    /// 9309 §2.3; [`Request::is_on_another_site`] tells). `/robots.txt` itself gets the
+    /// rules' answer, although RFC 9309 §2.2.2 lets a crawler always fetch it.
+    #[must_use]
+    pub fn allowed(&self, url: &str) -> bool {
+        self.decide(url).allowed()
+    }
+
+    /// Whether the robot may fetch `url`, and which rule decided.
+    #[must_use]
+    pub fn decide(&self, url: &str) -> Decision {
+        self.compiled.check(&Request::tested_path(url, self.url_mode))
+    }
+
+    /// Whether the robot may fetch `path`, taken exactly as given: the path a robot
+    /// requests, already in the form [`Request::tested`] gives (no reading, no
+    /// normalisation). For callers that normalise their URLs once and check them many
+    /// times.
+    #[must_use]
+    pub fn decide_tested(&self, path: &str) -> Decision {
+        self.compiled.check(path)
+    }
+
+    /// The groups that apply and how they were chosen.
+    #[must_use]
+    pub fn selection(&self) -> &Selection {
+        self.compiled.selection()
+    }
+
+    /// How URLs and paths are read ([`Request::tested_path`] gives what is tested).
+    #[must_use]
+    pub fn url_mode(&self) -> UrlMode {
+        self.url_mode
+    }
+
+    /// The reading the rules were compiled for.
+    #[must_use]
+    pub fn reading(&self) -> Reading {
+        self.compiled.reading()
+    }
+
+    /// The bytes the compiled rules hold. Compiling takes time in proportion to it, and
+    /// it stays in proportion to the file's size whatever the rules hold.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.compiled.memory_bytes()
+    }
+
+    /// What the robot may do with `url` once fetched (train AI, search, AI input), by
+    /// the groups' Content-Usage and Content-Signal lines (see [`usage`](super::usage)).
+    /// `None` when the robot may not fetch `url` (a disallowed path has no preferences)
+    /// and under the classic readings, which know neither field.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use robotscope_core::usage::{Category, Preference};
+    /// use robotscope_core::{Matcher, Reading, RobotsTxt};
+    /// let txt = RobotsTxt::parse("User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /x\n");
+    /// let usage = Matcher::new(&txt, "bot", Reading::Rfc9309).usage("/a").expect("crawlable");
+    /// assert_eq!(usage.get(Category::TrainAi).preference(), Preference::Disallowed);
+    /// assert_eq!(usage.get(Category::TrainAi).lines(), [2]);
+    /// assert!(Matcher::new(&txt, "bot", Reading::Rfc9309).usage("/x").is_none());
+    /// ```
+    #[must_use]
+    pub fn usage(&self, url: &str) -> Option<Usage> {
+        let tested = Request::tested_path(url, self.url_mode);
+        let rules = self.usage.as_ref()?;
+        self.compiled.check(&tested).allowed().then(|| rules.answer(&tested))
+    }
+
+    /// The group's `Crawl-delay`: how long to wait between fetches (Bing, Yandex; not
+    /// in RFC 9309, and Google ignores it). As the file says it, uncapped: a crawler
+    /// should put its own bound on it (`Crawl-delay: 1e10` is 317 years).
+    #[must_use]
+    pub fn crawl_delay(&self) -> Option<Duration> {
+        self.crawl_delay
+    }
+
+    /// The group's `Request-rate` (`1/10s`).
+    #[must_use]
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.request_rate
+    }
+
+    /// The group's `Visit-time`: the UTC window to fetch in.
+    #[must_use]
+    pub fn visit_time(&self) -> Option<VisitTime> {
+        self.visit_time
+    }
+}
+
+/// The slow path that says why: may `robot` fetch `url` under `reading`, which rule
+/// decided, which matched and lost, and one line of explanation. It walks every rule
+/// of the groups that apply; for many URLs, use a [`Matcher`] (which decides the same
+/// way, as a property test holds). `url` is read as a crawler requests it, as a
+/// matcher reads it unless built with [`Matcher::for_robot_as`] for raw URLs.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope_core::{Reading, Robot, RobotsTxt, explain};
+/// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /a\nAllow: /a/b\n".to_vec());
+/// let verdict = explain(&txt, &Robot::from_agent("bot"), "/a/b/c", Reading::Rfc9309);
+/// assert!(verdict.allowed());
+/// assert_eq!(verdict.decided_by().map(|m| m.line()), Some(3));
+/// assert_eq!(verdict.losers().len(), 1);
+/// assert!(verdict.explanation().contains("line 3"));
+/// ```
+#[must_use]
+pub fn explain(txt: &RobotsTxt, robot: &Robot, url: &str, reading: Reading) -> Verdict {
+    evaluate(txt, robot, Request::read(url).tested(), reading)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_come_from_the_robots_own_group() {
+        let txt = RobotsTxt::parse(
+            // (A User-agent line after an extension but before any rule continues the
+            // group under RFC 9309, as Google reads it: hence the `*` group's rule.)
+            b"User-agent: *\nCrawl-delay: 9\nDisallow: /y\n\nUser-agent: slowbot\nCrawl-delay: soon\nCrawl-delay: 3\n\
+              Request-rate: 1/10s 0100-0500\nVisit-time: 2200-0600\nDisallow: /x\n"
+                .to_vec(),
+        );
+        let slow = Matcher::new(&txt, "slowbot", Reading::Rfc9309);
+        assert_eq!(slow.crawl_delay(), Some(Duration::from_secs(3)), "the first value that reads");
+        assert_eq!(slow.request_rate().map(|r| r.interval()), Some(Duration::from_secs(10)));
+        assert_eq!(slow.visit_time().map(|w| w.to_string()), Some("2200-0600".to_owned()));
+        let other = Matcher::new(&txt, "otherbot", Reading::Rfc9309);
+        assert_eq!(other.crawl_delay(), Some(Duration::from_secs(9)));
+        assert_eq!(other.request_rate(), None);
+    }
+
+    #[test]
+    fn urls_are_read_as_crawlers_send_them_unless_raw() {
+        let txt = RobotsTxt::parse("User-agent: *\nDisallow: /café\n".as_bytes().to_vec());
+        let matcher = Matcher::new(&txt, "bot", Reading::Rfc9309);
+        assert!(!matcher.allowed("https://example.com/café/menu"));
+        assert!(!matcher.allowed("/caf%c3%a9"));
+        let raw = Matcher::for_robot_as(&txt, &Robot::from_agent("bot"), Reading::Rfc9309, UrlMode::Raw);
+        assert!(!raw.allowed("https://example.com/caf%C3%A9/menu"));
+        assert!(raw.allowed("https://example.com/caf%c3%a9/menu"), "taken byte for byte");
+    }
+
+    #[test]
+    fn the_slow_path_agrees_with_the_matcher() {
+        let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /*.pdf$\nAllow: /public/*\n".to_vec());
+        let robot = Robot::from_agent("bot");
+        for reading in Reading::ALL {
+            let matcher = Matcher::for_robot(&txt, &robot, reading);
+            for url in ["/a.pdf", "/public/a.pdf", "/public/a.pdfx", "https://h.example/x.pdf?q"] {
+                let verdict = explain(&txt, &robot, url, reading);
+                assert_eq!(matcher.allowed(url), verdict.allowed(), "{url} under {reading:?}");
+                assert_eq!(matcher.decide(url).rule(), verdict.decided_by(), "{url}");
+            }
+        }
+    }
+}
