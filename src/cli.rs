@@ -48,6 +48,8 @@ mod robots;
 mod sitemaps;
 mod survey;
 
+use self::csv::Field;
+
 use answers::{Answerer, CheckRecord, Format, Only, RequestNotes};
 pub use audit::{AuditArgs, audit};
 pub use block::{BlockArgs, UnblockArgs, block_command as block, unblock_command as unblock};
@@ -978,19 +980,25 @@ fn write_compare_csv(
     requests: &[Request],
     usage: Option<Category>,
 ) -> io::Result<()> {
-    let quote = csv::quoted;
     // With a usage category, each robot's column says which (a cell reads like a verdict).
-    let label = |column: &Column| match usage {
-        Some(category) => format!("{} ({category})", column.label),
-        None => column.label.clone(),
-    };
-    let header: Vec<String> = std::iter::once(quote("path")).chain(columns.iter().map(|c| quote(&label(c)))).collect();
-    writeln!(out, "{}", header.join(","))?;
+    let labels: Vec<String> = columns
+        .iter()
+        .map(|column| match usage {
+            Some(category) => format!("{} ({category})", column.label),
+            None => column.label.clone(),
+        })
+        .collect();
+    self::csv::write_record(
+        out,
+        std::iter::once(Field::Value("path")).chain(labels.iter().map(|label| Field::Text(label))),
+    )?;
     for request in requests {
-        let cells: Vec<String> = std::iter::once(quote(request.given()))
-            .chain(columns.iter().map(|c| quote(&c.cell(availability, request.tested(), usage).to_string())))
-            .collect();
-        writeln!(out, "{}", cells.join(","))?;
+        let cells: Vec<String> =
+            columns.iter().map(|c| c.cell(availability, request.tested(), usage).to_string()).collect();
+        self::csv::write_record(
+            out,
+            std::iter::once(Field::Text(request.given())).chain(cells.iter().map(|cell| Field::Value(cell))),
+        )?;
     }
     Ok(())
 }

@@ -6,15 +6,19 @@
 //! runs it holds its progress; Esc stops it (the app asks the shell to cancel the task,
 //! and what it sent before is kept).
 
-/// Hands out job ids, each once.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct JobIds(u64);
+use std::cell::Cell;
+
+/// Hands out job ids, each once. A view that reads the app (`&App`) starts jobs too, so
+/// handing out an id takes no `&mut`: the counter is a `Cell`.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct JobIds(Cell<u64>);
 
 impl JobIds {
     /// A new id.
-    pub fn new_id(&mut self) -> u64 {
-        self.0 += 1;
-        self.0
+    pub fn new_id(&self) -> u64 {
+        let id = self.0.get() + 1;
+        self.0.set(id);
+        id
     }
 }
 
@@ -34,7 +38,7 @@ impl<P> Default for Job<P> {
 
 impl<P> Job<P> {
     /// A job that starts now, at `progress`.
-    pub fn start(ids: &mut JobIds, progress: P) -> Job<P> {
+    pub fn start(ids: &JobIds, progress: P) -> Job<P> {
         Job { id: ids.new_id(), running: Some(progress) }
     }
 

@@ -252,8 +252,7 @@ impl App {
             effects.push(Effect::CancelLoad { id });
         }
         let limits = self.fetch_limits();
-        self.load =
-            Job::start(&mut self.job_ids, Loading { source: source.clone(), elapsed: Duration::ZERO, ticks: 0 });
+        self.load = Job::start(&self.job_ids, Loading { source: source.clone(), elapsed: Duration::ZERO, ticks: 0 });
         let id = self.load.id();
         self.status.clear();
         effects.push(Effect::Load { id, source, limits });

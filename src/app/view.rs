@@ -25,7 +25,7 @@ pub mod sitemaps;
 
 use std::path::PathBuf;
 
-use super::{Action, AfterSave, App, Effect, Overlay, ScrollView, keymap, layout, tester};
+use super::{About, Action, AfterSave, App, Effect, Overlay, ScrollView, keymap, layout, tester};
 use audit::AuditView;
 use changes::ChangesView;
 use compare::CompareView;
@@ -116,6 +116,55 @@ pub struct Layer {
     pub below: Option<Overlay>,
 }
 
+/// The app as a view's `update` sees it: to read, not to change. What the view wants
+/// done to the app (a message said, the shown verdict brought into view) it asks for,
+/// and the app does it once the view is back in its place, as gitui's views queue
+/// `InternalEvent`s and helix's components return callbacks.
+pub(super) struct Context<'a> {
+    /// The app, read-only.
+    pub(super) app: &'a App,
+    asks: Vec<Ask>,
+}
+
+/// What a view asks of the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Ask {
+    /// Say this in the status bar, about this.
+    Say(About, String),
+    /// Bring the shown verdict's deciding line into view in the source, its group in
+    /// the records.
+    RevealVerdict,
+}
+
+impl<'a> Context<'a> {
+    pub(super) fn new(app: &'a App) -> Context<'a> {
+        Context { app, asks: Vec::new() }
+    }
+
+    /// Asks the app to say `text`.
+    pub(super) fn say(&mut self, about: About, text: impl Into<String>) {
+        self.asks.push(Ask::Say(about, text.into()));
+    }
+
+    /// Asks the app to bring the shown verdict into view, once however often it is asked.
+    pub(super) fn reveal_verdict(&mut self) {
+        if !self.asks.contains(&Ask::RevealVerdict) {
+            self.asks.push(Ask::RevealVerdict);
+        }
+    }
+
+    pub(super) fn into_asks(self) -> Vec<Ask> {
+        self.asks
+    }
+
+    /// A view's answer made with `update` reading `app`, and what it asked.
+    fn answer(app: &'a App, update: impl FnOnce(&mut Context<'a>) -> Reply) -> (Reply, Vec<Ask>) {
+        let mut context = Context::new(app);
+        let reply = update(&mut context);
+        (reply, context.into_asks())
+    }
+}
+
 /// What a view did with an action.
 #[derive(Debug)]
 pub(super) enum Reply {
@@ -199,11 +248,13 @@ impl View {
         }
     }
 
-    /// The view's own answer to `action`, with the app beside it.
-    fn update(&mut self, action: Action, app: &mut App) -> Reply {
-        match self {
-            View::Compare(view) => view.update(action, app),
-            View::Page(view) => view.update(action, app),
+    /// The view's own answer to `action`, with the app beside it, and what it asks of
+    /// the app once it is back in its place.
+    fn update(&mut self, action: Action, app: &mut App) -> (Reply, Vec<Ask>) {
+        let reply = match self {
+            // The views that read the app and ask for what they want done.
+            View::Compare(view) => return Context::answer(app, |context| view.update(action, context)),
+            View::Page(view) => return Context::answer(app, |context| view.update(action, context)),
             View::Sitemaps(view) => view.update(action, app),
             View::History(view) => view.update(action, app),
             View::Audit(view) => view.update(action, app),
@@ -233,7 +284,8 @@ impl View {
             // Its keys are the app's (saving, dropping the edits, quitting), which carry
             // on with what waits (`App::discard_and_continue`).
             View::FetchDetails | View::UnsavedEdits { .. } => still(action),
-        }
+        };
+        (reply, Vec::new())
     }
 
     /// What closing the view takes (a fetch still running is stopped), and whether it
@@ -370,16 +422,17 @@ impl App {
             return Err(action);
         }
         let Some(mut view) = self.view.take() else { return Err(action) };
-        let reply = view.update(action, self);
-        match reply {
+        let (reply, asks) = view.update(action, self);
+        let answer = match reply {
             Reply::Pass(action) => {
                 self.view = Some(view);
+                self.grant(asks);
                 // What every view does: Esc and its own key close it.
-                match action {
+                return match action {
                     Action::Cancel => Ok(self.close_view()),
                     Action::Toggle(kind) if self.overlay() == Some(kind) => Ok(self.close_view()),
                     action => Err(action),
-                }
+                };
             }
             Reply::Done(mut effects) => {
                 if self.view.is_none() {
@@ -388,10 +441,22 @@ impl App {
                     // The view opened another, which takes its place: this one closes.
                     effects.extend(self.put_away(view, true).0);
                 }
-                Ok(effects)
+                effects
             }
-            Reply::Close(effects) => Ok(self.closed(view, effects, true)),
-            Reply::Forget(effects) => Ok(self.closed(view, effects, false)),
+            Reply::Close(effects) => self.closed(view, effects, true),
+            Reply::Forget(effects) => self.closed(view, effects, false),
+        };
+        self.grant(asks);
+        Ok(answer)
+    }
+
+    /// Does what a view asked, in order, once it is back in its place.
+    pub(super) fn grant(&mut self, asks: Vec<Ask>) {
+        for ask in asks {
+            match ask {
+                Ask::Say(about, text) => self.say(about, text),
+                Ask::RevealVerdict => self.reveal_verdict(),
+            }
         }
     }
 
@@ -424,7 +489,8 @@ impl App {
         let Some(mut view) = (if open { self.view.take() } else { self.shelf.take(kind) }) else {
             return Vec::new();
         };
-        let effects = match view.update(action, self) {
+        let (reply, asks) = view.update(action, self);
+        let effects = match reply {
             Reply::Done(effects) | Reply::Close(effects) | Reply::Forget(effects) => effects,
             Reply::Pass(_) => Vec::new(),
         };
@@ -433,6 +499,7 @@ impl App {
         } else {
             self.shelf.put(view);
         }
+        self.grant(asks);
         effects
     }
 

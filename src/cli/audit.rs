@@ -636,21 +636,22 @@ struct Summary {
 /// characters escaped, as everywhere robotscope writes text from outside.
 fn write_csv_row(out: &mut dyn Write, row: &RequestRow<'_>) -> io::Result<()> {
     // A User-Agent or a path is the log writer's choosing: guarded (`cli::csv`).
-    let field = super::csv::plain;
-    let number = |n: Option<usize>| n.map(|n| n.to_string()).unwrap_or_default();
-    writeln!(
+    use super::csv::Field::{Text, Value};
+    let (log_line, line) = (row.log_line.to_string(), row.line.map(|n| n.to_string()).unwrap_or_default());
+    super::csv::write_record(
         out,
-        "{},{},{},{},{},{},{},{},{},{},{}",
-        row.log_line,
-        row.time,
-        field(row.ip),
-        field(row.user_agent),
-        field(row.agent),
-        field(row.path),
-        row.verdict,
-        number(row.line),
-        field(row.rule.unwrap_or_default()),
-        row.version.as_deref().unwrap_or_default(),
-        row.identity
+        [
+            Value(&log_line),
+            Value(&row.time),
+            Text(row.ip),
+            Text(row.user_agent),
+            Text(row.agent),
+            Text(row.path),
+            Value(row.verdict),
+            Value(&line),
+            Text(row.rule.unwrap_or_default()),
+            Value(row.version.as_deref().unwrap_or_default()),
+            Value(row.identity),
+        ],
     )
 }

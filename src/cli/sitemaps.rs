@@ -3,7 +3,7 @@
 //! its events as they come, checks each URL for each robot and writes: JSON and CSV as
 //! they come, text (blocked URLs grouped by deciding rule) at the end.
 
-use super::csv::quoted as quote;
+use super::csv::{self, Field::Text, Field::Value};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 
@@ -225,8 +225,7 @@ fn spill_file() -> io::Result<std::fs::File> {
 }
 
 /// The CSV's header row.
-const CSV_HEADER: &str =
-    "\"sitemap\",\"url\",\"agent\",\"allowed\",\"semantics\",\"line\",\"rule\",\"lastmod\",\"other_host\"";
+const CSV_HEADER: &str = "sitemap,url,agent,allowed,semantics,line,rule,lastmod,other_host";
 
 /// The URLs on another host than their sitemap shown in the text (all are counted).
 const OTHER_HOST_SHOWN: usize = 20;
@@ -505,18 +504,21 @@ impl Run<'_> {
                     json::write_line(out, &record)?;
                 }
             } else if self.args.csv {
-                let cells = [
-                    quote(sitemap_url.as_str()),
-                    quote(loc),
-                    quote(&self.labels[index]),
-                    finding.decision.allowed().to_string(),
-                    quote(column.reading.name()),
-                    finding.decision.rule().map(|at| at.line().to_string()).unwrap_or_default(),
-                    quote(&self.rule_text(column, finding.decision)),
-                    quote(lastmod.unwrap_or_default()),
-                    check.other_host.to_string(),
-                ];
-                writeln!(out, "{}", cells.join(","))?;
+                let line = finding.decision.rule().map(|at| at.line().to_string()).unwrap_or_default();
+                csv::write_record(
+                    out,
+                    [
+                        Text(sitemap_url.as_str()),
+                        Text(loc),
+                        Text(&self.labels[index]),
+                        Value(if finding.decision.allowed() { "true" } else { "false" }),
+                        Value(column.reading.name()),
+                        Value(&line),
+                        Text(&self.rule_text(column, finding.decision)),
+                        Text(lastmod.unwrap_or_default()),
+                        Value(if check.other_host { "true" } else { "false" }),
+                    ],
+                )?;
             } else if self.args.blocked {
                 let why = match finding.decision.rule() {
                     Some(at) => format!("line {}: {}", at.line(), self.rule_text(column, finding.decision)),
@@ -568,18 +570,20 @@ impl Run<'_> {
                     json::write_line(out, &record)?;
                 }
             } else if self.args.csv {
-                let cells = [
-                    quote(sitemap_url.as_str()),
-                    quote(loc),
-                    quote(&self.labels[index]),
-                    String::new(),
-                    quote(reading.name()),
-                    String::new(),
-                    quote(""),
-                    quote(lastmod.unwrap_or_default()),
-                    "true".to_owned(),
-                ];
-                writeln!(out, "{}", cells.join(","))?;
+                csv::write_record(
+                    out,
+                    [
+                        Text(sitemap_url.as_str()),
+                        Text(loc),
+                        Text(&self.labels[index]),
+                        Value(""),
+                        Value(reading.name()),
+                        Value(""),
+                        Value(""),
+                        Text(lastmod.unwrap_or_default()),
+                        Value("true"),
+                    ],
+                )?;
             }
         }
         Ok(())

@@ -14,7 +14,7 @@ use clap::Args;
 use color_eyre::eyre::{Result, WrapErr, bail};
 use serde::Serialize;
 
-use super::csv::plain as cell;
+use super::csv::{self, Field::Text, Field::Value};
 use super::history::open_store;
 use super::{Outcome, RobotQuery, RobotSelection, RunDeadline, SourceOptions, json, positive_count};
 use crate::fetch::{self, Limits, Source};
@@ -926,27 +926,25 @@ impl<W: Write> Writer<W> {
     }
 
     fn csv_row(&mut self, row: &Row) -> io::Result<()> {
-        let number = |n: Option<String>| n.unwrap_or_default();
-        write!(
-            self.out,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
-            cell(&row.url),
-            cell(&row.site),
-            cell(&row.agent),
-            row.category.name(),
-            row.group.name(),
-            number(row.line.map(|n| n.to_string())),
-            number(row.status.map(|n| n.to_string())),
-            row.bytes,
-            cell(&row.time),
-            row.train_ai.map_or("", Preference::name),
-            row.html,
-            cell(row.error.as_deref().unwrap_or_default()),
-        )?;
-        match &row.month {
-            Some(month) if self.monthly => writeln!(self.out, ",{}", cell(month)),
-            _ => writeln!(self.out),
-        }
+        let line = row.line.map(|n| n.to_string()).unwrap_or_default();
+        let status = row.status.map(|n| n.to_string()).unwrap_or_default();
+        let bytes = row.bytes.to_string();
+        let fields = [
+            Text(&row.url),
+            Text(&row.site),
+            Text(&row.agent),
+            Value(row.category.name()),
+            Value(row.group.name()),
+            Value(&line),
+            Value(&status),
+            Value(&bytes),
+            Text(&row.time),
+            Value(row.train_ai.map_or("", Preference::name)),
+            Value(if row.html { "true" } else { "false" }),
+            Text(row.error.as_deref().unwrap_or_default()),
+        ];
+        let month = row.month.as_deref().filter(|_| self.monthly).map(Text);
+        csv::write_record(&mut self.out, fields.into_iter().chain(month))
     }
 
     /// Keeps a capture's categories as its site's, unless a later capture of the site
@@ -1016,7 +1014,7 @@ impl<W: Write> Writer<W> {
             let mut companies: Vec<(&str, Category)> = Vec::new();
             for (agent, &category) in agents.iter().zip(categories) {
                 match dpi_label(category) {
-                    Some(label) => writeln!(out, "{},{},{},{label}", cell(site), cell(agent), cell(period))?,
+                    Some(label) => csv::write_record(&mut *out, [Text(site), Text(agent), Text(period), Value(label)])?,
                     None => unlabelled += 1,
                 }
                 let company = CONSENT_IN_CRISIS.iter().find(|(token, _)| token == agent).and_then(|(_, c)| *c);
@@ -1028,7 +1026,7 @@ impl<W: Write> Writer<W> {
             }
             for (company, category) in companies {
                 if let Some(label) = dpi_label(category) {
-                    writeln!(out, "{},{},{},{label}", cell(site), cell(company), cell(period))?;
+                    csv::write_record(&mut *out, [Text(site), Text(company), Text(period), Value(label)])?;
                 }
             }
             Ok(())

@@ -190,23 +190,17 @@ fn text_groups_the_blocked_urls_by_deciding_rule() {
         "{blocked}"
     );
     let (csv, _, _) = run(&["sitemaps", &server.url("/"), "-a", "bot", "--csv"]);
-    assert_eq!(
-        csv.lines().next(),
-        Some("\"sitemap\",\"url\",\"agent\",\"allowed\",\"semantics\",\"line\",\"rule\",\"lastmod\",\"other_host\"")
-    );
+    assert_eq!(csv.lines().next(), Some("sitemap,url,agent,allowed,semantics,line,rule,lastmod,other_host"));
     assert!(
         csv.contains(&format!(
-            "\"{}\",\"{}\",\"bot\",false,\"rfc9309\",2,\"Disallow: /private/\",\"2026-11-01\",false",
+            "{},{},bot,false,rfc9309,2,Disallow: /private/,2026-11-01,false",
             server.url("/maps/pages.xml.gz"),
             server.url("/private/x")
         )),
         "{csv}"
     );
     assert!(
-        csv.contains(&format!(
-            "\"{}\",\"https://elsewhere.example/x\",\"bot\",,\"rfc9309\",,\"\",\"\",true",
-            server.url("/maps/text.txt")
-        )),
+        csv.contains(&format!("{},https://elsewhere.example/x,bot,,rfc9309,,,,true", server.url("/maps/text.txt"))),
         "no verdict for another site's URL: {csv}"
     );
 }

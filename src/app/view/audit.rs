@@ -209,7 +209,7 @@ impl App {
             Some(View::Audit(mut view)) => (view.stop(), view.audited.take()),
             _ => (Vec::new(), None),
         };
-        let job = Job::start(&mut self.job_ids, AuditProgress::default());
+        let job = Job::start(&self.job_ids, AuditProgress::default());
         let site = self.history_site();
         let judged_text = site.is_none().then_some(self.text_generation);
         let current = self.viewing.as_ref().map_or(&self.document, |viewing| &viewing.current);

@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 
-use super::{Reply, View, movement};
+use super::{Context, Reply, View, movement};
 use crate::app::{About, Action, App, Areas, Effect, Overlay, Pane, RobotEntry};
 use crate::columns::{Column, DEFAULT_ROWS, paths_named_in};
 use crate::policy::request::Request;
@@ -164,7 +164,8 @@ impl CompareView {
 
 impl CompareView {
     /// Compiles the columns again (robots, readings or the text changed).
-    fn rebuild(&mut self, app: &mut App) {
+    fn rebuild(&mut self, context: &mut Context) {
+        let app = context.app;
         let txt = &app.document.txt;
         let reading_of = |robot: &CompareRobot| app.reading_choice.unwrap_or_else(|| robot.reading());
         self.columns = match self.readings_of.and_then(|i| self.robots.get(i)) {
@@ -179,11 +180,13 @@ impl CompareView {
         // Fewer columns than before (a robot's three readings after scrolling right
         // through many robots): the cursor's column stays in view.
         self.offset.1 = self.offset.1.min(self.cursor.1);
-        self.move_by(0, 0, app);
+        self.move_by(0, 0, context);
     }
 
-    /// Evaluates the cursor's cell in full and brings its deciding line into view.
-    fn evaluate_cursor(&mut self, app: &mut App) {
+    /// Evaluates the cursor's cell in full and asks for its deciding line to be brought
+    /// into view.
+    fn evaluate_cursor(&mut self, context: &mut Context) {
+        let app = context.app;
         let (row, column) = self.cursor;
         let availability = app.document.availability;
         (self.detail, self.detail_usage) = match (self.paths.get(row), self.columns.get(column)) {
@@ -195,13 +198,12 @@ impl CompareView {
             }
             _ => (None, None),
         };
-        let verdict = self.detail.clone().unwrap_or_else(|| app.evaluation.verdict.clone());
-        app.reveal(&verdict, compare_areas(app));
+        context.reveal_verdict();
     }
 
     /// Moves the cursor by rows and columns, keeping it on screen.
-    fn move_by(&mut self, rows: isize, columns: isize, app: &mut App) {
-        let areas = compare_areas(app);
+    fn move_by(&mut self, rows: isize, columns: isize, context: &mut Context) {
+        let areas = compare_areas(context.app);
         let (row_count, column_count) = (self.paths.len(), self.columns.len());
         self.cursor.0 = self.cursor.0.saturating_add_signed(rows).min(row_count.saturating_sub(1));
         self.cursor.1 = self.cursor.1.saturating_add_signed(columns).min(column_count.saturating_sub(1));
@@ -217,26 +219,26 @@ impl CompareView {
         } else if self.cursor.1 >= self.offset.1 + visible_columns {
             self.offset.1 = self.cursor.1 + 1 - visible_columns;
         }
-        self.evaluate_cursor(app);
+        self.evaluate_cursor(context);
     }
 
     /// Adds a robot column and puts the cursor on it (on its column, when it is
     /// compared already).
-    fn add_robot(&mut self, robot: CompareRobot, app: &mut App) {
+    fn add_robot(&mut self, robot: CompareRobot, context: &mut Context) {
         self.cursor.1 = self.robots.iter().position(|r| *r == robot).unwrap_or_else(|| {
             self.robots.push(robot);
             self.keep_robots();
             self.robots.len() - 1
         });
         self.readings_of = None;
-        self.rebuild(app);
+        self.rebuild(context);
     }
 
     /// Makes every robot of the next purpose the columns (AI training crawlers first),
     /// showing the usage category that purpose is about; after the last purpose, the
     /// robots and category the view had before.
-    fn cycle_purpose(&mut self, app: &mut App) {
-        let entries = &app.robots;
+    fn cycle_purpose(&mut self, context: &mut Context) {
+        let entries = &context.app.robots;
         let has_robots = |purpose: &Purpose| entries.iter().any(|e| e.profile.serves(*purpose));
         let after =
             self.purpose.and_then(|current| PURPOSE_CYCLE.iter().position(|p| *p == current)).map_or(0, |i| i + 1);
@@ -267,31 +269,31 @@ impl CompareView {
         self.readings_of = None;
         self.cursor.1 = 0;
         self.offset.1 = 0;
-        app.say(About::Moment, message);
-        self.rebuild(app);
+        context.say(About::Moment, message);
+        self.rebuild(context);
     }
 
     /// Replaces the rows with paths read from a file.
-    fn paths_loaded(&mut self, file: &str, result: Result<Vec<String>, String>, app: &mut App) {
+    fn paths_loaded(&mut self, file: &str, result: Result<Vec<String>, String>, context: &mut Context) {
         match result {
-            Ok(paths) if paths.is_empty() => app.say(About::Moment, format!("{file} holds no paths")),
+            Ok(paths) if paths.is_empty() => context.say(About::Moment, format!("{file} holds no paths")),
             Ok(paths) => {
-                app.say(About::Moment, format!("{} from {file}", plural(paths.len(), "path")));
+                context.say(About::Moment, format!("{} from {file}", plural(paths.len(), "path")));
                 self.set_paths(paths);
                 self.cursor.0 = 0;
                 self.offset.0 = 0;
-                self.evaluate_cursor(app);
+                self.evaluate_cursor(context);
             }
-            Err(error) => app.say(About::Moment, format!("Cannot read paths from {file}: {error}")),
+            Err(error) => context.say(About::Moment, format!("Cannot read paths from {file}: {error}")),
         }
     }
 
     /// The view's answer to an action: its keys, moving across cells, the paths read
-    /// from a file.
-    pub(super) fn update(&mut self, action: Action, app: &mut App) -> Reply {
+    /// from a file. It reads the app and asks it for what it wants said or shown.
+    pub(super) fn update(&mut self, action: Action, context: &mut Context) -> Reply {
         match action {
-            Action::Left => self.move_by(0, -1, app),
-            Action::Right => self.move_by(0, 1, app),
+            Action::Left => self.move_by(0, -1, context),
+            Action::Right => self.move_by(0, 1, context),
             Action::ToggleReadingColumns => {
                 // Back to robot columns on the robot whose readings were shown, or out
                 // to that robot's readings.
@@ -301,14 +303,14 @@ impl CompareView {
                     self.readings_of = Some(self.cursor.1);
                     self.cursor.1 = 0;
                 }
-                self.rebuild(app);
+                self.rebuild(context);
             }
             Action::RemoveCompareColumn => {
                 if self.readings_of.is_none() && self.robots.len() > 1 {
                     self.robots.remove(self.cursor.1);
                     self.keep_robots();
                 }
-                self.rebuild(app);
+                self.rebuild(context);
             }
             Action::CycleCompareUsage => {
                 self.cycle_usage();
@@ -318,13 +320,13 @@ impl CompareView {
                     ),
                     None => "Cells show the crawl verdict".to_owned(),
                 };
-                app.say(About::Moment, message);
-                self.evaluate_cursor(app);
+                context.say(About::Moment, message);
+                self.evaluate_cursor(context);
             }
-            Action::CycleComparePurpose => self.cycle_purpose(app),
-            Action::PathsRead { file, result } => self.paths_loaded(&file.display().to_string(), result, app),
-            action => match movement(&action, compare_areas(app).compare_rows()) {
-                Some(delta) => self.move_by(delta, 0, app),
+            Action::CycleComparePurpose => self.cycle_purpose(context),
+            Action::PathsRead { file, result } => self.paths_loaded(&file.display().to_string(), result, context),
+            action => match movement(&action, compare_areas(context.app).compare_rows()) {
+                Some(delta) => self.move_by(delta, 0, context),
                 None => return Reply::Pass(action),
             },
         }
@@ -364,12 +366,16 @@ impl App {
         }
     }
 
-    /// Runs `change` on the open compare view, with the app beside it.
-    fn with_open_compare(&mut self, change: impl FnOnce(&mut CompareView, &mut App)) {
+    /// Runs `change` on the open compare view, which reads the app, then does what it
+    /// asked.
+    fn with_open_compare(&mut self, change: impl FnOnce(&mut CompareView, &mut Context)) {
         match self.view.take() {
             Some(View::Compare(mut view)) => {
-                change(&mut view, self);
+                let mut context = Context::new(self);
+                change(&mut view, &mut context);
+                let asks = context.into_asks();
                 self.view = Some(View::Compare(view));
+                self.grant(asks);
             }
             other => self.view = other,
         }
@@ -478,9 +484,9 @@ impl App {
         }
         if self.compare().is_some() {
             let paths = self.default_compare_paths();
-            self.with_open_compare(|view, app| {
+            self.with_open_compare(|view, context| {
                 view.set_paths(paths);
-                view.rebuild(app);
+                view.rebuild(context);
             });
         }
     }
@@ -498,7 +504,7 @@ impl App {
     /// Adds a robot column (from the add-robot prompt).
     pub(in crate::app) fn add_compare_robot(&mut self, index: usize) {
         let robot = CompareRobot::from_entry(&self.robots[index]);
-        self.with_open_compare(|view, app| view.add_robot(robot, app));
+        self.with_open_compare(|view, context| view.add_robot(robot, context));
     }
 
     /// Puts the selected robot among the compared ones, or takes it out (the last one
@@ -525,11 +531,11 @@ impl App {
 
     /// Adds a path row (from the path prompt) and puts the cursor on it.
     pub(in crate::app) fn add_compare_path(&mut self, path: &str) {
-        self.with_open_compare(|view, app| {
+        self.with_open_compare(|view, context| {
             if !path.is_empty() {
                 view.cursor.0 = view.row_of(path);
             }
-            view.move_by(0, 0, app);
+            view.move_by(0, 0, context);
         });
     }
 

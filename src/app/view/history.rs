@@ -321,7 +321,7 @@ impl HistoryView {
     fn load(&mut self, archive: bool, app: &mut App) -> Vec<Effect> {
         let Some(robots_url) = app.history_site() else { return Vec::new() };
         let mut effects = self.stop();
-        self.job = Job::start(&mut app.job_ids, HistoryProgress { archive, listed: None, done: 0 });
+        self.job = Job::start(&app.job_ids, HistoryProgress { archive, listed: None, done: 0 });
         effects.push(Effect::LoadHistory {
             id: self.job.id(),
             robots_url,

@@ -10,7 +10,7 @@
 use url::Url;
 
 use super::compare::CompareRobot;
-use super::{Reply, View, movement};
+use super::{Context, Reply, View, movement};
 use crate::app::job::{Job, JobIds};
 use crate::app::{About, Action, App, Effect, Overlay, PromptKind};
 use std::sync::Arc;
@@ -75,7 +75,7 @@ pub struct PageRow {
 
 impl PageView {
     /// The view of `url`, its fetch starting.
-    fn start(url: Url, job_ids: &mut JobIds) -> PageView {
+    fn start(url: Url, job_ids: &JobIds) -> PageView {
         PageView {
             url,
             job: Job::start(job_ids, ()),
@@ -103,8 +103,10 @@ impl PageView {
         };
     }
 
-    /// The view's answer to an action: its fetch's answer, `r`, scrolling.
-    pub(super) fn update(&mut self, action: Action, app: &mut App) -> Reply {
+    /// The view's answer to an action: its fetch's answer, `r`, scrolling. It only reads
+    /// the app.
+    pub(super) fn update(&mut self, action: Action, context: &mut Context) -> Reply {
+        let app = context.app;
         match action {
             Action::PageFetched { id, result } => {
                 self.fetched(id, *result, &app.limits);
@@ -113,7 +115,7 @@ impl PageView {
             // `r` fetches the page again, and anyway, where robots.txt keeps them out.
             Action::Reload => {
                 let mut effects = self.stop();
-                *self = PageView::start(self.url.clone(), &mut app.job_ids);
+                *self = PageView::start(self.url.clone(), &app.job_ids);
                 effects.push(app.page_fetch(self, false));
                 Reply::Done(effects)
             }
@@ -211,7 +213,7 @@ impl App {
             Some(View::Page(mut old)) => old.stop(),
             _ => Vec::new(),
         };
-        let view = PageView::start(url, &mut self.job_ids);
+        let view = PageView::start(url, &self.job_ids);
         effects.push(self.page_fetch(&view, true));
         effects.extend(self.show(View::Page(Box::new(view))));
         effects

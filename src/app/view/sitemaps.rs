@@ -417,7 +417,7 @@ impl App {
         if starts.is_empty() {
             return None;
         }
-        let job = Job::start(&mut self.job_ids, ());
+        let job = Job::start(&self.job_ids, ());
         let id = job.id();
         let limits = WalkLimits {
             fetch: self.fetch_limits(),
