@@ -43,8 +43,8 @@ pub use paths::{LongPathLine, MAX_PATH_LINE_BYTES, path_lines};
 pub use robotscope_core::agent::{Choice, Selection, is_valid_token, select, select_whole_name, suggest_token};
 pub use robotscope_core::availability::Access;
 pub use robotscope_core::block::{
-    BlockRefusal, Proof, ProvedBlock, Reach, Request as BlockRequest, as_robots_read, block, block_proved, named_robot,
-    prove, prove_unblock, refuse_usage, unblock,
+    BlockRefusal, BlockRequest, Proof, ProvedBlock, Reach, as_robots_read, block, block_proved, named_robot, prove,
+    prove_unblock, refuse_usage, unblock,
 };
 pub use robotscope_core::content::{Content, RFC9309_PARSE_LIMIT_BYTES, sniff};
 pub use robotscope_core::extensions::{RequestRate, VisitTime, crawl_delay};

@@ -9,6 +9,15 @@
 use super::reading::Reading;
 
 /// How far the robots.txt was obtained.
+///
+/// ```
+/// use robotscope_core::availability::Access;
+/// use robotscope_core::{Availability, Reading};
+/// // RFC 9309 §2.3.1: a 4xx means no rules; a 5xx (or 429) closes the site for now.
+/// assert_eq!(Availability::Status(404).access(Reading::Rfc9309), Access::AllowAll);
+/// assert_eq!(Availability::Status(503).access(Reading::Rfc9309), Access::DisallowAll);
+/// assert_eq!(Availability::Available.access(Reading::Rfc9309), Access::Rules);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Availability {

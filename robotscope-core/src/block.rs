@@ -43,7 +43,7 @@ use super::usage::{Category, read_content_signal, read_content_usage};
 /// fetches.
 #[must_use]
 pub fn refuse_usage(txt: &RobotsTxt, categories: &[Category]) -> Vec<u8> {
-    let mut editor = Editor::new(txt, Request { chosen: &[], kept: &[] });
+    let mut editor = Editor::new(txt, BlockRequest { chosen: &[], kept: &[] });
     editor.refuse_usage(categories);
     editor.write()
 }
@@ -51,7 +51,7 @@ pub fn refuse_usage(txt: &RobotsTxt, categories: &[Category]) -> Vec<u8> {
 /// What a block or an unblock asks: the robots it is for, and the robots whose
 /// verdicts must not change.
 #[derive(Debug, Clone, Copy)]
-pub struct Request<'a> {
+pub struct BlockRequest<'a> {
     /// The product tokens of the robots to block (or unblock), as they are to be
     /// written.
     pub chosen: &'a [String],
@@ -131,7 +131,7 @@ impl Reach {
 
 /// The file with the chosen robots blocked (see the module documentation).
 #[must_use]
-pub fn block(txt: &RobotsTxt, request: Request<'_>) -> Vec<u8> {
+pub fn block(txt: &RobotsTxt, request: BlockRequest<'_>) -> Vec<u8> {
     Editor::new(txt, request).block()
 }
 
@@ -141,7 +141,7 @@ pub fn block(txt: &RobotsTxt, request: Request<'_>) -> Vec<u8> {
 /// to another robot's group (Googlebot-Image to Googlebot's) is named in the `*` groups
 /// instead, or in a group of its own that allows everything when there are none.
 #[must_use]
-pub fn unblock(txt: &RobotsTxt, request: Request<'_>, chosen: &[Robot]) -> Vec<u8> {
+pub fn unblock(txt: &RobotsTxt, request: BlockRequest<'_>, chosen: &[Robot]) -> Vec<u8> {
     Editor::new(txt, request).unblock(chosen)
 }
 
@@ -239,7 +239,7 @@ impl fmt::Display for BlockRefusal {
 /// [`BlockRefusal`] when the result is past the cut or the proof fails.
 pub fn block_proved(
     before: &RobotsTxt,
-    request: Request<'_>,
+    request: BlockRequest<'_>,
     refused: &[Category],
 ) -> Result<ProvedBlock, BlockRefusal> {
     if before.source().len() > RFC9309_PARSE_LIMIT_BYTES {
@@ -266,7 +266,7 @@ pub fn block_proved(
 
 /// Checks a block of `request.chosen` that made `after` from `before`.
 #[must_use]
-pub fn prove(before: &RobotsTxt, after: &RobotsTxt, request: Request<'_>) -> Proof {
+pub fn prove(before: &RobotsTxt, after: &RobotsTxt, request: BlockRequest<'_>) -> Proof {
     let chosen = lower(request.chosen);
     let not_blocked = request
         .chosen
@@ -282,7 +282,7 @@ pub fn prove(before: &RobotsTxt, after: &RobotsTxt, request: Request<'_>) -> Pro
 /// reads, the same groups or, when it reads none, a group that allows everything
 /// (listed in `not_blocked`, with what they may fetch, only when they do not).
 #[must_use]
-pub fn prove_unblock(before: &RobotsTxt, after: &RobotsTxt, request: Request<'_>, chosen: &[Robot]) -> Proof {
+pub fn prove_unblock(before: &RobotsTxt, after: &RobotsTxt, request: BlockRequest<'_>, chosen: &[Robot]) -> Proof {
     let lowered = lower(request.chosen);
     let interpretation = after.interpretation(Reading::Rfc9309);
     let nobody = select(interpretation, &Robot::from_agent("*"), Reading::Rfc9309).groups;
@@ -304,7 +304,7 @@ pub fn prove_unblock(before: &RobotsTxt, after: &RobotsTxt, request: Request<'_>
 fn prove_with(
     before: &RobotsTxt,
     after: &RobotsTxt,
-    request: Request<'_>,
+    request: BlockRequest<'_>,
     chosen: &[String],
     not_blocked: Vec<(String, Reach)>,
 ) -> Proof {
@@ -386,7 +386,7 @@ struct Editor<'t> {
 }
 
 impl<'t> Editor<'t> {
-    fn new(txt: &'t RobotsTxt, request: Request<'_>) -> Editor<'t> {
+    fn new(txt: &'t RobotsTxt, request: BlockRequest<'_>) -> Editor<'t> {
         let mut written: Vec<String> = Vec::new();
         for token in request.chosen {
             if !written.iter().any(|seen| seen.eq_ignore_ascii_case(token)) {
@@ -796,7 +796,7 @@ mod tests {
     /// Blocks `chosen` keeping `kept`, checks the proof, and returns the text.
     fn blocked(text: &str, chosen: &[&str], kept: &[Robot]) -> String {
         let chosen: Vec<String> = chosen.iter().map(|&token| token.to_owned()).collect();
-        let request = Request { chosen: &chosen, kept };
+        let request = BlockRequest { chosen: &chosen, kept };
         let before = parse(text);
         let after = parse(&String::from_utf8(block(&before, request)).expect("utf-8"));
         let proof = prove(&before, &after, request);
@@ -899,7 +899,7 @@ mod tests {
     fn unblock_leaves_the_robot_to_the_star_group() {
         let text = "User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n";
         let chosen = vec!["GPTBot".to_owned()];
-        let request = Request { chosen: &chosen, kept: &[] };
+        let request = BlockRequest { chosen: &chosen, kept: &[] };
         let before = parse(text);
         let robots = [Robot::from_agent("GPTBot")];
         let after = parse(&String::from_utf8(unblock(&before, request, &robots)).expect("utf-8"));
@@ -921,7 +921,7 @@ mod tests {
             ignores_star: false,
         };
         let chosen = vec!["Googlebot-Image".to_owned()];
-        let request = Request { chosen: &chosen, kept: &[] };
+        let request = BlockRequest { chosen: &chosen, kept: &[] };
         for (text, expected) in [
             ("User-agent: *\nAllow: /\n\nUser-agent: Googlebot\nDisallow: /\n", Reach::Everything),
             (
@@ -950,7 +950,7 @@ mod tests {
     #[test]
     fn a_block_only_edits_what_robots_read() {
         let chosen = vec!["GPTBot".to_owned()];
-        let request = Request { chosen: &chosen, kept: &[] };
+        let request = BlockRequest { chosen: &chosen, kept: &[] };
         let sized = |bytes: usize| {
             let mut text = String::from("User-agent: *\n");
             while text.len() + 16 < bytes {

@@ -34,6 +34,14 @@ use super::request::UrlMode;
 use super::verdict::{RuleMatch, index_html_directory};
 
 /// The outcome of one check: the verdict and the rule that decided it.
+///
+/// ```
+/// use robotscope_core::{Matcher, Reading, RobotsTxt};
+/// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /private\n");
+/// let decision = Matcher::new(&txt, "bot", Reading::Rfc9309).decide("/private/x");
+/// assert!(!decision.allowed());
+/// assert_eq!((decision.line(), decision.rule().map(|rule| rule.line())), (Some(2), Some(2)));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Decision {
     pub(crate) allowed: bool,

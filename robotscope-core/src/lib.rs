@@ -29,7 +29,9 @@
 //! * [`explain`], the slow path that says why: a [`Verdict`] with the deciding rule, the
 //!   rules that lost and a sentence;
 //! * [`lint()`], what is wrong with a file under each reading, as [`Diagnostic`]s;
-//!   [`fix_all`], every compatible fix applied at once, in a [`FixReport`].
+//!   [`fix_all`], the fixes applied round after round until none is left, in a
+//!   [`FixReport`] (unchecked: [`fix::lint_checked`] says what each fix does to the
+//!   verdicts, [`impact::impact`] what the whole change does).
 //!
 //! # The parts
 //!

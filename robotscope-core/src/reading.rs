@@ -8,6 +8,15 @@ use std::fmt;
 use std::str::FromStr;
 
 /// One reading of the robots exclusion standard.
+///
+/// ```
+/// use robotscope_core::{Matcher, Reading, RobotsTxt};
+/// // `Allow` is RFC 9309's and the 1996 draft's; the 1994 standard knows only Disallow.
+/// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /a\nAllow: /a/b\n");
+/// assert!(Matcher::new(&txt, "bot", Reading::Rfc9309).allowed("/a/b"));
+/// assert!(!Matcher::new(&txt, "bot", Reading::Koster1994).allowed("/a/b"));
+/// assert_eq!("draft1996".parse::<Reading>(), Ok(Reading::Draft1996));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub enum Reading {
     /// RFC 9309 (2022), as Google's reference matcher reads it, tolerances included.

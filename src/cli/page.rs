@@ -122,7 +122,10 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
         tokio::runtime::Builder::new_current_thread().enable_all().build().wrap_err("starting the runtime")?;
     // robots.txt first: robotscope fetches the page only if one of the robots asked about
     // may (RFC 9309 §2.3), unless told to ignore it. One timeout bounds the whole
-    // command, the reading of the page included.
+    // command: the robots.txt's retrieval bounds itself by it (a fetch as a whole, a
+    // local read on a thread it abandons, which then says what it waited on: a FIFO
+    // nobody writes to), and the page gets what is left of it.
+    let deadline = tokio::time::Instant::now() + limits.timeout;
     let work = async {
         let retrieved = fetch::retrieve(robots_source, limits.clone()).await?;
         let txt = Arc::new(limits.parse(retrieved.bytes().to_vec()));
@@ -132,15 +135,18 @@ pub fn page(args: &PageArgs, db: &RobotsDb) -> Result<Outcome> {
             robots: queries.iter().map(|query| (query.robot.clone(), query.reading)).collect(),
         };
         let obey = (!args.ignore_robots_txt).then_some(&obey);
-        let fetched = fetch::fetch_page(&page_url, &limits, obey).await.map_err(|error| {
-            color_eyre::eyre::eyre!("cannot fetch the page {}: {error}", sanitize_str(page_url.as_str()))
-        })?;
+        let page = fetch::fetch_page(&page_url, &limits, obey);
+        let fetched = tokio::time::timeout_at(deadline, page)
+            .await
+            .map_err(|_| {
+                color_eyre::eyre::eyre!("no complete answer within {} s (--timeout)", limits.timeout.as_secs())
+            })?
+            .map_err(|error| {
+                color_eyre::eyre::eyre!("cannot fetch the page {}: {error}", sanitize_str(page_url.as_str()))
+            })?;
         Ok::<_, color_eyre::eyre::Report>((retrieved, fetched))
     };
-    let (retrieved, fetched) =
-        runtime.block_on(async { tokio::time::timeout(limits.timeout, work).await }).map_err(|_| {
-            color_eyre::eyre::eyre!("no complete answer within {} s (--timeout)", limits.timeout.as_secs())
-        })??;
+    let (retrieved, fetched) = runtime.block_on(work)?;
     report_fetch(&retrieved, &limits);
     super::keep_in_store(&retrieved, &args.source_options);
     let txt = limits.parse(retrieved.bytes().to_vec());
