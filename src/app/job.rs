@@ -96,9 +96,9 @@ mod tests {
 
     #[test]
     fn answers_of_another_job_are_dropped_and_esc_stops_once() {
-        let mut ids = JobIds::default();
-        let old = Job::start(&mut ids, 0);
-        let mut job = Job::start(&mut ids, 0);
+        let ids = JobIds::default();
+        let old = Job::start(&ids, 0);
+        let mut job = Job::start(&ids, 0);
         assert!(!job.advance(old.id(), 5), "a stale job's progress");
         assert!(job.advance(job.id(), 5));
         assert_eq!(job.progress(), Some(&5));

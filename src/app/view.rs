@@ -25,6 +25,8 @@ pub mod sitemaps;
 
 use std::path::PathBuf;
 
+use super::document::Document;
+use super::effect::CopyWhat;
 use super::{About, Action, AfterSave, App, Effect, Overlay, ScrollView, keymap, layout, tester};
 use audit::AuditView;
 use changes::ChangesView;
@@ -126,14 +128,39 @@ pub(super) struct Context<'a> {
     asks: Vec<Ask>,
 }
 
-/// What a view asks of the app.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a view asks of the app, granted in order by [`App::grant`].
+#[derive(Debug)]
 pub(super) enum Ask {
     /// Say this in the status bar, about this.
     Say(About, String),
     /// Bring the shown verdict's deciding line into view in the source, its group in
     /// the records.
     RevealVerdict,
+    /// Copy this text out.
+    Copy(CopyWhat, String),
+    /// Make this the text, one step to undo (named so).
+    ReplaceText {
+        /// The new text.
+        text: Vec<u8>,
+        /// What the undo step is called.
+        undo: String,
+    },
+    /// Select the robot of the switcher at this index.
+    SelectRobot(usize),
+    /// Select the robot of this name, adding it to the switcher when it is not there.
+    AddRobotNamed(String),
+    /// Put this path in the tester, kept in its history, and test it.
+    TestPath(String),
+    /// Put the source's cursor on this line.
+    ShowLine(usize),
+    /// Show a version of the file, read-only, in place of the current one.
+    ShowVersion(Box<Document>, String),
+    /// Back from a version to the current file.
+    BackToCurrent,
+    /// Run the audit of this log (again).
+    StartAudit(PathBuf),
+    /// Make these paths the compare view's rows, and open it.
+    CompareRows(Vec<String>),
 }
 
 impl<'a> Context<'a> {
@@ -148,9 +175,14 @@ impl<'a> Context<'a> {
 
     /// Asks the app to bring the shown verdict into view, once however often it is asked.
     pub(super) fn reveal_verdict(&mut self) {
-        if !self.asks.contains(&Ask::RevealVerdict) {
+        if !self.asks.iter().any(|ask| matches!(ask, Ask::RevealVerdict)) {
             self.asks.push(Ask::RevealVerdict);
         }
+    }
+
+    /// Asks the app for `ask`, after what was asked before.
+    pub(super) fn ask(&mut self, ask: Ask) {
+        self.asks.push(ask);
     }
 
     pub(super) fn into_asks(self) -> Vec<Ask> {
@@ -252,18 +284,18 @@ impl View {
     /// the app once it is back in its place.
     fn update(&mut self, action: Action, app: &mut App) -> (Reply, Vec<Ask>) {
         let reply = match self {
-            // The views that read the app and ask for what they want done.
+            // The views read the app and ask for what they want done.
             View::Compare(view) => return Context::answer(app, |context| view.update(action, context)),
             View::Page(view) => return Context::answer(app, |context| view.update(action, context)),
-            View::Sitemaps(view) => view.update(action, app),
-            View::History(view) => view.update(action, app),
-            View::Audit(view) => view.update(action, app),
+            View::Sitemaps(view) => return Context::answer(app, |context| view.update(action, context)),
+            View::History(view) => return Context::answer(app, |context| view.update(action, context)),
+            View::Audit(view) => return Context::answer(app, |context| view.update(action, context)),
+            View::Policy(view) => return Context::answer(app, |context| view.update(action, context)),
             View::Help(layer) => layer.update(action, app, |_| keymap::help_line_count(), layout::HELP_OVERLAY.1),
             View::Messages(layer) => {
                 layer.update(action, app, |app| app.message_log_lines().len(), layout::MESSAGES_OVERLAY.1)
             }
             View::Changes(view) => view.update(action, app),
-            View::Policy(view) => view.update(action, app),
             View::Diagnostics(list) => app.update_diagnostics(list, action),
             // The menu's choice copies and closes it; `y` replaces the file.
             View::CopyMenu => match action {
@@ -426,11 +458,17 @@ impl App {
         let answer = match reply {
             Reply::Pass(action) => {
                 self.view = Some(view);
-                self.grant(asks);
+                let mut effects = self.grant(asks);
                 // What every view does: Esc and its own key close it.
                 return match action {
-                    Action::Cancel => Ok(self.close_view()),
-                    Action::Toggle(kind) if self.overlay() == Some(kind) => Ok(self.close_view()),
+                    Action::Cancel => {
+                        effects.extend(self.close_view());
+                        Ok(effects)
+                    }
+                    Action::Toggle(kind) if self.overlay() == Some(kind) => {
+                        effects.extend(self.close_view());
+                        Ok(effects)
+                    }
                     action => Err(action),
                 };
             }
@@ -446,18 +484,47 @@ impl App {
             Reply::Close(effects) => self.closed(view, effects, true),
             Reply::Forget(effects) => self.closed(view, effects, false),
         };
-        self.grant(asks);
-        Ok(answer)
+        let mut effects = answer;
+        effects.extend(self.grant(asks));
+        Ok(effects)
     }
 
-    /// Does what a view asked, in order, once it is back in its place.
-    pub(super) fn grant(&mut self, asks: Vec<Ask>) {
+    /// Does what a view asked, in order, once it is back in its place; gives what the
+    /// shell is to do for it.
+    pub(super) fn grant(&mut self, asks: Vec<Ask>) -> Vec<Effect> {
+        let mut effects = Vec::new();
         for ask in asks {
             match ask {
                 Ask::Say(about, text) => self.say(about, text),
                 Ask::RevealVerdict => self.reveal_verdict(),
+                Ask::Copy(what, text) => effects.extend(self.copy_text(what, text)),
+                Ask::ReplaceText { text, undo } => {
+                    self.record_undo(undo, None);
+                    self.replace_text_everywhere(text);
+                    self.refresh_policy();
+                }
+                Ask::SelectRobot(index) => self.select_robot(index),
+                Ask::AddRobotNamed(name) => self.add_robot_named(&name),
+                Ask::TestPath(path) => {
+                    self.path.set_text(&path);
+                    self.path.commit_to_history();
+                    self.follow_tested_path(&path);
+                    self.reevaluate();
+                }
+                Ask::ShowLine(line) => self.show_line(line),
+                Ask::ShowVersion(document, timestamp) => self.show_read_only(*document, timestamp),
+                Ask::BackToCurrent => {
+                    if let Some(viewing) = self.viewing.take() {
+                        let _version = self.replace_document(*viewing.current);
+                        self.say(About::Moment, "Back to the current file");
+                    }
+                }
+                Ask::StartAudit(log) => effects.extend(self.start_audit(log)),
+                // The compare view takes the asking view's place (which waits on the shelf).
+                Ask::CompareRows(paths) => effects.extend(self.compare_paths(paths)),
             }
         }
+        effects
     }
 
     /// Closes `view` (what closing it takes: a fetch stopped, ...) and puts it on the
@@ -499,7 +566,8 @@ impl App {
         } else {
             self.shelf.put(view);
         }
-        self.grant(asks);
+        let mut effects = effects;
+        effects.extend(self.grant(asks));
         effects
     }
 

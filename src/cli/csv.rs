@@ -44,11 +44,21 @@ pub fn write_record<'a>(out: &mut dyn Write, fields: impl IntoIterator<Item = Fi
             Field::Text(text) => guarded(text),
             Field::Value(value) => Cow::Borrowed(value),
         };
-        writer.write_field(field.as_bytes()).map_err(io::Error::other)?;
+        writer.write_field(field.as_bytes()).map_err(io_error)?;
     }
     // An empty record ends the one the fields began.
-    writer.write_record(std::iter::empty::<&[u8]>()).map_err(io::Error::other)?;
+    writer.write_record(std::iter::empty::<&[u8]>()).map_err(io_error)?;
     writer.flush()
+}
+
+/// The writer's error as the I/O error it is, kind and all: a reader that went away
+/// (`| head`) is a broken pipe, which every command ends on quietly.
+fn io_error(error: csv::Error) -> io::Error {
+    match error.into_kind() {
+        csv::ErrorKind::Io(error) => error,
+        // Writing fields raises nothing else; should it, it is said as it is.
+        kind => io::Error::other(format!("{kind:?}")),
+    }
 }
 
 #[cfg(test)]
@@ -69,6 +79,25 @@ mod tests {
         assert_eq!(record(&[Text("a,b"), Text("/path"), Value("-1")]), "\"a,b\",/path,-1\n");
         assert_eq!(record(&[Text("\u{1b}]52;c;x\u{7}")]), "^[]52;c;x^G\n");
         assert_eq!(record(&[Text(""), Value("")]), ",\n");
+    }
+
+    /// From the attack on issue 39: a record longer than the writer's buffer met a closed
+    /// pipe while the buffer filled, and the error lost its kind, so `| head` ended
+    /// `compare` and `survey` with an error instead of quietly.
+    #[test]
+    fn a_closed_pipe_stays_a_broken_pipe_mid_record() {
+        struct Closed;
+        impl Write for Closed {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::from(io::ErrorKind::BrokenPipe))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let long = "/".repeat(100_000);
+        let error = write_record(&mut Closed, [Field::Text(&long), Field::Value("x")]).expect_err("the pipe is closed");
+        assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
     }
 
     /// What is written reads back as the same fields, through the csv crate's reader.

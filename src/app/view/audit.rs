@@ -16,7 +16,7 @@ use std::sync::Arc;
 pub use crate::audit::run::{Group, Report, RobotCounts};
 pub use crate::audit::{AuditProgress, Audited};
 
-use super::{Reply, View, movement};
+use super::{Ask, Context, Reply, View, movement};
 use crate::app::job::Job;
 use crate::app::tester::upper_first;
 use crate::app::{About, Action, App, Document, Effect, Origin, Overlay, layout};
@@ -62,7 +62,7 @@ impl AuditView {
         self.job.stop().map(|id| Effect::CancelAudit { id }).into_iter().collect()
     }
 
-    fn finished(&mut self, id: u64, result: Result<Audited, String>, app: &mut App) {
+    fn finished(&mut self, id: u64, result: Result<Audited, String>, context: &mut Context) {
         if !self.job.finish(id) {
             return;
         }
@@ -72,7 +72,7 @@ impl AuditView {
                 let violations: u64 = report.robots.iter().map(|robot| robot.violations).sum();
                 let forged: u64 = report.robots.iter().map(|robot| robot.forged).sum();
                 let stopped = if report.stopped { " (stopped: what was read)" } else { "" };
-                app.say(
+                context.say(
                     About::Moment,
                     format!(
                         "Audit{stopped}: {}, {}, {} forged",
@@ -82,7 +82,7 @@ impl AuditView {
                     ),
                 );
                 for warning in &audited.warnings {
-                    app.say(About::Moment, upper_first(warning));
+                    context.say(About::Moment, upper_first(warning));
                 }
                 self.cursor = 0;
                 self.scroll = 0;
@@ -90,7 +90,7 @@ impl AuditView {
                 self.audited = Some(audited);
             }
             Err(error) => {
-                app.say(About::Moment, upper_first(&error));
+                context.say(About::Moment, upper_first(&error));
                 self.failed = Some(upper_first(&error));
             }
         }
@@ -109,18 +109,20 @@ impl AuditView {
 
     /// Enter: the violation's robot selected, its path in the tester, and the version in
     /// force in the panes (read-only) when the site's history judged it.
-    fn show_violation(&self, app: &mut App) -> Reply {
+    fn show_violation(&self, context: &mut Context) -> Reply {
+        let app = context.app;
         let Some(audited) = &self.audited else {
-            app.say(About::Moment, "The audit runs; Esc stops it");
+            context.say(About::Moment, "The audit runs; Esc stops it");
             return Reply::done();
         };
         let Some(group) = audited.report.groups.get(self.cursor) else {
-            app.say(About::Moment, "No violation: nothing to show");
+            context.say(About::Moment, "No violation: nothing to show");
             return Reply::done();
         };
         let version = group.version.and_then(|index| audited.report.versions.get(index));
         if let Some(version @ InForce { since: Some(since), .. }) = version {
-            if !app.may_show_a_version() {
+            if let Some(refused) = app.version_refused() {
+                context.say(About::Moment, refused);
                 return Reply::done();
             }
             let Some(site) = app.history_site() else { return Reply::done() };
@@ -129,17 +131,14 @@ impl AuditView {
             let source = Source::Site { robots_url: site, page: None };
             let mut document = Document::new((*version.txt).clone(), label, Origin::Version { source });
             document.availability = version.availability;
-            app.show_read_only(document, since.strftime("%Y%m%d%H%M%S").to_string());
+            context.ask(Ask::ShowVersion(Box::new(document), since.strftime("%Y%m%d%H%M%S").to_string()));
         }
-        app.add_robot_named(&group.label);
-        app.path.set_text(&group.example);
-        app.path.commit_to_history();
-        app.follow_tested_path(&group.example);
-        app.reevaluate();
+        context.ask(Ask::AddRobotNamed(group.label.clone()));
+        context.ask(Ask::TestPath(group.example.clone()));
         // Said last, over what selecting the robot said.
         if let Some(since) = version.and_then(|version| version.since) {
             let date = since.strftime("%Y-%m-%d %H:%M UTC");
-            app.say(
+            context.say(
                 About::Moment,
                 format!(
                     "{} as the version of {date} had it (read-only); H, then Enter on 'now' goes back",
@@ -152,24 +151,22 @@ impl AuditView {
 
     /// The view's answer to an action: its run's progress and result, Esc, `r`, `l`,
     /// Enter, moving.
-    pub(super) fn update(&mut self, action: Action, app: &mut App) -> Reply {
+    pub(super) fn update(&mut self, action: Action, context: &mut Context) -> Reply {
+        let app = context.app;
         match action {
             Action::AuditProgress { id, progress } => {
                 self.job.advance(id, progress);
             }
-            Action::Audited { id, result } => self.finished(id, *result, app),
+            Action::Audited { id, result } => self.finished(id, *result, context),
             Action::Cancel => {
                 if !self.job.is_running() {
                     return Reply::Close(Vec::new());
                 }
-                app.say(About::Moment, "Stopped: what was read is shown; r runs it again, Esc leaves");
+                context.say(About::Moment, "Stopped: what was read is shown; r runs it again, Esc leaves");
                 return Reply::Done(self.stop());
             }
-            Action::Reload => {
-                let log = self.log.clone();
-                return Reply::Done(app.start_audit(log));
-            }
-            Action::ShowInSource => return self.show_violation(app),
+            Action::Reload => context.ask(Ask::StartAudit(self.log.clone())),
+            Action::ShowInSource => return self.show_violation(context),
             action => match movement(&action, list_height(app)) {
                 Some(delta) => self.move_by(delta, app),
                 None => return Reply::Pass(action),

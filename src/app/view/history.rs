@@ -14,7 +14,7 @@ pub use crate::history::{
     HistoryProgress, HistorySettings, LoadedHistory, LoadedVersion, MAX_VIEW_BODY_BYTES, MAX_VIEW_VERSIONS,
 };
 
-use super::{Reply, View, movement};
+use super::{Ask, Context, Reply, View, movement};
 use crate::app::job::Job;
 use crate::app::tester::upper_first;
 use crate::app::{About, Action, App, Document, Effect, Origin, Overlay, layout};
@@ -131,17 +131,11 @@ impl App {
         }
     }
 
-    /// True when a version may take the place of the text on screen: not while it holds
-    /// edits (says so).
-    pub(in crate::app) fn may_show_a_version(&mut self) -> bool {
-        if self.viewing.is_none() && self.is_dirty() {
-            self.say(
-                About::Moment,
-                "Save (w) or undo your edits first: a version would take the place of the text on screen",
-            );
-            return false;
-        }
-        true
+    /// Why a version may not take the place of the text on screen now, if it may not:
+    /// the text holds edits.
+    pub(in crate::app) fn version_refused(&self) -> Option<&'static str> {
+        (self.viewing.is_none() && self.is_dirty())
+            .then_some("Save (w) or undo your edits first: a version would take the place of the text on screen")
     }
 
     /// Puts `document`, a version of the file (of `timestamp`), in the panes read-only in
@@ -318,7 +312,7 @@ impl App {
 
 impl HistoryView {
     /// Reads the versions again, asking the archive first when `archive` is true.
-    fn load(&mut self, archive: bool, app: &mut App) -> Vec<Effect> {
+    fn load(&mut self, archive: bool, app: &App) -> Vec<Effect> {
         let Some(robots_url) = app.history_site() else { return Vec::new() };
         let mut effects = self.stop();
         self.job = Job::start(&app.job_ids, HistoryProgress { archive, listed: None, done: 0 });
@@ -337,7 +331,7 @@ impl HistoryView {
         self.job.stop().map(|id| Effect::CancelHistory { id }).into_iter().collect()
     }
 
-    fn loaded(&mut self, id: u64, result: Result<LoadedHistory, history::ViewError>, app: &mut App) {
+    fn loaded(&mut self, id: u64, result: Result<LoadedHistory, history::ViewError>, context: &mut Context) {
         if !self.job.finish(id) {
             return;
         }
@@ -362,14 +356,14 @@ impl HistoryView {
                         None => format!("History: {}", plural(count, "version")),
                     },
                 };
-                app.say(About::Moment, message);
+                context.say(About::Moment, message);
                 // After the count, so that the status bar shows what went wrong (the
                 // message log keeps both).
                 for warning in loaded.warnings {
-                    app.say(About::Moment, warning);
+                    context.say(About::Moment, warning);
                 }
             }
-            Err(error) => app.say(About::Moment, upper_first(&error.to_string())),
+            Err(error) => context.say(About::Moment, upper_first(&error.to_string())),
         }
     }
 
@@ -388,20 +382,19 @@ impl HistoryView {
 
     /// Enter: the selected version into the panes, read-only; on "now", back to the
     /// current file.
-    fn show_version(&self, app: &mut App) -> Reply {
+    fn show_version(&self, context: &mut Context) -> Reply {
+        let app = context.app;
         let Some(index) = self.selected() else {
-            if let Some(viewing) = app.viewing.take() {
-                let _version = app.replace_document(*viewing.current);
-                app.say(About::Moment, "Back to the current file");
-            }
+            context.ask(Ask::BackToCurrent);
             return Reply::Close(Vec::new());
         };
-        if !app.may_show_a_version() {
+        if let Some(refused) = app.version_refused() {
+            context.say(About::Moment, refused);
             return Reply::done();
         }
         let LoadedVersion { version, txt } = self.versions[index].clone();
         let Some(txt) = txt else {
-            app.say(About::Moment, NOT_HELD);
+            context.say(About::Moment, NOT_HELD);
             return Reply::done();
         };
         let Some(site) = app.history_site() else { return Reply::done() };
@@ -409,9 +402,9 @@ impl HistoryView {
         let source = Source::Site { robots_url: site, page: None };
         let mut document = Document::new((*txt).clone(), label, Origin::Version { source });
         document.availability = version.availability;
-        app.show_read_only(document, version.timestamp.clone());
+        context.ask(Ask::ShowVersion(Box::new(document), version.timestamp.clone()));
         let status = version.status.map(|status| format!(", {status}")).unwrap_or_default();
-        app.say(
+        context.say(
             About::Moment,
             format!(
                 "The version of {} ({}{status}), read-only; H, then Enter on 'now' goes back",
@@ -423,7 +416,7 @@ impl HistoryView {
     }
 
     /// Space: marks the selected version to diff against (again: unmarks it).
-    fn mark(&mut self, app: &mut App) {
+    fn mark(&mut self, context: &mut Context) {
         let Some(index) = self.selected() else { return };
         self.marked = if self.marked == Some(index) { None } else { Some(index) };
         let message = match self.marked {
@@ -432,32 +425,33 @@ impl HistoryView {
             }
             None => "Unmarked: d diffs each version against the one before it".to_owned(),
         };
-        app.say(About::Moment, message);
+        context.say(About::Moment, message);
     }
 
     /// The view's answer to an action: the reading's progress and result, Esc, `A`,
     /// `r`, Enter, Space, `d`, the detail's scrolling, moving.
-    pub(super) fn update(&mut self, action: Action, app: &mut App) -> Reply {
+    pub(super) fn update(&mut self, action: Action, context: &mut Context) -> Reply {
+        let app = context.app;
         match action {
             Action::HistoryProgress { id, progress } => {
                 self.job.advance(id, progress);
             }
-            Action::HistoryLoaded { id, result } => self.loaded(id, *result, app),
+            Action::HistoryLoaded { id, result } => self.loaded(id, *result, context),
             Action::Cancel => {
                 if !self.job.is_running() {
                     return Reply::Close(Vec::new());
                 }
-                app.say(About::Moment, "Stopped; Esc leaves the history, A asks the archive again");
+                context.say(About::Moment, "Stopped; Esc leaves the history, A asks the archive again");
                 return Reply::Done(self.stop());
             }
             Action::AskArchive => {
                 let base = app.history_settings.archive.clone();
-                app.say(About::Moment, format!("Asking the archive at {base} (Esc stops)"));
+                context.say(About::Moment, format!("Asking the archive at {base} (Esc stops)"));
                 return Reply::Done(self.load(true, app));
             }
             Action::Reload => return Reply::Done(self.load(false, app)),
-            Action::ShowInSource => return self.show_version(app),
-            Action::MarkVersion => self.mark(app),
+            Action::ShowInSource => return self.show_version(context),
+            Action::MarkVersion => self.mark(context),
             Action::ToggleVersionDiff => {
                 self.diff = !self.diff;
                 self.detail_scroll = 0;

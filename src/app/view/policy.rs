@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{Reply, movement};
+use super::{Ask, Context, Reply, movement};
 use crate::app::effect::CopyWhat;
 use crate::app::layout::{self, POLICY_OVERLAY};
 use crate::app::status::About;
@@ -251,16 +251,17 @@ impl PolicyView {
     }
 
     /// The view's answer to an action.
-    pub(super) fn update(&mut self, action: Action, app: &mut App) -> Reply {
+    pub(super) fn update(&mut self, action: Action, context: &mut Context) -> Reply {
+        let app = context.app;
         match action {
             Action::MarkToBlock => self.toggle(),
-            Action::ApplyBlock => return Reply::Done(self.apply(app)),
+            Action::ApplyBlock => self.apply(context),
             Action::Copy(CopyWhat::File) => {
                 let text = match &self.preview {
                     Preview::Proved { text, .. } => String::from_utf8_lossy(text).into_owned(),
                     _ => String::from_utf8_lossy(app.document.txt.source()).into_owned(),
                 };
-                return Reply::Done(app.copy_text(CopyWhat::File, text));
+                context.ask(Ask::Copy(CopyWhat::File, text));
             }
             Action::DetailDown => self.preview_scroll += 1,
             Action::DetailUp => self.preview_scroll = self.preview_scroll.saturating_sub(1),
@@ -272,26 +273,26 @@ impl PolicyView {
         Reply::done()
     }
 
-    /// Enter: the block previewed becomes the text, one step to undo.
-    fn apply(&mut self, app: &mut App) -> Vec<Effect> {
+    /// Enter: the block previewed becomes the text, one step to undo (the app then works
+    /// the view out again over the new text, `App::refresh_policy`).
+    fn apply(&mut self, context: &mut Context) {
         let Preview::Proved { text, .. } = &self.preview else {
             let why = match &self.preview {
                 Preview::Refused(why) => format!("Nothing to apply: {why}"),
                 _ => "Nothing to apply: Space marks the robots (or a purpose's) to block".to_owned(),
             };
-            app.say(About::Moment, why);
-            return Vec::new();
+            context.say(About::Moment, why);
+            return;
         };
-        if text.as_slice() == app.document.txt.source() {
-            app.say(About::Moment, "Nothing to apply: the robots marked are blocked already");
-            return Vec::new();
+        if text.as_slice() == context.app.document.txt.source() {
+            context.say(About::Moment, "Nothing to apply: the robots marked are blocked already");
+            return;
         }
         let names: Vec<&str> = self.marked.iter().map(|&index| self.profiles[index].name.as_str()).collect();
         let what = if names.len() <= 3 { names.join(", ") } else { plural(names.len(), "robot") };
-        app.record_undo(format!("the block of {what} (b)"), None);
-        app.replace_text_everywhere(text.clone());
+        context.ask(Ask::ReplaceText { text: text.clone(), undo: format!("the block of {what} (b)") });
         let they = if names.len() == 1 { "it" } else { "they" };
-        app.say(
+        context.say(
             About::Text,
             format!(
                 "Blocked {what}: under RFC 9309 {they} may fetch nothing, and every other robot keeps every verdict \
@@ -300,8 +301,6 @@ impl PolicyView {
         );
         self.marked.clear();
         self.preview_scroll = 0;
-        self.read(app.document.txt.source(), app.text_generation);
-        Vec::new()
     }
 }
 

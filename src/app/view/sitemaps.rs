@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use url::Url;
 
-use super::{Reply, View, movement};
+use super::{Ask, Context, Reply, View, movement};
 use crate::app::job::Job;
 use crate::app::{About, Action, App, Effect, Overlay};
 use crate::columns::Column;
@@ -251,7 +251,7 @@ impl SitemapsView {
     }
 
     /// The walk ended (or was cancelled).
-    fn walked(&mut self, id: u64, walked: Walked, app: &mut App) {
+    fn walked(&mut self, id: u64, walked: Walked, context: &mut Context) {
         if !self.job.finish(id) {
             return;
         }
@@ -263,7 +263,7 @@ impl SitemapsView {
             plural(walked.sitemaps, "sitemap"),
             plural(self.urls.len() + self.dropped, "URL")
         );
-        app.say(About::Moment, message);
+        context.say(About::Moment, message);
     }
 
     /// Moves the view's cursor.
@@ -290,35 +290,32 @@ impl SitemapsView {
     /// Enter: a URL row goes into the tester, with the robot it is listed under selected
     /// (so that the tester shows the verdict the list gave); a rule's row shows its line
     /// in the source.
-    fn use_row(&self, app: &mut App) -> Reply {
+    fn use_row(&self, context: &mut Context) -> Reply {
         match self.rows().get(self.cursor).copied() {
             Some(SitemapsRow::Url(robot, index)) => {
                 let url = &self.urls[index].0;
                 let label = &self.blocked[robot].label;
-                if let Some(entry) = app.robots.iter().position(|entry| entry.profile.name == *label) {
-                    app.select_robot(entry);
+                if let Some(entry) = context.app.robots.iter().position(|entry| entry.profile.name == *label) {
+                    context.ask(Ask::SelectRobot(entry));
                 }
-                app.path.set_text(url);
-                app.path.commit_to_history();
-                app.follow_tested_path(url);
-                app.reevaluate();
+                context.ask(Ask::TestPath(url.clone()));
                 Reply::Close(Vec::new())
             }
             Some(SitemapsRow::Line(_, Some(line))) => {
-                app.show_line(line);
+                context.ask(Ask::ShowLine(line));
                 Reply::Close(Vec::new())
             }
             _ => {
-                app.say(About::Moment, "Enter on a URL puts it in the tester; on a rule, shows its line");
+                context.say(About::Moment, "Enter on a URL puts it in the tester; on a rule, shows its line");
                 Reply::done()
             }
         }
     }
 
     /// `R`: the listed URLs become the compare view's rows.
-    fn compare_urls(&self, app: &mut App) -> Reply {
+    fn compare_urls(&self, context: &mut Context) -> Reply {
         if self.urls.is_empty() {
-            app.say(About::Moment, "No URL listed yet");
+            context.say(About::Moment, "No URL listed yet");
             return Reply::done();
         }
         let paths: Vec<String> = self.urls.iter().take(MAX_COMPARE_ROWS).map(|(url, _)| url.clone()).collect();
@@ -328,30 +325,31 @@ impl SitemapsView {
             format!("Rows: the {} the sitemaps list", plural(paths.len(), "URL"))
         };
         // The compare view takes this one's place (which waits on the shelf).
-        let effects = app.compare_paths(paths);
-        app.say(About::Moment, message);
-        Reply::Done(effects)
+        context.ask(Ask::CompareRows(paths));
+        context.say(About::Moment, message);
+        Reply::done()
     }
 
     /// The view's answer to an action: its walk's events, Esc, `r`, Enter, `R`, moving.
-    pub(super) fn update(&mut self, action: Action, app: &mut App) -> Reply {
+    pub(super) fn update(&mut self, action: Action, context: &mut Context) -> Reply {
+        let app = context.app;
         match action {
             Action::SitemapEvents { id, events } => self.events(id, events, app),
-            Action::SitemapsWalked { id, walked } => self.walked(id, walked, app),
+            Action::SitemapsWalked { id, walked } => self.walked(id, walked, context),
             // Esc stops a walk that runs, else leaves the view.
             Action::Cancel => {
                 let effects = self.stop();
                 if effects.is_empty() {
                     return Reply::Close(effects);
                 }
-                app.say(About::Moment, "Stopped reading the sitemaps; Esc leaves, r reads them again");
+                context.say(About::Moment, "Stopped reading the sitemaps; Esc leaves, r reads them again");
                 return Reply::Done(effects);
             }
             // `r` reads them all again.
             Action::Reload => {
                 let mut effects = self.stop();
                 let Some((view, walk)) = app.start_walk() else {
-                    app.say(About::Moment, "The robots.txt lists no Sitemap any more");
+                    context.say(About::Moment, "The robots.txt lists no Sitemap any more");
                     return Reply::Forget(effects);
                 };
                 *self = view;
@@ -359,8 +357,8 @@ impl SitemapsView {
                 effects.push(walk);
                 return Reply::Done(effects);
             }
-            Action::ShowInSource => return self.use_row(app),
-            Action::CompareSitemapUrls => return self.compare_urls(app),
+            Action::ShowInSource => return self.use_row(context),
+            Action::CompareSitemapUrls => return self.compare_urls(context),
             action => match movement(&action, self.page_rows(app)) {
                 Some(delta) => self.move_by(delta, app),
                 None => return Reply::Pass(action),
@@ -411,7 +409,7 @@ impl App {
 
     /// A new view and the walk that fills it, from the `Sitemap:` lines of the file on
     /// screen; `None` when it lists none.
-    fn start_walk(&mut self) -> Option<(SitemapsView, Effect)> {
+    fn start_walk(&self) -> Option<(SitemapsView, Effect)> {
         let site = self.site_origin().and_then(|origin| Url::parse(&format!("{origin}/robots.txt")).ok());
         let (starts, _) = sitemaps_of(&self.document.txt, site.as_ref());
         if starts.is_empty() {
