@@ -472,7 +472,7 @@ impl App {
 
     fn apply(&mut self, action: Action) -> Vec<Effect> {
         if let Some(timestamp) = self.viewing_version()
-            && matches!(action, Action::OpenEditor | Action::FixHere | Action::FixAll)
+            && matches!(action, Action::OpenEditor | Action::FixHere | Action::FixAll | Action::ApplyBlock)
         {
             let message = format!(
                 "The version of {} is read-only: H, then Enter on 'now' goes back to the current file",

@@ -618,7 +618,8 @@ impl<'a> Answerer<'a> {
         } else {
             let mut blocks = reader.round(workers)?;
             let mut answered = Vec::new();
-            while !blocks.is_empty() || !answered.is_empty() {
+            // (`reader.more()`: a read error is still to say after the last lines.)
+            while !blocks.is_empty() || !answered.is_empty() || reader.more() {
                 // This round's blocks are answered on rayon's pool while the round
                 // before is written here and the next one read.
                 let (answers, went_on, next) = std::thread::scope(|scope| {
@@ -699,30 +700,61 @@ struct BlockReader<R> {
     at_end: bool,
     /// A line longer than a block, found while filling: said after the blocks before it.
     too_long: Option<LongPathLine>,
+    /// A read that failed: said after the whole lines read before it are answered.
+    failed: Option<io::Error>,
 }
 
 impl<R: Read> BlockReader<R> {
     fn new(input: R, interactive: bool, lines_per_block: usize) -> Self {
         let pending = Vec::with_capacity(BLOCK_BYTES);
-        BlockReader { input, interactive, lines_per_block, pending, next_line: 1, at_end: false, too_long: None }
+        BlockReader {
+            input,
+            interactive,
+            lines_per_block,
+            pending,
+            next_line: 1,
+            at_end: false,
+            too_long: None,
+            failed: None,
+        }
     }
 
     /// True while lines are left to read (or left in `pending` when a block held the
-    /// most), and no line too long was met.
+    /// most) or a read error is left to say, and no line too long was met.
     fn more(&self) -> bool {
-        (!self.at_end || !self.pending.is_empty()) && self.too_long.is_none()
+        (self.lines_left() || self.failed.is_some()) && self.too_long.is_none()
+    }
+
+    /// True while lines are left to read, or left in `pending`.
+    fn lines_left(&self) -> bool {
+        !self.at_end || !self.pending.is_empty()
     }
 
     /// The next round: up to `count` blocks, each with its first line's number; one
-    /// block of what has come when interactive.
+    /// block of what has come when interactive. A read error comes in the round after
+    /// the lines read before it.
     fn round(&mut self, count: usize) -> io::Result<Vec<(Vec<u8>, usize)>> {
+        if self.pending.is_empty()
+            && let Some(error) = self.failed.take()
+        {
+            return Err(error);
+        }
         let mut blocks = Vec::with_capacity(count);
-        while blocks.len() < count && self.more() {
+        while blocks.len() < count && self.lines_left() && self.too_long.is_none() {
             // Interactive: lines already read are answered before waiting for more.
             let holds_a_line = self.interactive && memchr::memchr(b'\n', &self.pending).is_some();
             if !self.at_end && !holds_a_line {
-                self.at_end = fill(&mut self.input, &mut self.pending, self.interactive)
-                    .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
+                match fill(&mut self.input, &mut self.pending, self.interactive) {
+                    Ok(at_end) => self.at_end = at_end,
+                    Err(error) => {
+                        // The whole lines read before it are answered; a line the error
+                        // cut is no path.
+                        let whole = memchr::memrchr(b'\n', &self.pending).map_or(0, |last| last + 1);
+                        self.pending.truncate(whole);
+                        self.at_end = true;
+                        self.failed = Some(io::Error::new(io::ErrorKind::InvalidData, error));
+                    }
+                }
             }
             let Some(end) = block_end(&self.pending, self.at_end, self.lines_per_block) else {
                 // A block's worth of bytes and no line end: no path is that long.
@@ -781,6 +813,45 @@ fn fill(input: &mut impl Read, pending: &mut Vec<u8>, interactive: bool) -> io::
         pending.extend_from_slice(&chunk[..read]);
         if chunk[..read].contains(&b'\n') || pending.len() >= BLOCK_BYTES {
             return Ok(false);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Gives `text`, then fails.
+    struct FailsAfter(io::Cursor<Vec<u8>>);
+
+    impl Read for FailsAfter {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match self.0.read(buf)? {
+                0 => Err(io::Error::other("the disk went away")),
+                read => Ok(read),
+            }
+        }
+    }
+
+    /// From the attack on issue 39: the whole lines read before a read error were
+    /// dropped with it; they are answered, then the error is said (the cut line is not).
+    #[test]
+    fn lines_read_before_an_error_are_answered_first() {
+        for interactive in [false, true] {
+            let mut reader = BlockReader::new(FailsAfter(io::Cursor::new(b"/a\n/b\n/c".to_vec())), interactive, 4);
+            let mut lines = Vec::new();
+            let error = loop {
+                assert!(reader.more(), "the error is still to say");
+                match reader.round(4) {
+                    Ok(blocks) => lines.extend(blocks),
+                    Err(error) => break error,
+                }
+            };
+            let text: Vec<u8> = lines.iter().flat_map(|(block, _)| block.clone()).collect();
+            assert_eq!(text, b"/a\n/b\n", "interactive: {interactive}");
+            assert_eq!(lines[0].1, 1);
+            assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+            assert!(!reader.more());
         }
     }
 }

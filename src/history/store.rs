@@ -110,21 +110,22 @@ const SCHEMA: &str = "
 /// Why the store could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// SQLite said no.
-    #[error("the history store at {path}: {source}")]
+    /// SQLite said no. (What it said is part of the message, not a `source`: a report
+    /// of the error's chain would say it twice.)
+    #[error("the history store at {path}: {reason}")]
     Sqlite {
         /// The database file.
         path: String,
         /// What SQLite said.
-        source: rusqlite::Error,
+        reason: rusqlite::Error,
     },
     /// The directory or the file could not be made or moved.
-    #[error("the history store at {path}: {source}")]
+    #[error("the history store at {path}: {reason}")]
     Io {
         /// The file or directory.
         path: String,
         /// What the system said.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     /// A newer robotscope wrote it; this one leaves it alone.
     #[error(
@@ -284,7 +285,7 @@ impl Store {
     pub fn open(path: &Path) -> Result<Opened, StoreError> {
         refuse_unless_regular(path)?;
         let label = path.display().to_string();
-        let io = |source| StoreError::Io { path: label.clone(), source };
+        let io = |reason| StoreError::Io { path: label.clone(), reason };
         if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(io)?;
         }
@@ -299,7 +300,7 @@ impl Store {
         };
         match Store::open_checked(path) {
             Ok(store) => Ok(Opened { store: Store { _hold: hold, ..store }, moved_aside: None }),
-            Err(StoreError::Sqlite { source, .. }) if is_damage(&source) => {
+            Err(StoreError::Sqlite { reason, .. }) if is_damage(&reason) => {
                 drop(hold);
                 Store::repair(path)
             }
@@ -314,7 +315,7 @@ impl Store {
     /// file is ever written over.
     fn repair(path: &Path) -> Result<Opened, StoreError> {
         let label = path.display().to_string();
-        let io = |source| StoreError::Io { path: label.clone(), source };
+        let io = |reason| StoreError::Io { path: label.clone(), reason };
         let lock = match store_lock(path, Hold::Whole).map_err(io)? {
             Locked::Held(lock) => lock,
             // Another process repaired it while this one waited: the new store is used.
@@ -325,7 +326,7 @@ impl Store {
         let shared = |lock: std::fs::File| lock.lock_shared().map(|()| Some(lock)).map_err(io);
         let reason = match Store::open_checked(path) {
             Ok(store) => return Ok(Opened { store: Store { _hold: shared(lock)?, ..store }, moved_aside: None }),
-            Err(StoreError::Sqlite { source, .. }) if is_damage(&source) => source.to_string(),
+            Err(StoreError::Sqlite { reason, .. }) if is_damage(&reason) => reason.to_string(),
             Err(error) => return Err(error),
         };
         let stem = format!("{label}.damaged-{}-{}", super::timestamp_now(), std::process::id());
@@ -345,7 +346,7 @@ impl Store {
     /// A store in memory, kept nowhere (`--no-store`).
     pub fn in_memory() -> Result<Store, StoreError> {
         let connection =
-            Connection::open_in_memory().map_err(|source| StoreError::Sqlite { path: "memory".to_owned(), source })?;
+            Connection::open_in_memory().map_err(|reason| StoreError::Sqlite { path: "memory".to_owned(), reason })?;
         let store = Store { connection, path: "memory".to_owned(), read_only: false, _hold: None };
         store.create_schema()?;
         Ok(store)
@@ -353,7 +354,7 @@ impl Store {
 
     fn open_checked(path: &Path) -> Result<Store, StoreError> {
         let label = path.display().to_string();
-        let sqlite = |source| StoreError::Sqlite { path: label.clone(), source };
+        let sqlite = |reason| StoreError::Sqlite { path: label.clone(), reason };
         if !can_write(path) {
             return Store::open_read_only(path);
         }
@@ -410,7 +411,7 @@ impl Store {
     fn open_read_only(path: &Path) -> Result<Store, StoreError> {
         use rusqlite::OpenFlags;
         let label = path.display().to_string();
-        let sqlite = |source| StoreError::Sqlite { path: label.clone(), source };
+        let sqlite = |reason| StoreError::Sqlite { path: label.clone(), reason };
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let uri = |query: &str| {
             let url = url::Url::from_file_path(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
@@ -458,7 +459,7 @@ impl Store {
     }
 
     fn error(&self, source: rusqlite::Error) -> StoreError {
-        StoreError::Sqlite { path: self.path.clone(), source }
+        StoreError::Sqlite { path: self.path.clone(), reason: source }
     }
 
     /// Where the database is (`memory` for `--no-store`).
@@ -476,7 +477,7 @@ impl Store {
             return Err(StoreError::ReadOnly { path: self.path.clone() });
         }
         let path = self.path.clone();
-        let sqlite = |source| StoreError::Sqlite { path: path.clone(), source };
+        let sqlite = |reason| StoreError::Sqlite { path: path.clone(), reason };
         // Immediate: the write lock is taken before the last version is read, so two
         // processes cannot both decide to add the same answer.
         let transaction = self.connection.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sqlite)?;

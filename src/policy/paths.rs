@@ -37,14 +37,18 @@ impl LongPathLine {
 /// # Examples
 ///
 /// ```
-/// use robotscope::policy::paths::path_lines;
+/// use robotscope::policy::paths::{MAX_PATH_LINE_BYTES, path_lines};
 /// assert_eq!(path_lines(b"/a\n\n# rows\r\n  https://example.com/b \n").unwrap(), ["/a", "https://example.com/b"]);
 /// assert_eq!(path_lines(&[b'x'; 70_000]).unwrap_err().line(), 1);
+/// // The longest line there may be, ended by CR LF.
+/// let longest = [&[b'/'; MAX_PATH_LINE_BYTES][..], b"\r\n"].concat();
+/// assert_eq!(path_lines(&longest).unwrap().len(), 1);
 /// ```
 pub fn path_lines(text: &[u8]) -> Result<Vec<String>, LongPathLine> {
     let mut paths = Vec::new();
     for (index, line) in text.split(|&b| b == b'\n').enumerate() {
-        if line.len() > MAX_PATH_LINE_BYTES {
+        // A line is measured without its line end, CR LF as LF, as `check` measures it.
+        if line.strip_suffix(b"\r").unwrap_or(line).len() > MAX_PATH_LINE_BYTES {
             return Err(LongPathLine::at(index + 1));
         }
         if let Some(path) = path_in_line(&line_as_text(line)) {

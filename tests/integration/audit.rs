@@ -893,6 +893,17 @@ mod explorer {
         assert_eq!(app.audit_view().map(|view| view.cursor), Some(1));
         press(&mut app, "<esc>");
         assert_eq!(app.overlay(), None);
+
+        // From the attack on issue 39: with another file open, Enter showed the judged
+        // site's version under that file's name (or, for a local file, did nothing and
+        // said nothing). It says which site the audit judged, and shows no version.
+        let other = dir.path().join("other.txt");
+        std::fs::write(&other, "User-agent: *\nAllow: /\n").expect("write");
+        let open_other = format!("Hg<ret><esc>o{}<ret>", drawing::escaped(&other.display().to_string()));
+        let app = drawing::run_steps(app, vec![drawing::when_idle(&open_other), drawing::when_idle("L<ret>")]).await;
+        assert_eq!(app.document().txt.source(), b"User-agent: *\nAllow: /\n");
+        assert_eq!(app.viewing_version(), None);
+        assert!(app.message().is_some_and(|m| m.starts_with("This audit judged http://")), "{:?}", app.message());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -314,6 +314,22 @@ fn what_is_not_a_history_is_said_plainly() {
     assert!(err.contains("'2024-13' is not a date"), "{err}");
 }
 
+/// A store that cannot be opened says why once: the reason was the message's and its
+/// source's, and the error's chain printed it twice.
+#[test]
+fn a_store_that_cannot_be_opened_says_why_once() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("not-a-directory");
+    std::fs::write(&file, "").expect("write");
+    let store = file.join("store.db").display().to_string();
+    let (_, err, code) = run(&["history", "example.com", "--local", "--store", &store]);
+    assert_eq!(code, 2);
+    let error = err.lines().find(|line| line.starts_with("robotscope: error:")).expect("an error line");
+    let reason = error.strip_prefix(&format!("robotscope: error: the history store at {store}: ")).expect("the store");
+    // The system's reason (which the platform words), once: not `X: X`.
+    assert!(reason.ends_with(')') && !reason.contains(": "), "{error}");
+}
+
 #[test]
 fn no_store_keeps_nothing() {
     let server = changing_site(&[OPEN]);
@@ -631,7 +647,12 @@ mod explorer {
         press(&mut app, "e");
         assert!(app.editor().is_none());
         assert!(app.message().is_some_and(|m| m.contains("read-only")), "{:?}", app.message());
-        press(&mut app, "Hg<ret>");
+        // From the attack on issue 39: a block is an edit too, and one made to a version
+        // was lost without a question when the current file came back.
+        press(&mut app, "b<space><ret>");
+        assert_eq!(app.document().txt.source(), CLOSED_TO_GPTBOT.as_bytes());
+        assert!(app.message().is_some_and(|m| m.contains("read-only")), "{:?}", app.message());
+        press(&mut app, "<esc>Hg<ret>");
         assert_eq!(app.viewing_version(), None);
         assert_eq!(app.document().txt.source(), NO_TRAINING.as_bytes());
         assert!(app.evaluation().verdict.allowed());

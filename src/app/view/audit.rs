@@ -13,6 +13,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use url::Url;
+
 pub use crate::audit::run::{Group, Report, RobotCounts};
 pub use crate::audit::{AuditProgress, Audited};
 
@@ -38,6 +40,8 @@ pub struct AuditView {
     /// The text's generation the run judged, when the file on screen judged it: a later
     /// edit makes the report stale.
     pub judged_text: Option<u64>,
+    /// The site whose robots.txt over time judged the run (its history), if one did.
+    pub site: Option<Url>,
     /// The violation group under the cursor.
     pub cursor: usize,
     /// The first group shown.
@@ -125,7 +129,16 @@ impl AuditView {
                 context.say(About::Moment, refused);
                 return Reply::done();
             }
-            let Some(site) = app.history_site() else { return Reply::done() };
+            // The version is the judged site's: not shown over another site's file (or
+            // a local one) opened since.
+            let Some(site) = app.history_site().filter(|site| Some(site) == self.site.as_ref()) else {
+                let judged = self.site.as_ref().map_or_else(|| "another file".to_owned(), ToString::to_string);
+                context.say(
+                    About::Moment,
+                    format!("This audit judged {judged}, which the panes no longer show: r runs it on what they show"),
+                );
+                return Reply::done();
+            };
             let date = since.strftime("%Y-%m-%d %H:%M UTC");
             let label = format!("{site} of {date} (in force for this violation, read-only)");
             let source = Source::Site { robots_url: site, page: None };
@@ -214,13 +227,13 @@ impl App {
         effects.push(Effect::RunAudit {
             id: job.id(),
             log: log.clone(),
-            site,
+            site: site.clone(),
             on_screen: Box::new(on_screen),
             settings: self.history_settings.clone(),
             limits: self.fetch_limits(),
         });
         self.say(About::Moment, format!("Auditing {} (Esc stops)", log.display()));
-        let view = AuditView { job, log, audited, failed: None, judged_text, cursor: 0, scroll: 0 };
+        let view = AuditView { job, log, audited, failed: None, judged_text, site: site.clone(), cursor: 0, scroll: 0 };
         let mut shown = self.show(View::Audit(Box::new(view)));
         shown.extend(effects);
         shown
