@@ -10,9 +10,10 @@
 //!
 //! Routing: the open view's `update` takes an action first (unless a prompt is over
 //! it) and answers with a `Reply`; what it passes goes on to the app. A view's
-//! update gets the app beside itself (the view is taken out of the app meanwhile), to
-//! read the document, robots and reading, and to say things; it closes by answering
-//! `Reply::Close`, and opening another view from it puts it on the shelf.
+//! update reads the app through a `Context` (the view is taken out of the app
+//! meanwhile) and asks for what it wants done (said, revealed, copied, tested, opened):
+//! `App::grant` does it once the view is back in its place. It closes by answering
+//! `Reply::Close`; a view it asks to open takes its place, which waits on the shelf.
 
 pub mod audit;
 pub mod changes;
@@ -280,8 +281,9 @@ impl View {
         }
     }
 
-    /// The view's own answer to `action`, with the app beside it, and what it asks of
-    /// the app once it is back in its place.
+    /// The view's own answer to `action`, and what it asks of the app once it is back in
+    /// its place (the app's own overlays, help to the questions, take the app beside
+    /// them).
     fn update(&mut self, action: Action, app: &mut App) -> (Reply, Vec<Ask>) {
         let reply = match self {
             // The views read the app and ask for what they want done.
