@@ -8,7 +8,16 @@
 use super::parse::{AgentName, Interpretation, MAX_INDEXED_NAME_BYTES, RobotsTxt, product_token};
 use super::reading::Reading;
 
-/// The robot a question is asked for.
+/// The robot a question is asked for: a product token (RFC 9309), a name (the classic
+/// readings), robots to fall back to, and whether it obeys the `*` group.
+///
+/// ```
+/// use robotscope_core::{Matcher, Reading, Robot, RobotsTxt};
+/// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /x\n");
+/// let image = Robot::from_agent("Googlebot-Image").with_fallbacks(["Googlebot"]);
+/// assert!(Matcher::for_robot(&txt, &image, Reading::Rfc9309).allowed("/y"), "Googlebot's group, not *");
+/// assert!(!Matcher::new(&txt, "OtherBot", Reading::Rfc9309).allowed("/y"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Robot {
     pub(crate) token: String,

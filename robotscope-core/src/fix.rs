@@ -91,7 +91,15 @@ fn touches(a: &Range<usize>, b: &Range<usize>) -> bool {
     overlap || same_point || inside_empty
 }
 
-/// What `fix_all` did.
+/// What [`fix_all`] did: the fixed text, how many fixes, what is left.
+///
+/// ```
+/// use robotscope_core::fix_all;
+/// let report = fix_all(b"User-agent: *\nDisallow: /a /b\n");
+/// assert_eq!(report.text(), b"User-agent: *\nDisallow: /a\nDisallow: /b\n");
+/// assert_eq!(report.applied(), 1);
+/// assert!(report.remaining().is_empty());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FixReport {
     pub(crate) text: Vec<u8>,

@@ -132,7 +132,17 @@ impl Fix {
     }
 }
 
-/// One problem found in a robots.txt.
+/// One problem found in a robots.txt: its code, how serious, where, what each reading
+/// does with it, and the fix when there is one.
+///
+/// ```
+/// use robotscope_core::{RobotsTxt, lint};
+/// let diagnostics = lint(&RobotsTxt::parse("User-agent: *\nDisallow: /a /b\n"));
+/// let first = &diagnostics[0];
+/// assert_eq!(first.line(), 2);
+/// assert!(first.fix().is_some_and(|fix| !fix.edits().is_empty()));
+/// println!("{}: {} {}", first.line(), first.code(), first.message());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     pub(crate) code: Code,

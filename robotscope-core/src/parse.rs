@@ -410,6 +410,15 @@ impl Interpretation {
 }
 
 /// A parsed robots.txt: the bytes, their lines, and each reading's interpretation.
+///
+/// ```
+/// use robotscope_core::{Reading, RobotsTxt};
+/// // Any bytes are some robots.txt: parsing never fails.
+/// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /tmp/\n\nSitemap: https://example.com/map.xml\n");
+/// assert_eq!(txt.lines().len(), 4);
+/// assert_eq!(txt.interpretation(Reading::Rfc9309).groups().len(), 1);
+/// assert_eq!(txt.sitemaps().collect::<Vec<_>>(), ["https://example.com/map.xml"]);
+/// ```
 #[derive(Debug, Clone)]
 pub struct RobotsTxt {
     source: Vec<u8>,

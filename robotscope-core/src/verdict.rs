@@ -75,7 +75,16 @@ impl RuleMatch {
     }
 }
 
-/// The answer to "may this robot fetch this path?".
+/// The answer to "may this robot fetch this path?", with why: [`explain`](crate::explain)'s.
+///
+/// ```
+/// use robotscope_core::{Reading, Robot, RobotsTxt, explain};
+/// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /a\nAllow: /a/b\n");
+/// let verdict = explain(&txt, &Robot::from_agent("bot"), "/a/b/c", Reading::Rfc9309);
+/// assert!(verdict.allowed());
+/// assert_eq!(verdict.decided_by().map(|rule| rule.line()), Some(3), "the longest match wins");
+/// assert_eq!(verdict.losers().iter().map(|rule| rule.line()).collect::<Vec<_>>(), [2]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
     pub(crate) allowed: bool,
