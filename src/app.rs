@@ -13,8 +13,9 @@
 //! to a prompt that is not the one on screen. Each view owns its state and its
 //! `update` (`app/view.rs` routes to them).
 //!
-//! Imports: the policy layer, robot profiles, ratatui's layout geometry and crossterm's
-//! key types (in `keymap`); never tokio, reqwest or terminal I/O.
+//! Imports: the policy layer, robot profiles, ratatui's layout geometry (and its
+//! `Buffer`, named by the trait a view's widget implements in `ui/`, `view::Drawn`),
+//! and crossterm's key types (in `keymap`); never tokio, reqwest or terminal I/O.
 
 pub mod action;
 pub mod document;
@@ -406,7 +407,7 @@ impl App {
     /// The layout for the current terminal size.
     #[must_use]
     pub fn areas(&self) -> Areas {
-        Areas::layout(self.area, self.overlay() == Some(Overlay::Compare))
+        Areas::layout(self.area, self.view.as_ref().is_some_and(View::takes_the_panes))
     }
 
     /// The status bar's message, if one describes the present.
@@ -533,17 +534,14 @@ impl App {
             Action::Scroll { column, row, down } => self.wheel(column, row, down),
             Action::Resize { width, height } => self.resize(width, height),
             // Background answers for a view, open or not: to the view of their kind.
-            Action::PageFetched { .. } => return self.update_view_of_kind(Overlay::Page, action),
-            Action::SitemapEvents { .. } | Action::SitemapsWalked { .. } => {
-                return self.update_view_of_kind(Overlay::Sitemaps, action);
-            }
-            Action::HistoryProgress { .. } | Action::HistoryLoaded { .. } => {
-                return self.update_view_of_kind(Overlay::History, action);
-            }
-            Action::AuditProgress { .. } | Action::Audited { .. } => {
-                return self.update_view_of_kind(Overlay::Audit, action);
-            }
-            Action::PathsRead { .. } => return self.update_view_of_kind(Overlay::Compare, action),
+            Action::PageFetched { .. }
+            | Action::SitemapEvents { .. }
+            | Action::SitemapsWalked { .. }
+            | Action::HistoryProgress { .. }
+            | Action::HistoryLoaded { .. }
+            | Action::AuditProgress { .. }
+            | Action::Audited { .. }
+            | Action::PathsRead { .. } => return self.answer_view(action),
             // A view's own keys with the view closed (or a prompt over it), and the
             // actions `update_edits` took above: nothing to do. Listed, not `_`, so that
             // a new action cannot be forgotten here.

@@ -28,7 +28,7 @@ use ratatui::layout::{Constraint, Flex, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
-use crate::app::layout::{HELP_OVERLAY, HISTORY_OVERLAY, MESSAGES_OVERLAY, above_status};
+use crate::app::layout::{HELP_OVERLAY, MESSAGES_OVERLAY};
 use crate::app::{App, Areas, Prompt, PromptKind, View};
 use theme::THEME;
 
@@ -46,13 +46,14 @@ pub fn render(app: &App, frame: &mut Frame) {
         frame.render_widget(Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }), area);
         return;
     }
-    let areas = Areas::layout(area, app.compare().is_some());
-    let tester_cursor = if let Some(view) = app.compare() {
+    // A view in the panes' place (compare) keeps the source beside it, and draws
+    // itself with the other views, below.
+    let instead_of_panes = app.view().is_some_and(View::takes_the_panes);
+    let areas = Areas::layout(area, instead_of_panes);
+    let tester_cursor = if instead_of_panes {
         if !areas.source.is_empty() {
             frame.render_widget(source::SourcePane { app }, areas.source);
         }
-        frame.render_widget(compare::CompareMatrix { app, view }, areas.compare);
-        frame.render_widget(compare::CompareDetail { app, view }, areas.tester);
         None
     } else {
         frame.render_widget(robots::RobotsPane { app }, areas.robots);
@@ -82,10 +83,14 @@ pub fn render(app: &App, frame: &mut Frame) {
     }
 }
 
-/// Draws the view open over the panes, if any: each view's own widget (the compare
-/// view is drawn with the panes, as it replaces some of them).
+/// Draws the open view, if any: a view with a widget of its own draws itself (see
+/// `view::Drawn`); the app's own overlays are drawn here.
 fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
     let Some(view) = app.view() else { return };
+    if let Some(drawn) = view.drawn() {
+        drawn.draw(app, area, frame.buffer_mut());
+        return;
+    }
     match view {
         View::Help(layer) => {
             let (width, height) = HELP_OVERLAY;
@@ -97,25 +102,7 @@ fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
             frame.render_widget(status::MessagesOverlay { app }, centered(area, width, height));
         }
         View::FetchDetails => frame.render_widget(fetch::FetchDetails { app }, centered(area, 100, 24)),
-        View::Page(view) => frame.render_widget(page::PageOverlay { app, view }, centered(area, 118, 40)),
-        View::Sitemaps(view) => {
-            // As wide as the terminal allows (URLs are long), above the status line.
-            let width = area.width.saturating_sub(4).max(118);
-            frame.render_widget(sitemaps::SitemapsOverlay { app, view }, centered(above_status(area), width, 40));
-        }
-        View::Audit(view) => {
-            let (width, height) = crate::app::layout::AUDIT_OVERLAY;
-            frame.render_widget(audit::AuditOverlay { app, view }, centered(above_status(area), width, height));
-        }
-        View::History(view) => {
-            let (width, height) = HISTORY_OVERLAY;
-            frame.render_widget(history::HistoryOverlay { app, view }, centered(above_status(area), width, height));
-        }
         View::Diagnostics(_) => frame.render_widget(edits::DiagnosticsOverlay { app }, centered(area, 110, 30)),
-        View::Policy(view) => {
-            let (width, height) = crate::app::layout::POLICY_OVERLAY;
-            frame.render_widget(policy::PolicyOverlay { view }, centered(above_status(area), width, height));
-        }
         View::Changes(_) => {
             let (width, height) = crate::app::layout::CHANGES_OVERLAY;
             frame.render_widget(edits::ChangesOverlay { app }, centered(area, width, height));
@@ -137,7 +124,8 @@ fn render_overlay(app: &App, frame: &mut Frame, area: Rect) {
             let diff = changed.diff.as_deref().map(|lines| (lines, changed.scroll));
             frame.render_widget(edits::Question { question: &question, diff }, centered(area, width, height));
         }
-        View::Compare(_) => {}
+        // Drawn by themselves, above.
+        _ => {}
     }
 }
 

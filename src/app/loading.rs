@@ -23,7 +23,7 @@ impl App {
         let robot = robots.iter().position(|entry| entry.profile.token == "Googlebot").unwrap_or(0);
         let mut app = App {
             view: None,
-            shelf: view::Shelf::with(View::Compare(Box::new(view::compare::CompareView::with_default_robots(&robots)))),
+            shelf: view::Shelf::first(&robots),
             document,
             robots,
             robot,
@@ -320,9 +320,7 @@ impl App {
         let summary = load_summary(&document);
         // A new file: the version shown and the history read are the last one's.
         self.viewing = None;
-        if let Some(View::History(mut view)) = self.discard_view(Overlay::History) {
-            self.jobs_to_cancel.extend(view.stop());
-        }
+        self.forget_the_history();
         self.last_fetch = None;
         self.last_load_id = Some(id);
         self.replace_document(document);
@@ -358,11 +356,7 @@ impl App {
             self.say(About::Moment, format!("Not saved over {file}: the text it was about is gone"));
         }
         self.loads += 1;
-        // Another site's sitemaps: read when the view is opened again (a walk still
-        // running is stopped).
-        if let Some(View::Sitemaps(mut view)) = self.discard_view(Overlay::Sitemaps) {
-            self.jobs_to_cancel.extend(view.stop());
-        }
+        self.forget_the_sitemaps();
         self.adopt_loaded_text();
         self.robots = robot_entries_from(&self.document.txt, &db_profiles, &added);
         self.robot = self.robots.iter().position(|e| e.profile.token.eq_ignore_ascii_case(&token)).unwrap_or(0);

@@ -8,6 +8,10 @@
 //! help, the message log or a question covers for a while, waits on the `Shelf` until
 //! it opens again; its background answers reach it there.
 //!
+//! Drawing: a view with a widget of its own implements [`Drawn`] there, in `ui/`
+//! (the app layer names the drawing and `ui` does it, as each of ratatui's components
+//! draws itself), so `ui.rs` draws the open view without naming it.
+//!
 //! Routing: the open view's `update` takes an action first (unless a prompt is over
 //! it) and answers with a `Reply`; what it passes goes on to the app. A view's
 //! update reads the app through a `Context` (the view is taken out of the app
@@ -25,6 +29,9 @@ pub mod policy;
 pub mod sitemaps;
 
 use std::path::PathBuf;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 
 use super::document::Document;
 use super::effect::CopyWhat;
@@ -75,6 +82,13 @@ pub enum View {
     /// The file being saved changed on disk: overwrite it, see the change, or read it
     /// again?
     ChangedOnDisk(Box<ChangedQuestion>),
+}
+
+/// A view that draws itself: implemented by its widget in `ui/`.
+pub trait Drawn {
+    /// Draws the view, reading `app`, where it belongs on `screen` (the whole
+    /// terminal).
+    fn draw(&self, app: &App, screen: Rect, buffer: &mut Buffer);
 }
 
 /// A save that found the file there, waiting for the user to say whether to replace it.
@@ -264,6 +278,36 @@ impl View {
         }
     }
 
+    /// The view's drawing, when it has a widget of its own (the app's own overlays,
+    /// help to the questions, are drawn by `ui.rs`).
+    #[must_use]
+    pub fn drawn(&self) -> Option<&dyn Drawn> {
+        match self {
+            View::Compare(view) => Some(view.as_ref()),
+            View::Page(view) => Some(view.as_ref()),
+            View::Sitemaps(view) => Some(view.as_ref()),
+            View::History(view) => Some(view.as_ref()),
+            View::Audit(view) => Some(view.as_ref()),
+            View::Policy(view) => Some(view.as_ref()),
+            View::Help(_)
+            | View::Messages(_)
+            | View::FetchDetails
+            | View::Diagnostics(_)
+            | View::Changes(_)
+            | View::CopyMenu
+            | View::UnsavedEdits { .. }
+            | View::ConfirmReplace(_)
+            | View::ChangedOnDisk(_) => None,
+        }
+    }
+
+    /// True for the view drawn in the place of the robots, records and tester panes
+    /// (beside the source), rather than over them.
+    #[must_use]
+    pub fn takes_the_panes(&self) -> bool {
+        matches!(self, View::Compare(_))
+    }
+
     /// True for the questions asked before work could be lost: they cover what was open
     /// (and the editor) until answered.
     fn is_question(&self) -> bool {
@@ -386,9 +430,10 @@ pub(super) fn scrolled_to(scroll: usize, delta: isize, lines: usize, shown: usiz
 pub(super) struct Shelf(Vec<View>);
 
 impl Shelf {
-    /// A shelf that holds `view`.
-    pub(super) fn with(view: View) -> Shelf {
-        Shelf(vec![view])
+    /// The shelf a new explorer starts with: the compare view, comparing the usual
+    /// robots among `robots`.
+    pub(super) fn first(robots: &[super::RobotEntry]) -> Shelf {
+        Shelf(vec![View::Compare(Box::new(CompareView::with_default_robots(robots)))])
     }
 
     /// Takes the newest view of `kind` off the shelf.
@@ -571,6 +616,36 @@ impl App {
         let mut effects = effects;
         effects.extend(self.grant(asks));
         effects
+    }
+
+    /// A new file loaded: the history read was the last file's, and is read again when
+    /// the view opens (a read still running is stopped).
+    pub(super) fn forget_the_history(&mut self) {
+        if let Some(View::History(mut view)) = self.discard_view(Overlay::History) {
+            self.jobs_to_cancel.extend(view.stop());
+        }
+    }
+
+    /// Another text on screen, maybe another site's: its sitemaps are read when the
+    /// view opens again (a walk still running is stopped).
+    pub(super) fn forget_the_sitemaps(&mut self) {
+        if let Some(View::Sitemaps(mut view)) = self.discard_view(Overlay::Sitemaps) {
+            self.jobs_to_cancel.extend(view.stop());
+        }
+    }
+
+    /// A background answer for a view, open or not: to the view of its kind.
+    pub(super) fn answer_view(&mut self, action: Action) -> Vec<Effect> {
+        let kind = match &action {
+            Action::PageFetched { .. } => Overlay::Page,
+            Action::SitemapEvents { .. } | Action::SitemapsWalked { .. } => Overlay::Sitemaps,
+            Action::HistoryProgress { .. } | Action::HistoryLoaded { .. } => Overlay::History,
+            Action::AuditProgress { .. } | Action::Audited { .. } => Overlay::Audit,
+            Action::PathsRead { .. } => Overlay::Compare,
+            // Not an answer for a view (the app routes only these here).
+            _ => return Vec::new(),
+        };
+        self.update_view_of_kind(kind, action)
     }
 
     /// Opens `view` in place of the one open. Help, the message log and the questions

@@ -11,6 +11,8 @@ use super::text::safe_span;
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::App;
+use crate::app::layout::{AUDIT_OVERLAY, above_status};
+use crate::app::view::Drawn;
 use crate::app::view::audit::{AuditView, Group, RobotCounts};
 use crate::fetch::size_label;
 use crate::words::plural;
@@ -208,5 +210,12 @@ impl AuditOverlay<'_> {
             lines.push(line);
         }
         lines
+    }
+}
+
+impl Drawn for AuditView {
+    fn draw(&self, app: &App, screen: Rect, buffer: &mut Buffer) {
+        let (width, height) = AUDIT_OVERLAY;
+        AuditOverlay { app, view: self }.render(super::centered(above_status(screen), width, height), buffer);
     }
 }

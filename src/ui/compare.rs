@@ -13,8 +13,10 @@ use super::text::{cut_start, safe_span};
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::App;
+use crate::app::Areas;
 use crate::app::layout::{COMPARE_CELL_WIDTH, COMPARE_HEADER_ROWS};
 use crate::app::tester::usage_text;
+use crate::app::view::Drawn;
 use crate::app::view::compare::CompareView;
 use crate::columns::Cell;
 use crate::policy::Availability;
@@ -374,6 +376,15 @@ impl Widget for CompareDetail<'_> {
         let width = usize::from(area.width.saturating_sub(2));
         let wrapped: Vec<Line> = lines.iter().flat_map(|line| super::text::wrap_spans(&line.spans, width, 3)).collect();
         Paragraph::new(wrapped).block(block).render(area, buf);
+    }
+}
+
+/// The matrix in the robots' and records' place, the cell's detail in the tester's.
+impl Drawn for CompareView {
+    fn draw(&self, app: &App, screen: Rect, buffer: &mut Buffer) {
+        let areas = Areas::layout(screen, true);
+        CompareMatrix { app, view: self }.render(areas.compare, buffer);
+        CompareDetail { app, view: self }.render(areas.tester, buffer);
     }
 }
 

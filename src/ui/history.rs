@@ -12,6 +12,8 @@ use super::text::{diff_line, safe_span};
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::App;
+use crate::app::layout::{HISTORY_OVERLAY, above_status};
+use crate::app::view::Drawn;
 use crate::app::view::history::HistoryView;
 use crate::fetch::size_label;
 use crate::history::{Provenance, Version};
@@ -212,5 +214,12 @@ impl Widget for HistoryOverlay<'_> {
         // Scrolled by rows as wrapped, so that a long line can be read to its end.
         let scroll = u16::try_from(view.detail_scroll).unwrap_or(u16::MAX);
         Paragraph::new(self.detail()).wrap(Wrap { trim: false }).scroll((scroll, 0)).render(detail, buf);
+    }
+}
+
+impl Drawn for HistoryView {
+    fn draw(&self, app: &App, screen: Rect, buffer: &mut Buffer) {
+        let (width, height) = HISTORY_OVERLAY;
+        HistoryOverlay { app, view: self }.render(super::centered(above_status(screen), width, height), buffer);
     }
 }

@@ -13,6 +13,7 @@ use super::pane_block;
 use super::text::safe_span;
 use super::theme::THEME;
 use crate::app::App;
+use crate::app::view::Drawn;
 use crate::app::view::page::{PageRow, PageState, PageView};
 use crate::fetch::size_label;
 use crate::fetch::{Fetched, PageFetch};
@@ -200,5 +201,11 @@ impl Widget for PageOverlay<'_> {
             .wrap(Wrap { trim: false })
             .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0))
             .render(area, buf);
+    }
+}
+
+impl Drawn for PageView {
+    fn draw(&self, app: &App, screen: Rect, buffer: &mut Buffer) {
+        PageOverlay { app, view: self }.render(super::centered(screen, 118, 40), buffer);
     }
 }

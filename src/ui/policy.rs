@@ -10,6 +10,9 @@ use ratatui::widgets::{Clear, Paragraph, Widget, Wrap};
 use super::text::{diff_line, safe_span};
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
+use crate::app::App;
+use crate::app::layout::{POLICY_OVERLAY, above_status};
+use crate::app::view::Drawn;
 use crate::app::view::policy::{PolicyRow, PolicyView, Preview};
 use crate::policy::Reach;
 
@@ -121,5 +124,12 @@ impl Widget for PolicyOverlay<'_> {
         Paragraph::new(self.list(list.width, usize::from(list.height))).render(list, buf);
         let scroll = u16::try_from(self.view.preview_scroll).unwrap_or(u16::MAX);
         Paragraph::new(self.preview()).wrap(Wrap { trim: false }).scroll((scroll, 0)).render(preview, buf);
+    }
+}
+
+impl Drawn for PolicyView {
+    fn draw(&self, _: &App, screen: Rect, buffer: &mut Buffer) {
+        let (width, height) = POLICY_OVERLAY;
+        PolicyOverlay { view: self }.render(super::centered(above_status(screen), width, height), buffer);
     }
 }

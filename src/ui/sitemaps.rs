@@ -11,6 +11,8 @@ use super::text::safe_span;
 use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::App;
+use crate::app::layout::above_status;
+use crate::app::view::Drawn;
 use crate::app::view::sitemaps::{SitemapNode, SitemapsRow, SitemapsView};
 use crate::sitemaps::crawl::cut_words;
 use crate::sitemaps::{Kind, Report, WalkLimits};
@@ -172,5 +174,13 @@ impl Widget for SitemapsOverlay<'_> {
         }
         Clear.render(area, buf);
         Paragraph::new(lines).block(pane_block(&title, true)).render(area, buf);
+    }
+}
+
+impl Drawn for SitemapsView {
+    fn draw(&self, app: &App, screen: Rect, buffer: &mut Buffer) {
+        // As wide as the terminal allows (URLs are long), above the status line.
+        let width = screen.width.saturating_sub(4).max(118);
+        SitemapsOverlay { app, view: self }.render(super::centered(above_status(screen), width, 40), buffer);
     }
 }
