@@ -7,12 +7,12 @@
 
 use crate::policy::agent::{Choice, Robot, Selection};
 use crate::policy::availability::{Access, Availability};
-use crate::policy::compiled::{CompiledPolicy, Decision};
 use crate::policy::parse::{FieldKind, RobotsTxt, Rule};
 use crate::policy::reading::Reading;
 use crate::policy::request::UrlMode;
-use crate::policy::usage::{Category, Preference, UsageAnswer, UsageRules, read_content_usage};
+use crate::policy::usage::{Category, Preference, UsageAnswer, read_content_usage};
 use crate::policy::verdict::describe_selection;
+use crate::policy::{Decision, Matcher};
 
 /// One column: a robot under a reading, compiled.
 #[derive(Debug, Clone)]
@@ -23,22 +23,19 @@ pub struct Column {
     pub robot: Robot,
     /// Under which reading.
     pub reading: Reading,
-    compiled: CompiledPolicy,
-    /// The usage preferences, under RFC 9309 only.
-    usage: Option<UsageRules>,
+    matcher: Matcher,
 }
 
 impl Column {
     /// Compiles a column.
     #[must_use]
     pub fn new(txt: &RobotsTxt, label: String, robot: Robot, reading: Reading) -> Column {
-        let compiled = CompiledPolicy::new(txt, &robot, reading);
-        let usage = usage_rules(txt, &compiled, reading);
-        Column { label, robot, reading, compiled, usage }
+        let matcher = Matcher::for_robot(txt, &robot, reading);
+        Column { label, robot, reading, matcher }
     }
 
     /// Compiles the columns `(label, robot, reading)`, each distinct set of rules once
-    /// (see [`CompiledPolicy::reusing`]).
+    /// (see [`Matcher::reusing`]).
     #[must_use]
     pub fn all(txt: &RobotsTxt, columns: impl IntoIterator<Item = (String, Robot, Reading)>) -> Vec<Column> {
         Column::all_as(txt, columns, UrlMode::AsCrawlersSend)
@@ -53,9 +50,8 @@ impl Column {
     ) -> Vec<Column> {
         let mut compiled: Vec<Column> = Vec::new();
         for (label, robot, reading) in columns {
-            let policy = CompiledPolicy::reusing(txt, &robot, reading, mode, compiled.iter().map(|c| &c.compiled));
-            let usage = usage_rules(txt, &policy, reading);
-            compiled.push(Column { label, robot, reading, compiled: policy, usage });
+            let matcher = Matcher::reusing(txt, &robot, reading, mode, compiled.iter().map(|c| &c.matcher));
+            compiled.push(Column { label, robot, reading, matcher });
         }
         compiled
     }
@@ -64,7 +60,7 @@ impl Column {
     #[must_use]
     pub fn check(&self, availability: Availability, path: &str) -> Decision {
         match availability.access(self.reading) {
-            Access::Rules => self.compiled.check(path),
+            Access::Rules => self.matcher.decide_tested(path),
             access => Decision::without_rule(access == Access::AllowAll),
         }
     }
@@ -73,8 +69,8 @@ impl Column {
     /// [`Column::check`]).
     #[must_use]
     pub fn usage(&self, availability: Availability, decision: Decision, tested: &str) -> UsageAnswer {
-        self.usage
-            .as_ref()
+        self.matcher
+            .usage_rules()
             .map_or(UsageAnswer::NotRead, |rules| rules.answer_for(availability, decision.allowed(), tested))
     }
 
@@ -108,7 +104,7 @@ impl Column {
     /// The groups that apply and why.
     #[must_use]
     pub fn selection(&self) -> &Selection {
-        self.compiled.selection()
+        self.matcher.selection()
     }
 
     /// The group a robot gets, in a few characters, for the summary row: `line 31`,
@@ -116,7 +112,7 @@ impl Column {
     #[must_use]
     pub fn summary_group_short(&self, txt: &RobotsTxt) -> String {
         let interpretation = txt.interpretation(self.reading);
-        let selection = self.compiled.selection();
+        let selection = self.matcher.selection();
         match (selection.groups(), selection.choice()) {
             ([], _) => "none".to_owned(),
             ([one], Choice::Star) => format!("* line {}", interpretation.groups()[*one].first_line()),
@@ -130,7 +126,7 @@ impl Column {
     #[must_use]
     pub fn summary(&self, txt: &RobotsTxt, availability: Availability) -> Summary {
         let interpretation = txt.interpretation(self.reading);
-        let selection = self.compiled.selection();
+        let selection = self.matcher.selection();
         let groups: Vec<_> = selection.groups().iter().map(|&g| &interpretation.groups()[g]).collect();
         let extension = |kind: FieldKind| {
             groups
@@ -243,11 +239,6 @@ impl std::fmt::Display for Summary {
         }
         f.write_str(if self.shut_out { "; shut out of /" } else { "; may fetch /" })
     }
-}
-
-/// The usage preferences of a column's groups, under RFC 9309.
-fn usage_rules(txt: &RobotsTxt, compiled: &CompiledPolicy, reading: Reading) -> Option<UsageRules> {
-    (reading == Reading::Rfc9309).then(|| UsageRules::of(txt, compiled.selection()))
 }
 
 /// How many rows the paths a file names give by default: a file of two million rules

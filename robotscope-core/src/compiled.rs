@@ -1,4 +1,5 @@
-//! A robot's rules compiled for checking many paths fast: the batch side of
+//! A robot's rules compiled for checking many paths fast: what a
+//! [`Matcher`](crate::Matcher) holds, the batch side of
 //! [`evaluate`](crate::verdict::evaluate).
 //!
 //! `evaluate` walks every rule of the applicable groups so that it can report each one
@@ -134,7 +135,7 @@ const MAX_FILTER_PIECE_BYTES: usize = 32;
 
 /// Rules of one robot under one reading, ready to check paths.
 #[derive(Debug, Clone)]
-pub struct CompiledPolicy {
+pub(crate) struct CompiledPolicy {
     selection: Selection,
     /// Shared by robots that get the same groups under the same reading (see
     /// [`CompiledPolicy::reusing`]).
@@ -160,14 +161,19 @@ struct CompiledRules {
 impl CompiledPolicy {
     /// Compiles the rules that apply to `robot` under `reading`.
     #[must_use]
-    pub fn new(txt: &RobotsTxt, robot: &Robot, reading: Reading) -> CompiledPolicy {
+    pub(crate) fn new(txt: &RobotsTxt, robot: &Robot, reading: Reading) -> CompiledPolicy {
         CompiledPolicy::reusing(txt, robot, reading, UrlMode::AsCrawlersSend, [])
     }
 
     /// Compiles the rules of `selection`'s groups (chosen otherwise than by [`select`](crate::agent::select):
     /// [`select_whole_name`](super::agent::select_whole_name)).
     #[must_use]
-    pub fn for_selection(txt: &RobotsTxt, selection: Selection, reading: Reading, mode: UrlMode) -> CompiledPolicy {
+    pub(crate) fn for_selection(
+        txt: &RobotsTxt,
+        selection: Selection,
+        reading: Reading,
+        mode: UrlMode,
+    ) -> CompiledPolicy {
         let rules = Arc::new(CompiledRules::new(txt, &selection.groups, reading, mode));
         CompiledPolicy { selection, rules }
     }
@@ -179,7 +185,7 @@ impl CompiledPolicy {
     /// fall back to `*` share one copy, which matters when the file holds millions of
     /// rules.
     #[must_use]
-    pub fn reusing<'a>(
+    pub(crate) fn reusing<'a>(
         txt: &RobotsTxt,
         robot: &Robot,
         reading: Reading,
@@ -202,26 +208,26 @@ impl CompiledPolicy {
     /// proportion to the file's size whatever the rules hold (a fuzz target and a
     /// property test hold it to that).
     #[must_use]
-    pub fn memory_bytes(&self) -> usize {
+    pub(crate) fn memory_bytes(&self) -> usize {
         self.rules.memory_bytes()
     }
 
     /// The groups that apply and why.
     #[must_use]
-    pub fn selection(&self) -> &Selection {
+    pub(crate) fn selection(&self) -> &Selection {
         &self.selection
     }
 
     /// The reading the rules were compiled for.
     #[must_use]
-    pub fn reading(&self) -> Reading {
+    pub(crate) fn reading(&self) -> Reading {
         self.rules.reading
     }
 
     /// Decides whether the robot may fetch `path`, the path as tested (see
     /// [`super::request`]).
     #[must_use]
-    pub fn check(&self, path: &str) -> Decision {
+    pub(crate) fn check(&self, path: &str) -> Decision {
         self.rules.check(path)
     }
 }

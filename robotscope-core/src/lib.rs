@@ -54,7 +54,7 @@ pub mod agent;
 pub mod availability;
 pub mod block;
 mod catalogue;
-pub mod compiled;
+mod compiled;
 pub mod content;
 pub mod escape;
 pub mod extensions;

@@ -92,6 +92,34 @@ impl Matcher {
         Matcher::compiled(txt, CompiledPolicy::reusing(txt, robot, reading, mode, []), reading, mode)
     }
 
+    /// [`Matcher::for_robot_as`], taking the compiled rules of one of `earlier` (built
+    /// from the same file) that has the same groups under the same reading instead of
+    /// compiling them again: the robots of a comparison that all fall back to `*` share
+    /// one copy, which matters when the file holds millions of rules.
+    ///
+    /// ```
+    /// use robotscope_core::request::UrlMode;
+    /// use robotscope_core::{Matcher, Reading, Robot, RobotsTxt};
+    /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /x\n");
+    /// let mut matchers: Vec<Matcher> = Vec::new();
+    /// for token in ["a-bot", "b-bot"] {
+    ///     let robot = Robot::from_agent(token);
+    ///     matchers.push(Matcher::reusing(&txt, &robot, Reading::Rfc9309, UrlMode::AsCrawlersSend, &matchers));
+    /// }
+    /// assert!(matchers.iter().all(|matcher| !matcher.allowed("/x/y")));
+    /// ```
+    #[must_use]
+    pub fn reusing<'a>(
+        txt: &RobotsTxt,
+        robot: &Robot,
+        reading: Reading,
+        mode: UrlMode,
+        earlier: impl IntoIterator<Item = &'a Matcher>,
+    ) -> Matcher {
+        let earlier = earlier.into_iter().map(|matcher| &matcher.compiled);
+        Matcher::compiled(txt, CompiledPolicy::reusing(txt, robot, reading, mode, earlier), reading, mode)
+    }
+
     /// The rules of the groups of `selection` (see
     /// [`select_whole_name`](super::agent::select_whole_name)), for URLs read as `mode`
     /// says.
@@ -197,6 +225,13 @@ impl Matcher {
         let tested = Request::tested_path(url, self.url_mode);
         let rules = self.usage.as_ref()?;
         self.compiled.check(&tested).allowed().then(|| rules.answer(&tested))
+    }
+
+    /// The usage preferences of the groups that apply (`None` under the classic
+    /// readings), for a caller that has decided a path already.
+    #[must_use]
+    pub fn usage_rules(&self) -> Option<&UsageRules> {
+        self.usage.as_ref()
     }
 
     /// The group's `Crawl-delay`: how long to wait between fetches (Bing, Yandex; not

@@ -20,7 +20,7 @@ use crate::app::view::Drawn;
 use crate::app::view::compare::CompareView;
 use crate::columns::Cell;
 use crate::policy::Availability;
-use crate::policy::compiled::Decision;
+use crate::policy::Decision;
 use crate::policy::request::Request;
 use crate::policy::usage::{Preference, UsageAnswer};
 use crate::words::plural;
