@@ -28,6 +28,13 @@ pub const COMPARE_CELL_WIDTH: u16 = 12;
 /// rule.
 pub const COMPARE_HEADER_ROWS: u16 = 7;
 
+/// The compare matrix's summary rows (group, rules, crawl delay, `/`).
+pub const COMPARE_SUMMARY_ROWS: u16 = 4;
+
+/// The path rows the compare matrix keeps under its summary: on a terminal shorter
+/// than that, the summary goes and the paths keep the room.
+const COMPARE_ROWS_UNDER_SUMMARY: u16 = 3;
+
 /// The help overlay's size, at most (it shrinks with the terminal).
 pub const HELP_OVERLAY: (u16, u16) = (118, 40);
 
@@ -158,11 +165,23 @@ impl Areas {
         })
     }
 
-    /// How many path rows the compare matrix shows: inside its border, under the header
-    /// row, the four summary rows and a rule.
+    /// Whether the compare matrix has room for its summary rows above a few paths.
+    #[must_use]
+    pub fn compare_shows_summary(&self) -> bool {
+        self.compare.height.saturating_sub(2) >= COMPARE_HEADER_ROWS + COMPARE_ROWS_UNDER_SUMMARY
+    }
+
+    /// The rows above the compare matrix's paths, at most: the names, the summary when
+    /// it shows, and a rule.
+    #[must_use]
+    pub fn compare_header_rows(&self) -> u16 {
+        if self.compare_shows_summary() { COMPARE_HEADER_ROWS } else { COMPARE_HEADER_ROWS - COMPARE_SUMMARY_ROWS }
+    }
+
+    /// How many path rows the compare matrix shows: inside its border, under its header.
     #[must_use]
     pub fn compare_rows(&self) -> usize {
-        usize::from(self.compare.height.saturating_sub(2 + COMPARE_HEADER_ROWS)).max(1)
+        usize::from(self.compare.height.saturating_sub(2 + self.compare_header_rows())).max(1)
     }
 
     /// The width of the compare matrix's path column: as wide as the longest path,

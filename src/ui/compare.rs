@@ -14,7 +14,7 @@ use super::theme::THEME;
 use super::{fitted_title, pane_block};
 use crate::app::App;
 use crate::app::Areas;
-use crate::app::layout::{COMPARE_CELL_WIDTH, COMPARE_HEADER_ROWS};
+use crate::app::layout::{COMPARE_CELL_WIDTH, COMPARE_SUMMARY_ROWS};
 use crate::app::tester::usage_text;
 use crate::app::view::Drawn;
 use crate::app::view::compare::CompareView;
@@ -191,20 +191,33 @@ impl Widget for CompareMatrix<'_> {
             if robot_of_readings.is_some() { column.reading.name() } else { column.label.as_str() }
         };
         let name_rows: u16 = if shown.iter().any(|&i| !name_lines(header(i), cell)[1].is_empty()) { 2 } else { 1 };
-        for (row, label) in ["group", "rules", "delay", "/"].iter().enumerate() {
-            buf.set_string(inner.x + 2, inner.y + name_rows + row as u16, fit(label, path_width), THEME.dim);
+        // On a short terminal the summary goes, and nothing is drawn past the border.
+        let summary = areas.compare_shows_summary();
+        let summary_rows = if summary { COMPARE_SUMMARY_ROWS } else { 0 };
+        let inside = |y: u16| y < inner.bottom();
+        for (row, label) in ["group", "rules", "delay", "/"].iter().enumerate().take(usize::from(summary_rows)) {
+            let y = inner.y + name_rows + row as u16;
+            if inside(y) {
+                buf.set_string(inner.x + 2, y, fit(label, path_width), THEME.dim);
+            }
         }
         for &i in &shown {
             let column = &view.columns[i];
             let style = if i == view.cursor.1 { THEME.selected } else { THEME.title };
             for (row, line) in name_lines(header(i), cell).iter().take(usize::from(name_rows)).enumerate() {
                 let style = if line.is_empty() { THEME.value } else { style };
+                if !inside(inner.y + row as u16) {
+                    break;
+                }
                 buf.set_line(
                     x_of(i),
                     inner.y + row as u16,
                     &Line::from(safe_span(&fit(line, cell), style, THEME.escape)),
                     COMPARE_CELL_WIDTH,
                 );
+            }
+            if !summary {
+                continue;
             }
             let summary = column.summary(txt, availability);
             let group = view.columns[i].summary_group_short(txt);
@@ -218,6 +231,9 @@ impl Widget for CompareMatrix<'_> {
                 (slash.0.to_owned(), slash.1),
             ];
             for (row, (text, style)) in cells.iter().enumerate() {
+                if !inside(inner.y + name_rows + row as u16) {
+                    break;
+                }
                 buf.set_line(
                     x_of(i),
                     inner.y + name_rows + row as u16,
@@ -226,10 +242,12 @@ impl Widget for CompareMatrix<'_> {
                 );
             }
         }
-        // The rows the header takes: at most COMPARE_HEADER_ROWS.
-        let header_rows = COMPARE_HEADER_ROWS - 2 + name_rows;
+        // The rows the header takes: at most `compare_header_rows`.
+        let header_rows = name_rows + summary_rows + 1;
         let rule_y = inner.y + header_rows - 1;
-        buf.set_string(inner.x, rule_y, "─".repeat(usize::from(inner.width)), THEME.border);
+        if inside(rule_y) {
+            buf.set_string(inner.x, rule_y, "─".repeat(usize::from(inner.width)), THEME.border);
+        }
 
         // The paths.
         let top = inner.y + header_rows;

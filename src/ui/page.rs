@@ -13,6 +13,7 @@ use super::pane_block;
 use super::text::safe_span;
 use super::theme::THEME;
 use crate::app::App;
+use crate::app::layout::above_status;
 use crate::app::view::Drawn;
 use crate::app::view::page::{PageRow, PageState, PageView};
 use crate::fetch::size_label;
@@ -206,6 +207,7 @@ impl Widget for PageOverlay<'_> {
 
 impl Drawn for PageView {
     fn draw(&self, app: &App, screen: Rect, buffer: &mut Buffer) {
-        PageOverlay { app, view: self }.render(super::centered(screen, 118, 40), buffer);
+        // Above the status line, as the other views are.
+        PageOverlay { app, view: self }.render(super::centered(above_status(screen), 118, 40), buffer);
     }
 }

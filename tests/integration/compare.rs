@@ -426,3 +426,69 @@ fn u_shows_each_usage_category_and_highlights_its_lines() {
     press(&mut app, "x");
     assert_eq!(app.compare().expect("open").purpose, None);
 }
+
+/// Three robots' groups, for the short-terminal tests: the paths `/private`, `/` and
+/// `/tmp`, and the columns of the default comparison.
+const THREE_GROUPS: &str =
+    "User-agent: Googlebot\nDisallow: /private\n\nUser-agent: Slurp\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp\n";
+
+/// Whether every box line of `screen` is whole: a bottom border holds border
+/// characters only, and a line inside a pane that holds a rule holds nothing else (a
+/// matrix drawn past its border wrote its labels over the border and its rule into the
+/// pane below).
+fn boxes_are_whole(screen: &str) -> bool {
+    screen.lines().all(|line| {
+        let line = line.trim_matches('"');
+        match line.chars().next() {
+            Some('└') => line.chars().all(|c| "└─┘".contains(c)),
+            Some('│') => line.split('│').all(|part| !part.contains('─') || part.chars().all(|c| c == '─')),
+            _ => true,
+        }
+    })
+}
+
+/// From an attack on the views' drawing: on a short terminal the matrix drew its
+/// summary rows over its bottom border and its rule into the cell pane, and at 60x15
+/// it showed no path at all. Now the summary goes when there is no room for it and a
+/// few paths, and nothing is drawn past the border.
+#[test]
+fn a_short_terminal_keeps_the_matrix_in_its_box_and_shows_paths() {
+    for (width, height) in [(40, 10), (40, 12), (60, 15), (100, 13), (80, 24), (120, 40)] {
+        let mut app = App::from_text(THREE_GROUPS);
+        press(&mut app, "c");
+        let screen = format!("{}", draw(&mut app, width, height).backend());
+        assert!(boxes_are_whole(&screen), "{width}x{height}:\n{screen}");
+        // At the smallest size the matrix has one row inside its box: the names.
+        if height > 10 {
+            let path_row = |line: &str| line.starts_with("\"│") && (line.contains("✓ ") || line.contains("✗ "));
+            assert!(screen.lines().any(path_row), "{width}x{height}: a path row shows:\n{screen}");
+        }
+        let summary = app.areas().compare_shows_summary();
+        assert_eq!(screen.contains("delay"), summary, "{width}x{height}: the summary shows when it fits:\n{screen}");
+    }
+    // The planted fault is found: a label over a bottom border.
+    assert!(!boxes_are_whole("┌ x ┐\n│ a │\n└─delay─┘\n"));
+    assert!(!boxes_are_whole("│ ✗ DISALLOWED ──│\n"));
+}
+
+/// From the same attack: a terminal made smaller scrolls the matrix to keep the
+/// cursor's column in view (it showed the first column while the cell pane described
+/// the third).
+#[test]
+fn a_smaller_terminal_keeps_the_cursors_column_in_view() {
+    let mut app = App::from_text(THREE_GROUPS);
+    press(&mut app, "c");
+    draw(&mut app, 120, 40);
+    press(&mut app, "jll");
+    let view = app.compare().expect("open");
+    let (row, column) = view.cursor;
+    assert_eq!(column, 2, "on the third column");
+    let label = view.columns[column].label.clone();
+    let path = view.paths[row].clone();
+    for (width, height) in [(40, 12), (60, 15), (40, 10)] {
+        let screen = format!("{}", draw(&mut app, width, height).backend());
+        let matrix: String = screen.lines().take_while(|line| !line.contains("Cell")).collect::<Vec<_>>().join("\n");
+        assert!(matrix.contains(&label), "{width}x{height}: {label}'s column shows:\n{screen}");
+        assert!(height == 10 || matrix.contains(&path), "{width}x{height}: the cursor's row {path} shows:\n{screen}");
+    }
+}

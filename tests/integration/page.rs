@@ -435,6 +435,10 @@ mod explorer {
         // out. The page's own time is filtered, with the padding after it (its digits vary).
         let screen = terminal.backend().to_string();
         let overlay = screen.lines().take(39).collect::<Vec<_>>().join("\n");
+        // Above the status line, as the other views are (it covered it).
+        let status = screen.lines().last().expect("a screen");
+        assert!(status.contains("│ RFC 9309"), "the status bar shows: {status}");
+        assert!(overlay.lines().last().is_some_and(|line| line.starts_with("\"└")), "{overlay}");
         insta::with_settings!({ filters => vec![(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT"), (r"in \d+ ms · ([^│]*?) *│", "in N ms · $1 │")] }, {
             insta::assert_snapshot!(overlay);
         });

@@ -8,6 +8,8 @@
 
 use std::collections::HashSet;
 
+use ratatui::layout::Rect;
+
 use super::{Context, Reply, View, movement};
 use crate::app::{About, Action, App, Areas, Effect, Overlay, Pane, RobotEntry};
 use crate::columns::{Column, DEFAULT_ROWS, paths_named_in};
@@ -203,10 +205,15 @@ impl CompareView {
 
     /// Moves the cursor by rows and columns, keeping it on screen.
     fn move_by(&mut self, rows: isize, columns: isize, context: &mut Context) {
-        let areas = compare_areas(context.app);
         let (row_count, column_count) = (self.paths.len(), self.columns.len());
         self.cursor.0 = self.cursor.0.saturating_add_signed(rows).min(row_count.saturating_sub(1));
         self.cursor.1 = self.cursor.1.saturating_add_signed(columns).min(column_count.saturating_sub(1));
+        self.keep_cursor_in_view(&compare_areas(context.app));
+        self.evaluate_cursor(context);
+    }
+
+    /// Scrolls so that the cursor's cell shows in `areas`' matrix.
+    fn keep_cursor_in_view(&mut self, areas: &Areas) {
         let height = areas.compare_rows();
         if self.cursor.0 < self.offset.0 {
             self.offset.0 = self.cursor.0;
@@ -219,7 +226,6 @@ impl CompareView {
         } else if self.cursor.1 >= self.offset.1 + visible_columns {
             self.offset.1 = self.cursor.1 + 1 - visible_columns;
         }
-        self.evaluate_cursor(context);
     }
 
     /// Adds a robot column and puts the cursor on it (on its column, when it is
@@ -325,6 +331,12 @@ impl CompareView {
             }
             Action::CycleComparePurpose => self.cycle_purpose(context),
             Action::PathsRead { file, result } => self.paths_loaded(&file.display().to_string(), result, context),
+            // The cursor's cell stays in view in the new size; the app lays itself out
+            // next.
+            Action::Resize { width, height } => {
+                self.keep_cursor_in_view(&Areas::layout(Rect::new(0, 0, width, height), true));
+                return Reply::Pass(action);
+            }
             action => match movement(&action, compare_areas(context.app).compare_rows()) {
                 Some(delta) => self.move_by(delta, 0, context),
                 None => return Reply::Pass(action),
