@@ -6,6 +6,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
@@ -19,10 +20,10 @@ use crate::app::tester::usage_text;
 use crate::app::view::Drawn;
 use crate::app::view::compare::CompareView;
 use crate::columns::Cell;
-use crate::policy::Availability;
 use crate::policy::Decision;
 use crate::policy::request::Request;
 use crate::policy::usage::{Preference, UsageAnswer};
+use crate::policy::{Availability, RobotsTxt};
 use crate::words::plural;
 
 /// The compare matrix.
@@ -194,58 +195,25 @@ impl Widget for CompareMatrix<'_> {
         // On a short terminal the summary goes, and nothing is drawn past the border.
         let summary = areas.compare_shows_summary();
         let summary_rows = if summary { COMPARE_SUMMARY_ROWS } else { 0 };
-        let inside = |y: u16| y < inner.bottom();
         for (row, label) in ["group", "rules", "delay", "/"].iter().enumerate().take(usize::from(summary_rows)) {
-            let y = inner.y + name_rows + row as u16;
-            if inside(y) {
-                buf.set_string(inner.x + 2, y, fit(label, path_width), THEME.dim);
-            }
+            put(buf, inner, (inner.x + 2, inner.y + name_rows + row as u16), label, path_width, THEME.dim);
         }
         for &i in &shown {
-            let column = &view.columns[i];
             let style = if i == view.cursor.1 { THEME.selected } else { THEME.title };
             for (row, line) in name_lines(header(i), cell).iter().take(usize::from(name_rows)).enumerate() {
                 let style = if line.is_empty() { THEME.value } else { style };
-                if !inside(inner.y + row as u16) {
-                    break;
-                }
-                buf.set_line(
-                    x_of(i),
-                    inner.y + row as u16,
-                    &Line::from(safe_span(&fit(line, cell), style, THEME.escape)),
-                    COMPARE_CELL_WIDTH,
-                );
+                put(buf, inner, (x_of(i), inner.y + row as u16), line, cell, style);
             }
-            if !summary {
-                continue;
-            }
-            let summary = column.summary(txt, availability);
-            let group = view.columns[i].summary_group_short(txt);
-            let delay =
-                summary.crawl_delay.clone().or_else(|| summary.request_rate.clone()).unwrap_or_else(|| "—".to_owned());
-            let slash = if summary.shut_out { ("closed", THEME.disallowed) } else { ("open", THEME.allowed) };
-            let cells = [
-                (group, THEME.value),
-                (summary.rules.to_string(), THEME.value),
-                (delay, THEME.value),
-                (slash.0.to_owned(), slash.1),
-            ];
-            for (row, (text, style)) in cells.iter().enumerate() {
-                if !inside(inner.y + name_rows + row as u16) {
-                    break;
+            if summary {
+                for (row, (text, style)) in summary_cells(view, i, txt, availability).iter().enumerate() {
+                    put(buf, inner, (x_of(i), inner.y + name_rows + row as u16), text, cell, *style);
                 }
-                buf.set_line(
-                    x_of(i),
-                    inner.y + name_rows + row as u16,
-                    &Line::from(safe_span(&fit(text, cell), *style, THEME.escape)),
-                    COMPARE_CELL_WIDTH,
-                );
             }
         }
         // The rows the header takes: at most `compare_header_rows`.
         let header_rows = name_rows + summary_rows + 1;
         let rule_y = inner.y + header_rows - 1;
-        if inside(rule_y) {
+        if rule_y < inner.bottom() {
             buf.set_string(inner.x, rule_y, "─".repeat(usize::from(inner.width)), THEME.border);
         }
 
@@ -254,6 +222,30 @@ impl Widget for CompareMatrix<'_> {
         let rows = Rect::new(inner.x, top, inner.width, inner.bottom().saturating_sub(top));
         draw_rows(view, availability, rows, (&shown, path_width), &x_of, buf);
     }
+}
+
+/// Writes `text`, fitted to `width` columns and escaped, at `at`, unless that row is
+/// below `inner` (a short matrix draws nothing over its border).
+fn put(buf: &mut Buffer, inner: Rect, at: (u16, u16), text: &str, width: usize, style: Style) {
+    if at.1 < inner.bottom() {
+        let line = Line::from(safe_span(&fit(text, width), style, THEME.escape));
+        buf.set_line(at.0, at.1, &line, u16::try_from(width).unwrap_or(u16::MAX));
+    }
+}
+
+/// The summary rows' cells of column `i`: its group, its rule count, its crawl delay
+/// (or request rate), and whether `/` is open to it.
+fn summary_cells(view: &CompareView, i: usize, txt: &RobotsTxt, availability: Availability) -> [(String, Style); 4] {
+    let column = &view.columns[i];
+    let summary = column.summary(txt, availability);
+    let delay = summary.crawl_delay.clone().or_else(|| summary.request_rate.clone()).unwrap_or_else(|| "—".to_owned());
+    let slash = if summary.shut_out { ("closed", THEME.disallowed) } else { ("open", THEME.allowed) };
+    [
+        (column.summary_group_short(txt), THEME.value),
+        (summary.rules.to_string(), THEME.value),
+        (delay, THEME.value),
+        (slash.0.to_owned(), slash.1),
+    ]
 }
 
 /// The path rows in `area`: the mark, the path (cut keeping its end) and the shown
