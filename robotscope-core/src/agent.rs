@@ -5,7 +5,7 @@
 //! [`select`] answers with the groups that apply and a [`Choice`] saying how they were
 //! chosen, which the verdict turns into words.
 
-use super::parse::{AgentName, Interpretation, MAX_INDEXED_NAME_BYTES, RobotsTxt, product_token};
+use super::parse::{AgentLine, AgentName, Interpretation, MAX_INDEXED_NAME_BYTES, RobotsTxt, product_token};
 use super::reading::Reading;
 
 /// The robot a question is asked for: a product token (RFC 9309), a name (the classic
@@ -294,19 +294,9 @@ pub fn select(interpretation: &Interpretation, robot: &Robot, reading: Reading) 
 #[must_use]
 pub fn select_whole_name(txt: &RobotsTxt, name: &str, reading: Reading) -> Option<Selection> {
     let wanted = name.trim().to_lowercase();
-    let interpretation = txt.interpretation(reading);
-    let groups: Vec<usize> = interpretation
-        .groups()
-        .iter()
-        .enumerate()
-        .filter(|(_, group)| {
-            group
-                .agents()
-                .iter()
-                .any(|agent| String::from_utf8_lossy(txt.text(&agent.value())).trim().to_lowercase() == wanted)
-        })
-        .map(|(index, _)| index)
-        .collect();
+    let groups = groups_naming(txt.interpretation(reading), |agent| {
+        String::from_utf8_lossy(txt.text(&agent.value())).trim().to_lowercase() == wanted
+    });
     let groups = if reading.is_classic() { groups.into_iter().take(1).collect() } else { groups };
     (!groups.is_empty()).then(|| Selection { groups, choice: Choice::ExactName(name.trim().to_owned()) })
 }
@@ -320,19 +310,17 @@ fn groups_for_token(interpretation: &Interpretation, token: &str) -> Option<Sele
         let groups = index.groups_for_token(token);
         return (!groups.is_empty()).then(|| Selection { groups, choice: Choice::Token(token.to_owned()) });
     }
-    let groups: Vec<usize> = interpretation
-        .groups()
-        .iter()
-        .enumerate()
-        .filter(|(_, group)| {
-            group
-                .agents()
-                .iter()
-                .any(|agent| matches!(&agent.name(), AgentName::Name(name) if name.eq_ignore_ascii_case(token)))
-        })
-        .map(|(index, _)| index)
-        .collect();
+    let groups = groups_naming(
+        interpretation,
+        |agent| matches!(&agent.name(), AgentName::Name(name) if name.eq_ignore_ascii_case(token)),
+    );
     (!groups.is_empty()).then(|| Selection { groups, choice: Choice::Token(token.to_owned()) })
+}
+
+/// The groups with a User-agent line that `names` holds true for, in file order.
+fn groups_naming(interpretation: &Interpretation, names: impl Fn(&AgentLine) -> bool) -> Vec<usize> {
+    let groups = interpretation.groups().iter().enumerate();
+    groups.filter(|(_, group)| group.agents().iter().any(&names)).map(|(index, _)| index).collect()
 }
 
 fn first_record_for(interpretation: &Interpretation, name: &str) -> Option<Selection> {
