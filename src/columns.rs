@@ -35,7 +35,7 @@ impl Column {
     }
 
     /// Compiles the columns `(label, robot, reading)`, each distinct set of rules once
-    /// (see [`Matcher::reusing`]).
+    /// (see [`Matcher::for_robots`]).
     #[must_use]
     pub fn all(txt: &RobotsTxt, columns: impl IntoIterator<Item = (String, Robot, Reading)>) -> Vec<Column> {
         Column::all_as(txt, columns, UrlMode::AsCrawlersSend)
@@ -48,12 +48,15 @@ impl Column {
         columns: impl IntoIterator<Item = (String, Robot, Reading)>,
         mode: UrlMode,
     ) -> Vec<Column> {
-        let mut compiled: Vec<Column> = Vec::new();
-        for (label, robot, reading) in columns {
-            let matcher = Matcher::reusing(txt, &robot, reading, mode, compiled.iter().map(|c| &c.matcher));
-            compiled.push(Column { label, robot, reading, matcher });
-        }
-        compiled
+        let (labels, robots): (Vec<String>, Vec<(Robot, Reading)>) =
+            columns.into_iter().map(|(label, robot, reading)| (label, (robot, reading))).unzip();
+        let matchers = Matcher::for_robots(txt, &robots, mode);
+        labels
+            .into_iter()
+            .zip(robots)
+            .zip(matchers)
+            .map(|((label, (robot, reading)), matcher)| Column { label, robot, reading, matcher })
+            .collect()
     }
 
     /// The verdict and deciding rule for one path, as tested (see [`super::request`]).

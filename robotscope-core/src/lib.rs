@@ -41,8 +41,10 @@
 //! ([`request`]), the verdict machinery ([`verdict`]), AI usage preferences
 //! ([`usage`]), the group extensions ([`extensions`]), the diagnostics catalogue
 //! ([`lint`](mod@lint)), fixes ([`fix`]), what an edit changes ([`impact`]) and edits that block
-//! robots, proved ([`block`]). A crawler rarely needs them. `face.txt` lists every public
-//! item, and a test keeps it true, so that the face grows only on purpose.
+//! robots, proved ([`block`]). A crawler rarely needs them. The root's names are the
+//! promise: a change to them is a breaking release. The parts follow what the tool
+//! needs and may change with any `0.x` minor version. `face.txt` lists every public
+//! item, and a test keeps it true, so that neither grows unnoticed.
 //!
 //! `examples/` holds a polite crawler loop and a batch filter.
 

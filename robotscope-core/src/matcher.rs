@@ -92,32 +92,29 @@ impl Matcher {
         Matcher::compiled(txt, CompiledPolicy::reusing(txt, robot, reading, mode, []), reading, mode)
     }
 
-    /// [`Matcher::for_robot_as`], taking the compiled rules of one of `earlier` (built
-    /// from the same file) that has the same groups under the same reading instead of
-    /// compiling them again: the robots of a comparison that all fall back to `*` share
-    /// one copy, which matters when the file holds millions of rules.
+    /// A matcher for each of `robots` (a robot and its reading), for URLs read as
+    /// `mode` says: robots that get the same groups under the same reading share one
+    /// copy of the compiled rules (the robots of a comparison that all fall back to `*`
+    /// share one), which matters when the file holds millions of rules.
     ///
     /// ```
     /// use robotscope_core::request::UrlMode;
     /// use robotscope_core::{Matcher, Reading, Robot, RobotsTxt};
-    /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /x\n");
-    /// let mut matchers: Vec<Matcher> = Vec::new();
-    /// for token in ["a-bot", "b-bot"] {
-    ///     let robot = Robot::from_agent(token);
-    ///     matchers.push(Matcher::reusing(&txt, &robot, Reading::Rfc9309, UrlMode::AsCrawlersSend, &matchers));
-    /// }
-    /// assert!(matchers.iter().all(|matcher| !matcher.allowed("/x/y")));
+    /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /x\n\nUser-agent: c-bot\nDisallow: /\n");
+    /// let robots = ["a-bot", "b-bot", "c-bot"].map(|token| (Robot::from_agent(token), Reading::Rfc9309));
+    /// let matchers = Matcher::for_robots(&txt, &robots, UrlMode::AsCrawlersSend);
+    /// let allowed: Vec<bool> = matchers.iter().map(|matcher| matcher.allowed("/y")).collect();
+    /// assert_eq!(allowed, [true, true, false]);
     /// ```
     #[must_use]
-    pub fn reusing<'a>(
-        txt: &RobotsTxt,
-        robot: &Robot,
-        reading: Reading,
-        mode: UrlMode,
-        earlier: impl IntoIterator<Item = &'a Matcher>,
-    ) -> Matcher {
-        let earlier = earlier.into_iter().map(|matcher| &matcher.compiled);
-        Matcher::compiled(txt, CompiledPolicy::reusing(txt, robot, reading, mode, earlier), reading, mode)
+    pub fn for_robots(txt: &RobotsTxt, robots: &[(Robot, Reading)], mode: UrlMode) -> Vec<Matcher> {
+        let mut matchers: Vec<Matcher> = Vec::with_capacity(robots.len());
+        for (robot, reading) in robots {
+            let earlier = matchers.iter().map(|matcher| &matcher.compiled);
+            let compiled = CompiledPolicy::reusing(txt, robot, *reading, mode, earlier);
+            matchers.push(Matcher::compiled(txt, compiled, *reading, mode));
+        }
+        matchers
     }
 
     /// The rules of the groups of `selection` (see
@@ -198,7 +195,8 @@ impl Matcher {
     }
 
     /// The bytes the compiled rules hold. Compiling takes time in proportion to it, and
-    /// it stays in proportion to the file's size whatever the rules hold.
+    /// it stays in proportion to the file's size whatever the rules hold. (Matchers made
+    /// together by [`Matcher::for_robots`] that share their rules each count them.)
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.compiled.memory_bytes()

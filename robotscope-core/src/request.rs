@@ -213,12 +213,26 @@ impl<'a> Request<'a> {
         }
     }
 
-    /// True when the text is a URL on another origin than `site_origin` (the scheme,
-    /// host and port whose robots.txt answers): that origin has a robots.txt of its own
-    /// (RFC 9309 §2.3), which may say something else.
+    /// True when the text is a URL on another origin than `site`'s (the scheme, host
+    /// and port whose robots.txt answers): that origin has a robots.txt of its own (RFC
+    /// 9309 §2.3), which may say something else. `site` is any URL of the site (its
+    /// robots.txt's, say) or its origin: a path, a default port or a host in Unicode
+    /// name the same origin.
+    ///
+    /// ```
+    /// use robotscope_core::request::Request;
+    /// let request = Request::read("https://bücher.example/a");
+    /// assert!(!request.is_on_another_site("https://bücher.example/robots.txt"));
+    /// assert!(!request.is_on_another_site("https://xn--bcher-kva.example:443"));
+    /// assert!(request.is_on_another_site("http://bücher.example/"));
+    /// ```
     #[must_use]
-    pub fn is_on_another_site(&self, site_origin: &str) -> bool {
-        self.origin().is_some_and(|origin| !origin.eq_ignore_ascii_case(site_origin))
+    pub fn is_on_another_site(&self, site: &str) -> bool {
+        let site = match url::Url::parse(site.trim()) {
+            Ok(url) if url.origin().is_tuple() => url.origin().ascii_serialization(),
+            _ => site.trim().trim_end_matches('/').to_owned(),
+        };
+        self.origin().is_some_and(|origin| !origin.eq_ignore_ascii_case(&site))
     }
 
     /// How the text was read, in words, when that is worth saying (the tested path is
