@@ -400,6 +400,22 @@ async fn the_view_shows_the_tree_and_the_blocked_urls() {
     assert!(app.path().text().starts_with("http://127.0.0.1:"), "{}", app.path().text());
     assert!(!app.evaluation().verdict.allowed(), "the tester shows it blocked");
     assert_eq!(app.robot().profile.name, "GPTBot", "for the robot whose list it was in");
+    // Under the robot no group names, Enter tests for the robot selected, and says so
+    // (it said nothing, as if the tester showed the list's verdict).
+    press(&mut app, "m");
+    let view = app.sitemaps_view().expect("open");
+    let row = view
+        .rows()
+        .iter()
+        .position(|row| matches!(row, SitemapsRow::Url(robot, _) if view.blocked[*robot].label == "* (any other)"))
+        .expect("a row of the robot no group names");
+    press(&mut app, &format!("g{}<ret>", "j".repeat(row)));
+    assert_eq!(app.overlay(), None);
+    assert_eq!(app.robot().profile.name, "GPTBot");
+    assert_eq!(
+        app.message(),
+        Some("Tested for GPTBot: * (any other) is no robot of the switcher (a adds one by name)")
+    );
     // R: the listed URLs are the compare view's rows.
     press(&mut app, "mR");
     let compare = app.compare().expect("the compare view");

@@ -295,10 +295,21 @@ impl SitemapsView {
             Some(SitemapsRow::Url(robot, index)) => {
                 let url = &self.urls[index].0;
                 let label = &self.blocked[robot].label;
-                if let Some(entry) = context.app.robots.iter().position(|entry| entry.profile.name == *label) {
+                let entry = context.app.robots.iter().position(|entry| entry.profile.name == *label);
+                if let Some(entry) = entry {
                     context.ask(Ask::SelectRobot(entry));
                 }
                 context.ask(Ask::TestPath(url.clone()));
+                // The robot no group names is no robot of the switcher: the tester answers
+                // for the robot selected, whose group may differ; said, so that its
+                // verdict is not taken for the list's.
+                if entry.is_none() {
+                    let selected = &context.app.robot().profile.name;
+                    context.say(
+                        About::Moment,
+                        format!("Tested for {selected}: {label} is no robot of the switcher (a adds one by name)"),
+                    );
+                }
                 Reply::Close(Vec::new())
             }
             Some(SitemapsRow::Line(_, Some(line))) => {
