@@ -83,3 +83,9 @@ pub use matcher::{Matcher, explain};
 pub use parse::RobotsTxt;
 pub use reading::Reading;
 pub use verdict::Verdict;
+
+/// The book's library chapter: its Rust snippets run as doctests, so that what it
+/// shows a crawler author compiles and does what it says.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/src/library.md")]
+struct LibraryChapter;

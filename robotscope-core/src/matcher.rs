@@ -10,6 +10,7 @@
 use std::time::Duration;
 
 use super::agent::{Robot, Selection};
+use super::availability::{Access, Availability};
 use super::compiled::{CompiledPolicy, Decision};
 use super::extensions::{RequestRate, VisitTime, crawl_delay};
 use super::parse::{FieldKind, RobotsTxt};
@@ -40,6 +41,9 @@ use super::verdict::{Verdict, evaluate};
 #[derive(Debug, Clone)]
 pub struct Matcher {
     compiled: CompiledPolicy,
+    /// What fetching the file allows: its rules, everything (a 4xx) or nothing (a 5xx,
+    /// no answer).
+    access: Access,
     /// The usage preferences, under RFC 9309 only.
     usage: Option<UsageRules>,
     url_mode: UrlMode,
@@ -125,6 +129,32 @@ impl Matcher {
         Matcher::compiled(txt, CompiledPolicy::for_selection(txt, selection, reading, mode), reading, mode)
     }
 
+    /// The matcher for a file that fetching it gave as `availability` says (RFC 9309
+    /// §2.3.1): an available file answers by its rules; a 4xx (no file) allows every
+    /// URL; a 5xx, a 429, a timeout or a redirect that led nowhere disallows every URL
+    /// for now. Without rules there is no Crawl-delay, Request-rate, Visit-time or
+    /// usage preference either (the body of a 404 page says nothing to robots).
+    ///
+    /// ```
+    /// use robotscope_core::{Availability, Matcher, Reading, RobotsTxt};
+    /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /x\nCrawl-delay: 3\n");
+    /// let given = |availability| Matcher::new(&txt, "bot", Reading::Rfc9309).with_availability(availability);
+    /// assert!(!given(Availability::Available).allowed("/x"));
+    /// assert!(given(Availability::Available).allowed("/y"));
+    /// assert!(given(Availability::Status(404)).allowed("/x"));
+    /// assert!(!given(Availability::Status(503)).allowed("/y"));
+    /// assert!(!given(Availability::TimedOut).allowed("/y"));
+    /// assert_eq!(given(Availability::Status(404)).crawl_delay(), None);
+    /// assert_eq!(given(Availability::Status(503)).decide("/y").line(), None);
+    /// ```
+    #[must_use]
+    pub fn with_availability(self, availability: Availability) -> Matcher {
+        match availability.access(self.reading()) {
+            Access::Rules => self,
+            access => Matcher { access, usage: None, crawl_delay: None, request_rate: None, visit_time: None, ..self },
+        }
+    }
+
     /// A matcher around compiled rules: the extensions of their groups read.
     fn compiled(txt: &RobotsTxt, compiled: CompiledPolicy, reading: Reading, mode: UrlMode) -> Matcher {
         let interpretation = txt.interpretation(reading);
@@ -145,6 +175,7 @@ impl Matcher {
             request_rate: values(FieldKind::RequestRate).find_map(|value| RequestRate::parse(&value)),
             visit_time: values(FieldKind::VisitTime).find_map(|value| VisitTime::parse(&value)),
             url_mode: mode,
+            access: Access::Rules,
             usage: (reading == Reading::Rfc9309).then(|| UsageRules::of(txt, compiled.selection())),
             compiled,
         }
@@ -164,7 +195,7 @@ impl Matcher {
     /// Whether the robot may fetch `url`, and which rule decided.
     #[must_use]
     pub fn decide(&self, url: &str) -> Decision {
-        self.compiled.check(&Request::tested_path(url, self.url_mode))
+        self.decide_tested(&Request::tested_path(url, self.url_mode))
     }
 
     /// Whether the robot may fetch `path`, taken exactly as given: the path a robot
@@ -173,7 +204,10 @@ impl Matcher {
     /// times.
     #[must_use]
     pub fn decide_tested(&self, path: &str) -> Decision {
-        self.compiled.check(path)
+        match self.access {
+            Access::Rules => self.compiled.check(path),
+            access => Decision::without_rule(access == Access::AllowAll),
+        }
     }
 
     /// The groups that apply and how they were chosen.
@@ -204,8 +238,9 @@ impl Matcher {
 
     /// What the robot may do with `url` once fetched (train AI, search, AI input), by
     /// the groups' Content-Usage and Content-Signal lines (see [`usage`](super::usage)).
-    /// `None` when the robot may not fetch `url` (a disallowed path has no preferences)
-    /// and under the classic readings, which know neither field.
+    /// `None` when the robot may not fetch `url` (a disallowed path has no preferences),
+    /// under the classic readings, which know neither field, and when fetching the file
+    /// gave no rules ([`Matcher::with_availability`]).
     ///
     /// # Examples
     ///
@@ -222,11 +257,12 @@ impl Matcher {
     pub fn usage(&self, url: &str) -> Option<Usage> {
         let tested = Request::tested_path(url, self.url_mode);
         let rules = self.usage.as_ref()?;
-        self.compiled.check(&tested).allowed().then(|| rules.answer(&tested))
+        self.decide_tested(&tested).allowed().then(|| rules.answer(&tested))
     }
 
     /// The usage preferences of the groups that apply (`None` under the classic
-    /// readings), for a caller that has decided a path already.
+    /// readings, and when fetching the file gave no rules), for a caller that has
+    /// decided a path already.
     #[must_use]
     pub fn usage_rules(&self) -> Option<&UsageRules> {
         self.usage.as_ref()
