@@ -63,7 +63,9 @@ impl Decision {
         self.allowed
     }
 
-    /// The deciding rule, if one matched (none: no rule applies, so the path is allowed).
+    /// The deciding rule, if one matched. None: no rule applies, so the path is allowed;
+    /// or the file gave no rules to apply ([`Matcher::with_availability`](crate::Matcher::with_availability)),
+    /// and the fetch's outcome decided.
     #[must_use]
     pub fn rule(&self) -> Option<RuleMatch> {
         self.rule

@@ -129,11 +129,18 @@ impl Matcher {
         Matcher::compiled(txt, CompiledPolicy::for_selection(txt, selection, reading, mode), reading, mode)
     }
 
-    /// The matcher for a file that fetching it gave as `availability` says (RFC 9309
-    /// §2.3.1): an available file answers by its rules; a 4xx (no file) allows every
-    /// URL; a 5xx, a 429, a timeout or a redirect that led nowhere disallows every URL
-    /// for now. Without rules there is no Crawl-delay, Request-rate, Visit-time or
-    /// usage preference either (the body of a 404 page says nothing to robots).
+    /// The matcher for a file that fetching it gave as `availability` says, as
+    /// [`Availability::access`] reads it under the matcher's reading. Under RFC 9309
+    /// (§2.3.1): an available file answers by its rules; a 4xx (no file), and a redirect
+    /// chain given up on (§2.3.1.2), allow every URL; a 5xx, a 429 or no answer at all
+    /// disallow every URL for now. The classic readings differ (a 401 or 403 closes the
+    /// site, a redirect given up on is a failure): see [`Availability::access`].
+    ///
+    /// Without rules there is no Crawl-delay, Request-rate, Visit-time or usage
+    /// preference either (the body of a 404 page says nothing to robots), and a
+    /// [`Decision`] names no rule. [`Matcher::selection`] still says which groups the
+    /// text would give. The last availability given counts: `Available` brings the
+    /// rules back.
     ///
     /// ```
     /// use robotscope_core::{Availability, Matcher, Reading, RobotsTxt};
@@ -146,13 +153,20 @@ impl Matcher {
     /// assert!(!given(Availability::TimedOut).allowed("/y"));
     /// assert_eq!(given(Availability::Status(404)).crawl_delay(), None);
     /// assert_eq!(given(Availability::Status(503)).decide("/y").line(), None);
+    /// // The last one given counts.
+    /// let back = given(Availability::Status(503)).with_availability(Availability::Available);
+    /// assert_eq!(back.crawl_delay(), Some(std::time::Duration::from_secs(3)));
+    /// assert!(back.allowed("/y"));
     /// ```
     #[must_use]
     pub fn with_availability(self, availability: Availability) -> Matcher {
-        match availability.access(self.reading()) {
-            Access::Rules => self,
-            access => Matcher { access, usage: None, crawl_delay: None, request_rate: None, visit_time: None, ..self },
-        }
+        Matcher { access: availability.access(self.reading()), ..self }
+    }
+
+    /// What the file's rules say, when fetching it gave them: the group extensions and
+    /// usage preferences are the file's only then.
+    fn read_rules(&self) -> bool {
+        self.access == Access::Rules
     }
 
     /// A matcher around compiled rules: the extensions of their groups read.
@@ -256,7 +270,7 @@ impl Matcher {
     #[must_use]
     pub fn usage(&self, url: &str) -> Option<Usage> {
         let tested = Request::tested_path(url, self.url_mode);
-        let rules = self.usage.as_ref()?;
+        let rules = self.usage_rules()?;
         self.decide_tested(&tested).allowed().then(|| rules.answer(&tested))
     }
 
@@ -265,7 +279,7 @@ impl Matcher {
     /// decided a path already.
     #[must_use]
     pub fn usage_rules(&self) -> Option<&UsageRules> {
-        self.usage.as_ref()
+        self.usage.as_ref().filter(|_| self.read_rules())
     }
 
     /// The group's `Crawl-delay`: how long to wait between fetches (Bing, Yandex; not
@@ -273,19 +287,19 @@ impl Matcher {
     /// should put its own bound on it (`Crawl-delay: 1e10` is 317 years).
     #[must_use]
     pub fn crawl_delay(&self) -> Option<Duration> {
-        self.crawl_delay
+        self.crawl_delay.filter(|_| self.read_rules())
     }
 
     /// The group's `Request-rate` (`1/10s`).
     #[must_use]
     pub fn request_rate(&self) -> Option<RequestRate> {
-        self.request_rate
+        self.request_rate.filter(|_| self.read_rules())
     }
 
     /// The group's `Visit-time`: the UTC window to fetch in.
     #[must_use]
     pub fn visit_time(&self) -> Option<VisitTime> {
-        self.visit_time
+        self.visit_time.filter(|_| self.read_rules())
     }
 }
 
