@@ -29,6 +29,12 @@ struct Session {
     child: Box<dyn portable_pty::Child + Send + Sync>,
     /// Kept to read the terminal's modes after the program is gone.
     master: Box<dyn portable_pty::MasterPty + Send>,
+    /// The terminal's other end, held until the program has ended, so that the reader
+    /// ends on a hangup that comes after everything the program wrote. (Once, in a full
+    /// run under load, the screen read after the program's exit was still the alternate
+    /// one, though the program restores it before it exits: when its exit closed the last
+    /// end, the hangup can overtake its last bytes.)
+    slave: Option<Box<dyn portable_pty::SlavePty + Send>>,
     /// The program's data directory (the store, recovery copies): its own, so that no
     /// session sees what another left, nor the user's.
     _data: Option<tempfile::TempDir>,
@@ -63,7 +69,6 @@ impl Session {
         command.env("RUST_BACKTRACE", "0");
         command.env("XDG_DATA_HOME", data);
         let child = pair.slave.spawn_command(command).expect("spawn");
-        drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().expect("reader");
         let writer = pair.master.take_writer().expect("writer");
         let size = |n| std::num::NonZeroU16::new(n).expect("a non-zero size");
@@ -82,7 +87,7 @@ impl Session {
             }
             let _ = reader_done.send(());
         });
-        Session { parser, raw, writer, child, master: pair.master, _data: None, read_all }
+        Session { parser, raw, writer, child, master: pair.master, slave: Some(pair.slave), _data: None, read_all }
     }
 
     fn screen_text(&self) -> String {
@@ -118,7 +123,9 @@ impl Session {
         let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             if let Some(status) = self.child.try_wait().expect("wait") {
-                // What the program wrote last is read once the terminal closes.
+                // What the program wrote last is read once the terminal closes, which it
+                // does when its other end goes.
+                self.slave = None;
                 self.read_all.recv_timeout(Duration::from_secs(30)).expect("the terminal closed");
                 return status.exit_code();
             }
