@@ -8,8 +8,8 @@ use proptest::prelude::*;
 use robotscope::policy::Request;
 use robotscope::policy::lint;
 use robotscope::policy::robots_named;
+use robotscope::policy::{Availability, Matcher, Reading, Robot, RobotsTxt, evaluate};
 use robotscope::policy::{BlockRequest, RFC9309_PARSE_LIMIT_BYTES, block, prove};
-use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate};
 use robotscope::policy::{fix_all, fix_all_effect};
 use robotscope::policy::{is_unsafe, sanitize};
 
@@ -151,6 +151,19 @@ fn url_like() -> impl Strategy<Value = String> {
     })
 }
 
+/// Every way fetching a robots.txt can go.
+fn availabilities() -> impl Strategy<Value = Availability> {
+    prop_oneof![
+        Just(Availability::Available),
+        (100u16..600).prop_map(Availability::Status),
+        Just(Availability::Unreachable),
+        Just(Availability::TimedOut),
+        Just(Availability::TooManyRedirects),
+        Just(Availability::RedirectLoop),
+        (300u16..400).prop_map(Availability::RedirectWithoutTarget),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
@@ -193,6 +206,31 @@ proptest! {
             let decision = Matcher::for_robot(&txt, &robot, reading).decide_tested(&path);
             prop_assert_eq!(decision.allowed(), verdict.allowed(), "{} {}", reading, verdict.explanation());
             prop_assert_eq!(decision.rule(), verdict.decided_by());
+        }
+    }
+
+    /// A matcher told how the fetch went answers as the slow path does for the same
+    /// fetch, under every reading: the file's rules, or the status's answer with no rule
+    /// and no extension.
+    #[test]
+    fn a_matcher_given_the_fetch_agrees_with_evaluate_fetched(
+        text in robots_like(),
+        agent in prop::sample::select(vec!["bot", "other", "*"]),
+        path in paths(),
+        availability in availabilities(),
+    ) {
+        use robotscope::policy::{Access, evaluate_fetched};
+        let txt = RobotsTxt::parse(text);
+        let robot = Robot::from_agent(agent);
+        for reading in Reading::ALL {
+            let verdict = evaluate_fetched(&txt, availability, &robot, &path, reading);
+            let matcher = Matcher::for_robot(&txt, &robot, reading).with_availability(availability);
+            let decision = matcher.decide_tested(&path);
+            prop_assert_eq!(decision.allowed(), verdict.allowed(), "{:?} {} {}", availability, reading, verdict.explanation());
+            prop_assert_eq!(decision.rule(), verdict.decided_by());
+            if availability.access(reading) != Access::Rules {
+                prop_assert_eq!((matcher.crawl_delay(), matcher.usage(&path)), (None, None));
+            }
         }
     }
 
