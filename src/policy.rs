@@ -58,4 +58,4 @@ pub use robotscope_core::usage::{
     Category, ContentUsage, Preference, Usage, UsageAnswer, UsageRules, page_usage, read_content_signal,
     read_content_usage, usage, usage_answer,
 };
-pub use robotscope_core::verdict::{RuleMatch, evaluate, evaluate_as, evaluate_fetched, evaluate_fetched_as};
+pub use robotscope_core::verdict::{RuleMatch, evaluate, evaluate_fetched, evaluate_fetched_as};

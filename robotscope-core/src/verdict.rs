@@ -184,7 +184,10 @@ pub fn evaluate_fetched(
     evaluate_fetched_as(txt, availability, robot, path, reading, UrlMode::AsCrawlersSend)
 }
 
-/// [`evaluate_fetched`] for a path read as `mode` says (see [`evaluate_as`]).
+/// [`evaluate_fetched`] for a path read as `mode` says: as crawlers request it (what
+/// [`Request::read`](super::request::Request::read) gives), or taken byte for byte as
+/// Google's library takes a URL ([`UrlMode::Raw`]), each met by the rules in the same
+/// form ([`RobotsTxt::pattern_as`]).
 #[must_use]
 pub fn evaluate_fetched_as(
     txt: &RobotsTxt,
@@ -235,12 +238,9 @@ pub fn evaluate(txt: &RobotsTxt, robot: &Robot, path: &str, reading: Reading) ->
     evaluate_as(txt, robot, path, reading, UrlMode::AsCrawlersSend)
 }
 
-/// [`evaluate`] for a path read as `mode` says: as crawlers request it (what
-/// [`Request::read`](super::request::Request::read) gives), or taken byte for byte as
-/// Google's library takes a URL ([`UrlMode::Raw`]), each met by the rules in the same
-/// form ([`RobotsTxt::pattern_as`]).
+/// [`evaluate`] for a path read as `mode` says (see [`evaluate_fetched_as`]).
 #[must_use]
-pub fn evaluate_as(txt: &RobotsTxt, robot: &Robot, path: &str, reading: Reading, mode: UrlMode) -> Verdict {
+fn evaluate_as(txt: &RobotsTxt, robot: &Robot, path: &str, reading: Reading, mode: UrlMode) -> Verdict {
     let interpretation = txt.interpretation(reading);
     let path = path.to_owned();
     let selection = agent::select(interpretation, robot, reading);

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use robotscope::policy::{Matcher, Reading, Robot, RobotsTxt, evaluate_as};
+use robotscope::policy::{Availability, Matcher, Reading, Robot, RobotsTxt, evaluate_fetched_as};
 use robotscope::policy::{Request, UrlMode};
 use serde::Deserialize;
 
@@ -55,7 +55,7 @@ fn check_with(
 ) -> Option<String> {
     let (agent, reading) = (&robot.token(), compiled.reading());
     let tested = Request::raw(url).tested().to_owned();
-    let verdict = evaluate_as(txt, robot, &tested, reading, UrlMode::Raw);
+    let verdict = evaluate_fetched_as(txt, Availability::Available, robot, &tested, reading, UrlMode::Raw);
     let decision = compiled.decide_tested(&tested);
     if verdict.allowed() != expected {
         return Some(format!(
