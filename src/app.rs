@@ -512,7 +512,9 @@ impl App {
             Action::PrevRobot => self.step_robot(-1),
             Action::CycleRobotPurpose => self.cycle_robot_purpose(),
             Action::CycleReading => {
-                self.reading_choice = Some(self.reading().next());
+                // The reading after this one, wrapping around.
+                let next = (self.reading().index() + 1) % Reading::ALL.len();
+                self.reading_choice = Some(Reading::ALL[next]);
                 self.reevaluate();
                 self.rebuild_columns();
             }

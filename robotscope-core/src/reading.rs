@@ -62,16 +62,6 @@ impl Reading {
         }
     }
 
-    /// The reading after this one, wrapping around (the explorer's `s` key).
-    #[must_use]
-    pub fn next(self) -> Reading {
-        match self {
-            Reading::Rfc9309 => Reading::Draft1996,
-            Reading::Draft1996 => Reading::Koster1994,
-            Reading::Koster1994 => Reading::Rfc9309,
-        }
-    }
-
     /// Index into per-reading arrays such as `[T; 3]`.
     #[must_use]
     pub fn index(self) -> usize {
@@ -143,17 +133,5 @@ mod tests {
         }
         assert!("rfc".parse::<Reading>().is_ok());
         assert!("nonsense".parse::<Reading>().is_err());
-    }
-
-    #[test]
-    fn next_cycles_through_all_three() {
-        let mut reading = Reading::Rfc9309;
-        let mut seen = Vec::new();
-        for _ in 0..3 {
-            seen.push(reading);
-            reading = reading.next();
-        }
-        assert_eq!(reading, Reading::Rfc9309);
-        assert_eq!(seen, Reading::ALL);
     }
 }

@@ -716,3 +716,16 @@ fn the_robot_list_shows_the_robots_of_a_purpose() {
     select(&mut app, "Googlebot");
     assert_eq!((app.robot_purpose(), app.robot().profile.name.as_str()), (None, "Googlebot"), "all again");
 }
+
+/// `s` steps through the three readings in order and wraps around.
+#[test]
+fn s_steps_through_the_three_readings() {
+    use robotscope::policy::Reading;
+    let mut app = App::from_text("User-agent: *\nDisallow: /x\n");
+    let mut seen = vec![app.reading()];
+    for _ in 0..3 {
+        press(&mut app, "s");
+        seen.push(app.reading());
+    }
+    assert_eq!(seen, [Reading::Rfc9309, Reading::Draft1996, Reading::Koster1994, Reading::Rfc9309]);
+}
