@@ -41,10 +41,11 @@
 //! ([`request`]), the verdict machinery ([`verdict`]), AI usage preferences
 //! ([`usage`]), the group extensions ([`extensions`]), the diagnostics catalogue
 //! ([`lint`](mod@lint)), fixes ([`fix`]), what an edit changes ([`impact`]) and edits that block
-//! robots, proved ([`block`]). A crawler rarely needs them. The root's names are the
-//! promise: a change to them is a breaking release. The parts follow what the tool
-//! needs and may change with any `0.x` minor version. `face.txt` lists every public
-//! item, and a test keeps it true, so that neither grows unnoticed.
+//! robots, proved ([`block`]). A crawler rarely needs them. The root's names, the
+//! calls a crawler makes on them and the types those take and return are the face:
+//! they change only when nothing else will do. The parts follow what the tool needs and
+//! change when it does (before 1.0, either is a new minor version). `face.txt` lists
+//! every public item, and a test keeps it true, so that neither grows unnoticed.
 //!
 //! `examples/` holds a polite crawler loop and a batch filter.
 

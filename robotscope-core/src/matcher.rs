@@ -134,7 +134,8 @@ impl Matcher {
     /// (§2.3.1): an available file answers by its rules; a 4xx (no file), and a redirect
     /// chain given up on (§2.3.1.2), allow every URL; a 5xx, a 429 or no answer at all
     /// disallow every URL for now. The classic readings differ (a 401 or 403 closes the
-    /// site, a redirect given up on is a failure): see [`Availability::access`].
+    /// site, a redirect given up on is a failure): [`Availability::access`] gives every
+    /// status's answer under every reading.
     ///
     /// Without rules there is no Crawl-delay, Request-rate, Visit-time or usage
     /// preference either (the body of a 404 page says nothing to robots), and a

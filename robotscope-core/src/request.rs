@@ -218,10 +218,10 @@ impl<'a> Request<'a> {
     /// 9309 §2.3), which may say something else. `site` is any URL of the site (its
     /// robots.txt's, say) or its origin: a path, a default port or a host in Unicode
     /// name the same origin, as the URL standard compares origins (`example.com.` with
-    /// its final dot is another host). Only URLs of a scheme with hosts (http, https,
-    /// ftp, ws, wss) have an origin: a `site` that is not one (a bare host, a path, a
-    /// `file:` URL) names no site, and every URL is on another site than it; a
-    /// request that is a path is on none.
+    /// its final dot is another host). A `site` without such an origin (a bare host, a
+    /// path, a `file:` URL, a scheme the URL standard gives no host to) is compared as
+    /// written, less a final `/`: a bare host or a path matches no URL. A request that
+    /// is a path is on no other site.
     ///
     /// ```
     /// use robotscope_core::request::Request;

@@ -320,7 +320,7 @@ impl App {
         let summary = load_summary(&document);
         // A new file: the version shown and the history read are the last one's.
         self.viewing = None;
-        self.forget_the_history();
+        self.forget_views_of_the_last_text(true);
         self.last_fetch = None;
         self.last_load_id = Some(id);
         self.replace_document(document);
@@ -356,7 +356,7 @@ impl App {
             self.say(About::Moment, format!("Not saved over {file}: the text it was about is gone"));
         }
         self.loads += 1;
-        self.forget_the_sitemaps();
+        self.forget_views_of_the_last_text(false);
         self.adopt_loaded_text();
         self.robots = robot_entries_from(&self.document.txt, &db_profiles, &added);
         self.robot = self.robots.iter().position(|e| e.profile.token.eq_ignore_ascii_case(&token)).unwrap_or(0);

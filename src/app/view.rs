@@ -618,18 +618,15 @@ impl App {
         effects
     }
 
-    /// A new file loaded: the history read was the last file's, and is read again when
-    /// the view opens (a read still running is stopped).
-    pub(super) fn forget_the_history(&mut self) {
-        if let Some(View::History(mut view)) = self.discard_view(Overlay::History) {
+    /// Drops the views the text replaced makes stale, stopping their work: the
+    /// sitemaps on any new text (maybe another site's: read again when the view opens),
+    /// and, when a load brought another file (`new_file`), the history read for the last
+    /// one.
+    pub(super) fn forget_views_of_the_last_text(&mut self, new_file: bool) {
+        if let Some(View::Sitemaps(mut view)) = self.discard_view(Overlay::Sitemaps) {
             self.jobs_to_cancel.extend(view.stop());
         }
-    }
-
-    /// Another text on screen, maybe another site's: its sitemaps are read when the
-    /// view opens again (a walk still running is stopped).
-    pub(super) fn forget_the_sitemaps(&mut self) {
-        if let Some(View::Sitemaps(mut view)) = self.discard_view(Overlay::Sitemaps) {
+        if new_file && let Some(View::History(mut view)) = self.discard_view(Overlay::History) {
             self.jobs_to_cancel.extend(view.stop());
         }
     }
@@ -642,7 +639,8 @@ impl App {
             Action::HistoryProgress { .. } | Action::HistoryLoaded { .. } => Overlay::History,
             Action::AuditProgress { .. } | Action::Audited { .. } => Overlay::Audit,
             Action::PathsRead { .. } => Overlay::Compare,
-            // Not an answer for a view (the app routes only these here).
+            // Not an answer for a view (the app routes only these here). A new view's
+            // answers need their arm above by hand: the compiler does not ask for it.
             _ => return Vec::new(),
         };
         self.update_view_of_kind(kind, action)
