@@ -20,8 +20,8 @@
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::time::Duration;
 
-use robotscope_core::availability::Access;
-use robotscope_core::content::RFC9309_PARSE_LIMIT_BYTES;
+use robotscope_core::Access;
+use robotscope_core::RFC9309_PARSE_LIMIT_BYTES;
 use robotscope_core::{Availability, Matcher, Reading, RobotsTxt};
 use url::Url;
 

@@ -42,17 +42,21 @@ impl Robot {
         Robot { token: agent.to_owned(), classic_name: classic_name(agent), fallbacks: Vec::new(), ignores_star: false }
     }
 
-    /// A robot whose product token and 1990s name differ: `token` for RFC 9309, `name`
-    /// (cut as [`classic_name`] cuts it) for the classic readings' substring match.
-    ///
-    /// ```
-    /// use robotscope_core::Robot;
-    /// let robot = Robot::with_classic_name("Slurp", "Slurp.so/1.0");
-    /// assert_eq!((robot.token(), robot.classic_name()), ("Slurp", "slurp.so"));
-    /// ```
-    #[must_use]
-    pub fn with_classic_name(token: &str, name: &str) -> Robot {
-        Robot { token: token.to_owned(), classic_name: classic_name(name), fallbacks: Vec::new(), ignores_star: false }
+    part! {
+        /// A robot whose product token and 1990s name differ: `token` for RFC 9309, `name`
+        /// (cut as [`classic_name`] cuts it) for the classic readings' substring match.
+        ///
+        /// ```
+        /// # #[cfg(feature = "parts")] {
+        /// use robotscope_core::Robot;
+        /// let robot = Robot::with_classic_name("Slurp", "Slurp.so/1.0");
+        /// assert_eq!((robot.token(), robot.classic_name()), ("Slurp", "slurp.so"));
+        /// # }
+        /// ```
+        #[must_use]
+        pub fn with_classic_name(token: &str, name: &str) -> Robot {
+            Robot { token: token.to_owned(), classic_name: classic_name(name), fallbacks: Vec::new(), ignores_star: false }
+        }
     }
 
     /// The same robot, trying `tokens` in order when no group names it, before the `*`
@@ -118,10 +122,12 @@ pub fn classic_name(name: &str) -> String {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::agent::is_valid_token;
 /// assert!(is_valid_token("Googlebot-Image"));
 /// assert!(!is_valid_token("Scooter/3.0"));
 /// assert!(!is_valid_token(""));
+/// # }
 /// ```
 #[must_use]
 pub fn is_valid_token(token: &str) -> bool {

@@ -11,7 +11,7 @@ use super::reading::Reading;
 /// How far the robots.txt was obtained.
 ///
 /// ```
-/// use robotscope_core::availability::Access;
+/// use robotscope_core::Access;
 /// use robotscope_core::{Availability, Reading};
 /// // RFC 9309 §2.3.1: a 4xx means no rules; a 5xx (or 429) closes the site for now.
 /// assert_eq!(Availability::Status(404).access(Reading::Rfc9309), Access::AllowAll);

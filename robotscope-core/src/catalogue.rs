@@ -107,7 +107,7 @@ impl FromStr for Code {
     /// Reads a code by its name.
     ///
     /// ```
-    /// use robotscope_core::lint::Code;
+    /// use robotscope_core::Code;
     /// assert_eq!("duplicate-rule".parse(), Ok(Code::DuplicateRule));
     /// assert!("no-such-code".parse::<Code>().is_err());
     /// ```

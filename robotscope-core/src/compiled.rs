@@ -41,7 +41,7 @@ use super::verdict::{RuleMatch, index_html_directory};
 /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /private\n");
 /// let decision = Matcher::new(&txt, "bot", Reading::Rfc9309).decide("/private/x");
 /// assert!(!decision.allowed());
-/// assert_eq!((decision.line(), decision.rule().map(|rule| rule.line())), (Some(2), Some(2)));
+/// assert_eq!(decision.line(), Some(2));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Decision {
@@ -50,11 +50,13 @@ pub struct Decision {
 }
 
 impl Decision {
-    /// An answer no rule gave: the file could not be read, and RFC 9309 §2.3.1 allows
-    /// everything (a 4xx) or nothing (a 5xx, no answer).
-    #[must_use]
-    pub fn without_rule(allowed: bool) -> Decision {
-        Decision { allowed, rule: None }
+    part! {
+        /// An answer no rule gave: the file could not be read, and RFC 9309 §2.3.1 allows
+        /// everything (a 4xx) or nothing (a 5xx, no answer).
+        #[must_use]
+        pub fn without_rule(allowed: bool) -> Decision {
+            Decision { allowed, rule: None }
+        }
     }
 
     /// Whether the robot may fetch the path.
@@ -63,12 +65,14 @@ impl Decision {
         self.allowed
     }
 
-    /// The deciding rule, if one matched. None: no rule applies, so the path is allowed;
-    /// or the file gave no rules to apply ([`Matcher::with_availability`](crate::Matcher::with_availability)),
-    /// and the fetch's outcome decided.
-    #[must_use]
-    pub fn rule(&self) -> Option<RuleMatch> {
-        self.rule
+    part! {
+        /// The deciding rule, if one matched. None: no rule applies, so the path is allowed;
+        /// or the file gave no rules to apply ([`Matcher::with_availability`](crate::Matcher::with_availability)),
+        /// and the fetch's outcome decided.
+        #[must_use]
+        pub fn rule(&self) -> Option<RuleMatch> {
+            self.rule
+        }
     }
 
     /// The 1-based line of the deciding rule, if one matched.

@@ -34,6 +34,7 @@ pub enum Content {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::content::{Content, sniff};
 /// assert_eq!(sniff(b"User-agent: *\nDisallow: /\n"), Content::Text);
 /// assert_eq!(sniff(b"\n  <!DOCTYPE html><title>Not found</title>"), Content::Html);
@@ -44,6 +45,7 @@ pub enum Content {
 /// assert_eq!(sniff(b"<header>not a page</header>"), Content::Text);
 /// // A stray NUL does not make a robots.txt binary.
 /// assert_eq!(sniff(b"User-agent: *\0\nDisallow: /tmp/\n"), Content::Text);
+/// # }
 /// ```
 #[must_use]
 pub fn sniff(body: &[u8]) -> Content {

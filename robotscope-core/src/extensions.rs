@@ -15,12 +15,14 @@ use std::time::Duration;
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use std::time::Duration;
 /// use robotscope_core::extensions::crawl_delay;
 /// assert_eq!(crawl_delay("0.5"), Some(Duration::from_millis(500)));
 /// assert_eq!(crawl_delay("soon"), None);
 /// // A number of seconds longer than a Duration holds: the longest there is, not none.
 /// assert_eq!(crawl_delay("1e20"), Some(Duration::MAX));
+/// # }
 /// ```
 #[must_use]
 pub fn crawl_delay(value: &str) -> Option<Duration> {
@@ -48,7 +50,7 @@ impl RequestRate {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use robotscope_core::extensions::RequestRate;
+    /// use robotscope_core::RequestRate;
     /// let rate = RequestRate::parse("30/1m").unwrap();
     /// assert_eq!((rate.requests(), rate.period()), (30, Duration::from_secs(60)));
     /// assert_eq!(rate.interval(), Duration::from_secs(2));
@@ -113,7 +115,7 @@ impl VisitTime {
     /// # Examples
     ///
     /// ```
-    /// use robotscope_core::extensions::VisitTime;
+    /// use robotscope_core::VisitTime;
     /// let night = VisitTime::parse("2300-0400").unwrap();
     /// assert_eq!((night.from_minute(), night.to_minute()), (23 * 60, 4 * 60));
     /// assert!(night.contains(60));

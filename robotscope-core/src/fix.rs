@@ -126,12 +126,14 @@ impl FixReport {
         self.applied
     }
 
-    /// The report of a pass that followed others, which applied `earlier` fixes: they
-    /// count in [`FixReport::applied`].
-    #[must_use]
-    pub fn after(mut self, earlier: usize) -> FixReport {
-        self.applied += earlier;
-        self
+    part! {
+        /// The report of a pass that followed others, which applied `earlier` fixes: they
+        /// count in [`FixReport::applied`].
+        #[must_use]
+        pub fn after(mut self, earlier: usize) -> FixReport {
+            self.applied += earlier;
+            self
+        }
     }
 
     /// The diagnostics left: those without a fix, and any a fix could not resolve.
@@ -199,6 +201,7 @@ const CHECK_BUDGET_BYTES: usize = 8 << 20;
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::fix::lint_checked;
 /// use robotscope_core::RobotsTxt;
 /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: ~\nDisallow: /a\nDisallow: /a\n".to_vec());
@@ -206,6 +209,7 @@ const CHECK_BUDGET_BYTES: usize = 8 << 20;
 /// let effects: Vec<String> = diagnostics.iter().filter_map(|d| d.fix_effect()).map(ToString::to_string).collect();
 /// assert!(effects[0].starts_with("changes verdicts: RFC 9309: a robot no group names /~ allowed → disallowed"));
 /// assert_eq!(effects[1], "changes no verdict under any reading");
+/// # }
 /// ```
 #[must_use]
 pub fn lint_checked(txt: &RobotsTxt) -> Vec<Diagnostic> {

@@ -212,6 +212,7 @@ impl fmt::Display for FixEffect {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::impact::impact;
 /// use robotscope_core::{Reading, RobotsTxt};
 /// let before = RobotsTxt::parse(b"User-agent: *\nDisallow: /a\nDisallow: /a\n".to_vec());
@@ -221,6 +222,7 @@ impl fmt::Display for FixEffect {
 /// let flips = impact(&tidied, &fixed);
 /// assert_eq!(flips.changed(), 3, "every reading");
 /// assert!(flips.flips().iter().all(|flip| flip.before && !flip.after));
+/// # }
 /// ```
 #[must_use]
 pub fn impact(before: &RobotsTxt, after: &RobotsTxt) -> Impact {

@@ -26,54 +26,93 @@
 //!   means no rules, a 5xx that the site is closed for now);
 //! * [`Matcher`], one robot's rules compiled for many questions, and its answer
 //!   [`Decision`];
-//! * [`explain`], the slow path that says why: a [`Verdict`] with the deciding rule, the
-//!   rules that lost and a sentence;
+//! * [`explain`], the slow path that says why: a [`Verdict`] with the deciding line and
+//!   a sentence;
 //! * [`lint()`], what is wrong with a file under each reading, as [`Diagnostic`]s;
 //!   [`fix_all`], the fixes applied round after round until none is left, in a
-//!   [`FixReport`] (unchecked: [`fix::lint_checked`] says what each fix does to the
-//!   verdicts, [`impact::impact`] what the whole change does).
+//!   [`FixReport`].
+//!
+//! Beside them are the words their answers are made of: [`Access`] (what a fetch's
+//! outcome leaves of the rules), [`RequestRate`] and [`VisitTime`] (the group
+//! extensions), [`Usage`] with [`Category`], [`Preference`] and [`Stated`] (AI usage
+//! preferences, Content-Usage and Content-Signal), [`Code`] and [`Severity`] (a
+//! diagnostic's kind), the errors [`UnknownReading`] and [`UnknownCode`], and
+//! [`RFC9309_PARSE_LIMIT_BYTES`], how much of a file a crawler must read. This is the
+//! whole crate as a crawler builds it; `face.txt` lists every item, and a test keeps the
+//! list true, so that the face grows only on purpose. It changes only when nothing else
+//! will do (before 1.0, a change is a new minor version).
 //!
 //! # The parts
 //!
-//! The modules are what a program that shows a file builds on (the robotscope tool, its
-//! Python package): the groups and rules as each reading sees them ([`parse`]), which
-//! group a robot gets ([`agent`]), how a user's text becomes the tested path
-//! ([`request`]), the verdict machinery ([`verdict`]), AI usage preferences
-//! ([`usage`]), the group extensions ([`extensions`]), the diagnostics catalogue
-//! ([`lint`](mod@lint)), fixes ([`fix`]), what an edit changes ([`impact`]) and edits that block
-//! robots, proved ([`block`]). A crawler rarely needs them. The root's names, the
-//! calls a crawler makes on them and the types those take and return are the face:
-//! they change only when nothing else will do. The parts follow what the tool needs and
-//! change when it does (before 1.0, either is a new minor version). `face.txt` lists
-//! every public item, and a test keeps it true, so that neither grows unnoticed.
+//! A program that shows a file (the robotscope tool, its Python package) turns on the
+//! `parts` feature. It makes public the modules the face is built from, and the calls on
+//! the face's types that name them: the groups and rules as each reading sees them
+//! (`parse`, `RobotsTxt::interpretation`), which group a robot gets (`agent`,
+//! `Matcher::selection`), how a user's text becomes the tested path (`request`), the
+//! verdict machinery (`verdict`, `Verdict::decided_by`), AI usage preferences (`usage`),
+//! the diagnostics catalogue and each diagnostic's fix (`lint`, `Diagnostic::fix`),
+//! fixes checked for what they do to the verdicts (`fix::lint_checked`), what an edit
+//! changes (`impact`) and edits that block robots, proved (`block`). The parts follow
+//! what the tool needs and change when it does, in any release; `parts.txt` lists them.
 //!
 //! `examples/` holds a polite crawler loop and a batch filter.
 
 // Every `pub` item is reachable from outside, and every type a public item names can be
 // named: no item is public by accident (`face.txt` lists them).
 #![warn(unreachable_pub, unnameable_types)]
+// Without the `parts` feature the parts are private: what only the tool calls is compiled
+// but unused, and their `pub` items are reachable only through the root.
+#![cfg_attr(not(feature = "parts"), allow(unreachable_pub, dead_code))]
 
-pub mod agent;
-pub mod availability;
-pub mod block;
+/// A method of the face's types that only a program that shows a file calls (a rule's
+/// place in the groups, a diagnostic's fix): `pub` with the `parts` feature, private to
+/// the crate without it, so that a crawler's face names no part.
+macro_rules! part {
+    ($(#[$meta:meta])* pub fn $($rest:tt)*) => {
+        $(#[$meta])*
+        #[cfg(feature = "parts")]
+        pub fn $($rest)*
+
+        $(#[$meta])*
+        #[cfg(not(feature = "parts"))]
+        pub(crate) fn $($rest)*
+    };
+}
+
+/// Declares the parts: public modules with the `parts` feature, private ones without it.
+macro_rules! parts {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "parts")]
+        pub mod $name;
+        #[cfg(not(feature = "parts"))]
+        mod $name;
+    )*};
+}
+
 mod catalogue;
 mod compiled;
-pub mod content;
-pub mod escape;
-pub mod extensions;
-pub mod fix;
-pub mod impact;
-pub mod lex;
-pub mod lint;
 mod matcher;
-pub mod memory;
-pub mod parse;
 mod pattern;
 mod prefix_set;
-pub mod reading;
-pub mod request;
-pub mod usage;
-pub mod verdict;
+
+parts!(
+    agent,
+    availability,
+    block,
+    content,
+    escape,
+    extensions,
+    fix,
+    impact,
+    lex,
+    lint,
+    memory,
+    parse,
+    reading,
+    request,
+    usage,
+    verdict
+);
 
 pub use agent::Robot;
 pub use availability::Availability;
@@ -84,6 +123,14 @@ pub use matcher::{Matcher, explain};
 pub use parse::RobotsTxt;
 pub use reading::Reading;
 pub use verdict::Verdict;
+
+// The words the face's answers are made of.
+pub use availability::Access;
+pub use content::RFC9309_PARSE_LIMIT_BYTES;
+pub use extensions::{RequestRate, VisitTime};
+pub use lint::{Code, Severity, UnknownCode};
+pub use reading::UnknownReading;
+pub use usage::{Category, Preference, Stated, Usage};
 
 /// The book's library chapter: its Rust snippets run as doctests, so that what it
 /// shows a crawler author compiles and does what it says.

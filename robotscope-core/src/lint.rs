@@ -42,6 +42,7 @@ mod classic;
 mod file;
 mod groups;
 mod lines;
+#[cfg(feature = "parts")]
 pub use lines::edit_distance;
 mod preferences;
 
@@ -139,8 +140,7 @@ impl Fix {
 /// use robotscope_core::{RobotsTxt, lint};
 /// let diagnostics = lint(&RobotsTxt::parse("User-agent: *\nDisallow: /a /b\n"));
 /// let first = &diagnostics[0];
-/// assert_eq!(first.line(), 2);
-/// assert!(first.fix().is_some_and(|fix| !fix.edits().is_empty()));
+/// assert_eq!((first.line(), first.code().name()), (2, "several-paths"));
 /// println!("{}: {} {}", first.line(), first.code(), first.message());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,18 +156,22 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// A diagnostic with no fix, for the checks that live outside the policy layer (the
-    /// registry's, which know robots by name).
-    #[must_use]
-    pub fn new(code: Code, severity: Severity, line: usize, span: Range<usize>, message: String) -> Diagnostic {
-        Diagnostic { code, severity, line, span, message: message.into_boxed_str(), fix: None, effect: None }
+    part! {
+        /// A diagnostic with no fix, for the checks that live outside the policy layer (the
+        /// registry's, which know robots by name).
+        #[must_use]
+        pub fn new(code: Code, severity: Severity, line: usize, span: Range<usize>, message: String) -> Diagnostic {
+            Diagnostic { code, severity, line, span, message: message.into_boxed_str(), fix: None, effect: None }
+        }
     }
 
-    /// The same diagnostic, offering `fix`.
-    #[must_use]
-    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
-        self.fix = Some(fix);
-        self
+    part! {
+        /// The same diagnostic, offering `fix`.
+        #[must_use]
+        pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+            self.fix = Some(fix);
+            self
+        }
     }
 
     /// The code, whose name is stable (`path-without-slash`).
@@ -195,23 +199,27 @@ impl Diagnostic {
     }
 
     /// What is wrong and what each reading does with it. Text from the file is quoted
-    /// as it is: escape it (see [`sanitize`](crate::escape::sanitize)) before it reaches a terminal.
+    /// as it is: escape it (as the parts' `escape::sanitize` does) before it reaches a terminal.
     #[must_use]
     pub fn message(&self) -> &str {
         &self.message
     }
 
-    /// The fix, if one can be known.
-    #[must_use]
-    pub fn fix(&self) -> Option<&Fix> {
-        self.fix.as_ref()
+    part! {
+        /// The fix, if one can be known.
+        #[must_use]
+        pub fn fix(&self) -> Option<&Fix> {
+            self.fix.as_ref()
+        }
     }
 
-    /// What the fix does to the verdicts under every reading, when it was checked
-    /// ([`lint_checked`](crate::fix::lint_checked)).
-    #[must_use]
-    pub fn fix_effect(&self) -> Option<&FixEffect> {
-        self.effect.as_ref()
+    part! {
+        /// What the fix does to the verdicts under every reading, when it was checked
+        /// ([`lint_checked`](crate::fix::lint_checked)).
+        #[must_use]
+        pub fn fix_effect(&self) -> Option<&FixEffect> {
+            self.effect.as_ref()
+        }
     }
 }
 
@@ -220,7 +228,7 @@ impl Diagnostic {
 /// # Examples
 ///
 /// ```
-/// use robotscope_core::lint::Code;
+/// use robotscope_core::Code;
 /// use robotscope_core::{RobotsTxt, lint};
 /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: ~\n".to_vec());
 /// let diagnostics = lint(&txt);
@@ -230,7 +238,7 @@ impl Diagnostic {
 ///
 /// Every byte of the file is read, whatever the RFC 9309 reading's limit
 /// ([`RobotsTxt::with_rfc9309_limit`]): a diagnostic says what that reading leaves
-/// unread. The fixes are not checked: [`lint_checked`](super::fix::lint_checked) says what each does to the
+/// unread. The fixes are not checked: `fix::lint_checked` (a part) says what each does to the
 /// verdicts.
 #[must_use]
 pub fn lint(txt: &RobotsTxt) -> Vec<Diagnostic> {

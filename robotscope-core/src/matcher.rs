@@ -60,8 +60,8 @@ impl Matcher {
     /// `token` is a product token, not a User-Agent header: `MyCrawler/1.0` or
     /// `Mozilla/5.0 (compatible; MyCrawler/1.0)` name no group under RFC 9309 (as in
     /// Google's library) and get the `*` group without a word.
-    /// [`agent::is_valid_token`](super::agent::is_valid_token) checks a token, and
-    /// [`agent::suggest_token`](super::agent::suggest_token) finds one in a header.
+    /// With the `parts` feature, `agent::is_valid_token` checks a token and
+    /// `agent::suggest_token` finds one in a header.
     #[must_use]
     pub fn new(txt: &RobotsTxt, token: &str, reading: Reading) -> Matcher {
         Matcher::for_robot(txt, &Robot::from_agent(token), reading)
@@ -73,60 +73,70 @@ impl Matcher {
         Matcher::for_robot_as(txt, robot, reading, UrlMode::AsCrawlersSend)
     }
 
-    /// [`Matcher::for_robot`] for URLs read as `mode` says. [`UrlMode::Raw`] takes them
-    /// byte for byte as Google's library does: the caller hands already-encoded URLs,
-    /// their path, params and query are compared as they are ([`Request::raw`]), and the
-    /// rules meet them as Google's library normalises a rule.
-    ///
-    /// ```
-    /// use robotscope_core::request::UrlMode;
-    /// use robotscope_core::{Matcher, Reading, Robot, RobotsTxt};
-    /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /a<d\n".to_vec());
-    /// let robot = Robot::from_agent("bot");
-    /// // As a crawler requests it, `/a<d` is `/a%3Cd`, and the rule is read the same way.
-    /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a<d"));
-    /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a%3Cd"));
-    /// // Byte for byte, as Google's library compares them.
-    /// let raw = Matcher::for_robot_as(&txt, &robot, Reading::Rfc9309, UrlMode::Raw);
-    /// assert!(!raw.allowed("/a<d"));
-    /// assert!(raw.allowed("/a%3Cd"));
-    /// ```
-    #[must_use]
-    pub fn for_robot_as(txt: &RobotsTxt, robot: &Robot, reading: Reading, mode: UrlMode) -> Matcher {
-        Matcher::compiled(txt, CompiledPolicy::reusing(txt, robot, reading, mode, []), reading, mode)
-    }
-
-    /// A matcher for each of `robots` (a robot and its reading), for URLs read as
-    /// `mode` says: robots that get the same groups under the same reading share one
-    /// copy of the compiled rules (the robots of a comparison that all fall back to `*`
-    /// share one), which matters when the file holds millions of rules.
-    ///
-    /// ```
-    /// use robotscope_core::request::UrlMode;
-    /// use robotscope_core::{Matcher, Reading, Robot, RobotsTxt};
-    /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /x\n\nUser-agent: c-bot\nDisallow: /\n");
-    /// let robots = ["a-bot", "b-bot", "c-bot"].map(|token| (Robot::from_agent(token), Reading::Rfc9309));
-    /// let matchers = Matcher::for_robots(&txt, &robots, UrlMode::AsCrawlersSend);
-    /// let allowed: Vec<bool> = matchers.iter().map(|matcher| matcher.allowed("/y")).collect();
-    /// assert_eq!(allowed, [true, true, false]);
-    /// ```
-    #[must_use]
-    pub fn for_robots(txt: &RobotsTxt, robots: &[(Robot, Reading)], mode: UrlMode) -> Vec<Matcher> {
-        let mut matchers: Vec<Matcher> = Vec::with_capacity(robots.len());
-        for (robot, reading) in robots {
-            let earlier = matchers.iter().map(|matcher| &matcher.compiled);
-            let compiled = CompiledPolicy::reusing(txt, robot, *reading, mode, earlier);
-            matchers.push(Matcher::compiled(txt, compiled, *reading, mode));
+    part! {
+        /// [`Matcher::for_robot`] for URLs read as `mode` says. [`UrlMode::Raw`] takes them
+        /// byte for byte as Google's library does: the caller hands already-encoded URLs,
+        /// their path, params and query are compared as they are ([`Request::raw`]), and the
+        /// rules meet them as Google's library normalises a rule.
+        ///
+        /// ```
+        /// # #[cfg(feature = "parts")] {
+        /// use robotscope_core::request::UrlMode;
+        /// use robotscope_core::{Matcher, Reading, Robot, RobotsTxt};
+        /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /a<d\n".to_vec());
+        /// let robot = Robot::from_agent("bot");
+        /// // As a crawler requests it, `/a<d` is `/a%3Cd`, and the rule is read the same way.
+        /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a<d"));
+        /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a%3Cd"));
+        /// // Byte for byte, as Google's library compares them.
+        /// let raw = Matcher::for_robot_as(&txt, &robot, Reading::Rfc9309, UrlMode::Raw);
+        /// assert!(!raw.allowed("/a<d"));
+        /// assert!(raw.allowed("/a%3Cd"));
+        /// # }
+        /// ```
+        #[must_use]
+        pub fn for_robot_as(txt: &RobotsTxt, robot: &Robot, reading: Reading, mode: UrlMode) -> Matcher {
+            Matcher::compiled(txt, CompiledPolicy::reusing(txt, robot, reading, mode, []), reading, mode)
         }
-        matchers
     }
 
-    /// The rules of the groups of `selection` (see
-    /// [`select_whole_name`](super::agent::select_whole_name)), for URLs read as `mode`
-    /// says.
-    #[must_use]
-    pub fn for_selection(txt: &RobotsTxt, selection: Selection, reading: Reading, mode: UrlMode) -> Matcher {
-        Matcher::compiled(txt, CompiledPolicy::for_selection(txt, selection, reading, mode), reading, mode)
+    part! {
+        /// A matcher for each of `robots` (a robot and its reading), for URLs read as
+        /// `mode` says: robots that get the same groups under the same reading share one
+        /// copy of the compiled rules (the robots of a comparison that all fall back to `*`
+        /// share one), which matters when the file holds millions of rules.
+        ///
+        /// ```
+        /// # #[cfg(feature = "parts")] {
+        /// use robotscope_core::request::UrlMode;
+        /// use robotscope_core::{Matcher, Reading, Robot, RobotsTxt};
+        /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /x\n\nUser-agent: c-bot\nDisallow: /\n");
+        /// let robots = ["a-bot", "b-bot", "c-bot"].map(|token| (Robot::from_agent(token), Reading::Rfc9309));
+        /// let matchers = Matcher::for_robots(&txt, &robots, UrlMode::AsCrawlersSend);
+        /// let allowed: Vec<bool> = matchers.iter().map(|matcher| matcher.allowed("/y")).collect();
+        /// assert_eq!(allowed, [true, true, false]);
+        /// # }
+        /// ```
+        #[must_use]
+        pub fn for_robots(txt: &RobotsTxt, robots: &[(Robot, Reading)], mode: UrlMode) -> Vec<Matcher> {
+            let mut matchers: Vec<Matcher> = Vec::with_capacity(robots.len());
+            for (robot, reading) in robots {
+                let earlier = matchers.iter().map(|matcher| &matcher.compiled);
+                let compiled = CompiledPolicy::reusing(txt, robot, *reading, mode, earlier);
+                matchers.push(Matcher::compiled(txt, compiled, *reading, mode));
+            }
+            matchers
+        }
+    }
+
+    part! {
+        /// The rules of the groups of `selection` (see
+        /// [`select_whole_name`](super::agent::select_whole_name)), for URLs read as `mode`
+        /// says.
+        #[must_use]
+        pub fn for_selection(txt: &RobotsTxt, selection: Selection, reading: Reading, mode: UrlMode) -> Matcher {
+            Matcher::compiled(txt, CompiledPolicy::for_selection(txt, selection, reading, mode), reading, mode)
+        }
     }
 
     /// The matcher for a file that fetching it gave as `availability` says, as
@@ -139,7 +149,7 @@ impl Matcher {
     ///
     /// Without rules there is no Crawl-delay, Request-rate, Visit-time or usage
     /// preference either (the body of a 404 page says nothing to robots), and a
-    /// [`Decision`] names no rule. [`Matcher::selection`] still says which groups the
+    /// [`Decision`] names no rule. `Matcher::selection` (a part) still says which groups the
     /// text would give. The last availability given counts: `Available` brings the
     /// rules back.
     ///
@@ -200,7 +210,7 @@ impl Matcher {
     ///
     /// Only the path, params and query count: a URL on another host is answered by
     /// these rules all the same, although its own site's robots.txt decides for it (RFC
-    /// 9309 §2.3; [`Request::is_on_another_site`] tells). `/robots.txt` itself gets the
+    /// 9309 §2.3; `request::Request::is_on_another_site`, a part, tells). `/robots.txt` itself gets the
     /// rules' answer, although RFC 9309 §2.2.2 lets a crawler always fetch it.
     #[must_use]
     pub fn allowed(&self, url: &str) -> bool {
@@ -213,28 +223,34 @@ impl Matcher {
         self.decide_tested(&Request::tested_path(url, self.url_mode))
     }
 
-    /// Whether the robot may fetch `path`, taken exactly as given: the path a robot
-    /// requests, already in the form [`Request::tested`] gives (no reading, no
-    /// normalisation). For callers that normalise their URLs once and check them many
-    /// times.
-    #[must_use]
-    pub fn decide_tested(&self, path: &str) -> Decision {
-        match self.access {
-            Access::Rules => self.compiled.check(path),
-            access => Decision::without_rule(access == Access::AllowAll),
+    part! {
+        /// Whether the robot may fetch `path`, taken exactly as given: the path a robot
+        /// requests, already in the form [`Request::tested`] gives (no reading, no
+        /// normalisation). For callers that normalise their URLs once and check them many
+        /// times.
+        #[must_use]
+        pub fn decide_tested(&self, path: &str) -> Decision {
+            match self.access {
+                Access::Rules => self.compiled.check(path),
+                access => Decision::without_rule(access == Access::AllowAll),
+            }
         }
     }
 
-    /// The groups that apply and how they were chosen.
-    #[must_use]
-    pub fn selection(&self) -> &Selection {
-        self.compiled.selection()
+    part! {
+        /// The groups that apply and how they were chosen.
+        #[must_use]
+        pub fn selection(&self) -> &Selection {
+            self.compiled.selection()
+        }
     }
 
-    /// How URLs and paths are read ([`Request::tested_path`] gives what is tested).
-    #[must_use]
-    pub fn url_mode(&self) -> UrlMode {
-        self.url_mode
+    part! {
+        /// How URLs and paths are read ([`Request::tested_path`] gives what is tested).
+        #[must_use]
+        pub fn url_mode(&self) -> UrlMode {
+            self.url_mode
+        }
     }
 
     /// The reading the rules were compiled for.
@@ -245,14 +261,14 @@ impl Matcher {
 
     /// The bytes the compiled rules hold. Compiling takes time in proportion to it, and
     /// it stays in proportion to the file's size whatever the rules hold. (Matchers made
-    /// together by [`Matcher::for_robots`] that share their rules each count them.)
+    /// together by `Matcher::for_robots` (a part) that share their rules each count them.)
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.compiled.memory_bytes()
     }
 
     /// What the robot may do with `url` once fetched (train AI, search, AI input), by
-    /// the groups' Content-Usage and Content-Signal lines (see [`usage`](super::usage)).
+    /// the groups' Content-Usage and Content-Signal lines (see [`Usage`](crate::Usage)).
     /// `None` when the robot may not fetch `url` (a disallowed path has no preferences),
     /// under the classic readings, which know neither field, and when fetching the file
     /// gave no rules ([`Matcher::with_availability`]).
@@ -260,7 +276,7 @@ impl Matcher {
     /// # Examples
     ///
     /// ```
-    /// use robotscope_core::usage::{Category, Preference};
+    /// use robotscope_core::{Category, Preference};
     /// use robotscope_core::{Matcher, Reading, RobotsTxt};
     /// let txt = RobotsTxt::parse("User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /x\n");
     /// let usage = Matcher::new(&txt, "bot", Reading::Rfc9309).usage("/a").expect("crawlable");
@@ -275,12 +291,14 @@ impl Matcher {
         self.decide_tested(&tested).allowed().then(|| rules.answer(&tested))
     }
 
-    /// The usage preferences of the groups that apply (`None` under the classic
-    /// readings, and when fetching the file gave no rules), for a caller that has
-    /// decided a path already.
-    #[must_use]
-    pub fn usage_rules(&self) -> Option<&UsageRules> {
-        self.usage.as_ref().filter(|_| self.read_rules())
+    part! {
+        /// The usage preferences of the groups that apply (`None` under the classic
+        /// readings, and when fetching the file gave no rules), for a caller that has
+        /// decided a path already.
+        #[must_use]
+        pub fn usage_rules(&self) -> Option<&UsageRules> {
+            self.usage.as_ref().filter(|_| self.read_rules())
+        }
     }
 
     /// The group's `Crawl-delay`: how long to wait between fetches (Bing, Yandex; not
@@ -308,7 +326,7 @@ impl Matcher {
 /// decided, which matched and lost, and one line of explanation. It walks every rule
 /// of the groups that apply; for many URLs, use a [`Matcher`] (which decides the same
 /// way, as a property test holds). `url` is read as a crawler requests it, as a
-/// matcher reads it unless built with [`Matcher::for_robot_as`] for raw URLs.
+/// matcher reads it unless built with `Matcher::for_robot_as` (a part) for raw URLs.
 ///
 /// # Examples
 ///
@@ -317,8 +335,7 @@ impl Matcher {
 /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /a\nAllow: /a/b\n".to_vec());
 /// let verdict = explain(&txt, &Robot::from_agent("bot"), "/a/b/c", Reading::Rfc9309);
 /// assert!(verdict.allowed());
-/// assert_eq!(verdict.decided_by().map(|m| m.line()), Some(3));
-/// assert_eq!(verdict.losers().len(), 1);
+/// assert_eq!(verdict.line(), Some(3));
 /// assert!(verdict.explanation().contains("line 3"));
 /// ```
 #[must_use]

@@ -78,9 +78,11 @@ impl std::error::Error for OutOfMemory {}
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::memory::{Work, room_for};
 /// assert!(room_for(Work::Match, 1 << 20).is_ok());
 /// assert!(room_for(Work::Lint, usize::MAX / 2).is_err());
+/// # }
 /// ```
 pub fn room_for(work: Work, file_bytes: usize) -> Result<(), OutOfMemory> {
     let needed = file_bytes.saturating_mul(work.bytes_per_byte());

@@ -412,11 +412,11 @@ impl Interpretation {
 /// A parsed robots.txt: the bytes, their lines, and each reading's interpretation.
 ///
 /// ```
-/// use robotscope_core::{Reading, RobotsTxt};
+/// use robotscope_core::{Matcher, Reading, RobotsTxt};
 /// // Any bytes are some robots.txt: parsing never fails.
 /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /tmp/\n\nSitemap: https://example.com/map.xml\n");
-/// assert_eq!(txt.lines().len(), 4);
-/// assert_eq!(txt.interpretation(Reading::Rfc9309).groups().len(), 1);
+/// assert!(!Matcher::new(&txt, "bot", Reading::Rfc9309).allowed("/tmp/x"));
+/// assert_eq!(txt.line_text(2), b"Disallow: /tmp/");
 /// assert_eq!(txt.sitemaps().collect::<Vec<_>>(), ["https://example.com/map.xml"]);
 /// ```
 #[derive(Debug, Clone)]
@@ -459,11 +459,11 @@ impl RobotsTxt {
     /// # Examples
     ///
     /// ```
-    /// use robotscope_core::{Reading, RobotsTxt};
+    /// use robotscope_core::{Matcher, Reading, RobotsTxt};
     /// let txt = RobotsTxt::parse(b"User-agent: *\n\nDisallow: /\n".to_vec());
     /// // RFC 9309 ignores the blank line; the 1994 standard ends the record there.
-    /// assert_eq!(txt.interpretation(Reading::Rfc9309).groups()[0].rules().len(), 1);
-    /// assert_eq!(txt.interpretation(Reading::Koster1994).groups()[0].rules().len(), 0);
+    /// assert!(!Matcher::new(&txt, "bot", Reading::Rfc9309).allowed("/x"));
+    /// assert!(Matcher::new(&txt, "bot", Reading::Koster1994).allowed("/x"));
     /// ```
     #[must_use]
     pub fn parse(source: impl Into<Vec<u8>>) -> RobotsTxt {
@@ -483,11 +483,11 @@ impl RobotsTxt {
     /// # Examples
     ///
     /// ```
-    /// use robotscope_core::{Reading, RobotsTxt};
+    /// use robotscope_core::{Matcher, Reading, RobotsTxt};
     /// let text = format!("User-agent: *\n{}Disallow: /late/\n", "# filler\n".repeat(60_000));
     /// let txt = RobotsTxt::parse(text.into_bytes()).with_rfc9309_limit(Some(500 * 1024));
-    /// assert_eq!(txt.interpretation(Reading::Rfc9309).groups()[0].rules().len(), 0);
-    /// assert_eq!(txt.interpretation(Reading::Draft1996).groups()[0].rules().len(), 1);
+    /// assert!(Matcher::new(&txt, "bot", Reading::Rfc9309).allowed("/late/x"), "RFC 9309 stopped before the rule");
+    /// assert!(!Matcher::new(&txt, "bot", Reading::Draft1996).allowed("/late/x"));
     /// assert_eq!(txt.rfc9309_cut(), Some(500 * 1024));
     /// ```
     #[must_use]
@@ -512,14 +512,16 @@ impl RobotsTxt {
         self.rfc9309_limit
     }
 
-    /// The file with every byte read under every reading: itself when nothing is cut,
-    /// else a parse of its bytes without the RFC 9309 limit (for a lint of what is
-    /// written, and for what the whole file would say).
-    #[must_use]
-    pub fn whole(&self) -> std::borrow::Cow<'_, RobotsTxt> {
-        match self.rfc9309_cut() {
-            None => std::borrow::Cow::Borrowed(self),
-            Some(_) => std::borrow::Cow::Owned(RobotsTxt::parse(self.source.clone())),
+    part! {
+        /// The file with every byte read under every reading: itself when nothing is cut,
+        /// else a parse of its bytes without the RFC 9309 limit (for a lint of what is
+        /// written, and for what the whole file would say).
+        #[must_use]
+        pub fn whole(&self) -> std::borrow::Cow<'_, RobotsTxt> {
+            match self.rfc9309_cut() {
+                None => std::borrow::Cow::Borrowed(self),
+                Some(_) => std::borrow::Cow::Owned(RobotsTxt::parse(self.source.clone())),
+            }
         }
     }
 
@@ -529,16 +531,20 @@ impl RobotsTxt {
         &self.source
     }
 
-    /// Every line, in order.
-    #[must_use]
-    pub fn lines(&self) -> &[Line] {
-        &self.lines
+    part! {
+        /// Every line, in order.
+        #[must_use]
+        pub fn lines(&self) -> &[Line] {
+            &self.lines
+        }
     }
 
-    /// The line with 1-based number `number`, if there is one.
-    #[must_use]
-    pub fn line(&self, number: usize) -> Option<&Line> {
-        number.checked_sub(1).and_then(|index| self.lines.get(index))
+    part! {
+        /// The line with 1-based number `number`, if there is one.
+        #[must_use]
+        pub fn line(&self, number: usize) -> Option<&Line> {
+            number.checked_sub(1).and_then(|index| self.lines.get(index))
+        }
     }
 
     /// The content of line `number` (without its line end), or an empty slice.
@@ -553,51 +559,59 @@ impl RobotsTxt {
         self.source.get(span.clone()).unwrap_or_default()
     }
 
-    /// What `reading` makes of the file.
-    #[must_use]
-    pub fn interpretation(&self, reading: Reading) -> &Interpretation {
-        self.interpretations[reading.index()].get_or_init(|| match (reading, self.rfc9309_cut()) {
-            // The lines of the bytes read, numbered and placed as in the whole file: the
-            // interpretation's spans and line numbers hold for it.
-            (Reading::Rfc9309, Some(limit)) => {
-                let read = &self.source[..limit];
-                interpret(read, &lex::lex(read), reading)
+    part! {
+        /// What `reading` makes of the file.
+        #[must_use]
+        pub fn interpretation(&self, reading: Reading) -> &Interpretation {
+            self.interpretations[reading.index()].get_or_init(|| match (reading, self.rfc9309_cut()) {
+                // The lines of the bytes read, numbered and placed as in the whole file: the
+                // interpretation's spans and line numbers hold for it.
+                (Reading::Rfc9309, Some(limit)) => {
+                    let read = &self.source[..limit];
+                    interpret(read, &lex::lex(read), reading)
+                }
+                _ => interpret(&self.source, &self.lines, reading),
+            })
+        }
+    }
+
+    part! {
+        /// A rule's pattern, normalised for `reading` (the reading whose interpretation the
+        /// rule comes from) to meet paths as crawlers request them: percent-encoded for RFC
+        /// 9309 and the 1994 standard (non-ASCII as UTF-8 `%XX`, escapes upper-cased, what a
+        /// URL parser encodes encoded: the form [`Request::read`](super::request::Request::read)
+        /// tests paths in), percent-decoded for the 1996 draft.
+        ///
+        /// ```
+        /// # #[cfg(feature = "parts")] {
+        /// use robotscope_core::{Reading, RobotsTxt};
+        /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /a<d\nDisallow: /café\n".as_bytes().to_vec());
+        /// let rules = txt.interpretation(Reading::Rfc9309).groups()[0].rules();
+        /// assert_eq!(txt.pattern(Reading::Rfc9309, &rules[0]), b"/a%3Cd");
+        /// assert_eq!(txt.pattern(Reading::Rfc9309, &rules[1]), b"/caf%C3%A9");
+        /// # }
+        /// ```
+        #[must_use]
+        pub fn pattern(&self, reading: Reading, rule: &Rule) -> &[u8] {
+            self.pattern_as(reading, rule, UrlMode::AsCrawlersSend)
+        }
+    }
+
+    part! {
+        /// A rule's pattern for paths read as `mode` says: [`RobotsTxt::pattern`] for paths
+        /// as crawlers request them, or, for URLs taken byte for byte (`--raw-url`), as
+        /// Google's library normalises a rule (non-ASCII encoded, escapes upper-cased, the
+        /// rest as written).
+        #[must_use]
+        pub fn pattern_as(&self, reading: Reading, rule: &Rule, mode: UrlMode) -> &[u8] {
+            let span = match mode {
+                UrlMode::AsCrawlersSend => rule.pattern,
+                UrlMode::Raw => rule.raw_pattern,
+            };
+            match span {
+                PatternSpan::AsWritten => self.text(&rule.value()),
+                PatternSpan::Normalised(span) => &self.interpretation(reading).normalised_patterns[span.range()],
             }
-            _ => interpret(&self.source, &self.lines, reading),
-        })
-    }
-
-    /// A rule's pattern, normalised for `reading` (the reading whose interpretation the
-    /// rule comes from) to meet paths as crawlers request them: percent-encoded for RFC
-    /// 9309 and the 1994 standard (non-ASCII as UTF-8 `%XX`, escapes upper-cased, what a
-    /// URL parser encodes encoded: the form [`Request::read`](super::request::Request::read)
-    /// tests paths in), percent-decoded for the 1996 draft.
-    ///
-    /// ```
-    /// use robotscope_core::{Reading, RobotsTxt};
-    /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /a<d\nDisallow: /café\n".as_bytes().to_vec());
-    /// let rules = txt.interpretation(Reading::Rfc9309).groups()[0].rules();
-    /// assert_eq!(txt.pattern(Reading::Rfc9309, &rules[0]), b"/a%3Cd");
-    /// assert_eq!(txt.pattern(Reading::Rfc9309, &rules[1]), b"/caf%C3%A9");
-    /// ```
-    #[must_use]
-    pub fn pattern(&self, reading: Reading, rule: &Rule) -> &[u8] {
-        self.pattern_as(reading, rule, UrlMode::AsCrawlersSend)
-    }
-
-    /// A rule's pattern for paths read as `mode` says: [`RobotsTxt::pattern`] for paths
-    /// as crawlers request them, or, for URLs taken byte for byte (`--raw-url`), as
-    /// Google's library normalises a rule (non-ASCII encoded, escapes upper-cased, the
-    /// rest as written).
-    #[must_use]
-    pub fn pattern_as(&self, reading: Reading, rule: &Rule, mode: UrlMode) -> &[u8] {
-        let span = match mode {
-            UrlMode::AsCrawlersSend => rule.pattern,
-            UrlMode::Raw => rule.raw_pattern,
-        };
-        match span {
-            PatternSpan::AsWritten => self.text(&rule.value()),
-            PatternSpan::Normalised(span) => &self.interpretation(reading).normalised_patterns[span.range()],
         }
     }
 
@@ -617,11 +631,13 @@ impl RobotsTxt {
             .map(move |&field| String::from_utf8_lossy(self.text(&interpretation.fields()[field].value())))
     }
 
-    /// The rule as a person would write it: `Disallow: /private/`, with the value as
-    /// written (invalid UTF-8 replaced).
-    #[must_use]
-    pub fn rule_text(&self, rule: &Rule) -> String {
-        format!("{}: {}", rule.kind.name(), String::from_utf8_lossy(self.text(&rule.value())))
+    part! {
+        /// The rule as a person would write it: `Disallow: /private/`, with the value as
+        /// written (invalid UTF-8 replaced).
+        #[must_use]
+        pub fn rule_text(&self, rule: &Rule) -> String {
+            format!("{}: {}", rule.kind.name(), String::from_utf8_lossy(self.text(&rule.value())))
+        }
     }
 }
 

@@ -102,6 +102,7 @@ impl<'a> Request<'a> {
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(feature = "parts")] {
     /// use robotscope_core::request::{Form, Request};
     /// assert_eq!(Request::read("//cgi-bin/x").tested(), "//cgi-bin/x");
     /// assert_eq!(Request::read("private/x").tested(), "/private/x");
@@ -110,6 +111,7 @@ impl<'a> Request<'a> {
     /// let url = Request::read("https://Other.Example/private/x?q=1");
     /// assert_eq!(url.tested(), "/private/x?q=1");
     /// assert_eq!(url.form(), &Form::Url { origin: "https://other.example".into() });
+    /// # }
     /// ```
     #[must_use]
     pub fn read(input: &'a str) -> Request<'a> {
@@ -151,9 +153,11 @@ impl<'a> Request<'a> {
     /// # Examples
     ///
     /// ```
+    /// # #[cfg(feature = "parts")] {
     /// use robotscope_core::request::Request;
     /// assert_eq!(Request::raw("http://example.com/a%3cd#x").tested(), "/a%3cd");
     /// assert_eq!(Request::raw("//cgi-bin/x").tested(), "/x", "a network-path reference");
+    /// # }
     /// ```
     #[must_use]
     pub fn raw(url: &'a str) -> Request<'a> {
@@ -168,10 +172,12 @@ impl<'a> Request<'a> {
     /// its origin.
     ///
     /// ```
+    /// # #[cfg(feature = "parts")] {
     /// use robotscope_core::request::{Request, UrlMode};
     /// let url = "https://example.com/a/b?c=1#top";
     /// assert_eq!(Request::tested_path(url, UrlMode::AsCrawlersSend), "/a/b?c=1");
     /// assert_eq!(Request::tested_path("/café", UrlMode::AsCrawlersSend), Request::read("/café").tested());
+    /// # }
     /// ```
     #[must_use]
     pub fn tested_path(input: &'a str, mode: UrlMode) -> Cow<'a, str> {
@@ -224,11 +230,13 @@ impl<'a> Request<'a> {
     /// is a path is on no other site.
     ///
     /// ```
+    /// # #[cfg(feature = "parts")] {
     /// use robotscope_core::request::Request;
     /// let request = Request::read("https://bücher.example/a");
     /// assert!(!request.is_on_another_site("https://bücher.example/robots.txt"));
     /// assert!(!request.is_on_another_site("https://xn--bcher-kva.example:443"));
     /// assert!(request.is_on_another_site("http://bücher.example/"));
+    /// # }
     /// ```
     #[must_use]
     pub fn is_on_another_site(&self, site: &str) -> bool {
@@ -421,11 +429,13 @@ fn scheme_end(text: &str) -> Option<usize> {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::request::raw_path;
 /// assert_eq!(raw_path("https://example.com/a/b?c#d"), "/a/b?c");
 /// assert_eq!(raw_path("/a/b"), "/a/b");
 /// assert_eq!(raw_path("example.com"), "/");
 /// assert_eq!(raw_path("https://example.com?x"), "/?x");
+/// # }
 /// ```
 #[must_use]
 pub fn raw_path(url: &str) -> Cow<'_, str> {

@@ -225,7 +225,7 @@ impl Usage {
     /// # Examples
     ///
     /// ```
-    /// use robotscope_core::usage::{Category, Preference, Usage};
+    /// use robotscope_core::{Category, Preference, Usage};
     /// let page = Usage::default().with_header(b"train-ai=n, search=y");
     /// assert_eq!(page.get(Category::TrainAi).preference(), Preference::Disallowed);
     /// assert!(page.get(Category::TrainAi).stated_by_header());
@@ -358,6 +358,7 @@ pub struct ContentUsage<'a> {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::usage::read_content_usage;
 /// let rule = read_content_usage(b"/news/ train-ai=n, search=y");
 /// assert_eq!(rule.path, Some(b"/news/".as_slice()));
@@ -366,6 +367,7 @@ pub struct ContentUsage<'a> {
 /// assert_eq!(read_content_usage(b"train-ai=no, search=n, search=y").said, Some([None, Some(true)]));
 /// // Upper-case keys are not RFC 9651: nothing parses.
 /// assert_eq!(read_content_usage(b"Train-AI=n").said, None);
+/// # }
 /// ```
 #[must_use]
 pub fn read_content_usage(value: &[u8]) -> ContentUsage<'_> {
@@ -409,9 +411,11 @@ fn read_content_usage_preferences(value: &[u8]) -> [Option<bool>; 2] {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::usage::read_content_signal;
 /// assert_eq!(read_content_signal(b"search=yes, ai-train=no"), [Some(false), Some(true), None]);
 /// assert_eq!(read_content_signal(b"ai-input=y"), [None, None, None]);
+/// # }
 /// ```
 #[must_use]
 pub fn read_content_signal(value: &[u8]) -> [Option<bool>; 3] {

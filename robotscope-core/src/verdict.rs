@@ -82,8 +82,7 @@ impl RuleMatch {
 /// let txt = RobotsTxt::parse("User-agent: *\nDisallow: /a\nAllow: /a/b\n");
 /// let verdict = explain(&txt, &Robot::from_agent("bot"), "/a/b/c", Reading::Rfc9309);
 /// assert!(verdict.allowed());
-/// assert_eq!(verdict.decided_by().map(|rule| rule.line()), Some(3), "the longest match wins");
-/// assert_eq!(verdict.losers().iter().map(|rule| rule.line()).collect::<Vec<_>>(), [2]);
+/// assert_eq!(verdict.line(), Some(3), "the longest match wins");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
@@ -109,28 +108,41 @@ impl Verdict {
         self.reading
     }
 
-    /// The path that was matched, exactly as tested (see [`Request`](crate::request::Request)).
+    /// The path that was matched, exactly as tested (see `request::Request`, a part).
     #[must_use]
     pub fn path(&self) -> &str {
         &self.path
     }
 
-    /// The groups that applied and why.
-    #[must_use]
-    pub fn selection(&self) -> &Selection {
-        &self.selection
+    part! {
+        /// The groups that applied and why.
+        #[must_use]
+        pub fn selection(&self) -> &Selection {
+            &self.selection
+        }
     }
 
-    /// The rule that decided, if any rule matched.
-    #[must_use]
-    pub fn decided_by(&self) -> Option<RuleMatch> {
-        self.decided_by
+    part! {
+        /// The rule that decided, if any rule matched.
+        #[must_use]
+        pub fn decided_by(&self) -> Option<RuleMatch> {
+            self.decided_by
+        }
     }
 
-    /// The other rules that matched and lost, in file order.
+    /// The 1-based line of the deciding rule, if a rule matched (as
+    /// [`Decision::line`](crate::Decision::line) says for the same question).
     #[must_use]
-    pub fn losers(&self) -> &[RuleMatch] {
-        &self.losers
+    pub fn line(&self) -> Option<usize> {
+        self.decided_by.map(|rule| rule.line())
+    }
+
+    part! {
+        /// The other rules that matched and lost, in file order.
+        #[must_use]
+        pub fn losers(&self) -> &[RuleMatch] {
+            &self.losers
+        }
     }
 
     /// Why, in one line a person can read. Text from the file is quoted as it is:
@@ -142,12 +154,14 @@ impl Verdict {
 }
 
 impl Verdict {
-    /// The line number of the group the verdict came from: the deciding rule's group,
-    /// or else the first group that applied.
-    #[must_use]
-    pub fn group_line(&self, interpretation: &Interpretation) -> Option<usize> {
-        let group = self.decided_by.map(|m| m.group).or_else(|| self.selection.groups.first().copied())?;
-        interpretation.groups().get(group).map(super::parse::Group::first_line)
+    part! {
+        /// The line number of the group the verdict came from: the deciding rule's group,
+        /// or else the first group that applied.
+        #[must_use]
+        pub fn group_line(&self, interpretation: &Interpretation) -> Option<usize> {
+            let group = self.decided_by.map(|m| m.group).or_else(|| self.selection.groups.first().copied())?;
+            interpretation.groups().get(group).map(super::parse::Group::first_line)
+        }
     }
 
     /// "allowed" or "disallowed".
@@ -165,6 +179,7 @@ impl Verdict {
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::verdict::evaluate_fetched;
 /// use robotscope_core::{Availability, Reading, Robot, RobotsTxt};
 /// let nothing = RobotsTxt::default();
@@ -172,6 +187,7 @@ impl Verdict {
 /// let verdict = evaluate_fetched(&nothing, Availability::Status(503), &robot, "/a", Reading::Rfc9309);
 /// assert!(!verdict.allowed());
 /// assert!(verdict.explanation().contains("503"));
+/// # }
 /// ```
 #[must_use]
 pub fn evaluate_fetched(
@@ -221,6 +237,7 @@ pub fn evaluate_fetched_as(
 /// # Examples
 ///
 /// ```
+/// # #[cfg(feature = "parts")] {
 /// use robotscope_core::verdict::evaluate;
 /// use robotscope_core::{Reading, Robot, RobotsTxt};
 /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /cgi-bin/\nAllow: /cgi-bin/public\n".to_vec());
@@ -232,6 +249,7 @@ pub fn evaluate_fetched_as(
 /// let draft = evaluate(&txt, &slurp, "/cgi-bin/public/form", Reading::Draft1996);
 /// assert!(!draft.allowed());
 /// assert_eq!(draft.decided_by().map(|m| m.line()), Some(2));
+/// # }
 /// ```
 #[must_use]
 pub fn evaluate(txt: &RobotsTxt, robot: &Robot, path: &str, reading: Reading) -> Verdict {
