@@ -27,8 +27,10 @@ pub struct Robot {
 }
 
 impl Robot {
-    /// The robot named on the command line with `-a`: the string is the product token
-    /// and, for the classic readings, the name; no fallbacks, no flags.
+    /// The robot named by `agent`: the string is the product token and, for the classic
+    /// readings, the name; no fallbacks, no flags. Give the product token (`MyCrawler`,
+    /// not `MyCrawler/1.0`): under RFC 9309 anything else names no group and gets `*`
+    /// ([`is_valid_token`] checks, [`suggest_token`] finds one in a User-Agent header).
     ///
     /// # Examples
     ///
@@ -122,12 +124,10 @@ pub fn classic_name(name: &str) -> String {
 /// # Examples
 ///
 /// ```
-/// # #[cfg(feature = "parts")] {
-/// use robotscope_core::agent::is_valid_token;
+/// use robotscope_core::is_valid_token;
 /// assert!(is_valid_token("Googlebot-Image"));
 /// assert!(!is_valid_token("Scooter/3.0"));
 /// assert!(!is_valid_token(""));
-/// # }
 /// ```
 #[must_use]
 pub fn is_valid_token(token: &str) -> bool {
@@ -144,6 +144,16 @@ pub fn is_valid_token(token: &str) -> bool {
 /// it, and neither does a browser's header (`Mozilla/5.0 (X11; Linux x86_64) ...`: not
 /// `Linux`, not `Mozilla`), whose robot, if any, is named after `compatible;` or as a
 /// versioned product named like a robot.
+///
+/// # Examples
+///
+/// ```
+/// use robotscope_core::suggest_token;
+/// let header = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+/// assert_eq!(suggest_token(header).as_deref(), Some("Googlebot"));
+/// assert_eq!(suggest_token("MyCrawler/1.0").as_deref(), Some("MyCrawler"));
+/// assert_eq!(suggest_token("Mozilla/5.0 (X11; Linux x86_64)"), None);
+/// ```
 #[must_use]
 pub fn suggest_token(agent: &str) -> Option<String> {
     // A product's name as a token: all of it, or all of it before a version.

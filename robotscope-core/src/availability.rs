@@ -24,7 +24,9 @@ pub enum Availability {
     /// The file was read: a local file, standard input, or an HTTP 2xx answer.
     #[default]
     Available,
-    /// The server answered with this status (not 2xx, not a redirect).
+    /// The server answered with this status. A 2xx is read as [`Available`](Self::Available);
+    /// a 3xx is a redirect not followed, which reaches no file (RFC 9309 §2.3.1.2 asks a
+    /// crawler to follow five), so it is read as unreachable.
     Status(u16),
     /// No answer: the name did not resolve, the connection was refused or failed, or TLS
     /// failed.
@@ -75,8 +77,8 @@ impl Availability {
     ///
     /// * RFC 9309: 4xx is "unavailable" and allows everything (§2.3.1.3); 5xx is
     ///   "unreachable" and disallows everything (§2.3.1.4), and so does 429, which
-    ///   Google treats as a server error (RFC 9309 leaves it to the 4xx class; DESIGN.md
-    ///   §1 follows Google); no answer at all is unreachable too; more than five
+    ///   Google treats as a server error (RFC 9309 leaves it to the 4xx class; robotscope
+    ///   follows Google); no answer at all is unreachable too; more than five
     ///   redirects may be taken as unavailable (§2.3.1.2), so everything is allowed.
     /// * The 1996 draft (and the 1994 standard, which says nothing): 401 and 403 mean
     ///   the site is closed ("the robot should regard access to the site completely

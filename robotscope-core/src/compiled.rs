@@ -34,7 +34,8 @@ use super::reading::Reading;
 use super::request::UrlMode;
 use super::verdict::{RuleMatch, index_html_directory};
 
-/// The outcome of one check: the verdict and the rule that decided it.
+/// The outcome of one check: the verdict and the line of the rule that decided it
+/// (with the `parts` feature, the rule itself).
 ///
 /// ```
 /// use robotscope_core::{Matcher, Reading, RobotsTxt};

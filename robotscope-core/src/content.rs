@@ -6,7 +6,8 @@
 use super::lex::{self, ByteOrderMark};
 
 /// RFC 9309 §2.5: crawlers must parse at least 500 KiB of a robots.txt, and Google reads
-/// exactly that much. The fetch cap's default and the lint's limit both come from here.
+/// exactly that much: give [`RobotsTxt::parse`](crate::RobotsTxt::parse) at most this
+/// much of a body to read as Google does. The lint's limit comes from here too.
 pub const RFC9309_PARSE_LIMIT_BYTES: usize = 500 * 1024;
 
 /// How much of the start of a body is searched for markup.

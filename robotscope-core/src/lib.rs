@@ -36,8 +36,11 @@
 //! outcome leaves of the rules), [`RequestRate`] and [`VisitTime`] (the group
 //! extensions), [`Usage`] with [`Category`], [`Preference`] and [`Stated`] (AI usage
 //! preferences, Content-Usage and Content-Signal), [`Code`] and [`Severity`] (a
-//! diagnostic's kind), the errors [`UnknownReading`] and [`UnknownCode`], and
-//! [`RFC9309_PARSE_LIMIT_BYTES`], how much of a file a crawler must read. This is the
+//! diagnostic's kind), [`UrlMode`] (URLs as crawlers send them, or byte for byte as
+//! Google's library takes them), the errors [`UnknownReading`] and [`UnknownCode`], and
+//! [`RFC9309_PARSE_LIMIT_BYTES`], how much of a file a crawler must read; and two checks
+//! of a robot's name, [`is_valid_token`] and [`suggest_token`] (a robot is named by its
+//! product token, `MyCrawler`, not by its User-Agent header). This is the
 //! whole crate as a crawler builds it; `face.txt` lists every item, and a test keeps the
 //! list true, so that the face grows only on purpose. It changes only when nothing else
 //! will do (before 1.0, a change is a new minor version).
@@ -46,7 +49,7 @@
 //!
 //! A program that shows a file (the robotscope tool, its Python package) turns on the
 //! `parts` feature. It makes public the modules the face is built from, and the calls on
-//! the face's types that name them: the groups and rules as each reading sees them
+//! the face's types that only such a program makes: the groups and rules as each reading sees them
 //! (`parse`, `RobotsTxt::interpretation`), which group a robot gets (`agent`,
 //! `Matcher::selection`), how a user's text becomes the tested path (`request`), the
 //! verdict machinery (`verdict`, `Verdict::decided_by`), AI usage preferences (`usage`),
@@ -57,11 +60,13 @@
 //!
 //! `examples/` holds a polite crawler loop and a batch filter.
 
-// Every `pub` item is reachable from outside, and every type a public item names can be
-// named: no item is public by accident (`face.txt` lists them).
+// With the `parts` feature every `pub` item is reachable from outside; with or without
+// it, every type a public item names can be named. No item is public by accident
+// (`face.txt` and `parts.txt` list them).
 #![warn(unreachable_pub, unnameable_types)]
 // Without the `parts` feature the parts are private: what only the tool calls is compiled
-// but unused, and their `pub` items are reachable only through the root.
+// but unused, and their `pub` items are reachable only through the root (which is why
+// `unreachable_pub` is checked with the feature only).
 #![cfg_attr(not(feature = "parts"), allow(unreachable_pub, dead_code))]
 
 /// A method of the face's types that only a program that shows a file calls (a rule's
@@ -124,12 +129,14 @@ pub use parse::RobotsTxt;
 pub use reading::Reading;
 pub use verdict::Verdict;
 
-// The words the face's answers are made of.
+// The words the face's answers are made of, and the two checks of a robot's name.
+pub use agent::{is_valid_token, suggest_token};
 pub use availability::Access;
 pub use content::RFC9309_PARSE_LIMIT_BYTES;
 pub use extensions::{RequestRate, VisitTime};
 pub use lint::{Code, Severity, UnknownCode};
 pub use reading::UnknownReading;
+pub use request::UrlMode;
 pub use usage::{Category, Preference, Stated, Usage};
 
 /// The book's library chapter: its Rust snippets run as doctests, so that what it

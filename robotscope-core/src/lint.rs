@@ -47,7 +47,7 @@ pub use lines::edit_distance;
 mod preferences;
 
 /// How serious a diagnostic is. Ordered most serious first (`Error < Warning < Info`),
-/// the order diagnostics are listed in.
+/// so that sorting by it puts errors first ([`lint()`](fn@crate::lint) lists by line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     /// Some reading ignores or misreads the line, so verdicts change.
@@ -133,8 +133,9 @@ impl Fix {
     }
 }
 
-/// One problem found in a robots.txt: its code, how serious, where, what each reading
-/// does with it, and the fix when there is one.
+/// One problem found in a robots.txt: its code, how serious, where, and what each
+/// reading does with it (with the `parts` feature, also the fix when there is one;
+/// [`fix_all`](crate::fix_all) applies them).
 ///
 /// ```
 /// use robotscope_core::{RobotsTxt, lint};

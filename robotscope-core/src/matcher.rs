@@ -73,31 +73,26 @@ impl Matcher {
         Matcher::for_robot_as(txt, robot, reading, UrlMode::AsCrawlersSend)
     }
 
-    part! {
-        /// [`Matcher::for_robot`] for URLs read as `mode` says. [`UrlMode::Raw`] takes them
-        /// byte for byte as Google's library does: the caller hands already-encoded URLs,
-        /// their path, params and query are compared as they are ([`Request::raw`]), and the
-        /// rules meet them as Google's library normalises a rule.
-        ///
-        /// ```
-        /// # #[cfg(feature = "parts")] {
-        /// use robotscope_core::request::UrlMode;
-        /// use robotscope_core::{Matcher, Reading, Robot, RobotsTxt};
-        /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /a<d\n".to_vec());
-        /// let robot = Robot::from_agent("bot");
-        /// // As a crawler requests it, `/a<d` is `/a%3Cd`, and the rule is read the same way.
-        /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a<d"));
-        /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a%3Cd"));
-        /// // Byte for byte, as Google's library compares them.
-        /// let raw = Matcher::for_robot_as(&txt, &robot, Reading::Rfc9309, UrlMode::Raw);
-        /// assert!(!raw.allowed("/a<d"));
-        /// assert!(raw.allowed("/a%3Cd"));
-        /// # }
-        /// ```
-        #[must_use]
-        pub fn for_robot_as(txt: &RobotsTxt, robot: &Robot, reading: Reading, mode: UrlMode) -> Matcher {
-            Matcher::compiled(txt, CompiledPolicy::reusing(txt, robot, reading, mode, []), reading, mode)
-        }
+    /// [`Matcher::for_robot`] for URLs read as `mode` says. [`UrlMode::Raw`] takes them
+    /// byte for byte as Google's library does: the caller hands already-encoded URLs,
+    /// their path, params and query are compared as they are, and the rules meet them as
+    /// Google's library normalises a rule.
+    ///
+    /// ```
+    /// use robotscope_core::{Matcher, Reading, Robot, RobotsTxt, UrlMode};
+    /// let txt = RobotsTxt::parse(b"User-agent: *\nDisallow: /a<d\n".to_vec());
+    /// let robot = Robot::from_agent("bot");
+    /// // As a crawler requests it, `/a<d` is `/a%3Cd`, and the rule is read the same way.
+    /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a<d"));
+    /// assert!(!Matcher::for_robot(&txt, &robot, Reading::Rfc9309).allowed("/a%3Cd"));
+    /// // Byte for byte, as Google's library compares them.
+    /// let raw = Matcher::for_robot_as(&txt, &robot, Reading::Rfc9309, UrlMode::Raw);
+    /// assert!(!raw.allowed("/a<d"));
+    /// assert!(raw.allowed("/a%3Cd"));
+    /// ```
+    #[must_use]
+    pub fn for_robot_as(txt: &RobotsTxt, robot: &Robot, reading: Reading, mode: UrlMode) -> Matcher {
+        Matcher::compiled(txt, CompiledPolicy::reusing(txt, robot, reading, mode, []), reading, mode)
     }
 
     part! {
@@ -245,12 +240,10 @@ impl Matcher {
         }
     }
 
-    part! {
-        /// How URLs and paths are read ([`Request::tested_path`] gives what is tested).
-        #[must_use]
-        pub fn url_mode(&self) -> UrlMode {
-            self.url_mode
-        }
+    /// How URLs and paths are read.
+    #[must_use]
+    pub fn url_mode(&self) -> UrlMode {
+        self.url_mode
     }
 
     /// The reading the rules were compiled for.
@@ -322,11 +315,13 @@ impl Matcher {
     }
 }
 
-/// The slow path that says why: may `robot` fetch `url` under `reading`, which rule
-/// decided, which matched and lost, and one line of explanation. It walks every rule
+/// The slow path that says why: may `robot` fetch `url` under `reading`, which line
+/// decided, and one line of explanation (with the `parts` feature the verdict also
+/// names the rules that matched and lost). It reads the file's rules: a fetch that gave
+/// none is [`Availability::access`] and [`Availability::reason`]'s to answer. It walks every rule
 /// of the groups that apply; for many URLs, use a [`Matcher`] (which decides the same
 /// way, as a property test holds). `url` is read as a crawler requests it, as a
-/// matcher reads it unless built with `Matcher::for_robot_as` (a part) for raw URLs.
+/// matcher reads it unless built with [`Matcher::for_robot_as`] for raw URLs.
 ///
 /// # Examples
 ///

@@ -409,7 +409,8 @@ impl Interpretation {
     }
 }
 
-/// A parsed robots.txt: the bytes, their lines, and each reading's interpretation.
+/// A parsed robots.txt: the bytes, their lines, and each reading's interpretation (the
+/// last two are parts, public with the `parts` feature).
 ///
 /// ```
 /// use robotscope_core::{Matcher, Reading, RobotsTxt};
@@ -447,7 +448,8 @@ impl PartialEq for RobotsTxt {
 impl Eq for RobotsTxt {}
 
 impl RobotsTxt {
-    /// Parses any bytes (a `Vec<u8>`, a `&[u8]` from an HTTP client, a `&str`). Never
+    /// Parses any bytes (a `Vec<u8>`, taken without a copy, or a `&[u8]` or a `&str`,
+    /// copied; a `&Vec<u8>` is given as `.as_slice()`). Never
     /// fails: what cannot be read as a field is kept as a line and left to the
     /// diagnostics.
     ///

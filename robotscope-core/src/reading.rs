@@ -32,7 +32,8 @@ impl Reading {
     /// All readings, newest first.
     pub const ALL: [Reading; 3] = [Reading::Rfc9309, Reading::Draft1996, Reading::Koster1994];
 
-    /// The name used on the command line and in JSON (`rfc9309`, `draft1996`, `koster1994`).
+    /// The reading's name (`rfc9309`, `draft1996`, `koster1994`), which `FromStr` reads
+    /// back.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {

@@ -27,11 +27,11 @@ use super::pattern::normalise_rfc9309;
 /// Whether paths and URLs are read as crawlers send them, or taken byte for byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum UrlMode {
-    /// As a user writes them, tested as a crawler requests them ([`Request::read`]).
+    /// As a user writes them, tested as a crawler requests them: percent-encoded where
+    /// a crawler would encode, `.` and `..` segments resolved.
     #[default]
     AsCrawlersSend,
-    /// Byte for byte, as Google's library takes an already-encoded URL
-    /// ([`Request::raw`], `--raw-url`).
+    /// Byte for byte, as Google's library takes an already-encoded URL.
     Raw,
 }
 

@@ -50,7 +50,7 @@ impl Category {
     /// Every category, in the order robotscope shows them.
     pub const ALL: [Category; 3] = [Category::TrainAi, Category::Search, Category::AiInput];
 
-    /// The name in `--json` and on screen: `train-ai`, `search`, `ai-input`.
+    /// The category's name: `train-ai`, `search`, `ai-input`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {

@@ -1,27 +1,33 @@
-//! The crate's public faces, listed in `face.txt` and `parts.txt`, may grow only on
+//! The crate's public faces, listed in `face.txt` and `parts.txt`, may change only on
 //! purpose.
 //!
-//! The crate denies itself `pub` items that are not reachable (`unreachable_pub` in
-//! lib.rs), so an item written `pub` is exactly an item a program can name. This test
-//! reads every source file with `syn` and lists those items (functions, types, constants,
-//! re-exports, methods and fields) twice:
+//! This test reads every source file with `syn` and lists the public items it finds,
+//! wherever they are written (inline modules and function bodies included): functions
+//! and methods with their signatures, types, fields and variants with their types,
+//! constants, re-exports, the traits each type implements or derives, and the modules
+//! `parts!` declares. It lists them twice:
 //!
-//! * `face.txt`, what a crawler sees, built without the `parts` feature: the root's names,
-//!   as the crawler writes them (`Matcher::allowed`), with their methods, fields and
-//!   variants, but not the methods written in `part! { .. }`;
-//! * `parts.txt`, everything the tool sees with `parts`, by the module that defines it (a
-//!   private module's items are reached through a `pub use`; the modules `parts!`
-//!   declares are public).
+//! * `face.txt`, what a crawler sees, built without the `parts` feature: the root's
+//!   names, as the crawler writes them (`Matcher::allowed`), each with its members and
+//!   traits, wherever they are written, but not the methods written in `part! { .. }`;
+//! * `parts.txt`, every public item with `parts`, under the module that writes it (a
+//!   private module's items are reached through a `pub use`; with `parts` the crate
+//!   denies itself `pub` items that are not reachable, `unreachable_pub`).
 //!
-//! The diagnostic codes are added to both (the `Code` enum is made by a macro, which
-//! `syn` does not expand). A change to either list fails here until the files are written
-//! again, on purpose: `ROBOTSCOPE_BLESS=1 cargo test -p robotscope-core --test face`.
-//! (`cargo public-api` needs a nightly rustdoc; this needs nothing.) That the face's
-//! types can all be named without `parts` is the compiler's `unnameable_types` lint, run
-//! by CI on the crate alone.
+//! The diagnostic codes are added to both, each variant with its name (the `Code` enum
+//! is made by a macro, which `syn` does not expand). Any other macro that writes a
+//! public item, and any exported macro, fails the test until it is listed here. A change
+//! to either list fails until the files are written again, on purpose:
+//! `ROBOTSCOPE_BLESS=1 cargo test -p robotscope-core --test face`. (`cargo public-api`
+//! needs a nightly rustdoc; this needs nothing.) That the face's types can all be named
+//! without `parts` is the compiler's `unnameable_types` lint, run by CI on the crate
+//! alone.
 
 use std::path::{Path, PathBuf};
 
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::visit::Visit;
 use syn::{ImplItem, ImplItemFn, Item, UseTree, Visibility};
 
 /// What `face.txt` says first.
@@ -29,28 +35,107 @@ const FACE_HEADER: &str =
     "# robotscope-core's face: what a crawler can name without the `parts` feature (tests/face.rs)";
 /// What `parts.txt` says first.
 const PARTS_HEADER: &str =
-    "# robotscope-core's public items with the `parts` feature, under the module that defines each (tests/face.rs)";
+    "# robotscope-core's public items with the `parts` feature, under the module that writes each (tests/face.rs)";
 
-/// The mark of a method written in `part! { .. }`: public with `parts` only.
-const PART: &str = " (part)";
+/// The macros allowed to write public items: the catalogue (its `Code` is listed from
+/// `Code::ALL` and the tokens of its definition), `part!` and `parts!` (read where they
+/// are used).
+const MACROS_THAT_WRITE_PUB: [&str; 3] = ["catalogue", "part", "parts"];
 
-/// One line per public item with `parts`: `path kind`, sorted; a method written in
-/// `part! { .. }` ends in [`PART`].
-fn items() -> Vec<String> {
+/// Kinds of item that a root name can stand for.
+const DEFINITIONS: [&str; 7] = ["struct", "enum", "fn", "const", "static", "type", "trait"];
+
+/// One public item.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry {
+    /// The module that writes it (`""` for the root, `lint::lines`).
+    module: String,
+    /// The type a method, field, variant, trait impl or derive belongs to.
+    owner: Option<String>,
+    /// Its name; for a trait impl or derive, the trait.
+    name: String,
+    /// `fn`, `struct`, `variant`, `field`, `impl`, `derive`, `use`, `mod`, ...
+    kind: &'static str,
+    /// Its signature or type, tidied (empty when it has none).
+    detail: String,
+    /// Public with the `parts` feature only (`part!`, `parts!`).
+    part: bool,
+}
+
+impl Entry {
+    fn new(module: &str, owner: Option<&str>, name: impl Into<String>, kind: &'static str) -> Entry {
+        Entry {
+            module: module.to_owned(),
+            owner: owner.map(str::to_owned),
+            name: name.into(),
+            kind,
+            detail: String::new(),
+            part: false,
+        }
+    }
+
+    fn detail(mut self, detail: String) -> Entry {
+        self.detail = detail;
+        self
+    }
+
+    /// `name kind detail`, with `name` as given.
+    fn line(&self, name: &str) -> String {
+        let mut line = format!("{name} {}", self.kind);
+        if !self.detail.is_empty() {
+            line.push(' ');
+            line.push_str(&self.detail);
+        }
+        if self.part {
+            line.push_str(" (part)");
+        }
+        line
+    }
+
+    /// The line of an entry that belongs to `owner` (named as the reader names it):
+    /// `Owner::method fn ..`, or `Owner impl Trait` for a trait.
+    fn line_for(&self, owner: &str) -> String {
+        if matches!(self.kind, "impl" | "derive") {
+            format!("{owner} {} {}", self.kind, self.name)
+        } else {
+            self.line(&format!("{owner}::{}", self.name))
+        }
+    }
+
+    /// The line in `parts.txt`: the path by the module that writes it.
+    fn parts_line(&self) -> String {
+        match &self.owner {
+            Some(owner) => self.line_for(&join(&self.module, owner)),
+            None => self.line(&join(&self.module, &self.name)),
+        }
+    }
+}
+
+/// What the scan found: the entries, and what it cannot list.
+#[derive(Debug, Default)]
+struct Scan {
+    entries: Vec<Entry>,
+    faults: Vec<String>,
+}
+
+/// The crate's source, scanned.
+fn scan_crate() -> Scan {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut items = Vec::new();
+    let mut scan = Scan::default();
     for file in rust_files(&src) {
-        let module = module_path(&src, &file);
         let text = std::fs::read_to_string(&file).expect("a source file");
         let syntax = syn::parse_file(&text).unwrap_or_else(|error| panic!("{}: {error}", file.display()));
-        list_items(&module, &syntax.items, &mut items);
+        scan.file(&module_path(&src, &file), &syntax);
     }
     for code in robotscope_core::Code::ALL {
-        items.push(format!("catalogue::Code::{} code", code.name()));
+        scan.entries.push(
+            Entry::new("catalogue", Some("Code"), format!("{code:?}"), "variant")
+                .detail(format!("\"{}\"", code.name())),
+        );
     }
-    items.sort();
-    items.dedup();
-    items
+    scan.entries.sort();
+    scan.entries.dedup();
+    scan
 }
 
 /// The module path of a source file: `lib.rs` is the root, `lint/lines.rs` is `lint::lines`.
@@ -81,120 +166,272 @@ fn join(module: &str, name: &str) -> String {
     if module.is_empty() { name.to_owned() } else { format!("{module}::{name}") }
 }
 
-fn list_items(module: &str, items: &[Item], out: &mut Vec<String>) {
-    for item in items {
-        let (visibility, name, kind) = match item {
-            Item::Fn(f) => (&f.vis, f.sig.ident.to_string(), "fn"),
-            Item::Const(c) => (&c.vis, c.ident.to_string(), "const"),
-            Item::Static(s) => (&s.vis, s.ident.to_string(), "static"),
-            Item::Type(t) => (&t.vis, t.ident.to_string(), "type"),
-            Item::Trait(t) => (&t.vis, t.ident.to_string(), "trait"),
-            Item::Enum(e) => {
-                if is_pub(&e.vis) {
-                    for variant in &e.variants {
-                        out.push(format!("{} variant", join(module, &format!("{}::{}", e.ident, variant.ident))));
+/// Tokens as one line, without the spaces `to_string` puts around punctuation.
+fn tidy(tokens: &impl ToTokens) -> String {
+    let mut text = tokens.to_token_stream().to_string();
+    for (from, to) in [
+        (" :: ", "::"),
+        (" : ", ": "),
+        (" ,", ","),
+        ("& ", "&"),
+        (" < ", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        ("( ", "("),
+        (" )", ")"),
+        ("[ ", "["),
+        (" ]", "]"),
+        (" ;", ";"),
+        ("' ", "'"),
+        ("- >", "->"),
+    ] {
+        text = text.replace(from, to);
+    }
+    text
+}
+
+/// A function's signature: generics, arguments, result and where-clause.
+fn signature(sig: &syn::Signature) -> String {
+    let mut text = String::new();
+    if sig.constness.is_some() {
+        text.push_str("const ");
+    }
+    text.push_str(&tidy(&sig.generics));
+    text.push('(');
+    text.push_str(&tidy(&sig.inputs));
+    text.push(')');
+    if let syn::ReturnType::Type(_, result) = &sig.output {
+        text.push_str(" -> ");
+        text.push_str(&tidy(result));
+    }
+    if let Some(clause) = &sig.generics.where_clause {
+        text.push(' ');
+        text.push_str(&tidy(clause));
+    }
+    text
+}
+
+/// The traits a `#[derive(..)]` names.
+fn derives(attributes: &[syn::Attribute]) -> Vec<String> {
+    let mut traits = Vec::new();
+    for attribute in attributes.iter().filter(|attribute| attribute.path().is_ident("derive")) {
+        let _ = attribute.parse_nested_meta(|meta| {
+            traits.push(tidy(&meta.path));
+            Ok(())
+        });
+    }
+    traits
+}
+
+/// A type's name as an impl writes it (`Request<'a>` is `Request`).
+fn type_name(ty: &syn::Type) -> Option<String> {
+    let syn::Type::Path(path) = ty else { return None };
+    path.path.segments.last().map(|segment| segment.ident.to_string())
+}
+
+impl Scan {
+    fn file(&mut self, module: &str, syntax: &syn::File) {
+        let mut visitor = Visitor { scan: self, modules: vec![module.to_owned()] };
+        visitor.visit_file(syntax);
+    }
+
+    fn fault(&mut self, module: &str, what: &str) {
+        self.faults.push(format!("{}: {what}", if module.is_empty() { "lib.rs" } else { module }));
+    }
+
+    fn derived(&mut self, module: &str, owner: &str, attributes: &[syn::Attribute]) {
+        for derived in derives(attributes) {
+            self.entries.push(Entry::new(module, Some(owner), derived, "derive"));
+        }
+    }
+
+    fn item(&mut self, module: &str, item: &Item) {
+        match item {
+            Item::Fn(f) if is_pub(&f.vis) => {
+                self.entries.push(Entry::new(module, None, f.sig.ident.to_string(), "fn").detail(signature(&f.sig)));
+            }
+            Item::Const(c) if is_pub(&c.vis) => {
+                self.entries.push(Entry::new(module, None, c.ident.to_string(), "const").detail(tidy(&c.ty)));
+            }
+            Item::Static(s) if is_pub(&s.vis) => {
+                self.entries.push(Entry::new(module, None, s.ident.to_string(), "static").detail(tidy(&s.ty)));
+            }
+            Item::Type(t) if is_pub(&t.vis) => {
+                self.entries.push(Entry::new(module, None, t.ident.to_string(), "type").detail(tidy(&t.ty)));
+            }
+            Item::Trait(t) if is_pub(&t.vis) => {
+                self.entries.push(Entry::new(module, None, t.ident.to_string(), "trait"));
+            }
+            Item::Enum(e) if is_pub(&e.vis) => {
+                let owner = e.ident.to_string();
+                self.entries.push(Entry::new(module, None, &owner, "enum").detail(tidy(&e.generics)));
+                for variant in &e.variants {
+                    let entry = Entry::new(module, Some(&owner), variant.ident.to_string(), "variant");
+                    self.entries.push(entry.detail(tidy(&variant.fields)));
+                }
+                self.derived(module, &owner, &e.attrs);
+            }
+            Item::Struct(s) if is_pub(&s.vis) => {
+                let owner = s.ident.to_string();
+                self.entries.push(Entry::new(module, None, &owner, "struct").detail(tidy(&s.generics)));
+                for (at, field) in s.fields.iter().enumerate().filter(|(_, field)| is_pub(&field.vis)) {
+                    let name = field.ident.as_ref().map_or_else(|| at.to_string(), ToString::to_string);
+                    self.entries.push(Entry::new(module, Some(&owner), name, "field").detail(tidy(&field.ty)));
+                }
+                self.derived(module, &owner, &s.attrs);
+            }
+            Item::Mod(m) if m.content.is_none() && is_pub(&m.vis) => {
+                self.entries.push(Entry::new(module, None, m.ident.to_string(), "mod"));
+            }
+            Item::Use(u) if is_pub(&u.vis) => {
+                let mut names = Vec::new();
+                use_names(&u.tree, &mut names);
+                for name in names {
+                    self.entries.push(Entry::new(module, None, name, "use"));
+                }
+            }
+            Item::Impl(i) => self.implementation(module, i),
+            Item::Macro(m) => self.macro_item(module, m),
+            _ => {}
+        }
+    }
+
+    /// An `impl` block: a trait's name, or the public methods and constants, each under
+    /// the type's name.
+    fn implementation(&mut self, module: &str, block: &syn::ItemImpl) {
+        let Some(owner) = type_name(&block.self_ty) else { return };
+        if let Some((_, path, _)) = &block.trait_ {
+            self.entries.push(Entry::new(module, Some(&owner), tidy(path), "impl"));
+            return;
+        }
+        for inner in &block.items {
+            match inner {
+                ImplItem::Fn(f) if is_pub(&f.vis) => {
+                    let entry = Entry::new(module, Some(&owner), f.sig.ident.to_string(), "fn");
+                    self.entries.push(entry.detail(signature(&f.sig)));
+                }
+                ImplItem::Const(c) if is_pub(&c.vis) => {
+                    let entry = Entry::new(module, Some(&owner), c.ident.to_string(), "const");
+                    self.entries.push(entry.detail(tidy(&c.ty)));
+                }
+                ImplItem::Macro(m) if m.mac.path.is_ident("part") => match m.mac.parse_body::<ImplItemFn>() {
+                    Ok(f) => {
+                        let mut entry = Entry::new(module, Some(&owner), f.sig.ident.to_string(), "fn");
+                        entry.detail = signature(&f.sig);
+                        entry.part = true;
+                        self.entries.push(entry);
+                    }
+                    Err(error) => {
+                        self.fault(module, &format!("part! {{ .. }} in impl {owner} is not one pub fn: {error}"));
+                    }
+                },
+                ImplItem::Macro(m) => {
+                    self.fault(
+                        module,
+                        &format!("impl {owner} holds a macro, {}!, whose items are not listed", tidy(&m.mac.path)),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `parts!(..)` declares modules; `macro_rules!` may write public items only if
+    /// this test knows how to list them.
+    fn macro_item(&mut self, module: &str, item: &syn::ItemMacro) {
+        if item.attrs.iter().any(|attribute| attribute.path().is_ident("macro_export")) {
+            self.fault(module, &format!("an exported macro, {}", tidy(&item.ident)));
+        }
+        if item.mac.path.is_ident("parts") {
+            match item.mac.parse_body_with(syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated)
+            {
+                Ok(parts) => {
+                    for part in parts {
+                        let mut entry = Entry::new(module, None, part.to_string(), "mod");
+                        entry.part = true;
+                        self.entries.push(entry);
                     }
                 }
-                (&e.vis, e.ident.to_string(), "enum")
+                Err(error) => self.fault(module, &format!("parts!(..) is not a list of modules: {error}")),
             }
-            Item::Struct(s) => {
-                if is_pub(&s.vis) {
-                    for field in s.fields.iter().filter(|field| is_pub(&field.vis)) {
-                        let field = field.ident.as_ref().map_or_else(|| "0".to_owned(), ToString::to_string);
-                        out.push(format!("{} field", join(module, &format!("{}::{field}", s.ident))));
-                    }
-                }
-                (&s.vis, s.ident.to_string(), "struct")
+        } else if item.mac.path.is_ident("macro_rules") {
+            let name = item.ident.as_ref().map(ToString::to_string).unwrap_or_default();
+            if name == "catalogue" {
+                self.catalogue(module, item.mac.tokens.clone());
+            } else if !MACROS_THAT_WRITE_PUB.contains(&name.as_str()) && writes_pub(item.mac.tokens.clone()) {
+                self.fault(module, &format!("macro_rules! {name} writes public items this test does not list"));
             }
-            Item::Mod(m) => {
-                if let Some((_, inner)) = &m.content {
-                    // `#[cfg(test)] mod tests { ... }` and other inline modules.
-                    let inner_module = join(module, &m.ident.to_string());
-                    if is_pub(&m.vis) {
-                        list_items(&inner_module, inner, out);
-                    }
-                }
-                (&m.vis, m.ident.to_string(), "mod")
-            }
-            Item::Macro(m) if m.mac.path.is_ident("parts") => {
-                let parts = m
-                    .mac
-                    .parse_body_with(syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated)
-                    .expect("parts!(module, ..)");
-                for part in parts {
-                    out.push(format!("{} mod", join(module, &part.to_string())));
-                }
-                continue;
-            }
-            Item::Macro(m) if m.mac.path.is_ident("macro_rules") => {
-                macro_items(module, m.mac.tokens.clone(), &mut None, out);
-                continue;
-            }
-            Item::Use(u) => {
-                if is_pub(&u.vis) {
-                    let mut names = Vec::new();
-                    use_names(&u.tree, &mut names);
-                    for name in names {
-                        out.push(format!("{} use", join(module, &name)));
-                    }
-                }
-                continue;
-            }
-            Item::Impl(i) if i.trait_.is_none() => {
-                let syn::Type::Path(self_type) = &*i.self_ty else { continue };
-                let Some(type_name) = self_type.path.segments.last().map(|s| s.ident.to_string()) else { continue };
-                for inner in &i.items {
-                    match inner {
-                        ImplItem::Fn(f) if is_pub(&f.vis) => {
-                            out.push(format!("{} fn", join(module, &format!("{type_name}::{}", f.sig.ident))));
-                        }
-                        ImplItem::Const(c) if is_pub(&c.vis) => {
-                            out.push(format!("{} const", join(module, &format!("{type_name}::{}", c.ident))));
-                        }
-                        ImplItem::Macro(m) if m.mac.path.is_ident("part") => {
-                            let f: ImplItemFn = m.mac.parse_body().expect("part! { pub fn .. }");
-                            out.push(format!("{} fn{PART}", join(module, &format!("{type_name}::{}", f.sig.ident))));
+        }
+    }
+
+    /// The `Code` enum and its members, from the tokens of `catalogue!`'s definition
+    /// (its variants come from `Code::ALL`): the `pub enum` names the type, its derive
+    /// list and the `pub fn`s and `pub const`s after it are its.
+    fn catalogue(&mut self, module: &str, tokens: TokenStream) {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        for (at, token) in tokens.iter().enumerate() {
+            match (token, tokens.get(at + 1), tokens.get(at + 2)) {
+                (TokenTree::Group(group), _, _) => self.catalogue(module, group.stream()),
+                (TokenTree::Ident(word), Some(TokenTree::Ident(kind)), Some(TokenTree::Ident(name)))
+                    if word == "pub" =>
+                {
+                    match kind.to_string().as_str() {
+                        "enum" => self.entries.push(Entry::new(module, None, name.to_string(), "enum")),
+                        kind @ ("fn" | "const") => {
+                            let kind = if kind == "fn" { "fn" } else { "const" };
+                            self.entries.push(Entry::new(module, Some("Code"), name.to_string(), kind));
                         }
                         _ => {}
                     }
                 }
-                continue;
+                (TokenTree::Ident(word), Some(TokenTree::Group(list)), _) if word == "derive" => {
+                    for derived in list.stream().into_iter().filter(|token| matches!(token, TokenTree::Ident(_))) {
+                        self.entries.push(Entry::new(module, Some("Code"), derived.to_string(), "derive"));
+                    }
+                }
+                _ => {}
             }
-            _ => continue,
-        };
-        if is_pub(visibility) {
-            out.push(format!("{} {kind}", join(module, &name)));
         }
     }
 }
 
-/// The public items a `macro_rules!` writes (the `Code` enum, its constant and methods):
-/// a `pub enum` or `pub struct` names the type, and the `pub fn`s and `pub const`s after
-/// it are its members. `$`-tokens (`pub fn $($rest)*` in `part!`) name nothing.
-fn macro_items(module: &str, tokens: proc_macro2::TokenStream, owner: &mut Option<String>, out: &mut Vec<String>) {
-    let tokens: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
-    for (at, token) in tokens.iter().enumerate() {
-        match token {
-            proc_macro2::TokenTree::Group(group) => macro_items(module, group.stream(), owner, out),
-            proc_macro2::TokenTree::Ident(word) if word == "pub" => {
-                let (Some(proc_macro2::TokenTree::Ident(kind)), Some(proc_macro2::TokenTree::Ident(name))) =
-                    (tokens.get(at + 1), tokens.get(at + 2))
-                else {
-                    continue;
-                };
-                match (kind.to_string().as_str(), owner.as_deref()) {
-                    (kind @ ("enum" | "struct"), _) => {
-                        out.push(format!("{} {kind}", join(module, &name.to_string())));
-                        *owner = Some(name.to_string());
-                    }
-                    (kind @ ("fn" | "const"), Some(owner)) => {
-                        out.push(format!("{} {kind}", join(module, &format!("{owner}::{name}"))));
-                    }
-                    _ => {}
-                }
+/// Whether a macro's tokens hold `pub` followed by a word (`pub fn`, `pub struct`).
+fn writes_pub(tokens: TokenStream) -> bool {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    tokens.iter().enumerate().any(|(at, token)| match token {
+        TokenTree::Group(group) => writes_pub(group.stream()),
+        TokenTree::Ident(word) => word == "pub" && matches!(tokens.get(at + 1), Some(TokenTree::Ident(_))),
+        _ => false,
+    })
+}
+
+/// Walks a file's items, inline modules and function bodies, keeping the module path.
+struct Visitor<'s> {
+    scan: &'s mut Scan,
+    modules: Vec<String>,
+}
+
+impl<'ast> Visit<'ast> for Visitor<'_> {
+    fn visit_item(&mut self, item: &'ast Item) {
+        let module = self.modules.last().cloned().unwrap_or_default();
+        if let Item::Mod(m) = item {
+            // A test module is not the crate's face.
+            let is_test = m.attrs.iter().any(|attribute| {
+                attribute.path().is_ident("cfg")
+                    && attribute.parse_args::<syn::Ident>().is_ok_and(|word| word == "test")
+            });
+            if is_test {
+                return;
             }
-            _ => {}
+            if m.content.is_some() {
+                self.modules.push(join(&module, &m.ident.to_string()));
+                syn::visit::visit_item(self, item);
+                self.modules.pop();
+                return;
+            }
         }
+        self.scan.item(&module, item);
+        syn::visit::visit_item(self, item);
     }
 }
 
@@ -210,30 +447,20 @@ fn use_names(tree: &UseTree, out: &mut Vec<String>) {
 }
 
 /// What a crawler sees without `parts`: each name the root brings in, as the root
-/// calls it, with its fields, variants and methods but those written in `part!`.
-fn face(items: &[String]) -> Vec<String> {
+/// calls it, with what belongs to it (methods, fields, variants, traits) wherever it is
+/// written, but the methods written in `part!`. A name must be defined once in the
+/// crate, so that what belongs to it is known by its name.
+fn face(entries: &[Entry]) -> Vec<String> {
     let mut face = Vec::new();
-    for name in items.iter().filter_map(|line| line.strip_suffix(" use")).filter(|name| !name.contains("::")) {
-        // The item the name stands for: defined once, in some module (not a variant or a
-        // method of the same name).
-        let defined: Vec<&String> = items
+    for name in entries.iter().filter(|entry| entry.module.is_empty() && entry.kind == "use").map(|entry| &entry.name) {
+        let defined: Vec<&Entry> = entries
             .iter()
-            .filter(|line| !line.ends_with(" use") && !line.ends_with(" mod"))
-            .filter(|line| {
-                let path = line.split(' ').next().unwrap_or_default();
-                path.strip_suffix(name).and_then(|module| module.strip_suffix("::")).is_some_and(|module| {
-                    module.split("::").all(|part| part.starts_with(|c: char| c.is_ascii_lowercase()))
-                })
-            })
+            .filter(|entry| entry.owner.is_none() && &entry.name == name && DEFINITIONS.contains(&entry.kind))
             .collect();
         let [definition] = defined[..] else { panic!("the root's {name} is defined {} times", defined.len()) };
-        let (path, kind) = definition.split_once(' ').expect("path kind");
-        face.push(format!("{name} {kind}"));
-        let members = format!("{path}::");
-        for line in items.iter().filter(|line| !line.ends_with(PART)) {
-            if let Some(member) = line.strip_prefix(&members) {
-                face.push(format!("{name}::{member}"));
-            }
+        face.push(definition.line(name));
+        for member in entries.iter().filter(|entry| entry.owner.as_ref() == Some(name) && !entry.part) {
+            face.push(member.line_for(name));
         }
     }
     face.sort();
@@ -262,22 +489,35 @@ fn compare(file: &str, header: &str, now: &[String]) {
 }
 
 #[test]
+fn the_scan_lists_everything_public() {
+    let scan = scan_crate();
+    assert!(scan.faults.is_empty(), "public items the scan cannot list:\n  {}", scan.faults.join("\n  "));
+}
+
+#[test]
 fn the_crawlers_face_is_the_one_written_down() {
-    compare("face.txt", FACE_HEADER, &face(&items()));
+    compare("face.txt", FACE_HEADER, &face(&scan_crate().entries));
 }
 
 #[test]
 fn the_parts_are_the_ones_written_down() {
-    compare("parts.txt", PARTS_HEADER, &items());
+    let lines: Vec<String> = scan_crate().entries.iter().map(Entry::parts_line).collect();
+    compare("parts.txt", PARTS_HEADER, &lines);
 }
 
-/// The root holds the twelve names a crawler asks with and the words their answers are
-/// made of; everything else is a part.
+/// The root holds the twelve names a crawler asks with, the words their answers are
+/// made of and the two checks of a robot's name; its modules are all parts. Everything
+/// else is a part.
 #[test]
 fn the_root_holds_the_dozen_names_and_their_words() {
-    let root: Vec<String> =
-        items().into_iter().filter(|line| !line.contains("::") && !line.ends_with(" mod")).collect();
-    let names = [
+    let entries = scan_crate().entries;
+    let root: Vec<&Entry> = entries.iter().filter(|entry| entry.module.is_empty() && entry.owner.is_none()).collect();
+    let modules_not_parts: Vec<&str> =
+        root.iter().filter(|entry| entry.kind == "mod" && !entry.part).map(|entry| entry.name.as_str()).collect();
+    assert!(modules_not_parts.is_empty(), "public modules outside parts!: {modules_not_parts:?}");
+    let names: Vec<&str> = root.iter().filter(|entry| entry.kind != "mod").map(|entry| entry.name.as_str()).collect();
+    let mut expected = vec![
+        // What a crawler asks with.
         "Availability",
         "Decision",
         "Diagnostic",
@@ -290,8 +530,7 @@ fn the_root_holds_the_dozen_names_and_their_words() {
         "explain",
         "fix_all",
         "lint",
-    ];
-    let words = [
+        // The words of the answers, and the checks of a robot's name.
         "Access",
         "Category",
         "Code",
@@ -302,56 +541,86 @@ fn the_root_holds_the_dozen_names_and_their_words() {
         "Stated",
         "UnknownCode",
         "UnknownReading",
+        "UrlMode",
         "Usage",
         "VisitTime",
+        "is_valid_token",
+        "suggest_token",
     ];
-    let mut expected: Vec<String> = names.iter().chain(&words).map(|name| format!("{name} use")).collect();
-    expected.sort();
-    assert_eq!(root, expected);
+    expected.sort_unstable();
+    assert_eq!(names, expected);
 }
 
-/// What the scan reads, checked on a planted source: a private item, a `pub(crate)`
-/// one and a trait's method stay off the list; a public method, field and variant are on
-/// it, a `part!` method marked; only the root's names and their members not marked make
+/// What the scan reads, checked on a planted source: private and `pub(crate)` items
+/// stay off the list; a public method, field, variant, trait impl and derive are on it,
+/// a `part!` method marked; a method written in an inline private module or a function
+/// body belongs to its type all the same; a macro that writes public items, or is
+/// exported, is a fault. Only the root's names and what belongs to them, unmarked, make
 /// the crawler's face.
 #[test]
 fn the_scan_lists_public_items_and_marks_the_parts() {
     let planted: syn::File = syn::parse_quote! {
+        pub use m::Shown;
+        #[derive(Clone)]
         pub struct Shown { pub field: u8, hidden: u8 }
         pub(crate) struct Crate;
         struct Private;
         impl Shown {
-            pub fn method(&self) {}
+            pub fn method(&self, n: u8) -> u8 { n }
             fn helper(&self) {}
             part! {
                 /// Only for the tool.
                 pub fn tools(&self) {}
             }
         }
-        impl Clone for Shown { fn clone(&self) -> Self { todo!() } }
-        pub enum Kind { One }
-        pub use inner::{Renamed as Alias, Plain};
+        impl std::fmt::Display for Shown { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { Ok(()) } }
+        mod hidden { impl super::Shown { pub fn from_inline(&self) {} } }
+        fn body() { impl Shown { pub fn from_body(&self) {} } }
+        pub enum Kind { One(u16) }
         parts!(inner, outer);
+        macro_rules! writer { ($t:ty) => { impl $t { pub fn written(&self) {} } }; }
+        #[macro_export]
+        macro_rules! exported { () => {}; }
     };
-    let mut out = Vec::new();
-    list_items("m", &planted.items, &mut out);
-    out.sort();
+    let mut scan = Scan::default();
+    scan.file("", &planted);
+    scan.entries.sort();
+    let parts: Vec<String> = scan.entries.iter().map(Entry::parts_line).collect();
     assert_eq!(
-        out,
+        parts,
         [
-            "m::Alias use",
-            "m::Kind enum",
-            "m::Kind::One variant",
-            "m::Plain use",
-            "m::Shown struct",
-            "m::Shown::field field",
-            "m::Shown::method fn",
-            "m::Shown::tools fn (part)",
-            "m::inner mod",
-            "m::outer mod",
+            "Kind enum",
+            "Shown struct",
+            "Shown use",
+            "inner mod (part)",
+            "outer mod (part)",
+            "Kind::One variant (u16)",
+            "Shown derive Clone",
+            "Shown::field field u8",
+            "Shown::from_body fn (&self)",
+            "Shown::method fn (&self, n: u8) -> u8",
+            "Shown impl std::fmt::Display",
+            "Shown::tools fn (&self) (part)",
+            "hidden::Shown::from_inline fn (&self)",
         ]
     );
-    // The root brings `Shown` in.
-    let items: Vec<String> = out.iter().cloned().chain(["Shown use".to_owned()]).collect();
-    assert_eq!(face(&items), ["Shown struct", "Shown::field field", "Shown::method fn"]);
+    assert_eq!(
+        scan.faults,
+        [
+            "lib.rs: macro_rules! writer writes public items this test does not list",
+            "lib.rs: an exported macro, exported"
+        ]
+    );
+    assert_eq!(
+        face(&scan.entries),
+        [
+            "Shown derive Clone",
+            "Shown impl std::fmt::Display",
+            "Shown struct",
+            "Shown::field field u8",
+            "Shown::from_body fn (&self)",
+            "Shown::from_inline fn (&self)",
+            "Shown::method fn (&self, n: u8) -> u8",
+        ]
+    );
 }
