@@ -25,8 +25,8 @@ pub enum Availability {
     #[default]
     Available,
     /// The server answered with this status. A 2xx is read as [`Available`](Self::Available);
-    /// a 3xx is a redirect not followed, which reaches no file (RFC 9309 §2.3.1.2 asks a
-    /// crawler to follow five), so it is read as unreachable.
+    /// a 3xx is a redirect not followed, read as
+    /// [`RedirectWithoutTarget`](Self::RedirectWithoutTarget) is.
     Status(u16),
     /// No answer: the name did not resolve, the connection was refused or failed, or TLS
     /// failed.
@@ -51,12 +51,16 @@ impl Availability {
         matches!(self, Availability::Status(429 | 500..=599) | Availability::Unreachable | Availability::TimedOut)
     }
 
-    /// True for the ways a chain of redirects can fail to reach the file.
+    /// True for the ways a chain of redirects can fail to reach the file: a 3xx given as
+    /// the final status is a redirect not followed, as one without a target is.
     #[must_use]
     pub fn is_redirect_failure(self) -> bool {
         matches!(
             self,
-            Availability::TooManyRedirects | Availability::RedirectLoop | Availability::RedirectWithoutTarget(_)
+            Availability::Status(300..=399)
+                | Availability::TooManyRedirects
+                | Availability::RedirectLoop
+                | Availability::RedirectWithoutTarget(_)
         )
     }
 }
@@ -131,7 +135,7 @@ impl Availability {
             (Availability::Status(429), Reading::Rfc9309, _) => {
                 "Google treats 429 like a server error, so robots assume complete disallow"
             }
-            (Availability::Status(_), Reading::Rfc9309, Access::AllowAll) => {
+            (Availability::Status(400..=499), Reading::Rfc9309, Access::AllowAll) => {
                 "RFC 9309 §2.3.1.3 calls the file unavailable, so robots may crawl without restrictions"
             }
             (_, Reading::Rfc9309, Access::DisallowAll) => {
@@ -175,6 +179,19 @@ mod tests {
         for (availability, expected) in cases {
             assert_eq!(Reading::ALL.map(|reading| availability.access(reading)), expected, "{availability:?}");
         }
+    }
+
+    #[test]
+    fn a_redirect_status_not_followed_reads_as_a_redirect_failure() {
+        for reading in Reading::ALL {
+            for status in [300, 301, 302, 304, 307, 308] {
+                let given = Availability::Status(status);
+                assert_eq!(given.access(reading), Availability::RedirectWithoutTarget(status).access(reading));
+            }
+        }
+        assert_eq!(Availability::Status(301).access(Reading::Rfc9309), Access::AllowAll);
+        assert!(Availability::Status(301).reason(Reading::Rfc9309).contains("2.3.1.2"));
+        assert_eq!(Availability::Status(301).access(Reading::Draft1996), Access::DisallowAll);
     }
 
     #[test]

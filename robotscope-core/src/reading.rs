@@ -53,20 +53,24 @@ impl Reading {
         }
     }
 
-    /// The shortest name people know it by: "RFC 9309", "1996", "1994".
-    #[must_use]
-    pub fn short_title(self) -> &'static str {
-        match self {
-            Reading::Rfc9309 => "RFC 9309",
-            Reading::Draft1996 => "1996",
-            Reading::Koster1994 => "1994",
+    part! {
+        /// The shortest name people know it by: "RFC 9309", "1996", "1994".
+        #[must_use]
+        pub fn short_title(self) -> &'static str {
+            match self {
+                Reading::Rfc9309 => "RFC 9309",
+                Reading::Draft1996 => "1996",
+                Reading::Koster1994 => "1994",
+            }
         }
     }
 
-    /// Index into per-reading arrays such as `[T; 3]`.
-    #[must_use]
-    pub fn index(self) -> usize {
-        self as usize
+    part! {
+        /// Index into per-reading arrays such as `[T; 3]`.
+        #[must_use]
+        pub fn index(self) -> usize {
+            self as usize
+        }
     }
 
     /// True for the two readings from the standard's first era, which end a record at a

@@ -60,13 +60,15 @@ impl Category {
         }
     }
 
-    /// Its place in [`Category::ALL`].
-    #[must_use]
-    pub fn index(self) -> usize {
-        match self {
-            Category::TrainAi => 0,
-            Category::Search => 1,
-            Category::AiInput => 2,
+    part! {
+        /// Its place in [`Category::ALL`].
+        #[must_use]
+        pub fn index(self) -> usize {
+            match self {
+                Category::TrainAi => 0,
+                Category::Search => 1,
+                Category::AiInput => 2,
+            }
         }
     }
 
@@ -184,11 +186,13 @@ impl Stated {
         &self.lines
     }
 
-    /// How many more lines said the same than [`Stated::lines`] names (it names the
-    /// first few).
-    #[must_use]
-    pub fn more_lines(&self) -> usize {
-        self.more
+    part! {
+        /// How many more lines said the same than [`Stated::lines`] names (it names the
+        /// first few).
+        #[must_use]
+        pub fn more_lines(&self) -> usize {
+            self.more
+        }
     }
 
     /// True when a page's `Content-Usage` header states the preference (see

@@ -164,10 +164,12 @@ impl Verdict {
         }
     }
 
-    /// "allowed" or "disallowed".
-    #[must_use]
-    pub fn word(&self) -> &'static str {
-        if self.allowed { "allowed" } else { "disallowed" }
+    part! {
+        /// "allowed" or "disallowed".
+        #[must_use]
+        pub fn word(&self) -> &'static str {
+            if self.allowed { "allowed" } else { "disallowed" }
+        }
     }
 }
 

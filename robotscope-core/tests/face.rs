@@ -2,21 +2,27 @@
 //! purpose.
 //!
 //! This test reads every source file with `syn` and lists the public items it finds,
-//! wherever they are written (inline modules and function bodies included): functions
-//! and methods with their signatures, types, fields and variants with their types,
-//! constants, re-exports, the traits each type implements or derives, and the modules
-//! `parts!` declares. It lists them twice:
+//! wherever they are written (inline modules and function bodies included; test code
+//! left out): functions and methods with their signatures and qualifiers, types (and
+//! whether they are `non_exhaustive`), fields and variants with their types, constants,
+//! re-exports, the traits each type implements (with the impl's generics and associated
+//! types) or derives, and the modules `parts!` declares. It lists them twice:
 //!
 //! * `face.txt`, what a crawler sees, built without the `parts` feature: the root's
 //!   names, as the crawler writes them (`Matcher::allowed`), each with its members and
-//!   traits, wherever they are written, but not the methods written in `part! { .. }`;
+//!   traits, wherever they are written, but not the methods written in `part! { .. }` or
+//!   under `#[cfg(feature = "parts")]`; and the traits implemented for types not the
+//!   crate's own that name a face type (`impl From<Decision> for bool`);
 //! * `parts.txt`, every public item with `parts`, under the module that writes it (a
 //!   private module's items are reached through a `pub use`; with `parts` the crate
 //!   denies itself `pub` items that are not reachable, `unreachable_pub`).
 //!
 //! The diagnostic codes are added to both, each variant with its name (the `Code` enum
-//! is made by a macro, which `syn` does not expand). Any other macro that writes a
-//! public item, and any exported macro, fails the test until it is listed here. A change
+//! is made by a macro, which `syn` does not expand). What the scan cannot place fails
+//! the test until it is taught to: a macro other than the three it reads (defined, or
+//! used where an item goes), an exported macro, a derive under `cfg_attr`, an impl
+//! through a type alias or for a type it cannot name. That the face's types are `Send`
+//! and `Sync` is a test that compiles only if they are. A change
 //! to either list fails until the files are written again, on purpose:
 //! `ROBOTSCOPE_BLESS=1 cargo test -p robotscope-core --test face`. (`cargo public-api`
 //! needs a nightly rustdoc; this needs nothing.) That the face's types can all be named
@@ -37,10 +43,11 @@ const FACE_HEADER: &str =
 const PARTS_HEADER: &str =
     "# robotscope-core's public items with the `parts` feature, under the module that writes each (tests/face.rs)";
 
-/// The macros allowed to write public items: the catalogue (its `Code` is listed from
-/// `Code::ALL` and the tokens of its definition), `part!` and `parts!` (read where they
-/// are used).
-const MACROS_THAT_WRITE_PUB: [&str; 3] = ["catalogue", "part", "parts"];
+/// The macros the crate may define, each read here: the catalogue (its `Code` is listed
+/// from `Code::ALL` and the tokens of its definition), `part!` and `parts!` (read where
+/// they are used). Any other `macro_rules!`, and any other macro used where an item
+/// goes, fails the test until it is read here too.
+const KNOWN_MACROS: [&str; 3] = ["catalogue", "part", "parts"];
 
 /// Kinds of item that a root name can stand for.
 const DEFINITIONS: [&str; 7] = ["struct", "enum", "fn", "const", "static", "type", "trait"];
@@ -96,7 +103,14 @@ impl Entry {
     /// `Owner::method fn ..`, or `Owner impl Trait` for a trait.
     fn line_for(&self, owner: &str) -> String {
         if matches!(self.kind, "impl" | "derive") {
-            format!("{owner} {} {}", self.kind, self.name)
+            let mut line = format!("{owner} {} {}", self.kind, self.name);
+            if !self.detail.is_empty() {
+                line = format!("{line} ({})", self.detail);
+            }
+            if self.part {
+                line.push_str(" (part)");
+            }
+            line
         } else {
             self.line(&format!("{owner}::{}", self.name))
         }
@@ -116,6 +130,11 @@ impl Entry {
 struct Scan {
     entries: Vec<Entry>,
     faults: Vec<String>,
+    /// Every type the crate defines, public or not (struct, enum, union, alias, trait),
+    /// so that a face type's name is known to be its own.
+    types: Vec<String>,
+    /// The type aliases among them: an `impl` through one is not followed.
+    aliases: Vec<String>,
 }
 
 /// The crate's source, scanned.
@@ -133,8 +152,7 @@ fn scan_crate() -> Scan {
                 .detail(format!("\"{}\"", code.name())),
         );
     }
-    scan.entries.sort();
-    scan.entries.dedup();
+    scan.finish();
     scan
 }
 
@@ -193,8 +211,16 @@ fn tidy(tokens: &impl ToTokens) -> String {
 /// A function's signature: generics, arguments, result and where-clause.
 fn signature(sig: &syn::Signature) -> String {
     let mut text = String::new();
-    if sig.constness.is_some() {
-        text.push_str("const ");
+    for (given, word) in
+        [(sig.constness.is_some(), "const "), (sig.asyncness.is_some(), "async "), (sig.unsafety.is_some(), "unsafe ")]
+    {
+        if given {
+            text.push_str(word);
+        }
+    }
+    if let Some(abi) = &sig.abi {
+        text.push_str(&tidy(abi));
+        text.push(' ');
     }
     text.push_str(&tidy(&sig.generics));
     text.push('(');
@@ -216,20 +242,94 @@ fn derives(attributes: &[syn::Attribute]) -> Vec<String> {
     let mut traits = Vec::new();
     for attribute in attributes.iter().filter(|attribute| attribute.path().is_ident("derive")) {
         let _ = attribute.parse_nested_meta(|meta| {
-            traits.push(tidy(&meta.path));
+            traits.push(meta.path.segments.last().map(|segment| segment.ident.to_string()).unwrap_or_default());
             Ok(())
         });
     }
     traits
 }
 
-/// A type's name as an impl writes it (`Request<'a>` is `Request`).
+/// A type's name as an impl writes it (`Request<'a>` and `&'a Usage` are `Request` and
+/// `Usage`).
 fn type_name(ty: &syn::Type) -> Option<String> {
-    let syn::Type::Path(path) = ty else { return None };
-    path.path.segments.last().map(|segment| segment.ident.to_string())
+    match ty {
+        syn::Type::Path(path) => path.path.segments.last().map(|segment| segment.ident.to_string()),
+        syn::Type::Reference(reference) => type_name(&reference.elem),
+        syn::Type::Paren(inner) => type_name(&inner.elem),
+        _ => None,
+    }
+}
+
+/// What an item's attributes make of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Gate {
+    /// Always compiled.
+    Always,
+    /// Compiled only for tests (`#[cfg(test)]`): not the crate's face.
+    Test,
+    /// Compiled only with the `parts` feature (`#[cfg(feature = "parts")]`).
+    Parts,
+    /// Compiled only without it: the face test reads the code with the feature.
+    NotParts,
+}
+
+fn gate(attributes: &[syn::Attribute]) -> Gate {
+    for attribute in attributes.iter().filter(|attribute| attribute.path().is_ident("cfg")) {
+        let condition = tidy(&attribute.meta).replace(' ', "");
+        match condition.as_str() {
+            "cfg(test)" => return Gate::Test,
+            "cfg(feature=\"parts\")" => return Gate::Parts,
+            "cfg(not(feature=\"parts\"))" => return Gate::NotParts,
+            _ => {}
+        }
+    }
+    Gate::Always
+}
+
+/// Whether a type says that it may grow (`#[non_exhaustive]`).
+fn non_exhaustive(attributes: &[syn::Attribute]) -> &'static str {
+    if attributes.iter().any(|attribute| attribute.path().is_ident("non_exhaustive")) {
+        " (non_exhaustive)"
+    } else {
+        ""
+    }
+}
+
+/// An item's attributes.
+fn attributes(item: &Item) -> &[syn::Attribute] {
+    match item {
+        Item::Const(i) => &i.attrs,
+        Item::Enum(i) => &i.attrs,
+        Item::Fn(i) => &i.attrs,
+        Item::Impl(i) => &i.attrs,
+        Item::Macro(i) => &i.attrs,
+        Item::Mod(i) => &i.attrs,
+        Item::Static(i) => &i.attrs,
+        Item::Struct(i) => &i.attrs,
+        Item::Trait(i) => &i.attrs,
+        Item::Type(i) => &i.attrs,
+        Item::Union(i) => &i.attrs,
+        Item::Use(i) => &i.attrs,
+        _ => &[],
+    }
 }
 
 impl Scan {
+    /// Once every file is read: the entries in order, and the impls through a type
+    /// alias (which belong to the type the alias names, which the scan does not follow)
+    /// as faults.
+    fn finish(&mut self) {
+        let through_aliases: Vec<String> = self
+            .entries
+            .iter()
+            .filter_map(|entry| entry.owner.as_ref().filter(|owner| self.aliases.contains(owner)))
+            .map(|alias| format!("{alias}: an impl through a type alias, which this test does not follow"))
+            .collect();
+        self.faults.extend(through_aliases);
+        self.entries.sort();
+        self.entries.dedup();
+    }
+
     fn file(&mut self, module: &str, syntax: &syn::File) {
         let mut visitor = Visitor { scan: self, modules: vec![module.to_owned()] };
         visitor.visit_file(syntax);
@@ -246,6 +346,23 @@ impl Scan {
     }
 
     fn item(&mut self, module: &str, item: &Item) {
+        if attributes(item)
+            .iter()
+            .any(|attribute| attribute.path().is_ident("cfg_attr") && tidy(&attribute.meta).contains("derive"))
+        {
+            self.fault(module, "a derive under cfg_attr, which this test does not list");
+        }
+        match item {
+            Item::Struct(syn::ItemStruct { ident, .. })
+            | Item::Enum(syn::ItemEnum { ident, .. })
+            | Item::Union(syn::ItemUnion { ident, .. })
+            | Item::Trait(syn::ItemTrait { ident, .. }) => self.types.push(ident.to_string()),
+            Item::Type(alias) => {
+                self.types.push(alias.ident.to_string());
+                self.aliases.push(alias.ident.to_string());
+            }
+            _ => {}
+        }
         match item {
             Item::Fn(f) if is_pub(&f.vis) => {
                 self.entries.push(Entry::new(module, None, f.sig.ident.to_string(), "fn").detail(signature(&f.sig)));
@@ -264,7 +381,8 @@ impl Scan {
             }
             Item::Enum(e) if is_pub(&e.vis) => {
                 let owner = e.ident.to_string();
-                self.entries.push(Entry::new(module, None, &owner, "enum").detail(tidy(&e.generics)));
+                let detail = format!("{}{}", tidy(&e.generics), non_exhaustive(&e.attrs)).trim().to_owned();
+                self.entries.push(Entry::new(module, None, &owner, "enum").detail(detail));
                 for variant in &e.variants {
                     let entry = Entry::new(module, Some(&owner), variant.ident.to_string(), "variant");
                     self.entries.push(entry.detail(tidy(&variant.fields)));
@@ -273,14 +391,16 @@ impl Scan {
             }
             Item::Struct(s) if is_pub(&s.vis) => {
                 let owner = s.ident.to_string();
-                self.entries.push(Entry::new(module, None, &owner, "struct").detail(tidy(&s.generics)));
+                let detail = format!("{}{}", tidy(&s.generics), non_exhaustive(&s.attrs)).trim().to_owned();
+                self.entries.push(Entry::new(module, None, &owner, "struct").detail(detail));
                 for (at, field) in s.fields.iter().enumerate().filter(|(_, field)| is_pub(&field.vis)) {
                     let name = field.ident.as_ref().map_or_else(|| at.to_string(), ToString::to_string);
                     self.entries.push(Entry::new(module, Some(&owner), name, "field").detail(tidy(&field.ty)));
                 }
                 self.derived(module, &owner, &s.attrs);
             }
-            Item::Mod(m) if m.content.is_none() && is_pub(&m.vis) => {
+            Item::Union(u) if is_pub(&u.vis) => self.fault(module, &format!("a public union, {}", u.ident)),
+            Item::Mod(m) if is_pub(&m.vis) => {
                 self.entries.push(Entry::new(module, None, m.ident.to_string(), "mod"));
             }
             Item::Use(u) if is_pub(&u.vis) => {
@@ -299,17 +419,44 @@ impl Scan {
     /// An `impl` block: a trait's name, or the public methods and constants, each under
     /// the type's name.
     fn implementation(&mut self, module: &str, block: &syn::ItemImpl) {
-        let Some(owner) = type_name(&block.self_ty) else { return };
-        if let Some((_, path, _)) = &block.trait_ {
-            self.entries.push(Entry::new(module, Some(&owner), tidy(path), "impl"));
+        let Some(owner) = type_name(&block.self_ty) else {
+            self.fault(module, &format!("an impl for {}, a type this test cannot name", tidy(&block.self_ty)));
+            return;
+        };
+        if let Some((negative, path, _)) = &block.trait_ {
+            // The trait as its last segment names it (`Display`, `From<&str>`), so that an
+            // import does not change the list; the impl's generics, bounds and associated
+            // types after it.
+            let name = path.segments.last().map(tidy).unwrap_or_default();
+            let mut detail = Vec::new();
+            if negative.is_some() {
+                detail.push("negative".to_owned());
+            }
+            if !block.generics.params.is_empty() {
+                detail.push(format!("impl{}", tidy(&block.generics)));
+            }
+            if let Some(clause) = &block.generics.where_clause {
+                detail.push(tidy(clause));
+            }
+            for inner in &block.items {
+                if let ImplItem::Type(associated) = inner {
+                    detail.push(format!("type {} = {}", associated.ident, tidy(&associated.ty)));
+                }
+            }
+            self.entries.push(Entry::new(module, Some(&owner), name, "impl").detail(detail.join(", ")));
             return;
         }
         for inner in &block.items {
             match inner {
-                ImplItem::Fn(f) if is_pub(&f.vis) => {
-                    let entry = Entry::new(module, Some(&owner), f.sig.ident.to_string(), "fn");
-                    self.entries.push(entry.detail(signature(&f.sig)));
-                }
+                ImplItem::Fn(f) if is_pub(&f.vis) => match gate(&f.attrs) {
+                    Gate::Test | Gate::NotParts => {}
+                    gated => {
+                        let mut entry = Entry::new(module, Some(&owner), f.sig.ident.to_string(), "fn");
+                        entry.detail = signature(&f.sig);
+                        entry.part = gated == Gate::Parts;
+                        self.entries.push(entry);
+                    }
+                },
                 ImplItem::Const(c) if is_pub(&c.vis) => {
                     let entry = Entry::new(module, Some(&owner), c.ident.to_string(), "const");
                     self.entries.push(entry.detail(tidy(&c.ty)));
@@ -357,29 +504,54 @@ impl Scan {
         } else if item.mac.path.is_ident("macro_rules") {
             let name = item.ident.as_ref().map(ToString::to_string).unwrap_or_default();
             if name == "catalogue" {
-                self.catalogue(module, item.mac.tokens.clone());
-            } else if !MACROS_THAT_WRITE_PUB.contains(&name.as_str()) && writes_pub(item.mac.tokens.clone()) {
-                self.fault(module, &format!("macro_rules! {name} writes public items this test does not list"));
+                // The one type it writes, and whether it may grow.
+                let marks =
+                    if item.mac.tokens.to_string().contains("non_exhaustive") { " (non_exhaustive)" } else { "" };
+                self.catalogue(module, item.mac.tokens.clone(), marks);
+            } else if !KNOWN_MACROS.contains(&name.as_str()) {
+                self.fault(module, &format!("macro_rules! {name}, whose items this test does not list"));
             }
+        } else if !item.mac.path.is_ident("catalogue") {
+            self.fault(module, &format!("{}!, whose items this test does not list", tidy(&item.mac.path)));
         }
     }
 
     /// The `Code` enum and its members, from the tokens of `catalogue!`'s definition
     /// (its variants come from `Code::ALL`): the `pub enum` names the type, its derive
-    /// list and the `pub fn`s and `pub const`s after it are its.
-    fn catalogue(&mut self, module: &str, tokens: TokenStream) {
+    /// list and the `pub fn`s (with their signatures) and `pub const`s (with their types)
+    /// after it are its.
+    fn catalogue(&mut self, module: &str, tokens: TokenStream, marks: &str) {
         let tokens: Vec<TokenTree> = tokens.into_iter().collect();
         for (at, token) in tokens.iter().enumerate() {
             match (token, tokens.get(at + 1), tokens.get(at + 2)) {
-                (TokenTree::Group(group), _, _) => self.catalogue(module, group.stream()),
+                (TokenTree::Group(group), _, _) => self.catalogue(module, group.stream(), marks),
                 (TokenTree::Ident(word), Some(TokenTree::Ident(kind)), Some(TokenTree::Ident(name)))
                     if word == "pub" =>
                 {
+                    // What follows the name, up to the body (`fn`) or the value (`const`).
+                    let rest: TokenStream = tokens[at + 3..]
+                        .iter()
+                        .take_while(|token| match token {
+                            TokenTree::Group(group) => group.delimiter() != proc_macro2::Delimiter::Brace,
+                            TokenTree::Punct(punct) => punct.as_char() != '=',
+                            _ => true,
+                        })
+                        .cloned()
+                        .collect();
                     match kind.to_string().as_str() {
-                        "enum" => self.entries.push(Entry::new(module, None, name.to_string(), "enum")),
-                        kind @ ("fn" | "const") => {
-                            let kind = if kind == "fn" { "fn" } else { "const" };
-                            self.entries.push(Entry::new(module, Some("Code"), name.to_string(), kind));
+                        "enum" => {
+                            self.types.push(name.to_string());
+                            let entry = Entry::new(module, None, name.to_string(), "enum");
+                            self.entries.push(entry.detail(marks.trim_start().to_owned()));
+                        }
+                        "fn" => {
+                            let entry = Entry::new(module, Some("Code"), name.to_string(), "fn");
+                            self.entries.push(entry.detail(tidy(&rest)));
+                        }
+                        "const" => {
+                            let ty = tidy(&rest);
+                            let entry = Entry::new(module, Some("Code"), name.to_string(), "const");
+                            self.entries.push(entry.detail(ty.trim_start_matches(':').trim().to_owned()));
                         }
                         _ => {}
                     }
@@ -395,16 +567,6 @@ impl Scan {
     }
 }
 
-/// Whether a macro's tokens hold `pub` followed by a word (`pub fn`, `pub struct`).
-fn writes_pub(tokens: TokenStream) -> bool {
-    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
-    tokens.iter().enumerate().any(|(at, token)| match token {
-        TokenTree::Group(group) => writes_pub(group.stream()),
-        TokenTree::Ident(word) => word == "pub" && matches!(tokens.get(at + 1), Some(TokenTree::Ident(_))),
-        _ => false,
-    })
-}
-
 /// Walks a file's items, inline modules and function bodies, keeping the module path.
 struct Visitor<'s> {
     scan: &'s mut Scan,
@@ -414,24 +576,27 @@ struct Visitor<'s> {
 impl<'ast> Visit<'ast> for Visitor<'_> {
     fn visit_item(&mut self, item: &'ast Item) {
         let module = self.modules.last().cloned().unwrap_or_default();
-        if let Item::Mod(m) = item {
-            // A test module is not the crate's face.
-            let is_test = m.attrs.iter().any(|attribute| {
-                attribute.path().is_ident("cfg")
-                    && attribute.parse_args::<syn::Ident>().is_ok_and(|word| word == "test")
-            });
-            if is_test {
-                return;
-            }
-            if m.content.is_some() {
-                self.modules.push(join(&module, &m.ident.to_string()));
-                syn::visit::visit_item(self, item);
-                self.modules.pop();
-                return;
+        let gated = gate(attributes(item));
+        // Test code is not the crate's face, and this test reads the crate with `parts`.
+        if matches!(gated, Gate::Test | Gate::NotParts) {
+            return;
+        }
+        let first = self.scan.entries.len();
+        self.scan.item(&module, item);
+        if let Item::Mod(m) = item
+            && m.content.is_some()
+        {
+            self.modules.push(join(&module, &m.ident.to_string()));
+            syn::visit::visit_item(self, item);
+            self.modules.pop();
+        } else {
+            syn::visit::visit_item(self, item);
+        }
+        if gated == Gate::Parts {
+            for entry in &mut self.scan.entries[first..] {
+                entry.part = true;
             }
         }
-        self.scan.item(&module, item);
-        syn::visit::visit_item(self, item);
     }
 }
 
@@ -448,19 +613,41 @@ fn use_names(tree: &UseTree, out: &mut Vec<String>) {
 
 /// What a crawler sees without `parts`: each name the root brings in, as the root
 /// calls it, with what belongs to it (methods, fields, variants, traits) wherever it is
-/// written, but the methods written in `part!`. A name must be defined once in the
-/// crate, so that what belongs to it is known by its name.
-fn face(entries: &[Entry]) -> Vec<String> {
+/// written, but the methods that are parts; and the traits the crate implements for
+/// types not its own that name a face type (`impl From<Decision> for bool`). A type on
+/// the face must be the only type of its name in the crate, so that what belongs to it
+/// is known by its name.
+fn face(scan: &Scan) -> Vec<String> {
+    let entries = &scan.entries;
+    let names: Vec<&String> = entries
+        .iter()
+        .filter(|entry| entry.module.is_empty() && entry.kind == "use")
+        .map(|entry| &entry.name)
+        .collect();
     let mut face = Vec::new();
-    for name in entries.iter().filter(|entry| entry.module.is_empty() && entry.kind == "use").map(|entry| &entry.name) {
+    for &name in &names {
         let defined: Vec<&Entry> = entries
             .iter()
             .filter(|entry| entry.owner.is_none() && &entry.name == name && DEFINITIONS.contains(&entry.kind))
             .collect();
         let [definition] = defined[..] else { panic!("the root's {name} is defined {} times", defined.len()) };
+        let types_so_named = scan.types.iter().filter(|defined| *defined == name).count();
+        assert!(
+            definition.kind == "fn" || definition.kind == "const" || types_so_named == 1,
+            "{types_so_named} types are called {name}: what belongs to the root's cannot be told by its name"
+        );
         face.push(definition.line(name));
         for member in entries.iter().filter(|entry| entry.owner.as_ref() == Some(name) && !entry.part) {
             face.push(member.line_for(name));
+        }
+    }
+    let names_a_face_type = |text: &str| {
+        text.split(|c: char| !c.is_alphanumeric() && c != '_').any(|word| names.iter().any(|name| *name == word))
+    };
+    for entry in entries.iter().filter(|entry| entry.kind == "impl" && !entry.part) {
+        let Some(owner) = &entry.owner else { continue };
+        if !scan.types.contains(owner) && (names_a_face_type(&entry.name) || names_a_face_type(&entry.detail)) {
+            face.push(entry.line_for(owner));
         }
     }
     face.sort();
@@ -496,7 +683,7 @@ fn the_scan_lists_everything_public() {
 
 #[test]
 fn the_crawlers_face_is_the_one_written_down() {
-    compare("face.txt", FACE_HEADER, &face(&scan_crate().entries));
+    compare("face.txt", FACE_HEADER, &face(&scan_crate()));
 }
 
 #[test]
@@ -551,76 +738,147 @@ fn the_root_holds_the_dozen_names_and_their_words() {
     assert_eq!(names, expected);
 }
 
-/// What the scan reads, checked on a planted source: private and `pub(crate)` items
-/// stay off the list; a public method, field, variant, trait impl and derive are on it,
-/// a `part!` method marked; a method written in an inline private module or a function
-/// body belongs to its type all the same; a macro that writes public items, or is
-/// exported, is a fault. Only the root's names and what belongs to them, unmarked, make
-/// the crawler's face.
-#[test]
-fn the_scan_lists_public_items_and_marks_the_parts() {
+/// A planted source, scanned, on which the three tests below check what the scan reads.
+fn planted() -> Scan {
     let planted: syn::File = syn::parse_quote! {
-        pub use m::Shown;
-        #[derive(Clone)]
+        pub use m::{Kind, Shown};
+        #[derive(Clone, thiserror::Error)]
         pub struct Shown { pub field: u8, hidden: u8 }
         pub(crate) struct Crate;
         struct Private;
         impl Shown {
-            pub fn method(&self, n: u8) -> u8 { n }
+            pub unsafe fn method(&self, n: u8) -> u8 { n }
             fn helper(&self) {}
             part! {
                 /// Only for the tool.
                 pub fn tools(&self) {}
             }
+            #[cfg(feature = "parts")]
+            pub fn gated(&self) {}
+            #[cfg(test)]
+            pub fn for_tests(&self) {}
         }
         impl std::fmt::Display for Shown { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { Ok(()) } }
+        impl<'a> IntoIterator for &'a Shown { type Item = u8; type IntoIter = std::iter::Empty<u8>; fn into_iter(self) -> Self::IntoIter { todo!() } }
+        impl<T: AsRef<str>> From<T> for Shown { fn from(_: T) -> Shown { todo!() } }
+        impl From<Shown> for bool { fn from(_: Shown) -> bool { true } }
+        #[cfg(test)]
+        impl Shown { pub fn test_only(&self) {} }
         mod hidden { impl super::Shown { pub fn from_inline(&self) {} } }
         fn body() { impl Shown { pub fn from_body(&self) {} } }
+        #[non_exhaustive]
         pub enum Kind { One(u16) }
+        pub mod open { pub fn inside() {} }
         parts!(inner, outer);
-        macro_rules! writer { ($t:ty) => { impl $t { pub fn written(&self) {} } }; }
+        macro_rules! writer { ($v:vis $n:ident) => { impl Shown { $v fn $n(&self) {} } }; }
         #[macro_export]
         macro_rules! exported { () => {}; }
+        thread_local! {}
+        #[cfg_attr(feature = "x", derive(Hash))]
+        pub struct Maybe;
+        type Alias = Shown;
+        impl Alias { pub fn through(&self) {} }
+        impl [u8] { }
     };
     let mut scan = Scan::default();
     scan.file("", &planted);
-    scan.entries.sort();
-    let parts: Vec<String> = scan.entries.iter().map(Entry::parts_line).collect();
+    scan.finish();
+    scan
+}
+
+/// Private, `pub(crate)` and test items stay off the list; a public method (with its
+/// qualifiers), field, variant, trait impl (with its generics and associated types) and
+/// derive are on it, wherever they are written; `part!` and `#[cfg(feature = "parts")]`
+/// items are marked.
+#[test]
+fn the_scan_lists_public_items_and_marks_the_parts() {
+    let parts: Vec<String> = planted().entries.iter().map(Entry::parts_line).collect();
     assert_eq!(
         parts,
         [
-            "Kind enum",
+            "Kind enum (non_exhaustive)",
+            "Kind use",
+            "Maybe struct",
             "Shown struct",
             "Shown use",
             "inner mod (part)",
+            "open mod",
             "outer mod (part)",
+            "Alias::through fn (&self)",
             "Kind::One variant (u16)",
             "Shown derive Clone",
+            "Shown impl Display",
+            "Shown derive Error",
+            "Shown impl From<T> (impl<T: AsRef<str>>)",
+            "Shown impl IntoIterator (impl<'a>, type Item = u8, type IntoIter = std::iter::Empty<u8>)",
             "Shown::field field u8",
             "Shown::from_body fn (&self)",
-            "Shown::method fn (&self, n: u8) -> u8",
-            "Shown impl std::fmt::Display",
+            "Shown::gated fn (&self) (part)",
+            "Shown::method fn unsafe (&self, n: u8) -> u8",
             "Shown::tools fn (&self) (part)",
+            "bool impl From<Shown>",
             "hidden::Shown::from_inline fn (&self)",
+            "open::inside fn ()",
         ]
     );
+}
+
+/// A macro this test does not read, an exported macro, a derive under `cfg_attr`, an
+/// impl through an alias or for a type it cannot name is a fault.
+#[test]
+fn the_scan_fails_on_what_it_cannot_place() {
     assert_eq!(
-        scan.faults,
+        planted().faults,
         [
-            "lib.rs: macro_rules! writer writes public items this test does not list",
-            "lib.rs: an exported macro, exported"
+            "lib.rs: macro_rules! writer, whose items this test does not list",
+            "lib.rs: an exported macro, exported",
+            "lib.rs: macro_rules! exported, whose items this test does not list",
+            "lib.rs: thread_local!, whose items this test does not list",
+            "lib.rs: a derive under cfg_attr, which this test does not list",
+            "lib.rs: an impl for [u8], a type this test cannot name",
+            "Alias: an impl through a type alias, which this test does not follow",
         ]
     );
+}
+
+/// Only the root's names, what belongs to them unmarked, and impls for other types that
+/// name them make the crawler's face.
+#[test]
+fn the_face_of_a_planted_source_is_the_roots_names() {
     assert_eq!(
-        face(&scan.entries),
+        face(&planted()),
         [
+            "Kind enum (non_exhaustive)",
+            "Kind::One variant (u16)",
             "Shown derive Clone",
-            "Shown impl std::fmt::Display",
+            "Shown derive Error",
+            "Shown impl Display",
+            "Shown impl From<T> (impl<T: AsRef<str>>)",
+            "Shown impl IntoIterator (impl<'a>, type Item = u8, type IntoIter = std::iter::Empty<u8>)",
             "Shown struct",
             "Shown::field field u8",
             "Shown::from_body fn (&self)",
             "Shown::from_inline fn (&self)",
-            "Shown::method fn (&self, n: u8) -> u8",
+            "Shown::method fn unsafe (&self, n: u8) -> u8",
+            "bool impl From<Shown>",
         ]
     );
+}
+
+/// The face's types can be shared by a crawler's threads: a field that is not `Send`
+/// or `Sync` fails to compile here.
+#[test]
+fn the_faces_types_are_send_and_sync() {
+    fn shared<T: Send + Sync>() {}
+    shared::<robotscope_core::RobotsTxt>();
+    shared::<robotscope_core::Matcher>();
+    shared::<robotscope_core::Decision>();
+    shared::<robotscope_core::Verdict>();
+    shared::<robotscope_core::Diagnostic>();
+    shared::<robotscope_core::FixReport>();
+    shared::<robotscope_core::Robot>();
+    shared::<robotscope_core::Availability>();
+    shared::<robotscope_core::Reading>();
+    shared::<robotscope_core::Usage>();
+    shared::<robotscope_core::Code>();
 }
