@@ -51,8 +51,9 @@ impl Availability {
         matches!(self, Availability::Status(429 | 500..=599) | Availability::Unreachable | Availability::TimedOut)
     }
 
-    /// True for the ways a chain of redirects can fail to reach the file: a 3xx given as
-    /// the final status is a redirect not followed, as one without a target is.
+    /// True for the ways a chain of redirects can fail to reach the file: more than five
+    /// hops, a loop, a redirect without a target, or a 3xx given as the final status (a
+    /// redirect not followed; a 304, which an unconditional fetch should not get, too).
     #[must_use]
     pub fn is_redirect_failure(self) -> bool {
         matches!(
@@ -83,7 +84,9 @@ impl Availability {
     ///   "unreachable" and disallows everything (§2.3.1.4), and so does 429, which
     ///   Google treats as a server error (RFC 9309 leaves it to the 4xx class; robotscope
     ///   follows Google); no answer at all is unreachable too; more than five
-    ///   redirects may be taken as unavailable (§2.3.1.2), so everything is allowed.
+    ///   redirects may be taken as unavailable (§2.3.1.2), so everything is allowed,
+    ///   and robotscope reads every redirect chain that reaches no file so (a loop, a
+    ///   redirect without a target, a 3xx not followed).
     /// * The 1996 draft (and the 1994 standard, which says nothing): 401 and 403 mean
     ///   the site is closed ("the robot should regard access to the site completely
     ///   restricted"), other 4xx mean no file, so no restrictions; 5xx and failures mean
@@ -142,7 +145,7 @@ impl Availability {
                 "RFC 9309 §2.3.1.4 calls the file unreachable, so robots must assume complete disallow"
             }
             (_, Reading::Rfc9309, _) => {
-                "the file was not reached, which RFC 9309 §2.3.1.2 lets robots take as unavailable: no restrictions"
+                "the redirects reached no file, which robotscope reads as RFC 9309 §2.3.1.2 reads a chain given up on: unavailable, no restrictions"
             }
             (Availability::Status(401 | 403), _, _) => "to the 1996 draft that means the site is closed to robots",
             (_, _, Access::AllowAll) => "to the 1996 draft that means there is no file, so no restrictions",

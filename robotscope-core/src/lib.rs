@@ -37,9 +37,9 @@
 //! extensions), [`Usage`] with [`Category`], [`Preference`] and [`Stated`] (AI usage
 //! preferences, Content-Usage and Content-Signal), [`Code`] and [`Severity`] (a
 //! diagnostic's kind), [`UrlMode`] (URLs as crawlers send them, or byte for byte as
-//! Google's library takes them), the errors of [`Reading`]'s and [`Code`]'s `FromStr`,
-//! [`UnknownReading`] and [`UnknownCode`] (`Category`'s gives the unknown name back as a
-//! `String`), and
+//! Google's library takes them), the errors of [`Reading`]'s, [`Code`]'s and
+//! [`Category`]'s `FromStr` ([`UnknownReading`], [`UnknownCode`], [`UnknownCategory`]),
+//! and
 //! [`RFC9309_PARSE_LIMIT_BYTES`], how much of a file a crawler must read; and two checks
 //! of a robot's name, [`is_valid_token`] and [`suggest_token`] (a robot is named by its
 //! product token, `MyCrawler`, not by its User-Agent header). This is the
@@ -139,7 +139,7 @@ pub use extensions::{RequestRate, VisitTime};
 pub use lint::{Code, Severity, UnknownCode};
 pub use reading::UnknownReading;
 pub use request::UrlMode;
-pub use usage::{Category, Preference, Stated, Usage};
+pub use usage::{Category, Preference, Stated, UnknownCategory, Usage};
 
 /// The book's library chapter: its Rust snippets run as doctests, so that what it
 /// shows a crawler author compiles and does what it says.

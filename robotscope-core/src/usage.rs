@@ -102,17 +102,22 @@ impl Category {
     }
 }
 
+/// The error for a usage category name that is not one of the three.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no usage category is called '{0}' (train-ai, search or ai-input)")]
+pub struct UnknownCategory(String);
+
 impl std::str::FromStr for Category {
-    type Err = String;
+    type Err = UnknownCategory;
 
     /// A category by name: `train-ai` (or Content-Signal's `ai-train`), `search`,
     /// `ai-input`.
-    fn from_str(text: &str) -> Result<Category, String> {
+    fn from_str(text: &str) -> Result<Category, UnknownCategory> {
         match text.trim().to_ascii_lowercase().as_str() {
             "train-ai" | "ai-train" => Ok(Category::TrainAi),
             "search" => Ok(Category::Search),
             "ai-input" => Ok(Category::AiInput),
-            other => Err(format!("no usage category is called '{other}' (train-ai, search or ai-input)")),
+            other => Err(UnknownCategory(other.to_owned())),
         }
     }
 }
@@ -186,13 +191,11 @@ impl Stated {
         &self.lines
     }
 
-    part! {
-        /// How many more lines said the same than [`Stated::lines`] names (it names the
-        /// first few).
-        #[must_use]
-        pub fn more_lines(&self) -> usize {
-            self.more
-        }
+    /// How many more lines said the same than [`Stated::lines`] names (it names the
+    /// first few).
+    #[must_use]
+    pub fn more_lines(&self) -> usize {
+        self.more
     }
 
     /// True when a page's `Content-Usage` header states the preference (see

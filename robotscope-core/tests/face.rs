@@ -20,8 +20,10 @@
 //! The diagnostic codes are added to both, each variant with its name (the `Code` enum
 //! is made by a macro, which `syn` does not expand). What the scan cannot place fails
 //! the test until it is taught to: a macro other than the three it reads (defined, or
-//! used where an item goes), an exported macro, a derive under `cfg_attr`, an impl
-//! through a type alias or for a type it cannot name. That the face's types are `Send`
+//! used where an item goes, or used in a function body), an exported macro, an
+//! attribute under `cfg_attr`, a public item only a crawler's build has
+//! (`cfg(not(feature = "parts"))`), a public `extern crate`, an impl through a type
+//! alias or for a type it cannot name. That the face's types are `Send`
 //! and `Sync` is a test that compiles only if they are. A change
 //! to either list fails until the files are written again, on purpose:
 //! `ROBOTSCOPE_BLESS=1 cargo test -p robotscope-core --test face`. (`cargo public-api`
@@ -43,11 +45,18 @@ const FACE_HEADER: &str =
 const PARTS_HEADER: &str =
     "# robotscope-core's public items with the `parts` feature, under the module that writes each (tests/face.rs)";
 
-/// The macros the crate may define, each read here: the catalogue (its `Code` is listed
-/// from `Code::ALL` and the tokens of its definition), `part!` and `parts!` (read where
-/// they are used). Any other `macro_rules!`, and any other macro used where an item
-/// goes, fails the test until it is read here too.
-const KNOWN_MACROS: [&str; 3] = ["catalogue", "part", "parts"];
+/// The macros the crate may define, each read here, and the module whose top level
+/// defines each: the catalogue (its `Code` is listed from `Code::ALL` and the tokens of
+/// its definition), `part!` and `parts!` (read where they are used). Any other
+/// `macro_rules!`, one of these defined elsewhere, any other macro used where an item
+/// goes and any of these used in a function body fails the test until it is read here
+/// too.
+const KNOWN_MACROS: [(&str, &str); 3] = [("catalogue", "catalogue"), ("part", ""), ("parts", "")];
+
+/// What a public item compiled only without `parts` is: the face test reads the crate
+/// with the feature, so it would miss it.
+const CRAWLER_ONLY: &str =
+    "public only in a crawler's build (cfg(not(feature = \"parts\"))), which this test does not list";
 
 /// Kinds of item that a root name can stand for.
 const DEFINITIONS: [&str; 7] = ["struct", "enum", "fn", "const", "static", "type", "trait"];
@@ -135,6 +144,9 @@ struct Scan {
     types: Vec<String>,
     /// The type aliases among them: an `impl` through one is not followed.
     aliases: Vec<String>,
+    /// Whether the item read now is inside a function or an impl rather than at the
+    /// top of its module.
+    nested: bool,
 }
 
 /// The crate's source, scanned.
@@ -331,7 +343,7 @@ impl Scan {
     }
 
     fn file(&mut self, module: &str, syntax: &syn::File) {
-        let mut visitor = Visitor { scan: self, modules: vec![module.to_owned()] };
+        let mut visitor = Visitor { scan: self, modules: vec![module.to_owned()], depth: 0 };
         visitor.visit_file(syntax);
     }
 
@@ -346,11 +358,8 @@ impl Scan {
     }
 
     fn item(&mut self, module: &str, item: &Item) {
-        if attributes(item)
-            .iter()
-            .any(|attribute| attribute.path().is_ident("cfg_attr") && tidy(&attribute.meta).contains("derive"))
-        {
-            self.fault(module, "a derive under cfg_attr, which this test does not list");
+        if attributes(item).iter().any(|attribute| attribute.path().is_ident("cfg_attr")) {
+            self.fault(module, "an attribute under cfg_attr, which this test does not read");
         }
         match item {
             Item::Struct(syn::ItemStruct { ident, .. })
@@ -400,6 +409,9 @@ impl Scan {
                 self.derived(module, &owner, &s.attrs);
             }
             Item::Union(u) if is_pub(&u.vis) => self.fault(module, &format!("a public union, {}", u.ident)),
+            Item::ExternCrate(e) if is_pub(&e.vis) => {
+                self.fault(module, &format!("a public extern crate, {}", e.ident));
+            }
             Item::Mod(m) if is_pub(&m.vis) => {
                 self.entries.push(Entry::new(module, None, m.ident.to_string(), "mod"));
             }
@@ -449,7 +461,8 @@ impl Scan {
         for inner in &block.items {
             match inner {
                 ImplItem::Fn(f) if is_pub(&f.vis) => match gate(&f.attrs) {
-                    Gate::Test | Gate::NotParts => {}
+                    Gate::Test => {}
+                    Gate::NotParts => self.fault(module, &format!("{owner}::{}: {CRAWLER_ONLY}", f.sig.ident)),
                     gated => {
                         let mut entry = Entry::new(module, Some(&owner), f.sig.ident.to_string(), "fn");
                         entry.detail = signature(&f.sig);
@@ -503,13 +516,13 @@ impl Scan {
             }
         } else if item.mac.path.is_ident("macro_rules") {
             let name = item.ident.as_ref().map(ToString::to_string).unwrap_or_default();
-            if name == "catalogue" {
+            if self.nested || !KNOWN_MACROS.contains(&(name.as_str(), module)) {
+                self.fault(module, &format!("macro_rules! {name}, whose items this test does not list"));
+            } else if name == "catalogue" {
                 // The one type it writes, and whether it may grow.
                 let marks =
                     if item.mac.tokens.to_string().contains("non_exhaustive") { " (non_exhaustive)" } else { "" };
                 self.catalogue(module, item.mac.tokens.clone(), marks);
-            } else if !KNOWN_MACROS.contains(&name.as_str()) {
-                self.fault(module, &format!("macro_rules! {name}, whose items this test does not list"));
             }
         } else if !item.mac.path.is_ident("catalogue") {
             self.fault(module, &format!("{}!, whose items this test does not list", tidy(&item.mac.path)));
@@ -553,8 +566,19 @@ impl Scan {
                             let entry = Entry::new(module, Some("Code"), name.to_string(), "const");
                             self.entries.push(entry.detail(ty.trim_start_matches(':').trim().to_owned()));
                         }
-                        _ => {}
+                        other => {
+                            self.fault(
+                                module,
+                                &format!("catalogue! writes pub {other} {name}, which this test does not read"),
+                            );
+                        }
                     }
+                }
+                (TokenTree::Ident(word), Some(TokenTree::Ident(kind)), _) if word == "pub" => {
+                    self.fault(module, &format!("catalogue! writes pub {kind} .., which this test does not read"));
+                }
+                (TokenTree::Ident(word), Some(next), _) if word == "impl" && next.to_string() != "Code" => {
+                    self.fault(module, &format!("catalogue! writes impl {next} .., which this test does not read"));
                 }
                 (TokenTree::Ident(word), Some(TokenTree::Group(list)), _) if word == "derive" => {
                     for derived in list.stream().into_iter().filter(|token| matches!(token, TokenTree::Ident(_))) {
@@ -567,35 +591,73 @@ impl Scan {
     }
 }
 
-/// Walks a file's items, inline modules and function bodies, keeping the module path.
+/// Walks a file's items, inline modules and function bodies, keeping the module path
+/// and whether an item is at its module's top level.
 struct Visitor<'s> {
     scan: &'s mut Scan,
     modules: Vec<String>,
+    /// How many functions and impls the walk is inside.
+    depth: usize,
 }
 
 impl<'ast> Visit<'ast> for Visitor<'_> {
+    /// The crate's own macros write items: used as a statement or an expression, what
+    /// they write is not read.
+    fn visit_stmt_macro(&mut self, statement: &'ast syn::StmtMacro) {
+        self.crate_macro_in_a_body(&statement.mac);
+    }
+
+    fn visit_expr_macro(&mut self, expression: &'ast syn::ExprMacro) {
+        self.crate_macro_in_a_body(&expression.mac);
+    }
+
     fn visit_item(&mut self, item: &'ast Item) {
         let module = self.modules.last().cloned().unwrap_or_default();
         let gated = gate(attributes(item));
-        // Test code is not the crate's face, and this test reads the crate with `parts`.
-        if matches!(gated, Gate::Test | Gate::NotParts) {
+        // Test code is not the crate's face.
+        if gated == Gate::Test {
+            return;
+        }
+        // This test reads the crate with `parts`: what a crawler's build alone has is
+        // not read, so it must not be public.
+        if gated == Gate::NotParts {
+            let mut alone = Scan::default();
+            alone.item(&module, item);
+            if !alone.entries.is_empty() {
+                self.scan.fault(&module, CRAWLER_ONLY);
+            }
             return;
         }
         let first = self.scan.entries.len();
+        self.scan.nested = self.depth > 0;
         self.scan.item(&module, item);
         if let Item::Mod(m) = item
             && m.content.is_some()
         {
             self.modules.push(join(&module, &m.ident.to_string()));
+            let depth = std::mem::replace(&mut self.depth, 0);
             syn::visit::visit_item(self, item);
+            self.depth = depth;
             self.modules.pop();
         } else {
+            self.depth += 1;
             syn::visit::visit_item(self, item);
+            self.depth -= 1;
         }
         if gated == Gate::Parts {
             for entry in &mut self.scan.entries[first..] {
                 entry.part = true;
             }
+        }
+    }
+}
+
+impl Visitor<'_> {
+    fn crate_macro_in_a_body(&mut self, mac: &syn::Macro) {
+        if KNOWN_MACROS.iter().any(|(name, _)| mac.path.is_ident(name)) {
+            let module = self.modules.last().cloned().unwrap_or_default();
+            let what = format!("{}! in a function body, whose items this test does not list", tidy(&mac.path));
+            self.scan.fault(&module, &what);
         }
     }
 }
@@ -726,6 +788,7 @@ fn the_root_holds_the_dozen_names_and_their_words() {
         "RequestRate",
         "Severity",
         "Stated",
+        "UnknownCategory",
         "UnknownCode",
         "UnknownReading",
         "UrlMode",
@@ -776,6 +839,10 @@ fn planted() -> Scan {
         thread_local! {}
         #[cfg_attr(feature = "x", derive(Hash))]
         pub struct Maybe;
+        #[cfg(not(feature = "parts"))]
+        pub fn crawler_only() {}
+        pub extern crate url;
+        fn sneaky() { part!(pub hidden); }
         type Alias = Shown;
         impl Alias { pub fn through(&self) {} }
         impl [u8] { }
@@ -834,7 +901,10 @@ fn the_scan_fails_on_what_it_cannot_place() {
             "lib.rs: an exported macro, exported",
             "lib.rs: macro_rules! exported, whose items this test does not list",
             "lib.rs: thread_local!, whose items this test does not list",
-            "lib.rs: a derive under cfg_attr, which this test does not list",
+            "lib.rs: an attribute under cfg_attr, which this test does not read",
+            "lib.rs: public only in a crawler's build (cfg(not(feature = \"parts\"))), which this test does not list",
+            "lib.rs: a public extern crate, url",
+            "lib.rs: part! in a function body, whose items this test does not list",
             "lib.rs: an impl for [u8], a type this test cannot name",
             "Alias: an impl through a type alias, which this test does not follow",
         ]
@@ -881,4 +951,15 @@ fn the_faces_types_are_send_and_sync() {
     shared::<robotscope_core::Reading>();
     shared::<robotscope_core::Usage>();
     shared::<robotscope_core::Code>();
+    shared::<robotscope_core::Access>();
+    shared::<robotscope_core::Category>();
+    shared::<robotscope_core::Preference>();
+    shared::<robotscope_core::Stated>();
+    shared::<robotscope_core::RequestRate>();
+    shared::<robotscope_core::VisitTime>();
+    shared::<robotscope_core::Severity>();
+    shared::<robotscope_core::UrlMode>();
+    shared::<robotscope_core::UnknownReading>();
+    shared::<robotscope_core::UnknownCode>();
+    shared::<robotscope_core::UnknownCategory>();
 }
