@@ -23,7 +23,8 @@
 //!
 //! * [`RobotsTxt`], the parsed file; [`Reading`], which standard reads it; [`Robot`],
 //!   who asks; [`Availability`], what fetching the file gave (RFC 9309 §2.3.1: a 4xx
-//!   means no rules, a 5xx that the site is closed for now);
+//!   means no rules, a 5xx or a 429 that the site is closed for now; the older
+//!   readings differ, see [`Availability::access`]);
 //! * [`Matcher`], one robot's rules compiled for many questions, and its answer
 //!   [`Decision`];
 //! * [`explain`], the slow path that says why: a [`Verdict`] with the deciding line and
@@ -40,7 +41,9 @@
 //! Google's library takes them), the errors of [`Reading`]'s, [`Code`]'s and
 //! [`Category`]'s `FromStr` ([`UnknownReading`], [`UnknownCode`], [`UnknownCategory`]),
 //! and
-//! [`RFC9309_PARSE_LIMIT_BYTES`], how much of a file a crawler must read; and two checks
+//! [`RFC9309_PARSE_LIMIT_BYTES`], the 500 KiB that RFC 9309 asks a crawler to read at
+//! least and Google reads exactly (give [`RobotsTxt::parse`] at most that much to read
+//! as Google does); and two checks
 //! of a robot's name, [`is_valid_token`] and [`suggest_token`] (a robot is named by its
 //! product token, `MyCrawler`, not by its User-Agent header). This is the
 //! whole crate as a crawler builds it; `face.txt` lists every item, and a test keeps the

@@ -60,8 +60,8 @@ impl Matcher {
     /// `token` is a product token, not a User-Agent header: `MyCrawler/1.0` or
     /// `Mozilla/5.0 (compatible; MyCrawler/1.0)` name no group under RFC 9309 (as in
     /// Google's library) and get the `*` group without a word.
-    /// With the `parts` feature, `agent::is_valid_token` checks a token and
-    /// `agent::suggest_token` finds one in a header.
+    /// [`is_valid_token`](crate::is_valid_token) checks a token and
+    /// [`suggest_token`](crate::suggest_token) finds one in a header.
     #[must_use]
     pub fn new(txt: &RobotsTxt, token: &str, reading: Reading) -> Matcher {
         Matcher::for_robot(txt, &Robot::from_agent(token), reading)

@@ -21,10 +21,11 @@
 //! is made by a macro, which `syn` does not expand). What the scan cannot place fails
 //! the test until it is taught to: a macro other than the three it reads (defined, or
 //! used where an item goes, or used in a function body), an exported macro, an
-//! attribute under `cfg_attr`, a public item only a crawler's build has
-//! (`cfg(not(feature = "parts"))`), a public `extern crate`, an impl through a type
-//! alias or for a type it cannot name. That the face's types are `Send`
-//! and `Sync` is a test that compiles only if they are. A change
+//! attribute under `cfg_attr` (on an item or a method), a `cfg` on `parts` written
+//! other than `cfg(feature = "parts")` or its `not`, a public item only a crawler's
+//! build has (`cfg(not(feature = "parts"))`), a public `extern crate`, an impl through
+//! a type alias or for a type it cannot name. That the face's types are `Send` and
+//! `Sync` is a test that compiles only if they are. A change
 //! to either list fails until the files are written again, on purpose:
 //! `ROBOTSCOPE_BLESS=1 cargo test -p robotscope-core --test face`. (`cargo public-api`
 //! needs a nightly rustdoc; this needs nothing.) That the face's types can all be named
@@ -283,15 +284,29 @@ enum Gate {
     Parts,
     /// Compiled only without it: the face test reads the code with the feature.
     NotParts,
+    /// Under an attribute this test does not read: a `cfg_attr`, or a `cfg` that names
+    /// the feature otherwise (`cfg(all(feature = "parts"))`).
+    Unread,
 }
 
+/// What the fault for [`Gate::Unread`] says.
+const UNREAD: &str =
+    "an attribute under cfg_attr, or a cfg on `parts` written otherwise, which this test does not read";
+
 fn gate(attributes: &[syn::Attribute]) -> Gate {
-    for attribute in attributes.iter().filter(|attribute| attribute.path().is_ident("cfg")) {
+    for attribute in attributes {
+        if attribute.path().is_ident("cfg_attr") {
+            return Gate::Unread;
+        }
+        if !attribute.path().is_ident("cfg") {
+            continue;
+        }
         let condition = tidy(&attribute.meta).replace(' ', "");
         match condition.as_str() {
             "cfg(test)" => return Gate::Test,
             "cfg(feature=\"parts\")" => return Gate::Parts,
             "cfg(not(feature=\"parts\"))" => return Gate::NotParts,
+            other if other.contains("parts") => return Gate::Unread,
             _ => {}
         }
     }
@@ -358,9 +373,6 @@ impl Scan {
     }
 
     fn item(&mut self, module: &str, item: &Item) {
-        if attributes(item).iter().any(|attribute| attribute.path().is_ident("cfg_attr")) {
-            self.fault(module, "an attribute under cfg_attr, which this test does not read");
-        }
         match item {
             Item::Struct(syn::ItemStruct { ident, .. })
             | Item::Enum(syn::ItemEnum { ident, .. })
@@ -463,6 +475,7 @@ impl Scan {
                 ImplItem::Fn(f) if is_pub(&f.vis) => match gate(&f.attrs) {
                     Gate::Test => {}
                     Gate::NotParts => self.fault(module, &format!("{owner}::{}: {CRAWLER_ONLY}", f.sig.ident)),
+                    Gate::Unread => self.fault(module, &format!("{owner}::{}: {UNREAD}", f.sig.ident)),
                     gated => {
                         let mut entry = Entry::new(module, Some(&owner), f.sig.ident.to_string(), "fn");
                         entry.detail = signature(&f.sig);
@@ -616,6 +629,10 @@ impl<'ast> Visit<'ast> for Visitor<'_> {
         let gated = gate(attributes(item));
         // Test code is not the crate's face.
         if gated == Gate::Test {
+            return;
+        }
+        if gated == Gate::Unread {
+            self.scan.fault(&module, UNREAD);
             return;
         }
         // This test reads the crate with `parts`: what a crawler's build alone has is
@@ -821,6 +838,10 @@ fn planted() -> Scan {
             #[cfg(test)]
             pub fn for_tests(&self) {}
         }
+        impl Shown {
+            #[cfg_attr(not(feature = "parts"), cfg(any()))]
+            pub fn unread(&self) {}
+        }
         impl std::fmt::Display for Shown { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { Ok(()) } }
         impl<'a> IntoIterator for &'a Shown { type Item = u8; type IntoIter = std::iter::Empty<u8>; fn into_iter(self) -> Self::IntoIter { todo!() } }
         impl<T: AsRef<str>> From<T> for Shown { fn from(_: T) -> Shown { todo!() } }
@@ -865,7 +886,6 @@ fn the_scan_lists_public_items_and_marks_the_parts() {
         [
             "Kind enum (non_exhaustive)",
             "Kind use",
-            "Maybe struct",
             "Shown struct",
             "Shown use",
             "inner mod (part)",
@@ -890,18 +910,20 @@ fn the_scan_lists_public_items_and_marks_the_parts() {
     );
 }
 
-/// A macro this test does not read, an exported macro, a derive under `cfg_attr`, an
-/// impl through an alias or for a type it cannot name is a fault.
+/// A macro this test does not read, an exported macro, an attribute under `cfg_attr`
+/// (on an item or a method), a public item only a crawler's build has, a public extern
+/// crate, an impl through an alias or for a type it cannot name is a fault.
 #[test]
 fn the_scan_fails_on_what_it_cannot_place() {
     assert_eq!(
         planted().faults,
         [
+            "lib.rs: Shown::unread: an attribute under cfg_attr, or a cfg on `parts` written otherwise, which this test does not read",
             "lib.rs: macro_rules! writer, whose items this test does not list",
             "lib.rs: an exported macro, exported",
             "lib.rs: macro_rules! exported, whose items this test does not list",
             "lib.rs: thread_local!, whose items this test does not list",
-            "lib.rs: an attribute under cfg_attr, which this test does not read",
+            "lib.rs: an attribute under cfg_attr, or a cfg on `parts` written otherwise, which this test does not read",
             "lib.rs: public only in a crawler's build (cfg(not(feature = \"parts\"))), which this test does not list",
             "lib.rs: a public extern crate, url",
             "lib.rs: part! in a function body, whose items this test does not list",
