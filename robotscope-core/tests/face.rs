@@ -98,32 +98,25 @@ impl Entry {
 
     /// `name kind detail`, with `name` as given.
     fn line(&self, name: &str) -> String {
-        let mut line = format!("{name} {}", self.kind);
-        if !self.detail.is_empty() {
-            line.push(' ');
-            line.push_str(&self.detail);
-        }
-        if self.part {
-            line.push_str(" (part)");
-        }
-        line
+        format!("{name} {}{}", self.kind, self.tail(&self.detail))
     }
 
     /// The line of an entry that belongs to `owner` (named as the reader names it):
-    /// `Owner::method fn ..`, or `Owner impl Trait` for a trait.
+    /// `Owner::method fn ..`, or `Owner impl Trait (..)` for a trait.
     fn line_for(&self, owner: &str) -> String {
         if matches!(self.kind, "impl" | "derive") {
-            let mut line = format!("{owner} {} {}", self.kind, self.name);
-            if !self.detail.is_empty() {
-                line = format!("{line} ({})", self.detail);
-            }
-            if self.part {
-                line.push_str(" (part)");
-            }
-            line
+            let detail = if self.detail.is_empty() { String::new() } else { format!("({})", self.detail) };
+            format!("{owner} {} {}{}", self.kind, self.name, self.tail(&detail))
         } else {
             self.line(&format!("{owner}::{}", self.name))
         }
+    }
+
+    /// What ends a line: the detail as given, and the mark of a part.
+    fn tail(&self, detail: &str) -> String {
+        let detail = if detail.is_empty() { String::new() } else { format!(" {detail}") };
+        let part = if self.part { " (part)" } else { "" };
+        format!("{detail}{part}")
     }
 
     /// The line in `parts.txt`: the path by the module that writes it.
@@ -145,9 +138,6 @@ struct Scan {
     types: Vec<String>,
     /// The type aliases among them: an `impl` through one is not followed.
     aliases: Vec<String>,
-    /// Whether the item read now is inside a function or an impl rather than at the
-    /// top of its module.
-    nested: bool,
 }
 
 /// The crate's source, scanned.
@@ -327,13 +317,16 @@ fn attributes(item: &Item) -> &[syn::Attribute] {
     match item {
         Item::Const(i) => &i.attrs,
         Item::Enum(i) => &i.attrs,
+        Item::ExternCrate(i) => &i.attrs,
         Item::Fn(i) => &i.attrs,
+        Item::ForeignMod(i) => &i.attrs,
         Item::Impl(i) => &i.attrs,
         Item::Macro(i) => &i.attrs,
         Item::Mod(i) => &i.attrs,
         Item::Static(i) => &i.attrs,
         Item::Struct(i) => &i.attrs,
         Item::Trait(i) => &i.attrs,
+        Item::TraitAlias(i) => &i.attrs,
         Item::Type(i) => &i.attrs,
         Item::Union(i) => &i.attrs,
         Item::Use(i) => &i.attrs,
@@ -372,7 +365,9 @@ impl Scan {
         }
     }
 
-    fn item(&mut self, module: &str, item: &Item) {
+    /// One item; `nested` when it is inside a function or an impl rather than at the
+    /// top of its module.
+    fn item(&mut self, module: &str, item: &Item, nested: bool) {
         match item {
             Item::Struct(syn::ItemStruct { ident, .. })
             | Item::Enum(syn::ItemEnum { ident, .. })
@@ -435,7 +430,7 @@ impl Scan {
                 }
             }
             Item::Impl(i) => self.implementation(module, i),
-            Item::Macro(m) => self.macro_item(module, m),
+            Item::Macro(m) => self.macro_item(module, m, nested),
             _ => {}
         }
     }
@@ -511,7 +506,7 @@ impl Scan {
 
     /// `parts!(..)` declares modules; `macro_rules!` may write public items only if
     /// this test knows how to list them.
-    fn macro_item(&mut self, module: &str, item: &syn::ItemMacro) {
+    fn macro_item(&mut self, module: &str, item: &syn::ItemMacro, nested: bool) {
         if item.attrs.iter().any(|attribute| attribute.path().is_ident("macro_export")) {
             self.fault(module, &format!("an exported macro, {}", tidy(&item.ident)));
         }
@@ -529,7 +524,7 @@ impl Scan {
             }
         } else if item.mac.path.is_ident("macro_rules") {
             let name = item.ident.as_ref().map(ToString::to_string).unwrap_or_default();
-            if self.nested || !KNOWN_MACROS.contains(&(name.as_str(), module)) {
+            if nested || !KNOWN_MACROS.contains(&(name.as_str(), module)) {
                 self.fault(module, &format!("macro_rules! {name}, whose items this test does not list"));
             } else if name == "catalogue" {
                 // The one type it writes, and whether it may grow.
@@ -639,15 +634,14 @@ impl<'ast> Visit<'ast> for Visitor<'_> {
         // not read, so it must not be public.
         if gated == Gate::NotParts {
             let mut alone = Scan::default();
-            alone.item(&module, item);
+            alone.item(&module, item, self.depth > 0);
             if !alone.entries.is_empty() {
                 self.scan.fault(&module, CRAWLER_ONLY);
             }
             return;
         }
         let first = self.scan.entries.len();
-        self.scan.nested = self.depth > 0;
-        self.scan.item(&module, item);
+        self.scan.item(&module, item, self.depth > 0);
         if let Item::Mod(m) = item
             && m.content.is_some()
         {
