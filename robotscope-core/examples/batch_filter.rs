@@ -8,8 +8,9 @@
 //!
 //! The policy core only: one parse, one [`Matcher`] for the robot, one answer per line.
 //! Lines are printed trimmed (invalid UTF-8 replaced), so the output can feed the next
-//! tool. The host of a URL is not checked: give the URLs of the site whose robots.txt
-//! this is.
+//! tool. A line that holds a control character is no URL a crawler sends, and would
+//! reach the terminal raw: it is left out, and standard error says how many were. The
+//! host of a URL is not checked: give the URLs of the site whose robots.txt this is.
 
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
@@ -35,7 +36,11 @@ fn main() -> ExitCode {
     };
     let matcher = Matcher::new(&RobotsTxt::parse(bytes), token, Reading::Rfc9309);
     match filter(&matcher, want_disallowed, io::stdin().lock(), &mut BufWriter::new(io::stdout().lock())) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(left_out) => {
+            eprintln!("batch_filter: {left_out} lines with control characters left out");
+            ExitCode::SUCCESS
+        }
         // `| head` closed the pipe: the reader has what it wanted.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => {
@@ -45,16 +50,21 @@ fn main() -> ExitCode {
     }
 }
 
-/// Copies the lines whose verdict is the one wanted; blank lines are skipped.
-fn filter(matcher: &Matcher, want_disallowed: bool, input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
+/// Copies the lines whose verdict is the one wanted; blank lines are skipped. Returns
+/// how many lines were left out for holding a control character.
+fn filter(matcher: &Matcher, want_disallowed: bool, input: impl BufRead, out: &mut impl Write) -> io::Result<usize> {
+    let mut left_out = 0;
     for line in input.split(b'\n') {
         let line = line?;
         let text = String::from_utf8_lossy(&line);
         let url = text.trim();
-        if !url.is_empty() && matcher.allowed(url) != want_disallowed {
+        if url.chars().any(char::is_control) {
+            left_out += 1;
+        } else if !url.is_empty() && matcher.allowed(url) != want_disallowed {
             out.write_all(url.as_bytes())?;
             out.write_all(b"\n")?;
         }
     }
-    out.flush()
+    out.flush()?;
+    Ok(left_out)
 }

@@ -53,15 +53,16 @@
 //! # The parts
 //!
 //! A program that shows a file (the robotscope tool, its Python package) turns on the
-//! `parts` feature. It makes public the modules the face is built from, and the calls on
-//! the face's types that only such a program makes: the groups and rules as each reading sees them
-//! (`parse`, `RobotsTxt::interpretation`), which group a robot gets (`agent`,
-//! `Matcher::selection`), how a user's text becomes the tested path (`request`), the
-//! verdict machinery (`verdict`, `Verdict::decided_by`), AI usage preferences (`usage`),
-//! the diagnostics catalogue and each diagnostic's fix (`lint`, `Diagnostic::fix`),
-//! fixes checked for what they do to the verdicts (`fix::lint_checked`), what an edit
-//! changes (`impact`) and edits that block robots, proved (`block`). The parts follow
-//! what the tool needs and change when it does, in any release; `parts.txt` lists them.
+//! `parts` feature. It makes public the modules the face is built from, and the calls
+//! on the face's types that only such a program makes: the groups and rules as each
+//! reading sees them (`parse`, `RobotsTxt::interpretation`), which group a robot gets
+//! (`agent`, `Matcher::selection`), how a user's text becomes the tested path
+//! (`request`), the verdict machinery (`verdict`, `Verdict::decided_by`), AI usage
+//! preferences (`usage`), the diagnostics catalogue and each diagnostic's fix (`lint`,
+//! `Diagnostic::fix`), fixes checked for what they do to the verdicts
+//! (`fix::lint_checked`), what an edit changes (`impact`) and edits that block robots,
+//! proved (`block`). The parts follow what the tool needs and change when it does, in
+//! any release; `parts.txt` lists them.
 //!
 //! `examples/` holds a polite crawler loop and a batch filter.
 

@@ -49,6 +49,11 @@ fn the_batch_filter_prints_the_lines_asked_for() {
     assert_eq!(String::from_utf8_lossy(&allowed.stdout), "/\nhttps://example.com/private/press/a\n/café\n");
     let disallowed = run_example("batch_filter", &[path, "ExampleBot", "--disallowed"], input);
     assert_eq!(String::from_utf8_lossy(&disallowed.stdout), "/private/x\n/private/y\n");
+    // A line with a control byte never reaches the output raw; standard error counts it.
+    let hostile = run_example("batch_filter", &[path, "ExampleBot"], b"/a\x1b]52;c;aGk=\x07\n/\x1b[31m\n/ok\n");
+    assert!(hostile.status.success());
+    assert_eq!(String::from_utf8_lossy(&hostile.stdout), "/ok\n");
+    assert_eq!(String::from_utf8_lossy(&hostile.stderr), "batch_filter: 2 lines with control characters left out\n");
     for wrong in [&[][..], &[path, "ExampleBot", "--disalowed"]] {
         assert_eq!(run_example("batch_filter", wrong, b"").status.code(), Some(2), "{wrong:?}");
     }
